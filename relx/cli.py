@@ -1,0 +1,117 @@
+"""The ``relx`` command line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from relx import __version__
+
+app = typer.Typer(
+    name="relx",
+    help="Extract biomedical relations (protein-protein interactions, bio-events) with "
+         "structured kernels, and evaluate extraction models on the benchmark corpora.",
+    no_args_is_help=True, add_completion=False, rich_markup_mode="rich",
+)
+err = Console(stderr=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"relx {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                               help="Print the version and exit.")] = False) -> None:
+    """relx: biomedical relation extraction with structured kernels."""
+
+
+def _table(title: str, rows: list[tuple[str, dict]]) -> Table:
+    t = Table(title=title)
+    for col in ("", "P", "R", "F1", "AUC", "n_train", "n_test", "train s", "predict s"):
+        t.add_column(col, justify="right" if col else "left")
+    for name, r in rows:
+        t.add_row(name, f"{r['precision']:.3f}", f"{r['recall']:.3f}", f"{r['f1']:.3f}",
+                  f"{r['roc_auc']:.3f}", str(r.get("n_train", "")), str(r.get("n_test", "")),
+                  f"{r.get('train_seconds', 0):.1f}", f"{r.get('predict_seconds', 0):.1f}")
+    return t
+
+
+@app.command()
+def evaluate(
+    config: Annotated[Path, typer.Option(help="Pipeline config (TOML), e.g. configs/ppi-klsh-rf.toml.",
+                                         exists=True, dir_okay=False)],
+    report: Annotated[Path, typer.Option(help="Write the JSON report here.")],
+    train: Annotated[list[Path] | None, typer.Option(help="Training corpus (repeatable).")] = None,
+    test: Annotated[Path | None, typer.Option(help="Test corpus.")] = None,
+    cv: Annotated[int | None, typer.Option(help="k-fold cross-validation by document.")] = None,
+    corpus: Annotated[Path | None, typer.Option(help="Corpus to cross-validate on (with --cv).")] = None,
+    parses: Annotated[str, typer.Option(help="'corpus': the parses shipped in the corpus; "
+                                             "'relx': relx's own parser.")] = "corpus",
+    corpus_parse: Annotated[str, typer.Option(help="Which shipped parse: split_parse or "
+                                                   "Charniak-Lease.")] = "split_parse",
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+) -> None:
+    """Train and test a pipeline: on [bold]--train[/] vs [bold]--test[/] corpora, or by
+    [bold]--cv[/] k-fold cross-validation (folds by document) on [bold]--corpus[/].
+
+    Corpora are PPI learning-format XML (.xml / .xml.gz) or relx JSONL files.
+    """
+    from relx.evaluate import (
+        cross_validation_report,
+        load_corpus,
+        train_test_report,
+        write_json,
+    )
+    from relx.io import ReaderError
+    from relx.registry import ConfigError, load_config
+
+    out = Console(quiet=quiet)
+    try:
+        cfg = load_config(config)
+        seed = int(cfg["pipeline"].get("seed", 0)) if seed is None else seed
+        if cv is not None:
+            if corpus is None or train or test:
+                raise typer.BadParameter("--cv needs --corpus (and no --train/--test)")
+            docs = load_corpus(corpus, parses, corpus_parse)
+
+            def progress(f: int, r: dict) -> None:
+                out.print(f"fold {f + 1}/{cv}: P {r['precision']:.3f} R {r['recall']:.3f} "
+                          f"F1 {r['f1']:.3f} AUC {r['roc_auc']:.3f} ({r['train_seconds']:.1f} s)")
+
+            res, folds = cross_validation_report(cfg, docs, cv, seed, progress)
+            fold_file = report.with_name(report.stem + ".folds.json")
+            write_json({"seed": seed, "k": cv, "corpus": str(corpus), "folds": folds}, fold_file)
+            res.update(corpus=str(corpus), fold_file=str(fold_file))
+            title = f"{cv}-fold CV by document on {corpus.name}"
+        else:
+            if not train or test is None:
+                raise typer.BadParameter("give --train FILE [--train FILE ...] --test FILE, "
+                                         "or --cv K --corpus FILE")
+            train_docs = [d for p in train for d in load_corpus(p, parses, corpus_parse)]
+            test_docs = load_corpus(test, parses, corpus_parse)
+            res = train_test_report(cfg, train_docs, test_docs, seed)
+            res.update(train=[str(p) for p in train], test=str(test))
+            title = f"{'+'.join(p.name for p in train)} -> {test.name}"
+    except (ReaderError, ConfigError, NotImplementedError, ValueError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    res.update(parse_source=f"{parses}:{corpus_parse}" if parses == "corpus" else parses,
+               seed=seed, config=cfg)
+    write_json(res, report)
+    out.print(_table(title, [(cfg["pipeline"].get("name", config.stem), res)]))
+    if cv is not None:
+        out.print(f"F1 mean ± sd over folds: {res['f1_mean']:.3f} ± {res['f1_std']:.3f}")
+    out.print(f"report: {report}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,129 @@
+"""The one data model shared by every relx stage.
+
+All character offsets are into ``Document.text`` and end-exclusive (``text[start:end]``).
+Readers convert foreign conventions (e.g. the PPI format's inclusive ends) on the way in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class Span(_Model):
+    """A half-open character span ``[start, end)`` into the document text."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Span:
+        if self.end < self.start:
+            raise ValueError(f"span end {self.end} before start {self.start}")
+        return self
+
+    def overlaps(self, other: Span) -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+class Token(_Model):
+    """One token of a sentence; ``index`` is its 0-based position in the sentence."""
+
+    index: int
+    text: str
+    start: int
+    end: int
+    pos: str | None = None
+    lemma: str | None = None
+
+
+class Dependency(_Model):
+    """A typed dependency edge ``head -> dependent`` between token indices of one sentence."""
+
+    head: int
+    dependent: int
+    label: str
+
+
+class Entity(_Model):
+    """A named entity (protein/gene mention); several spans for discontinuous mentions."""
+
+    id: str
+    spans: list[Span]
+    type: str = "Protein"
+    text: str = ""
+    norm_ids: list[str] = Field(default_factory=list)
+
+    @property
+    def start(self) -> int:
+        return min(s.start for s in self.spans)
+
+    @property
+    def end(self) -> int:
+        return max(s.end for s in self.spans)
+
+
+class Relation(_Model):
+    """A (candidate) binary relation between two entities of a sentence.
+
+    ``label`` is the gold answer when known (True = interaction), ``score`` a model's
+    probability when predicted.
+    """
+
+    id: str
+    arg1: str
+    arg2: str
+    type: str = "PPI"
+    label: bool | None = None
+    score: float | None = None
+
+
+class Sentence(_Model):
+    """A sentence with its tokenisation, dependency parse, entities and candidate relations."""
+
+    id: str
+    start: int
+    end: int
+    text: str
+    tokens: list[Token] = Field(default_factory=list)
+    dependencies: list[Dependency] = Field(default_factory=list)
+    entities: list[Entity] = Field(default_factory=list)
+    relations: list[Relation] = Field(default_factory=list)
+    parse_source: str | None = None
+
+    def entity(self, entity_id: str) -> Entity:
+        for e in self.entities:
+            if e.id == entity_id:
+                return e
+        raise KeyError(f"sentence {self.id}: no entity {entity_id!r}")
+
+
+class Document(_Model):
+    """A document (abstract, paper) as a list of sentences over one text."""
+
+    id: str
+    text: str
+    sentences: list[Sentence] = Field(default_factory=list)
+    source: str | None = None
+    orig_id: str | None = None
+
+    def relations(self) -> Iterator[tuple[Sentence, Relation]]:
+        for s in self.sentences:
+            for r in s.relations:
+                yield s, r
+
+
+class Candidate(_Model):
+    """A pair of entities of one sentence to be classified; the unit the kernels see."""
+
+    document_id: str
+    sentence_id: str
+    relation_id: str
+    arg1: str
+    arg2: str
+    label: bool | None = None

@@ -1,0 +1,129 @@
+"""Evaluation protocol (DESIGN §6): train/test and k-fold cross-validation by document."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
+
+from relx.doc import Document
+from relx.io import read_jsonl, read_ppi_xml
+from relx.io.atomic import atomic_open
+from relx.registry import build_pipeline
+from relx.represent.instances import PairInstance, labels, pair_instances
+
+PARSE_SOURCES = ("corpus", "relx")
+
+
+def load_corpus(path: str | Path, parses: str = "corpus",
+                corpus_parse: str = "split_parse") -> list[Document]:
+    """Documents of a PPI learning-format XML (``.xml``/``.xml.gz``) or relx JSONL file."""
+    if parses not in PARSE_SOURCES:
+        raise ValueError(f"--parses must be one of {PARSE_SOURCES}, not {parses!r}")
+    if parses == "relx":
+        raise NotImplementedError(
+            "--parses relx needs relx's own biomedical parser, which is not built yet; "
+            "use --parses corpus")
+    path = Path(path)
+    name = path.name.lower()
+    if name.endswith((".jsonl", ".jsonl.gz")):
+        return list(read_jsonl(path))
+    if name.endswith((".xml", ".xml.gz")):
+        return list(read_ppi_xml(path, parse=corpus_parse))
+    raise ValueError(f"{path}: unknown corpus format (expected .xml, .xml.gz, .jsonl)")
+
+
+def positive_scores(model, X) -> np.ndarray:
+    """(N,) score of the positive class: probability, or decision value."""
+    if hasattr(model, "predict_proba"):
+        return model.predict_proba(X)[:, 1]
+    return model.decision_function(X)
+
+
+def binary_metrics(y: np.ndarray, pred: np.ndarray, score: np.ndarray) -> dict[str, float]:
+    p, r, f, _ = precision_recall_fscore_support(y, pred, average="binary", zero_division=0)
+    auc = float(roc_auc_score(y, score)) if len(np.unique(y)) == 2 else float("nan")
+    return {"precision": float(p), "recall": float(r), "f1": float(f), "roc_auc": auc,
+            "tp": int(((pred == 1) & (y == 1)).sum()), "fp": int(((pred == 1) & (y == 0)).sum()),
+            "fn": int(((pred == 0) & (y == 1)).sum())}
+
+
+def fit_predict(cfg: dict[str, Any], train: Sequence[PairInstance], test: Sequence[PairInstance],
+                seed: int) -> dict[str, Any]:
+    """Fit the configured pipeline on ``train``; metrics and timings on ``test``."""
+    pipe = build_pipeline(cfg, random_state=seed)
+    y_train, y_test = labels(train), labels(test)
+    t0 = time.perf_counter()
+    pipe.fit(list(train), y_train)
+    t1 = time.perf_counter()
+    score = positive_scores(pipe, list(test))
+    pred = pipe.predict(list(test)).astype(int)
+    t2 = time.perf_counter()
+    out = binary_metrics(y_test, pred, score)
+    out.update(n_train=len(train), n_test=len(test), train_seconds=t1 - t0, predict_seconds=t2 - t1)
+    out["_scores"] = score
+    out["_pred"] = pred
+    return out
+
+
+def document_folds(docs: Sequence[Document], k: int, seed: int) -> dict[str, int]:
+    """Seeded assignment of documents to k folds (shuffled, then dealt round-robin)."""
+    if k < 2:
+        raise ValueError("cross-validation needs at least 2 folds")
+    if len(docs) < k:
+        raise ValueError(f"{len(docs)} documents cannot make {k} folds")
+    order = np.random.default_rng(seed).permutation(len(docs))
+    return {docs[i].id: int(rank % k) for rank, i in enumerate(order)}
+
+
+def train_test_report(cfg: dict[str, Any], train_docs: Sequence[Document],
+                      test_docs: Sequence[Document], seed: int = 0) -> dict[str, Any]:
+    res = fit_predict(cfg, pair_instances(train_docs), pair_instances(test_docs), seed)
+    res.pop("_scores"), res.pop("_pred")
+    return res
+
+
+def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: int = 10,
+                            seed: int = 0, progress=None) -> tuple[dict[str, Any], dict[str, int]]:
+    """k-fold CV by document: per-fold figures, mean ± sd F1 and pooled P/R/F1."""
+    folds = document_folds(docs, k, seed)
+    inst = pair_instances(docs)
+    fold_of = np.array([folds[x.document_id] for x in inst])
+    y = labels(inst)
+    pooled_pred = np.zeros(len(inst), dtype=int)
+    pooled_score = np.zeros(len(inst))
+    per_fold = []
+    for f in range(k):
+        test_idx = np.flatnonzero(fold_of == f)
+        train_idx = np.flatnonzero(fold_of != f)
+        res = fit_predict(cfg, [inst[i] for i in train_idx], [inst[i] for i in test_idx], seed + f)
+        pooled_pred[test_idx] = res.pop("_pred")
+        pooled_score[test_idx] = res.pop("_scores")
+        res["fold"] = f
+        per_fold.append(res)
+        if progress is not None:
+            progress(f, res)
+    f1s = np.array([r["f1"] for r in per_fold])
+    report = {
+        "folds": per_fold,
+        "f1_mean": float(f1s.mean()), "f1_std": float(f1s.std(ddof=1)),
+        "pooled": binary_metrics(y, pooled_pred, pooled_score),
+        "n_train": int(np.mean([r["n_train"] for r in per_fold])), "n_test": len(inst),
+        "train_seconds": float(sum(r["train_seconds"] for r in per_fold)),
+        "predict_seconds": float(sum(r["predict_seconds"] for r in per_fold)),
+    }
+    for key in ("precision", "recall", "f1", "roc_auc"):
+        report[key] = report["pooled"][key]
+    report["roc_auc"] = float(np.mean([r["roc_auc"] for r in per_fold]))
+    return report, folds
+
+
+def write_json(obj: Any, path: str | Path) -> None:
+    with atomic_open(path) as fh:
+        json.dump(obj, fh, indent=2, sort_keys=False, default=str)
+        fh.write("\n")

@@ -1,0 +1,1 @@
+"""Classifiers: random-subspace forest on hashcodes, kernel baselines."""

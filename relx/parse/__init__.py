@@ -1,0 +1,1 @@
+"""Parse stage: lemmas, dependency graphs (corpus parses now, relx's own parser later)."""

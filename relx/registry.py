@@ -1,0 +1,96 @@
+"""Registered pipeline components: a pipeline is a TOML config, not code.
+
+Each config section with a ``component`` key builds one registered component; a string
+parameter that names another such section is replaced by that built component (so steps
+share one kernel definition). ``[pipeline] steps`` lists the sections chained into an
+sklearn ``Pipeline``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import Pipeline
+
+from relx.kernels.structure import PathKernel, SumKernel
+from relx.learn.forest import RandomSubspaceForest
+from relx.learn.kernel_svm import KernelSVM
+from relx.represent.instances import StructureExtractor
+from relx.represent.klsh import KLSHEncoder
+
+COMPONENTS: dict[str, Callable[..., Any]] = {}
+
+
+def register(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def deco(factory: Callable[..., Any]) -> Callable[..., Any]:
+        COMPONENTS[name] = factory
+        return factory
+    return deco
+
+
+register("structure_extractor")(StructureExtractor)
+register("path_kernel")(PathKernel)
+register("klsh")(KLSHEncoder)
+register("random_subspace_forest")(RandomSubspaceForest)
+register("kernel_svm")(KernelSVM)
+register("knn")(KNeighborsClassifier)
+
+
+@register("sum_kernel")
+def _sum_kernel(kernels: list, weights: list[float] | None = None) -> SumKernel:
+    return SumKernel(kernels=kernels, weights=weights)
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def load_config(path: str | Path) -> dict[str, Any]:
+    """Read a pipeline TOML; the file name is kept under ``[pipeline] source``."""
+    path = Path(path)
+    try:
+        cfg = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    cfg.setdefault("pipeline", {}).setdefault("source", str(path))
+    return cfg
+
+
+def _resolve(cfg: dict[str, Any], value: Any, seen: tuple[str, ...]) -> Any:
+    if isinstance(value, str) and isinstance(cfg.get(value), dict) and "component" in cfg[value]:
+        return build_component(cfg, value, seen)
+    if isinstance(value, list):
+        return [_resolve(cfg, v, seen) for v in value]
+    return value
+
+
+def build_component(cfg: dict[str, Any], section: str, seen: tuple[str, ...] = ()) -> Any:
+    if section in seen:
+        raise ConfigError(f"config sections refer to each other in a cycle: {' -> '.join(seen)}")
+    spec = dict(cfg.get(section) or {})
+    name = spec.pop("component", None)
+    if name not in COMPONENTS:
+        raise ConfigError(f"[{section}] component {name!r} is not registered; "
+                          f"known: {sorted(COMPONENTS)}")
+    kwargs = {k: _resolve(cfg, v, (*seen, section)) for k, v in spec.items()}
+    try:
+        return COMPONENTS[name](**kwargs)
+    except TypeError as exc:
+        raise ConfigError(f"[{section}] {exc}") from None
+
+
+def build_pipeline(cfg: dict[str, Any], random_state: int | None = None) -> Pipeline:
+    """Chain the ``[pipeline] steps`` sections; ``random_state`` overrides every step's seed."""
+    steps = cfg.get("pipeline", {}).get("steps")
+    if not steps:
+        raise ConfigError("config needs [pipeline] steps = [...]")
+    pipe = Pipeline([(s, build_component(cfg, s)) for s in steps])
+    if random_state is not None:
+        for _, est in pipe.steps:
+            if "random_state" in est.get_params(deep=False):
+                est.set_params(random_state=random_state)
+    return pipe

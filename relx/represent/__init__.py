@@ -1,0 +1,1 @@
+"""Representations of structures: kernel hashcodes (KLSH) and structure extraction."""

@@ -1,0 +1,101 @@
+"""From documents to candidate instances and their encoded structures.
+
+``PairInstance`` is the X element the PPI pipelines take; ``StructureExtractor`` (the
+pipeline's first step) turns instances into a :class:`StructureSet` of integer-encoded
+structures that the kernels read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from relx.doc import Document, Relation, Sentence
+from relx.structures import (
+    EncodedStructures,
+    StructureEncoder,
+    dependency_graph,
+    shortest_path,
+    token_sequence,
+)
+
+STRUCTURES = {"path", "sequence"}
+
+
+@dataclass(frozen=True)
+class PairInstance:
+    """One candidate pair: the sentence it lives in and the (possibly labelled) relation."""
+
+    document_id: str
+    sentence: Sentence
+    relation: Relation
+
+    @property
+    def label(self) -> bool | None:
+        return self.relation.label
+
+
+def pair_instances(docs: Iterable[Document]) -> list[PairInstance]:
+    """Every candidate relation of every sentence, in document order."""
+    return [PairInstance(d.id, s, r) for d in docs for s in d.sentences for r in s.relations]
+
+
+def labels(instances: Sequence[PairInstance]) -> np.ndarray:
+    """(N,) int array of gold labels (1 = interaction)."""
+    return np.array([int(bool(x.label)) for x in instances], dtype=np.int64)
+
+
+@dataclass
+class StructureSet:
+    """Encoded structures of N instances, one :class:`EncodedStructures` per structure type."""
+
+    parts: dict[str, EncodedStructures]
+
+    def __len__(self) -> int:
+        return len(next(iter(self.parts.values())))
+
+    def __getitem__(self, idx) -> StructureSet:
+        return StructureSet({k: v[idx] for k, v in self.parts.items()})
+
+    @property
+    def shape(self) -> tuple[int]:  # lets sklearn utilities count samples
+        return (len(self),)
+
+
+class StructureExtractor(TransformerMixin, BaseEstimator):
+    """Instances -> :class:`StructureSet` (shortest dependency path, token sequence).
+
+    The label vocabularies live in ``encoder_`` and grow on unseen labels, which is sound
+    because the kernels only compare ids for equality.
+    """
+
+    def __init__(self, structures: Sequence[str] = ("path",), window: int = 3) -> None:
+        self.structures = structures
+        self.window = window
+
+    def fit(self, X: Sequence[PairInstance], y=None) -> StructureExtractor:
+        unknown = set(self.structures) - STRUCTURES
+        if unknown:
+            raise ValueError(f"unknown structure types {sorted(unknown)}; choose from {sorted(STRUCTURES)}")
+        self.encoder_ = StructureEncoder()
+        return self
+
+    def transform(self, X: Sequence[PairInstance]) -> StructureSet:
+        raw: dict[str, list] = {k: [] for k in self.structures}
+        graphs: dict[str, object] = {}
+        for x in X:
+            s = x.sentence
+            e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
+            if (e2.start, e2.end) < (e1.start, e1.end):  # PPI pairs are unordered:
+                e1, e2 = e2, e1  # PROT1 is always the mention that comes first
+            if "path" in raw:
+                g = graphs.get(s.id)
+                if g is None:
+                    g = graphs[s.id] = dependency_graph(s)
+                raw["path"].append(shortest_path(s, e1, e2, g))
+            if "sequence" in raw:
+                raw["sequence"].append(token_sequence(s, e1, e2, self.window))
+        return StructureSet({k: self.encoder_.encode(v) for k, v in raw.items()})

@@ -1,0 +1,211 @@
+"""Candidate structures: dependency graph, shortest path, token sequence; integer encoding.
+
+A structure is a sequence of tuples ``(edge label, node)``; a node carries word, lemma and
+POS labels. Entity mentions are blinded: the candidate's two entities become ``PROT1`` and
+``PROT2``, any other entity ``PROT``. Edge labels keep direction: walking from governor to
+dependent along ``nsubj`` gives ``nsubj>``, the other way ``<nsubj``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from relx.doc import Entity, Sentence
+
+NONE = "<none>"  # id 0 in every vocabulary: "no label"
+PROT1, PROT2, PROT = "PROT1", "PROT2", "PROT"
+BOTH = "PROT1+PROT2"  # both entities share one head token
+
+Tuple = tuple[str, str, str, str]  # (edge, word, lemma, pos)
+
+
+def dependency_graph(sentence: Sentence) -> nx.MultiDiGraph:
+    """Tokens as nodes (``text``, ``lemma``, ``pos``); edges ``head -> dependent`` with ``label``."""
+    g = nx.MultiDiGraph()
+    for t in sentence.tokens:
+        g.add_node(t.index, text=t.text, lemma=t.lemma or t.text.lower(), pos=t.pos or "")
+    for d in sentence.dependencies:
+        g.add_edge(d.head, d.dependent, label=d.label)
+    return g
+
+
+def entity_tokens(sentence: Sentence, entity: Entity) -> list[int]:
+    """Indices of the tokens overlapping any span of ``entity``."""
+    return [t.index for t in sentence.tokens
+            if any(t.start < s.end and s.start < t.end for s in entity.spans)]
+
+
+def entity_head(sentence: Sentence, entity: Entity, graph: nx.MultiDiGraph) -> int | None:
+    """The syntactic head of an entity mention: its token whose governor lies outside it.
+
+    Ties (or no parse) go to the last such token, the usual head of an English noun phrase.
+    """
+    toks = entity_tokens(sentence, entity)
+    if not toks:
+        return None
+    inside = set(toks)
+    heads = [t for t in toks if not any(h in inside for h in graph.predecessors(t))]
+    connected = [t for t in heads if graph.degree(t) > 0]
+    return (connected or heads or toks)[-1]
+
+
+def _node_labels(graph: nx.MultiDiGraph, node: int, roles: dict[int, str]) -> tuple[str, str, str]:
+    if node in roles:
+        r = roles[node]
+        return r, r, "PROT"
+    d = graph.nodes[node]
+    return d["text"].lower(), d["lemma"], d["pos"]
+
+
+def _edge_label(graph: nx.MultiDiGraph, u: int, v: int) -> str:
+    if graph.has_edge(u, v):
+        return sorted(d["label"] for d in graph.get_edge_data(u, v).values())[0] + ">"
+    return "<" + sorted(d["label"] for d in graph.get_edge_data(v, u).values())[0]
+
+
+def _roles(sentence: Sentence, e1: Entity, e2: Entity) -> dict[int, str]:
+    roles: dict[int, str] = {}
+    for e in sentence.entities:
+        if e.id not in (e1.id, e2.id):
+            for t in entity_tokens(sentence, e):
+                roles[t] = PROT
+    for t in entity_tokens(sentence, e1):
+        roles[t] = PROT1
+    for t in entity_tokens(sentence, e2):
+        roles[t] = BOTH if roles.get(t) == PROT1 else PROT2
+    return roles
+
+
+def shortest_path(sentence: Sentence, e1: Entity, e2: Entity,
+                  graph: nx.MultiDiGraph | None = None) -> list[Tuple]:
+    """The shortest undirected dependency path from ``e1``'s head to ``e2``'s head.
+
+    Returns ``[(edge, word, lemma, pos), ...]``; the first tuple's edge is ``<none>``.
+    Without a connecting path the two heads are joined by a ``NOPATH`` edge.
+    """
+    graph = dependency_graph(sentence) if graph is None else graph
+    h1, h2 = entity_head(sentence, e1, graph), entity_head(sentence, e2, graph)
+    roles = _roles(sentence, e1, e2)
+    if h1 is None or h2 is None:
+        return [(NONE, PROT1, PROT1, "PROT"), ("NOPATH", PROT2, PROT2, "PROT")]
+    roles[h1], roles[h2] = PROT1, PROT2
+    if h1 == h2:
+        return [(NONE, BOTH, BOTH, "PROT")]
+    try:
+        nodes = nx.shortest_path(graph.to_undirected(as_view=True), h1, h2)
+    except nx.NetworkXNoPath:
+        return [(NONE, *_node_labels(graph, h1, roles)), ("NOPATH", *_node_labels(graph, h2, roles))]
+    out: list[Tuple] = [(NONE, *_node_labels(graph, nodes[0], roles))]
+    for u, v in zip(nodes, nodes[1:], strict=False):
+        out.append((_edge_label(graph, u, v), *_node_labels(graph, v, roles)))
+    return out
+
+
+def token_sequence(sentence: Sentence, e1: Entity, e2: Entity, window: int = 3) -> list[Tuple]:
+    """Tokens from ``window`` before the first entity to ``window`` after the second.
+
+    Edge labels mark the region: ``B`` before, ``M`` between, ``A`` after, ``E`` entity.
+    Consecutive tokens of one entity collapse into one blinded tuple.
+    """
+    roles = _roles(sentence, e1, e2)
+    ents = sorted(t for t in roles if roles[t] in (PROT1, PROT2, BOTH))
+    if not ents:
+        return [(NONE, PROT1, PROT1, "PROT"), (NONE, PROT2, PROT2, "PROT")]
+    first, last = ents[0], ents[-1]
+    lo, hi = max(0, first - window), min(len(sentence.tokens), last + window + 1)
+    out: list[Tuple] = []
+    prev_role = None
+    for t in sentence.tokens[lo:hi]:
+        role = roles.get(t.index)
+        if role is not None and role == prev_role:
+            continue
+        prev_role = role
+        region = "E" if role in (PROT1, PROT2, BOTH) else "B" if t.index < first else "A" if t.index > last else "M"
+        if role is not None:
+            out.append((region, role, role, "PROT"))
+        else:
+            out.append((region, t.text.lower(), t.lemma or t.text.lower(), t.pos or ""))
+    return out
+
+
+class Vocab:
+    """String -> int ids; id 0 is ``<none>``. Grows on demand unless frozen."""
+
+    def __init__(self, items: Sequence[str] = ()) -> None:
+        self.itos: list[str] = [NONE]
+        self.stoi: dict[str, int] = {NONE: 0}
+        for s in items:
+            self.add(s)
+
+    def add(self, s: str) -> int:
+        i = self.stoi.get(s)
+        if i is None:
+            i = self.stoi[s] = len(self.itos)
+            self.itos.append(s)
+        return i
+
+    def __len__(self) -> int:
+        return len(self.itos)
+
+
+@dataclass
+class EncodedStructures:
+    """N structures flattened into int arrays; structure i holds tuples ``offsets[i]:offsets[i+1]``.
+
+    ``edges``, ``words``, ``lemmas``, ``pos`` are int32 arrays of length T (total tuples);
+    ids index the vocabularies of the :class:`StructureEncoder` that made them.
+    """
+
+    offsets: np.ndarray
+    edges: np.ndarray
+    words: np.ndarray
+    lemmas: np.ndarray
+    pos: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def subset(self, idx: Sequence[int] | np.ndarray) -> EncodedStructures:
+        idx = np.asarray(idx, dtype=np.int64)
+        lens = (self.offsets[idx + 1] - self.offsets[idx]).astype(np.int64)
+        offsets = np.zeros(len(idx) + 1, dtype=np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        take = np.concatenate([np.arange(self.offsets[i], self.offsets[i + 1]) for i in idx]) \
+            if len(idx) else np.zeros(0, dtype=np.int64)
+        return EncodedStructures(offsets, self.edges[take], self.words[take],
+                                 self.lemmas[take], self.pos[take])
+
+    def __getitem__(self, idx: Sequence[int] | np.ndarray | slice) -> EncodedStructures:
+        if isinstance(idx, slice):
+            idx = np.arange(len(self))[idx]
+        return self.subset(idx)
+
+
+class StructureEncoder:
+    """Maps tuple structures to :class:`EncodedStructures` with shared vocabularies."""
+
+    def __init__(self) -> None:
+        self.edges, self.words, self.lemmas, self.pos = Vocab(), Vocab(), Vocab(), Vocab()
+
+    def encode(self, structures: Sequence[Sequence[Tuple]]) -> EncodedStructures:
+        lens = np.array([len(s) for s in structures], dtype=np.int64)
+        offsets = np.zeros(len(structures) + 1, dtype=np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        flat = [t for s in structures for t in s]
+        cols = [np.fromiter((v.add(t[k]) for t in flat), dtype=np.int32, count=len(flat))
+                for k, v in enumerate((self.edges, self.words, self.lemmas, self.pos))]
+        return EncodedStructures(offsets, *cols)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {k: getattr(self, k).itos[1:] for k in ("edges", "words", "lemmas", "pos")}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, list[str]]) -> StructureEncoder:
+        enc = cls()
+        for k in ("edges", "words", "lemmas", "pos"):
+            setattr(enc, k, Vocab(d[k]))
+        return enc

@@ -1,0 +1,30 @@
+"""Shared fixtures: small files written for relx, and the real corpora when present."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures"
+SHARED = Path(os.environ.get("RELX_DATA", ROOT.parent / "shared"))
+PPI = SHARED / "corpora" / "ppi"
+CORPUS_FILES = {
+    "AIMed": PPI / "AImed-learning-format.xml.gz",
+    "BioInfer": PPI / "BioInfer-learning-format.xml.gz",
+    "IEPA": PPI / "IEPA-learning-format.xml.gz",
+}
+
+
+@pytest.fixture
+def mini_xml() -> Path:
+    return FIXTURES / "ppi-mini.xml"
+
+
+def corpus_file(name: str) -> Path:
+    path = CORPUS_FILES[name]
+    if not path.exists():
+        pytest.skip(f"{path} not available (set RELX_DATA to the shared data folder)")
+    return path
