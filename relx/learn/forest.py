@@ -9,9 +9,22 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import BaggingClassifier
+from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+
+def best_f1_threshold(y: np.ndarray, score: np.ndarray) -> float:
+    """The score threshold (predict ``score > t``) with the highest F1 on (y, score)."""
+    order = np.argsort(-score, kind="stable")
+    s, t = score[order], np.asarray(y, bool)[order]
+    tp = np.cumsum(t)
+    k = np.arange(1, len(s) + 1)
+    f1 = 2 * tp / (k + t.sum())
+    last = np.r_[s[1:] != s[:-1], True]  # only cut between distinct scores
+    i = int(np.argmax(np.where(last, f1, -1)))
+    return float((s[i] + s[i + 1]) / 2) if i + 1 < len(s) else float(s[i] - 1e-9)
 
 
 class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
@@ -19,37 +32,59 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
 
     ``max_features=None`` uses all features (then ``bootstrap=True`` gives bagging);
     ``class_weight`` is passed to the trees; ``threshold`` is the positive-class probability
-    above which a binary ``predict`` says yes.
+    above which a binary ``predict`` says yes, or ``"auto"``: the threshold that maximises
+    F1 on out-of-fold probabilities of ``threshold_folds``-fold CV on the training data
+    (learned as ``threshold_``).
     """
 
     def __init__(self, n_estimators: int = 250, max_features: int | None = 30,
                  bootstrap: bool = False, max_depth: int | None = None,
-                 min_samples_leaf: int = 1, class_weight=None, threshold: float = 0.5,
+                 min_samples_leaf: int = 1, min_weight_fraction_leaf: float = 0.0,
+                 class_weight=None, threshold: float | str = 0.5, threshold_folds: int = 3,
                  n_jobs: int | None = None, random_state=None) -> None:
         self.n_estimators = n_estimators
         self.max_features = max_features
         self.bootstrap = bootstrap
         self.max_depth = max_depth
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.class_weight = class_weight
         self.threshold = threshold
+        self.threshold_folds = threshold_folds
         self.n_jobs = n_jobs
         self.random_state = random_state
+
+    def _ensemble(self, n_features: int) -> BaggingClassifier:
+        max_features = n_features if self.max_features is None else min(self.max_features, n_features)
+        tree = DecisionTreeClassifier(max_depth=self.max_depth, class_weight=self.class_weight,
+                                      min_samples_leaf=self.min_samples_leaf,
+                                      min_weight_fraction_leaf=self.min_weight_fraction_leaf)
+        return BaggingClassifier(
+            estimator=tree, n_estimators=self.n_estimators, max_features=max_features,
+            bootstrap=self.bootstrap, bootstrap_features=False, n_jobs=self.n_jobs,
+            random_state=self.random_state)
 
     def fit(self, X, y) -> RandomSubspaceForest:
         X, y = validate_data(self, X, y, reset=True)
         check_classification_targets(y)
-        n_feat = X.shape[1]
-        max_features = n_feat if self.max_features is None else min(self.max_features, n_feat)
-        tree = DecisionTreeClassifier(max_depth=self.max_depth, class_weight=self.class_weight,
-                                      min_samples_leaf=self.min_samples_leaf)
-        self.ensemble_ = BaggingClassifier(
-            estimator=tree, n_estimators=self.n_estimators, max_features=max_features,
-            bootstrap=self.bootstrap, bootstrap_features=False, n_jobs=self.n_jobs,
-            random_state=self.random_state,
-        ).fit(X, y)
+        self.ensemble_ = self._ensemble(X.shape[1]).fit(X, y)
         self.classes_ = self.ensemble_.classes_
+        if self.threshold == "auto":
+            self.threshold_ = self._tune_threshold(X, y)
+        elif isinstance(self.threshold, str):
+            raise ValueError(f"threshold must be a number or 'auto', not {self.threshold!r}")
+        else:
+            self.threshold_ = float(self.threshold)
         return self
+
+    def _tune_threshold(self, X: np.ndarray, y: np.ndarray) -> float:
+        if len(self.classes_) != 2:
+            return 0.5
+        folds = StratifiedKFold(self.threshold_folds, shuffle=True, random_state=self.random_state)
+        oof = np.zeros(len(y))
+        for tr, va in folds.split(X, y):
+            oof[va] = self._ensemble(X.shape[1]).fit(X[tr], y[tr]).predict_proba(X[va])[:, 1]
+        return best_f1_threshold(y == self.classes_[1], oof)
 
     def predict_proba(self, X) -> np.ndarray:
         """(N, n_classes) mean tree probabilities."""
@@ -60,5 +95,5 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         proba = self.predict_proba(X)
         if len(self.classes_) == 2:
-            return self.classes_[(proba[:, 1] > self.threshold).astype(int)]
+            return self.classes_[(proba[:, 1] > self.threshold_).astype(int)]
         return self.classes_[proba.argmax(axis=1)]

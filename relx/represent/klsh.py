@@ -21,12 +21,14 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from relx.kernels.structure import gram, n_samples, take
+from relx.represent.instances import StructureSet
+from relx.structures import EncodedStructures
 
 HASH_FUNCTIONS = ("rmm", "rknn", "kulis")
 
 
 def _is_numeric(X) -> bool:
-    return not hasattr(X, "parts") and not hasattr(X, "offsets")
+    return not isinstance(X, (StructureSet, EncodedStructures))
 
 
 class KLSHEncoder(TransformerMixin, BaseEstimator):
@@ -65,7 +67,7 @@ class KLSHEncoder(TransformerMixin, BaseEstimator):
         m = len(ref)
         if m < 2 * self.alpha:
             raise ValueError(f"need at least 2*alpha={2 * self.alpha} samples for the reference "
-                             f"set, got {m}")
+                             f"set, got n_samples={m}")
         self.reference_indices_ = ref
         self.reference_ = take(X, ref)
         k_rr = gram(self.kernel, self.reference_)
@@ -132,4 +134,5 @@ class KLSHEncoder(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = False
+        tags.transformer_tags.preserves_dtype = []  # output is always uint8 bits
         return tags

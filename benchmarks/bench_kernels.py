@@ -1,0 +1,101 @@
+"""Path-kernel throughput on AIMed shortest paths: compiled (1 core, all cores) vs pure Python.
+
+Run ``python benchmarks/bench_kernels.py``; the last line printed is a JSON object. The data
+directory is ``$RELX_DATA`` or ``../shared`` relative to the repository root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from relx.io import read_ppi_xml
+from relx.kernels import PathKernelParams, path_gram, self_kernels
+from relx.kernels.reference import dp_kernel, structure_tuples
+from relx.structures import EncodedStructures, StructureEncoder, shortest_path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def data_dir() -> Path:
+    """The shared data directory (``$RELX_DATA`` or ``<repo>/../shared``)."""
+    return Path(os.environ.get("RELX_DATA", ROOT.parent / "shared"))
+
+
+def aimed_paths() -> EncodedStructures:
+    """Shortest dependency paths of every AIMed ``<pair>`` (N structures)."""
+    path = data_dir() / "corpora" / "ppi" / "AImed-learning-format.xml.gz"
+    structs = [shortest_path(s, s.entity(r.arg1), s.entity(r.arg2))
+               for doc in read_ppi_xml(path) for s in doc.sentences for r in s.relations]
+    return StructureEncoder().encode(structs)
+
+
+def _time_block(A: EncodedStructures, B: EncodedStructures, params: PathKernelParams,
+                n_jobs: int, min_seconds: float = 3.0) -> float:
+    """Unnormalised N x M block evaluations per second (best of repeats within min_seconds)."""
+    best, spent = np.inf, 0.0
+    while spent < min_seconds or best == np.inf:
+        t = time.perf_counter()
+        path_gram(A, B, params, normalize=False, n_jobs=n_jobs)
+        dt = time.perf_counter() - t
+        best, spent = min(best, dt), spent + dt
+    return len(A) * len(B) / best
+
+
+def kernel_figures(params: PathKernelParams = PathKernelParams(), block: int = 2000,
+                   n_pure: int = 2000, seed: int = 0, verbose: bool = True) -> dict:
+    """Path-kernel throughput figures on AIMed shortest paths (see module docstring)."""
+    say = print if verbose else (lambda *a, **k: None)
+    load = os.getloadavg()[0]  # other work on the machine lowers the all-core figure
+    t = time.perf_counter()
+    X = aimed_paths()
+    lens = np.diff(X.offsets)
+    say(f"AIMed: {len(X)} shortest paths, mean length {lens.mean():.2f}, max {lens.max()} "
+        f"({time.perf_counter() - t:.1f} s to read and build)")
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(len(X))
+    nb = min(block, len(X) // 2)
+    A, B = X.subset(perm[:nb]), X.subset(perm[nb:2 * nb])
+
+    t = time.perf_counter()
+    path_gram(A[:8], B[:8], params, normalize=False, n_jobs=1)  # JIT / cache load
+    self_kernels(A[:8], params)
+    say(f"warm-up (JIT or cache load): {time.perf_counter() - t:.2f} s")
+
+    n_all = numba.config.NUMBA_NUM_THREADS
+    one = _time_block(A, B, params, n_jobs=1)
+    say(f"compiled, 1 core : {one:,.0f} kernel evals/s ({nb} x {nb} block)")
+    allc = _time_block(A, B, params, n_jobs=-1)
+    say(f"compiled, {n_all} cores: {allc:,.0f} kernel evals/s")
+
+    S = [structure_tuples(X, i) for i in range(len(X))]
+    pairs = rng.integers(0, len(X), size=(n_pure, 2))
+    t = time.perf_counter()
+    for i, j in pairs:
+        dp_kernel(S[i], S[j], params)
+    pure = n_pure / (time.perf_counter() - t)
+    say(f"pure-Python DP   : {pure:,.0f} kernel evals/s ({n_pure} random pairs)")
+    say(f"speedup (1 core compiled / pure Python): {one / pure:,.0f}x")
+    return {
+        "n_structures": len(X),
+        "mean_path_length": round(float(lens.mean()), 3),
+        "kernel_params": {"lam": params.lam, "p": params.p, "w_lemma": params.w_lemma,
+                          "w_pos": params.w_pos, "edge_mismatch": params.edge_mismatch},
+        "gram_block": [nb, nb],
+        "n_cores": n_all,
+        "load_avg_1min_before": round(load, 2),
+        "path_kernel_evals_per_s_1core": round(one),
+        "path_kernel_evals_per_s_all": round(allc),
+        "pure_python_evals_per_s": round(pure, 1),
+        "speedup_vs_pure_python": round(one / pure, 1),
+    }
+
+
+if __name__ == "__main__":
+    # The lead extends this dict (e.g. KLSH-RF training time on BioInfer) before printing.
+    print(json.dumps(kernel_figures()))

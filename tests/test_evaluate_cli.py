@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from relx.cli import app
+from relx.evaluate import document_folds
+from relx.io import read_ppi_xml, write_jsonl
+from tests.conftest import ROOT
+
+runner = CliRunner()
+CONFIG = ROOT / "configs" / "ppi-klsh-rf.toml"
+
+
+@pytest.fixture
+def corpus(tmp_path, mini_xml):
+    """12 documents made from the mini fixture (ids renamed), as relx JSONL."""
+    base = list(read_ppi_xml(mini_xml))
+    docs = []
+    for k in range(6):
+        for d in base:
+            docs.append(d.model_copy(update={"id": f"{d.id}.copy{k}"}))
+    path = tmp_path / "corpus.jsonl"
+    write_jsonl(docs, path)
+    return path
+
+
+def test_folds_are_by_document_seeded_and_balanced(corpus):
+    from relx.io import read_jsonl
+    docs = list(read_jsonl(corpus))
+    folds = document_folds(docs, 3, seed=7)
+    assert folds == document_folds(docs, 3, seed=7)
+    assert folds != document_folds(docs, 3, seed=8)
+    assert sorted(folds.values()).count(0) == 4 and set(folds.values()) == {0, 1, 2}
+
+
+def test_cv_report_and_fold_file(tmp_path, corpus):
+    report = tmp_path / "cv.json"
+    res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--cv", "3",
+                              "--corpus", str(corpus), "--report", str(report)])
+    assert res.exit_code == 0, res.output
+    r = json.loads(report.read_text())
+    for key in ("precision", "recall", "f1", "roc_auc", "n_train", "n_test", "train_seconds",
+                "predict_seconds", "parse_source", "config", "folds", "f1_mean", "f1_std", "pooled"):
+        assert key in r
+    assert len(r["folds"]) == 3 and r["n_test"] == 42
+    assert r["parse_source"] == "corpus:split_parse"
+    folds = json.loads((tmp_path / "cv.folds.json").read_text())
+    assert folds["k"] == 3 and len(folds["folds"]) == 12
+    # every pair is tested exactly once, in the fold of its document
+    assert sum(f["n_test"] for f in r["folds"]) == 42
+    assert "F1" in res.output
+
+
+def test_train_test_report(tmp_path, corpus, mini_xml):
+    report = tmp_path / "tt.json"
+    res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--train", str(corpus),
+                              "--test", str(mini_xml), "--report", str(report), "--quiet"])
+    assert res.exit_code == 0, res.output
+    r = json.loads(report.read_text())
+    assert r["n_train"] == 42 and r["n_test"] == 7 and 0 <= r["f1"] <= 1
+    assert res.output == ""
+
+
+def test_clear_errors(tmp_path, mini_xml):
+    bad = tmp_path / "bad.xml"
+    bad.write_text(mini_xml.read_text().replace('interaction="True"', 'interaction="yes"', 1))
+    res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--train", str(bad),
+                              "--test", str(mini_xml), "--report", str(tmp_path / "r.json")])
+    assert res.exit_code == 2 and "bad.xml" in res.output and "mini.d0.s0.p0" in res.output
+    res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--cv", "3",
+                              "--corpus", str(mini_xml), "--parses", "relx",
+                              "--report", str(tmp_path / "r.json")])
+    assert res.exit_code == 2 and "parser" in res.output

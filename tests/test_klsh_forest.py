@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.metrics import f1_score
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import check_estimator
+
+from relx.learn.forest import RandomSubspaceForest, best_f1_threshold
+from relx.learn.kernel_svm import KernelSVM
+from relx.represent.klsh import KLSHEncoder
+
+
+def _data(n=400, seed=0):
+    X, y = make_classification(n_samples=n, n_features=10, n_informative=5, random_state=seed)
+    return X[: n // 2], y[: n // 2], X[n // 2:], y[n // 2:]
+
+
+@pytest.mark.parametrize("estimator", [
+    RandomSubspaceForest(n_estimators=10, max_features=None, random_state=0),
+    KLSHEncoder(n_reference=20, n_bits=16, random_state=0),
+], ids=lambda e: type(e).__name__)
+def test_sklearn_estimator_contract(estimator):
+    check_estimator(estimator)
+
+
+@pytest.mark.parametrize("hash_function", ["rmm", "rknn", "kulis"])
+def test_klsh_codes_are_deterministic_binary_and_informative(hash_function):
+    Xtr, ytr, Xte, yte = _data()
+    enc = KLSHEncoder(kernel="rbf", n_reference=50, n_bits=300, hash_function=hash_function,
+                      random_state=1).fit(Xtr)
+    codes = enc.transform(Xte)
+    assert codes.shape == (len(Xte), 300) and codes.dtype == np.uint8
+    assert set(np.unique(codes)) <= {0, 1}
+    assert 0.05 < codes.mean() < 0.95  # bits are not constant
+    again = KLSHEncoder(kernel="rbf", n_reference=50, n_bits=300, hash_function=hash_function,
+                        random_state=1).fit(Xtr).transform(Xte)
+    np.testing.assert_array_equal(codes, again)
+    # nearby points share more bits than far-apart ones (locality sensitivity)
+    d_near = (codes[0] != enc.transform(Xte[:1] + 1e-3)[0]).mean()
+    far = np.argmax(((Xte - Xte[0]) ** 2).sum(axis=1))
+    d_far = (codes[0] != codes[far]).mean()
+    assert d_near < d_far
+
+
+def test_rknn_bit_matches_its_definition():
+    Xtr, _, Xte, _ = _data()
+    enc = KLSHEncoder(kernel="linear", n_reference=12, n_bits=40, alpha=3,
+                      hash_function="rknn", random_state=3).fit(Xtr)
+    k = Xte @ enc.reference_.T
+    codes = enc.transform(Xte)
+    for h, sub in enumerate(enc.subsets_):
+        expected = k[:, sub[:3]].max(axis=1) < k[:, sub[3:]].max(axis=1)
+        np.testing.assert_array_equal(codes[:, h], expected)
+
+
+def test_klsh_rf_pipeline_learns():
+    Xtr, ytr, Xte, yte = _data(600)
+    pipe = Pipeline([("klsh", KLSHEncoder(n_reference=60, n_bits=400, random_state=0)),
+                     ("rf", RandomSubspaceForest(n_estimators=100, max_features=30, random_state=0))])
+    pipe.fit(Xtr, ytr)
+    assert f1_score(yte, pipe.predict(Xte)) > 0.75
+    proba = pipe.predict_proba(Xte)
+    assert proba.shape == (len(Xte), 2) and np.allclose(proba.sum(axis=1), 1)
+
+
+def test_forest_threshold_and_bagging():
+    Xtr, ytr, Xte, _ = _data()
+    rf = RandomSubspaceForest(n_estimators=20, max_features=None, bootstrap=True, random_state=0)
+    p = rf.fit(Xtr, ytr).predict_proba(Xte)[:, 1]
+    rf.set_params(threshold=0.9).fit(Xtr, ytr)
+    np.testing.assert_array_equal(rf.predict(Xte), (p > 0.9).astype(int))
+
+
+def test_auto_threshold_maximises_out_of_fold_f1():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    score = np.clip(y * 0.3 + rng.random(300) * 0.8, 0, 1)
+    t = best_f1_threshold(y, score)
+    grid = np.unique(score)
+    brute = max(f1_score(y, score > g) for g in np.r_[grid, grid - 1e-9])
+    assert f1_score(y, score > t) == pytest.approx(brute)
+    Xtr, ytr, _, _ = _data()
+    ytr = np.where(np.arange(len(ytr)) % 5 == 0, ytr, 0)  # imbalanced: auto goes below 0.5
+    rf = RandomSubspaceForest(n_estimators=30, max_features=5, threshold="auto", random_state=0)
+    assert 0 < rf.fit(Xtr, ytr).threshold_ < 1
+
+
+def test_kernel_svm_uses_only_support_vectors():
+    Xtr, ytr, Xte, yte = _data()
+    svm = KernelSVM(kernel="rbf", C=1.0).fit(Xtr, ytr)
+    assert len(svm.support_vectors_) == len(svm.support_) < len(Xtr)
+    assert f1_score(yte, svm.predict(Xte)) > 0.75
+    from sklearn.svm import SVC
+    ref = SVC(kernel="rbf", gamma=1.0 / Xtr.shape[1], C=1.0).fit(Xtr, ytr)
+    np.testing.assert_allclose(svm.decision_function(Xte), ref.decision_function(Xte), atol=1e-6)
