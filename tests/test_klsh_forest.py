@@ -95,3 +95,12 @@ def test_kernel_svm_uses_only_support_vectors():
     from sklearn.svm import SVC
     ref = SVC(kernel="rbf", gamma=1.0 / Xtr.shape[1], C=1.0).fit(Xtr, ytr)
     np.testing.assert_allclose(svm.decision_function(Xte), ref.decision_function(Xte), atol=1e-6)
+
+
+def test_balanced_reference_set():
+    y = np.r_[np.ones(10, int), np.zeros(90, int)]
+    X = np.random.default_rng(0).normal(size=(100, 3))
+    enc = KLSHEncoder(n_reference=30, n_bits=8, reference="balanced", random_state=0).fit(X, y)
+    assert y[enc.reference_indices_].sum() == 10 and len(enc.reference_indices_) == 30
+    enc = KLSHEncoder(n_reference=12, n_bits=8, reference="balanced", random_state=0).fit(X, y)
+    assert y[enc.reference_indices_].sum() == 6

@@ -31,6 +31,17 @@ def _is_numeric(X) -> bool:
     return not isinstance(X, (StructureSet, EncodedStructures))
 
 
+def _balanced_sample(y: np.ndarray, m: int, rng: np.random.RandomState) -> np.ndarray:
+    """m indices with classes as equally represented as their sizes allow (sorted)."""
+    classes = [np.flatnonzero(y == c) for c in np.unique(y)]
+    quota = np.zeros(len(classes), dtype=int)
+    for _ in range(m):  # fill the smallest quota whose class still has members
+        open_ = [i for i, c in enumerate(classes) if quota[i] < len(c)]
+        quota[min(open_, key=lambda i: quota[i])] += 1
+    picks = [rng.choice(c, size=q, replace=False) for c, q in zip(classes, quota, strict=True)]
+    return np.sort(np.concatenate(picks))
+
+
 class KLSHEncoder(TransformerMixin, BaseEstimator):
     """Structures -> (N, H) binary kernel hashcodes.
 
@@ -42,12 +53,14 @@ class KLSHEncoder(TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, kernel="rbf", n_reference: int = 100, n_bits: int = 1000, alpha: int = 2,
-                 hash_function: str = "rmm", reference_indices=None, random_state=None) -> None:
+                 hash_function: str = "rmm", reference: str = "random", reference_indices=None,
+                 random_state=None) -> None:
         self.kernel = kernel
         self.n_reference = n_reference
         self.n_bits = n_bits
         self.alpha = alpha
         self.hash_function = hash_function
+        self.reference = reference
         self.reference_indices = reference_indices
         self.random_state = random_state
 
@@ -62,8 +75,12 @@ class KLSHEncoder(TransformerMixin, BaseEstimator):
         n = n_samples(X)
         if self.reference_indices is not None:
             ref = np.asarray(self.reference_indices, dtype=np.int64)
-        else:
+        elif self.reference == "balanced" and y is not None:
+            ref = _balanced_sample(np.asarray(y), min(self.n_reference, n), rng)
+        elif self.reference in ("random", "balanced"):
             ref = np.sort(rng.choice(n, size=min(self.n_reference, n), replace=False))
+        else:
+            raise ValueError(f"reference must be 'random' or 'balanced', not {self.reference!r}")
         m = len(ref)
         if m < 2 * self.alpha:
             raise ValueError(f"need at least 2*alpha={2 * self.alpha} samples for the reference "
