@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import numpy as np
+
+from relx.io import read_ppi_xml
+from relx.represent.instances import StructureExtractor, pair_instances
+from relx.structures import (
+    StructureEncoder,
+    dependency_graph,
+    entity_head,
+    shortest_path,
+    token_sequence,
+)
+from tests.conftest import corpus_file
+
+
+def _sent(mini_xml, d, s):
+    return list(read_ppi_xml(mini_xml))[d].sentences[s]
+
+
+def test_shortest_path_is_blinded_and_directed(mini_xml):
+    s = _sent(mini_xml, 0, 0)
+    path = shortest_path(s, s.entity("mini.d0.s0.e0"), s.entity("mini.d0.s0.e1"))
+    assert path == [("<none>", "PROT1", "PROT1", "PROT"), ("<nsubj", "binds", "bind", "VBZ"),
+                    ("dobj>", "PROT2", "PROT2", "PROT")]
+
+
+def test_other_entities_are_blinded_as_prot(mini_xml):
+    s = _sent(mini_xml, 0, 1)
+    path = shortest_path(s, s.entity("mini.d0.s1.e1"), s.entity("mini.d0.s1.e2"))
+    assert [t[1] for t in path] == ["PROT1", "protein", "PROT", "measured", "was", "PROT2"]
+
+
+def test_multi_span_entity_head_is_the_last_outward_token(mini_xml):
+    s = _sent(mini_xml, 1, 0)
+    g = dependency_graph(s)
+    assert s.tokens[entity_head(s, s.entity("mini.d1.s0.e2"), g)].text == "receptor"
+
+
+def test_token_sequence_regions(mini_xml):
+    s = _sent(mini_xml, 1, 0)
+    seq = token_sequence(s, s.entity("mini.d1.s0.e0"), s.entity("mini.d1.s0.e1"), window=2)
+    assert [(t[0], t[1]) for t in seq] == [
+        ("B", "phosphorylation"), ("B", "of"), ("E", "PROT1"), ("M", "by"), ("E", "PROT2"),
+        ("A", "requires"), ("A", "the")]
+
+
+def test_pairs_are_oriented_by_position(mini_xml):
+    docs = list(read_ppi_xml(mini_xml))
+    inst = pair_instances(docs)
+    swapped = [type(x)(x.document_id, x.sentence, x.relation.model_copy(
+        update={"arg1": x.relation.arg2, "arg2": x.relation.arg1})) for x in inst]
+    ext = StructureExtractor(structures=("path", "sequence")).fit(inst)
+    a, b = ext.transform(inst), ext.transform(swapped)
+    for k in ("path", "sequence"):
+        np.testing.assert_array_equal(a.parts[k].words, b.parts[k].words)
+
+
+def test_encoder_round_trip_and_subset():
+    enc = StructureEncoder()
+    X = enc.encode([[("<none>", "PROT1", "PROT1", "PROT"), ("nsubj>", "a", "a", "NN")],
+                    [("<none>", "PROT1", "PROT1", "PROT")]])
+    assert list(X.offsets) == [0, 2, 3] and len(X) == 2
+    assert X.words[0] == X.words[2]
+    sub = X[[1]]
+    assert len(sub) == 1 and list(sub.words) == [X.words[2]]
+    again = StructureEncoder.from_dict(enc.to_dict())
+    assert again.words.itos == enc.words.itos
+
+
+def test_every_real_pair_gets_a_path():
+    docs = list(read_ppi_xml(corpus_file("AIMed")))[:60]
+    n = nopath = 0
+    for d in docs:
+        for s in d.sentences:
+            g = dependency_graph(s)
+            for r in s.relations:
+                p = shortest_path(s, s.entity(r.arg1), s.entity(r.arg2), g)
+                n += 1
+                nopath += any(t[0] == "NOPATH" for t in p)
+                assert p[0][1] in ("PROT1", "PROT1+PROT2")
+    assert n > 500 and nopath / n < 0.05
