@@ -1,0 +1,350 @@
+"""BioC XML and BioC JSON reader and writer (data structures from the ``bioc`` library).
+
+BioC offsets (passages, sentences, annotation locations) are document-level character
+offsets. The relx text puts every passage (or, for passages without text, every sentence)
+at its own offset, padding gaps with spaces and a final ``"\\n"`` (so title + abstract
+passages at 0 and ``len(title) + 1`` give ``title + "\\n" + abstract``); every location
+therefore maps exactly. Overlapping passages, locations outside the text and
+single-location annotations whose text differs from the document text are errors.
+
+Annotations whose ``type`` infon is a gene/protein type (see ``GENE_TYPES``) become
+entities, one span per location, norm ids from the ``identifier``-like infons. Relations
+become ``Relation`` when they have two nodes that are both entities, or (BioRED style) no
+nodes but ``entity1``/``entity2`` concept infons; their ``label`` and ``score`` infons are
+read back (``label`` None when absent). XML is streamed with relx's safe
+``iterparse`` (the ``bioc`` decoder's own lxml parser expands internal DTD entities and
+keeps the whole tree, so it is not used); JSON is loaded whole with :mod:`json`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import gzip
+import json
+import re
+from collections.abc import Collection, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import bioc
+from bioc.biocjson.decoder import parse_doc
+from bioc.biocjson.encoder import BioCJSONEncoder
+from bioc.biocxml.encoder import BioCXMLDocumentWriter
+from lxml import etree
+
+from relx.doc import Document, Entity, Relation, Span
+from relx.io.atomic import atomic_open
+from relx.io.errors import ReaderError
+from relx.io.pubmed import iter_xml
+from relx.io.pubtator import (
+    GENE_TYPES,
+    annotated_document,
+    by_concept,
+    doc_annotations,
+    keep_type,
+    split_ids,
+    type_filter,
+)
+
+#: infon keys holding normalised ids, tried in this order
+ID_KEYS = ("identifier", "Identifier", "NCBI Gene", "NCBI_Gene", "NCBIGene", "concept_id",
+           "UniProt", "uniprot", "HGNC")
+
+
+# ------------------------------------------------------------------ XML -> bioc objects
+
+def _int(path: Path, el: etree._Element, value: str | None, what: str) -> int:
+    try:
+        return int((value or "").strip())
+    except ValueError:
+        raise ReaderError(path, f"<{el.tag}> at line {el.sourceline}",
+                          f"{what} must be an integer, not {value!r}") from None
+
+
+def _infons(el: etree._Element) -> dict[str, str]:
+    return {i.get("key", ""): i.text or "" for i in el.iterfind("infon")}
+
+
+def _x_annotation(path: Path, el: etree._Element) -> bioc.BioCAnnotation:
+    ann = bioc.BioCAnnotation()
+    ann.id, ann.infons, ann.text = el.get("id"), _infons(el), el.findtext("text")
+    for loc in el.iterfind("location"):
+        ann.add_location(bioc.BioCLocation(_int(path, loc, loc.get("offset"), "offset"),
+                                      _int(path, loc, loc.get("length"), "length")))
+    return ann
+
+
+def _x_relation(el: etree._Element) -> bioc.BioCRelation:
+    rel = bioc.BioCRelation()
+    rel.id, rel.infons = el.get("id"), _infons(el)
+    for node in el.iterfind("node"):
+        rel.add_node(bioc.BioCNode(node.get("refid"), node.get("role", "")))
+    return rel
+
+
+def _x_fill(path: Path, el: etree._Element, obj: Any) -> None:
+    obj.infons = _infons(el)
+    for a in el.iterfind("annotation"):
+        obj.add_annotation(_x_annotation(path, a))
+    for r in el.iterfind("relation"):
+        obj.add_relation(_x_relation(r))
+
+
+def _x_document(path: Path, el: etree._Element) -> bioc.BioCDocument:
+    doc = bioc.BioCDocument()
+    doc.id = (el.findtext("id") or "").strip()
+    _x_fill(path, el, doc)
+    for p in el.iterfind("passage"):
+        passage = bioc.BioCPassage()
+        passage.offset = _int(path, p, p.findtext("offset"), "passage offset")
+        passage.text = p.findtext("text")
+        _x_fill(path, p, passage)
+        for s in p.iterfind("sentence"):
+            sent = bioc.BioCSentence()
+            sent.offset = _int(path, s, s.findtext("offset"), "sentence offset")
+            sent.text = s.findtext("text")
+            _x_fill(path, s, sent)
+            passage.add_sentence(sent)
+        doc.add_passage(passage)
+    return doc
+
+
+# ------------------------------------------------------------------ bioc -> relx
+
+def _layout(path: Path, where: str, doc: bioc.BioCDocument) -> str:
+    pieces = []
+    for p in doc.passages:
+        if p.text is not None or not p.sentences:
+            pieces.append((p.offset, p.text or ""))
+        else:
+            pieces.extend((s.offset, s.text or "") for s in p.sentences)
+    text = ""
+    for offset, piece in sorted(pieces, key=lambda x: x[0]):
+        if offset < len(text):
+            raise ReaderError(path, where, f"passage at offset {offset} overlaps the text "
+                                           f"before it (which ends at {len(text)})")
+        if offset > len(text):
+            text += " " * (offset - len(text) - 1) + "\n"
+        text += piece
+    return text
+
+
+def _all(doc: bioc.BioCDocument, attr: str) -> list[Any]:
+    found = list(getattr(doc, attr))
+    for p in doc.passages:
+        found += getattr(p, attr)
+        for s in p.sentences:
+            found += getattr(s, attr)
+    return found
+
+
+def _norm_ids(infons: dict[str, str]) -> list[str]:
+    ids: list[str] = []
+    for key in ID_KEYS:
+        ids += [i for i in split_ids(infons.get(key)) if i not in ids]
+    return ids
+
+
+def _entity(path: Path, where: str, text: str, ann: bioc.BioCAnnotation, aid: str) -> Entity:
+    if not ann.locations:
+        raise ReaderError(path, where, f"annotation {aid} has no location")
+    spans = []
+    for loc in ann.locations:
+        start, end = loc.offset, loc.offset + loc.length
+        if not 0 <= start <= end <= len(text):
+            raise ReaderError(path, where, f"annotation {aid}: location {loc.offset}+{loc.length} "
+                                           f"outside the text (length {len(text)})")
+        spans.append(Span(start=start, end=end))
+    pieces = [text[s.start:s.end] for s in spans]
+    if len(spans) == 1 and ann.text is not None and ann.text != pieces[0]:
+        raise ReaderError(path, where, f"annotation {aid}: text {ann.text!r} does not match "
+                                       f"the document text {pieces[0]!r} at its location")
+    return Entity(id=aid, spans=spans, type=ann.infons.get("type", "Protein"),
+                  text=ann.text if ann.text is not None else " ".join(pieces),
+                  norm_ids=_norm_ids(ann.infons))
+
+
+def _label(value: object) -> bool | None:
+    return None if value is None else str(value).strip().lower() in ("true", "1", "yes", "positive")
+
+
+def to_relx(path: Path, doc: bioc.BioCDocument, where: str,
+            wanted: frozenset[str] | None) -> Document:
+    """Convert one BioC document; ``where`` names it in errors."""
+    if not doc.id:
+        raise ReaderError(path, where, "document without <id>")
+    where = f"document {doc.id}"
+    text = _layout(path, where, doc)
+    ents: list[Entity] = []
+    known: set[str] = set()
+    for k, ann in enumerate(_all(doc, "annotations"), 1):
+        aid = ann.id or f"T{k}"
+        if aid in known:
+            raise ReaderError(path, where, f"duplicate annotation id {aid!r}")
+        known.add(aid)
+        if keep_type(ann.infons.get("type", ""), wanted):
+            ents.append(_entity(path, where, text, ann, aid))
+    ids = {e.id for e in ents}
+    first = by_concept(ents)
+    rels: list[Relation] = []
+    for k, rel in enumerate(_all(doc, "relations"), 1):
+        if rel.nodes:
+            args = [n.refid for n in rel.nodes]
+        else:
+            args = [getattr(first.get(rel.infons.get(key, "")), "id", None)
+                    for key in ("entity1", "entity2")]
+        if len(args) != 2 or not all(a in ids for a in args):
+            continue
+        score = rel.infons.get("score")
+        try:
+            rels.append(Relation(id=rel.id or f"R{k}", arg1=args[0], arg2=args[1],
+                                 type=rel.infons.get("type") or "PPI",
+                                 label=_label(rel.infons.get("label")),
+                                 score=float(score) if score not in (None, "") else None))
+        except ValueError:
+            raise ReaderError(path, where, f"relation {rel.id}: bad score {score!r}") from None
+    return annotated_document(doc.id, text, ents, rels, "bioc")
+
+
+# ------------------------------------------------------------------ readers
+
+def read_bioc(path: str | Path, types: Collection[str] | None = GENE_TYPES) -> Iterator[Document]:
+    """Stream the documents of a BioC XML file (plain or ``.gz``)."""
+    path = Path(path)
+    wanted = type_filter(types)
+    for el in iter_xml(path, ("collection",), ("document",)):
+        where = f"<document> at line {el.sourceline}"
+        yield to_relx(path, _x_document(path, el), where, wanted)
+
+
+def _defaults(obj: dict) -> dict:
+    """Fill the keys the ``bioc`` decoder insists on but BioC JSON writers often leave out."""
+    for key in ("infons", "relations", "annotations", "sentences", "passages"):
+        obj.setdefault(key, {} if key == "infons" else [])
+    for child in [*obj["passages"], *obj["sentences"]]:
+        if isinstance(child, dict):
+            _defaults(child)
+    return obj
+
+
+def read_bioc_json(path: str | Path,
+                   types: Collection[str] | None = GENE_TYPES) -> Iterator[Document]:
+    """Read a BioC JSON file (a collection, a list of documents or one document; ``.gz`` ok)."""
+    path = Path(path)
+    wanted = type_filter(types)
+    try:
+        with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz"
+              else open(path, encoding="utf-8")) as fh:
+            data = json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise ReaderError(path, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise ReaderError(path, f"byte {exc.start}", f"not valid UTF-8: {exc.reason}") from None
+    except (OSError, EOFError) as exc:
+        raise ReaderError(path, "file", f"cannot read: {exc}") from None
+    if isinstance(data, dict) and "passages" in data:
+        data = [data]
+    elif isinstance(data, dict) and isinstance(data.get("documents"), list):
+        data = data["documents"]
+    if not isinstance(data, list):
+        raise ReaderError(path, "top level", "expected a BioC collection, document or list of documents")
+    for i, obj in enumerate(data):
+        where = f"document #{i}" + (f" ({obj.get('id')})" if isinstance(obj, dict) else "")
+        if not isinstance(obj, dict):
+            raise ReaderError(path, where, "a document must be a JSON object")
+        try:
+            bdoc = parse_doc(_defaults(obj))
+            bdoc.id = str(bdoc.id) if bdoc.id is not None else ""
+            for a in [*_all(bdoc, "annotations"), *_all(bdoc, "relations")]:  # JSON numbers
+                a.infons = {str(k): str(v) for k, v in a.infons.items() if v is not None}
+        except KeyError as exc:
+            raise ReaderError(path, where, f"missing key {exc}") from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise ReaderError(path, where, f"malformed BioC document: {exc}") from None
+        numbers = [*(p.offset for p in bdoc.passages), *(x for a in _all(bdoc, "annotations")
+                   for loc in a.locations for x in (loc.offset, loc.length)),
+                   *(s.offset for p in bdoc.passages for s in p.sentences)]
+        if not all(type(x) is int for x in numbers):
+            raise ReaderError(path, where, "offsets and lengths must be integers")
+        yield to_relx(path, bdoc, where, wanted)
+
+
+# ------------------------------------------------------------------ writer
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml_safe(text: str) -> str:
+    """Replace characters XML 1.0 cannot carry by spaces (same length: offsets hold)."""
+    return _NOT_XML.sub(" ", text)
+
+def to_bioc(doc: Document) -> bioc.BioCDocument:
+    """A relx document as BioC: passages, entity annotations, relations (label/score infons).
+
+    PubMed/PubTator texts are split at the first newline into title and abstract passages;
+    any other text is one passage at offset 0. Characters XML cannot carry become spaces.
+    """
+    bdoc = bioc.BioCDocument()
+    bdoc.id = doc.id
+    title, nl, rest = doc.text.partition("\n")
+    if doc.source in ("pubmed", "pubtator") and nl:
+        parts = [("title", 0, title), ("abstract", len(title) + 1, rest)]
+    else:
+        parts = [("text", 0, doc.text)]
+    for kind, offset, text in parts:
+        bdoc.add_passage(bioc.BioCPassage.of_text(_xml_safe(text), offset))
+        bdoc.passages[-1].infons["type"] = kind
+    ents, rels = doc_annotations(doc)
+    for e in ents:
+        ann = bioc.BioCAnnotation()
+        pieces = [doc.text[s.start:s.end] for s in e.spans]
+        ann.id = e.id
+        ann.text = _xml_safe(pieces[0] if len(pieces) == 1 else e.text or " ".join(pieces))
+        ann.infons["type"] = e.type
+        if e.norm_ids:
+            ann.infons["identifier"] = ";".join(e.norm_ids)
+        for s in e.spans:
+            ann.add_location(bioc.BioCLocation(s.start, s.end - s.start))
+        next(p for p in reversed(bdoc.passages) if p.offset <= e.start).add_annotation(ann)
+    for r in rels:
+        rel = bioc.BioCRelation()
+        rel.id = r.id
+        rel.infons["type"] = r.type
+        if r.label is not None:
+            rel.infons["label"] = str(r.label)
+        if r.score is not None:
+            rel.infons["score"] = repr(float(r.score))
+        rel.add_node(bioc.BioCNode(r.arg1, "Arg1"))
+        rel.add_node(bioc.BioCNode(r.arg2, "Arg2"))
+        bdoc.add_relation(rel)
+    return bdoc
+
+
+def write_bioc(docs: Iterable[Document], path: str | Path, fmt: str = "xml") -> int:
+    """Write documents atomically as BioC ``xml`` or ``json`` (``.gz`` compressed); returns the count."""
+    if fmt not in ("xml", "json"):
+        raise ValueError(f"fmt must be 'xml' or 'json', not {fmt!r}")
+    path = Path(path)
+    info = bioc.BioCCollection()
+    info.source, info.date, info.key = "relx", datetime.date.today().isoformat(), "relx.key"
+    n = 0
+    with atomic_open(path, "wb") as raw:
+        out = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if path.suffix == ".gz" else raw
+        if fmt == "xml":
+            writer = BioCXMLDocumentWriter(out)
+            writer.write_collection_info(info)
+            for doc in docs:
+                writer.write_document(to_bioc(doc))
+                n += 1
+            writer.close()
+        else:
+            head = {"source": info.source, "date": info.date, "key": info.key, "infons": {}}
+            out.write(json.dumps(head)[:-1].encode() + b', "documents": [\n')
+            for doc in docs:
+                body = json.dumps(to_bioc(doc), cls=BioCJSONEncoder, ensure_ascii=False)
+                out.write((",\n" if n else "").encode() + body.encode("utf-8"))
+                n += 1
+            out.write(b"\n]}\n")
+        if out is not raw:
+            out.close()
+    return n

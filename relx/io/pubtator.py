@@ -1,0 +1,246 @@
+"""PubTator format reader and writer, plus the annotation helpers shared with BioC.
+
+One document is a block of lines, blocks separated by a blank line::
+
+    PMID|t|title
+    PMID|a|abstract
+    PMID<TAB>start<TAB>end<TAB>mention<TAB>type[<TAB>id]     (annotation)
+    PMID<TAB>RelType<TAB>id1<TAB>id2[<TAB>...]                 (relation between concept ids)
+
+Offset convention (checked on BC5CDR: title of 59 characters, first abstract mention at
+60 + its position): offsets index title and abstract joined by exactly ONE character. relx
+joins them with ``"\\n"`` (as the ``bioc`` library and the PubMed reader do), so
+``Document.text == title + "\\n" + abstract`` (just ``title`` when the abstract is empty).
+Offsets are Unicode character offsets, end-exclusive.
+
+Relations name *concepts* (normalised ids), not mentions: each argument becomes the first
+kept mention whose norm ids contain that id. relx has no document-level entity list, so
+annotated documents carry one unsplit whole-text sentence ``{id}.s0`` (no tokens) holding
+all entities and relations; the parse stage splits it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections.abc import Collection, Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+from relx.doc import Document, Entity, Relation, Sentence, Span
+from relx.io.atomic import atomic_open
+from relx.io.errors import ReaderError
+
+#: annotation types read as protein/gene entities (compared lower-case)
+GENE_TYPES = frozenset({
+    "gene", "protein", "geneorgeneproduct", "gene_or_gene_product", "geneproduct",
+    "gene_product", "protein_molecule", "individual_protein",
+})
+_NO_ID = {"", "-", "-1"}
+_HEAD = re.compile(r"^([^|\t]*)\|([ta])\|(.*)$", re.S)
+
+
+def type_filter(types: Collection[str] | None) -> frozenset[str] | None:
+    """Lower-cased wanted types; ``None`` keeps every type."""
+    return None if types is None else frozenset(t.lower() for t in types)
+
+
+def keep_type(type_: str, wanted: frozenset[str] | None) -> bool:
+    """True when ``type_`` passes a :func:`type_filter`."""
+    return wanted is None or type_.lower() in wanted
+
+
+def split_ids(value: str | None) -> list[str]:
+    """Normalised ids of one annotation: ``;``, ``,`` or ``|`` separated; ``-`` means none."""
+    if not value:
+        return []
+    return [v.strip() for v in re.split(r"[;,|]", value) if v.strip() not in _NO_ID]
+
+
+def annotated_document(doc_id: str, text: str, entities: list[Entity],
+                       relations: list[Relation], source: str) -> Document:
+    """A document whose entities live in one unsplit whole-text sentence ``{id}.s0``."""
+    doc = Document(id=doc_id, text=text, source=source)
+    if entities:
+        doc.sentences.append(Sentence(id=f"{doc_id}.s0", start=0, end=len(text), text=text,
+                                      entities=entities, relations=relations))
+    return doc
+
+
+def doc_annotations(doc: Document) -> tuple[list[Entity], list[Relation]]:
+    """All entities and relations of a document (over all its sentences), ids deduplicated."""
+    ents: dict[str, Entity] = {}
+    rels: dict[str, Relation] = {}
+    for sent in doc.sentences:
+        for e in sent.entities:
+            ents.setdefault(e.id, e)
+        for r in sent.relations:
+            rels.setdefault(r.id, r)
+    return list(ents.values()), list(rels.values())
+
+
+def by_concept(entities: list[Entity]) -> dict[str, Entity]:
+    """First mention of each normalised id."""
+    first: dict[str, Entity] = {}
+    for e in entities:
+        for nid in e.norm_ids:
+            first.setdefault(nid, e)
+    return first
+
+
+# ---------------------------------------------------------------------------- reader
+
+def _open_text(path: Path) -> IO[str]:
+    if path.suffix == ".gz":
+        return gzip.open(path, "rt", encoding="utf-8", newline="\n")
+    return open(path, encoding="utf-8", newline="\n")
+
+
+class _Block:
+    """Lines of one document collected before it is built."""
+
+    def __init__(self, pmid: str, title: str, line: int) -> None:
+        self.pmid, self.title, self.line = pmid, title, line
+        self.abstract: str | None = None
+        self.anns: list[tuple[int, list[str]]] = []
+        self.rels: list[tuple[int, list[str]]] = []
+
+    def build(self, path: Path, wanted: frozenset[str] | None) -> Document:
+        text = self.title + "\n" + self.abstract if self.abstract else self.title
+        ents: list[Entity] = []
+        concepts: set[str] = set()
+        for lineno, cols in self.anns:
+            where = f"line {lineno}"
+            if len(cols) < 5:
+                raise ReaderError(path, where, "annotation needs PMID, start, end, mention, type")
+            start, end, mention, type_ = int(cols[1]), int(cols[2]), cols[3], cols[4]
+            if not 0 <= start <= end <= len(text):
+                raise ReaderError(path, where, f"offsets {start}-{end} outside the text of "
+                                               f"document {self.pmid} (length {len(text)})")
+            if text[start:end] != mention:
+                raise ReaderError(path, where, f"mention {mention!r} does not match the text "
+                                               f"at {start}-{end}: {text[start:end]!r}")
+            ids = split_ids(cols[5] if len(cols) > 5 else None)
+            concepts.update(ids)
+            if keep_type(type_, wanted):
+                ents.append(Entity(id=f"T{len(ents) + 1}", spans=[Span(start=start, end=end)], type=type_,
+                                   text=mention, norm_ids=ids))
+        first = by_concept(ents)
+        rels: list[Relation] = []
+        for k, (lineno, cols) in enumerate(self.rels, 1):
+            ids = cols[2:4]
+            for cid in ids:
+                if cid not in concepts:
+                    raise ReaderError(path, f"line {lineno}",
+                                      f"relation names {cid!r}, not an annotated concept")
+            args = [first.get(cid) for cid in ids]
+            if args[0] is not None and args[1] is not None:
+                rels.append(Relation(id=f"R{k}", arg1=args[0].id, arg2=args[1].id,
+                                     type=cols[1], label=True))
+        return annotated_document(self.pmid, text, ents, rels, "pubtator")
+
+
+def read_pubtator(path: str | Path,
+                  types: Collection[str] | None = GENE_TYPES) -> Iterator[Document]:
+    """Stream the documents of a PubTator file (plain or ``.gz``).
+
+    Only annotations whose type is in ``types`` become entities (``None``: all types);
+    relations are kept when both concepts have a kept mention.
+    """
+    path = Path(path)
+    wanted = type_filter(types)
+    block: _Block | None = None
+    lineno = 0
+    try:
+        with _open_text(path) as fh:
+            for lineno, raw in enumerate(fh, 1):
+                line = raw.rstrip("\n").removesuffix("\r")
+                if not line.strip():
+                    if block is not None:
+                        yield block.build(path, wanted)
+                    block = None
+                    continue
+                head = _HEAD.match(line)
+                if head:
+                    pmid, kind, body = head.groups()
+                    if kind == "t":
+                        if block is not None:  # no blank line between documents
+                            yield block.build(path, wanted)
+                        block = _Block(pmid, body, lineno)
+                        continue
+                    if block is None:
+                        raise ReaderError(path, f"line {lineno}", "abstract line before a title line")
+                    if pmid != block.pmid or block.abstract is not None:
+                        raise ReaderError(path, f"line {lineno}",
+                                          f"unexpected abstract line for {pmid!r} in document {block.pmid!r}")
+                    block.abstract = body
+                    continue
+                cols = line.split("\t")
+                if block is None:
+                    raise ReaderError(path, f"line {lineno}", "annotation line before a title line")
+                if cols[0] != block.pmid:
+                    raise ReaderError(path, f"line {lineno}",
+                                      f"PMID {cols[0]!r} inside document {block.pmid!r}")
+                if len(cols) >= 5 and cols[1].isdigit() and cols[2].isdigit():
+                    block.anns.append((lineno, cols))
+                elif len(cols) >= 4:
+                    block.rels.append((lineno, cols))
+                else:
+                    raise ReaderError(path, f"line {lineno}", "neither an annotation nor a relation line")
+            if block is not None:
+                yield block.build(path, wanted)
+    except UnicodeDecodeError as exc:
+        raise ReaderError(path, f"after line {lineno}", f"not valid UTF-8: {exc.reason}") from None
+    except (OSError, EOFError) as exc:
+        raise ReaderError(path, "file", f"cannot read: {exc}") from None
+
+
+# ---------------------------------------------------------------------------- writer
+
+def _flat(s: str) -> str:
+    """Make ``s`` fit on one PubTator line without changing its length."""
+    return s.replace("\r", " ").replace("\n", " ").replace("\t", " ")
+
+
+def format_pubtator(doc: Document) -> str:
+    """One document as a PubTator block (with its trailing blank line).
+
+    The text is split at its first newline into title and abstract; other line breaks and
+    tabs become spaces (same length, so offsets hold). Entities with several spans are
+    written as their covering span. Relations with ``label`` False are not written; the
+    arguments are written as the entities' first norm id; an argument entity without norm
+    ids gets its entity id in the id column (others ``-``).
+    """
+    if any(c in doc.id for c in "|\t\n\r"):
+        raise ValueError(f"document id {doc.id!r} cannot be written as a PubTator PMID")
+    title, _, abstract = doc.text.partition("\n")
+    flat = _flat(title) + ("\n" + _flat(abstract) if abstract else "")
+    lines = [f"{doc.id}|t|{_flat(title)}", f"{doc.id}|a|{_flat(abstract)}"]
+    ents, rels = doc_annotations(doc)
+    by_id = {e.id: e for e in ents}
+    rels = [r for r in rels if r.label is not False and r.arg1 in by_id and r.arg2 in by_id]
+    args = {a for r in rels for a in (r.arg1, r.arg2)}
+    for e in sorted(ents, key=lambda e: (e.start, e.end)):
+        cid = ";".join(e.norm_ids) if e.norm_ids else (e.id if e.id in args else "-")
+        lines.append(f"{doc.id}\t{e.start}\t{e.end}\t{_flat(flat[e.start:e.end])}\t{_flat(e.type)}\t{cid}")
+    seen: set[tuple[str, str, str]] = set()
+    for r in rels:
+        a1, a2 = (by_id[a].norm_ids[0] if by_id[a].norm_ids else a for a in (r.arg1, r.arg2))
+        if (r.type, a1, a2) not in seen:
+            seen.add((r.type, a1, a2))
+            lines.append(f"{doc.id}\t{_flat(r.type)}\t{a1}\t{a2}")
+    return "\n".join(lines) + "\n\n"
+
+
+def write_pubtator(docs: Iterable[Document], path: str | Path) -> int:
+    """Write documents atomically in PubTator format (``.gz`` compressed); returns the count."""
+    path = Path(path)
+    n = 0
+    with atomic_open(path, "wb") as fh:
+        out = gzip.GzipFile(fileobj=fh, mode="wb", mtime=0) if path.suffix == ".gz" else fh
+        for doc in docs:
+            out.write(format_pubtator(doc).encode("utf-8"))
+            n += 1
+        if out is not fh:
+            out.close()
+    return n

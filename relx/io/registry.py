@@ -1,0 +1,184 @@
+"""Format registry: detect a file's format, read any supported file, write documents.
+
+``read(path)`` works on a file or a folder (every file of a known format under it, in
+sorted order). Readers and writers are imported on first use, so optional libraries (e.g.
+``bioc``) are only needed for their own format.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from relx.doc import Document
+from relx.io.errors import ReaderError
+
+
+@dataclass(frozen=True)
+class Format:
+    """A registered format: ``module:function`` names of its reader and writer."""
+
+    name: str
+    description: str
+    suffixes: tuple[str, ...]
+    reader: str | None = None
+    writer: str | None = None
+    writer_options: dict[str, Any] = field(default_factory=dict)
+
+
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    Format("ppi-xml", "PPI learning-format XML (AIMed, BioInfer, ...)", (".xml", ".xml.gz"),
+           "relx.io.ppi_xml:read_ppi_xml"),
+    Format("pubmed", "PubMed/MEDLINE XML (PubmedArticleSet)", (".xml", ".xml.gz"),
+           "relx.io.pubmed:read_pubmed"),
+    Format("bioc", "BioC XML", (".xml", ".xml.gz"),
+           "relx.io.bioc:read_bioc", "relx.io.bioc:write_bioc", {"fmt": "xml"}),
+    Format("bioc-json", "BioC JSON", (".json", ".json.gz"),
+           "relx.io.bioc:read_bioc_json", "relx.io.bioc:write_bioc", {"fmt": "json"}),
+    Format("pubtator", "PubTator (PMID|t|, PMID|a|, annotation and relation lines)",
+           (".pubtator", ".pubtator.gz", ".txt"),
+           "relx.io.pubtator:read_pubtator", "relx.io.pubtator:write_pubtator"),
+    Format("jsonl", "relx JSONL (one Document per line)", (".jsonl", ".jsonl.gz"),
+           "relx.io.jsonl:read_jsonl", "relx.io.jsonl:write_jsonl"),
+    Format("txt", "plain UTF-8 text, one document per file", (".txt",),
+           "relx.io.plaintext:read_plaintext"),
+    Format("standoff", "BioNLP-ST standoff (.txt with .a1 proteins, .a2 events)", (".txt",),
+           "relx.io.registry:read_standoff_documents"),
+)}
+
+_XML_ROOTS = {"corpus": "ppi-xml", "PubmedArticleSet": "pubmed",
+              "PubmedBookArticleSet": "pubmed", "collection": "bioc"}
+_PUBTATOR = re.compile(rb"^[^|\t\r\n]+\|[ta]\|")
+_SNIFF = 1 << 16
+
+
+def _load(spec: str) -> Callable[..., Any]:
+    module, _, func = spec.partition(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def _head(path: Path, n: int = _SNIFF) -> bytes:
+    try:
+        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as fh:
+            return fh.read(n)
+    except (OSError, EOFError) as exc:
+        raise ReaderError(path, "file", f"cannot read: {exc}") from None
+
+
+def _xml_root(path: Path) -> str:
+    try:
+        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as fh:
+            for _, el in etree.iterparse(fh, events=("start",), resolve_entities=False,
+                                         no_network=True, load_dtd=False, huge_tree=False):
+                return str(el.tag)
+    except etree.XMLSyntaxError as exc:
+        raise ReaderError(path, f"line {exc.lineno}", f"not well-formed XML: {exc.msg}") from None
+    except (OSError, EOFError) as exc:
+        raise ReaderError(path, "file", f"cannot read: {exc}") from None
+    raise ReaderError(path, "file", "no XML element found")
+
+
+def _suffix(path: Path) -> str:
+    """``.xml``, ``.xml.gz``...: the last suffix, with the one before it for ``.gz``."""
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz" and len(suffixes) > 1:
+        return "".join(suffixes[-2:])
+    return suffixes[-1] if suffixes else ""
+
+
+def detect_format(path: str | Path) -> str:
+    """The registered format name of ``path``, from its extension and first bytes."""
+    path = Path(path)
+    if not path.is_file():
+        raise ReaderError(path, "file", "no such file")
+    suffix = _suffix(path)
+    if suffix in (".xml", ".xml.gz"):
+        root = _xml_root(path)
+        if root not in _XML_ROOTS:
+            raise ReaderError(path, "root element", f"unknown XML format <{root}>; expected "
+                              "<corpus> (PPI), <PubmedArticleSet> or <collection> (BioC)")
+        return _XML_ROOTS[root]
+    if suffix in (".json", ".json.gz"):
+        head = _head(path, 1 << 20)
+        if head.lstrip()[:1] in (b"{", b"[") and (b'"documents"' in head or b'"passages"' in head):
+            return "bioc-json"
+        raise ReaderError(path, "file", "unknown JSON format (expected BioC JSON)")
+    if suffix in (".jsonl", ".jsonl.gz"):
+        return "jsonl"
+    if suffix in (".pubtator", ".pubtator.gz"):
+        return "pubtator"
+    if suffix == ".txt":
+        if path.with_suffix(".a1").exists():
+            return "standoff"
+        first = next((ln for ln in _head(path).splitlines() if ln.strip()), b"")
+        return "pubtator" if _PUBTATOR.match(first) else "txt"
+    raise ReaderError(path, "file", f"cannot tell the format from {suffix or 'no extension'!r}; "
+                                    f"pass one of {sorted(FORMATS)}")
+
+
+def read_standoff_documents(path: str | Path) -> Iterator[Document]:
+    """A standoff ``.txt`` (+ ``.a1``/``.a2``) as a relx Document: its proteins become the
+    entities (of one whole-text sentence). Events need :func:`relx.io.standoff.read_standoff`."""
+    from relx.doc import Entity
+    from relx.io.pubtator import annotated_document
+    from relx.io.standoff import read_standoff
+
+    sd = read_standoff(path)
+    ents = [Entity(id=t.id, spans=t.spans, type=t.type, text=t.text) for t in sd.proteins]
+    yield annotated_document(sd.id, sd.text, ents, [], sd.source or "bionlp-st")
+
+
+def _files(folder: Path) -> Iterator[tuple[Path, str]]:
+    known = {s for f in FORMATS.values() for s in f.suffixes}
+    for p in sorted(folder.rglob("*")):
+        if p.is_file() and not p.name.startswith(".") and _suffix(p) in known:
+            yield p, detect_format(p)
+
+
+def read(path: str | Path, format: str | None = None, **options: Any) -> Iterator[Document]:
+    """Read documents from a file (format detected unless given) or from every known file
+    of a folder; ``options`` go to the reader (e.g. ``types=`` for BioC/PubTator)."""
+    path = Path(path)
+    if path.is_dir():
+        for p, fmt in _files(path):
+            yield from read(p, format or fmt, **options)
+        return
+    name = format or detect_format(path)
+    if name not in FORMATS:
+        raise ValueError(f"unknown format {name!r}; choose one of {sorted(FORMATS)}")
+    spec = FORMATS[name]
+    try:
+        reader = _load(spec.reader or "")
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise ReaderError(path, "file", f"no reader for format {name!r} is installed "
+                                        f"({exc})") from None
+    yield from reader(path, **options)
+
+
+def _format_for_output(path: Path) -> str:
+    by_suffix = {".jsonl": "jsonl", ".jsonl.gz": "jsonl", ".xml": "bioc", ".xml.gz": "bioc",
+                 ".json": "bioc-json", ".json.gz": "bioc-json", ".pubtator": "pubtator",
+                 ".pubtator.gz": "pubtator"}
+    try:
+        return by_suffix[_suffix(path)]
+    except KeyError:
+        raise ValueError(f"{path}: cannot tell the output format from the extension; "
+                         f"pass one of {sorted(n for n, f in FORMATS.items() if f.writer)}") from None
+
+
+def write(docs: Iterable[Document], path: str | Path, format: str | None = None) -> int:
+    """Write documents atomically in ``format`` (from the extension if omitted); returns the count."""
+    path = Path(path)
+    name = format or _format_for_output(path)
+    spec = FORMATS.get(name)
+    if spec is None or spec.writer is None:
+        raise ValueError(f"no writer for format {name!r}; choose one of "
+                         f"{sorted(n for n, f in FORMATS.items() if f.writer)}")
+    return _load(spec.writer)(docs, path, **spec.writer_options)

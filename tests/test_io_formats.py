@@ -1,0 +1,442 @@
+"""Readers and writers for PubMed XML, BioC XML/JSON, PubTator, plain text; the registry."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from relx.doc import Document, Entity, Relation, Sentence, Span
+from relx.io.bioc import read_bioc, read_bioc_json, write_bioc
+from relx.io.errors import ReaderError
+from relx.io.jsonl import write_jsonl
+from relx.io.plaintext import read_plaintext
+from relx.io.pubmed import read_pubmed
+from relx.io.pubtator import doc_annotations, read_pubtator, write_pubtator
+from relx.io.registry import FORMATS, detect_format, read, write
+from tests.conftest import FIXTURES
+
+PUBMED = FIXTURES / "fmt-pubmed.xml"
+PUBMED_UPDATE = FIXTURES / "fmt-pubmed-update.xml"
+BIOC_XML = FIXTURES / "fmt-bioc.xml"
+BIOC_JSON = FIXTURES / "fmt-bioc.json"
+PUBTATOR = FIXTURES / "fmt-pubtator.txt"
+PLAIN = FIXTURES / "fmt-plain.txt"
+
+
+def _check_offsets(doc: Document) -> None:
+    for sent in doc.sentences:
+        assert doc.text[sent.start:sent.end] == sent.text
+        for e in sent.entities:
+            if len(e.spans) == 1:
+                assert doc.text[e.start:e.end] == e.text
+            else:
+                assert " ".join(doc.text[s.start:s.end] for s in e.spans) == e.text
+
+
+def _annotations(doc: Document) -> tuple[list, list]:
+    ents, rels = doc_annotations(doc)
+    return ([(e.id, [(s.start, s.end) for s in e.spans], e.type, e.norm_ids) for e in ents],
+            [(r.id, r.arg1, r.arg2, r.type, r.label, r.score) for r in rels])
+
+
+# ----------------------------------------------------------------------------- PubMed
+
+def test_pubmed_structured_abstract_inline_markup_and_title_only():
+    docs = list(read_pubmed(PUBMED))
+    assert [d.id for d in docs] == ["90000001", "90000002", "90000003"]
+    assert all(d.source == "pubmed" and d.sentences == [] for d in docs)
+    title, *parts = docs[0].text.split("\n")
+    assert title == "The RAD51 recombinase binds BRCA2 in Ca2+-dependent manner."
+    assert parts == [
+        "BACKGROUND: Homologous recombination needs RAD51 loading by BRCA2.",
+        "METHODS: We measured binding with surface plasmon resonance at 10-9 M.",
+        "RESULTS: BRCA2 bound RAD51 (Kd = 2 nM); PALB2 did not bind RAD51.",
+        "CONCLUSIONS: BRCA2 \u2013 RAD51 binding is direct & strong.",
+    ]
+    assert docs[1].text == ("TP53 and MDM2 form a negative feedback loop\n"
+                            "MDM2 ubiquitinates TP53. TP53 in turn activates MDM2 transcription.")
+    assert docs[2].text == "[Interaction of JAK1 with gp130 in hepatocytes]."
+
+
+def test_pubmed_book_article_vernacular_title_and_deletions():
+    deleted: list[str] = []
+    docs = list(read_pubmed(PUBMED_UPDATE, on_delete=deleted.append))
+    assert [(d.id, d.text) for d in docs] == [
+        ("90000004", "ATM kinase\nSUMMARY: ATM phosphorylates CHEK2 after DNA damage."),
+        ("90000005", "Wechselwirkung von STAT3 mit JAK2."),
+    ]
+    assert deleted == ["90000006", "90000007"]
+    assert len(list(read_pubmed(PUBMED_UPDATE))) == 2  # deletions skipped silently
+
+
+def _article(pmid: int) -> str:
+    return (f"<PubmedArticle><MedlineCitation><PMID Version=\"1\">{pmid}</PMID><Article>"
+            f"<ArticleTitle>Protein {pmid} binds <i>GENE{pmid}</i>.</ArticleTitle><Abstract>"
+            f"<AbstractText Label=\"RESULTS\">We found that P{pmid} and Q{pmid} interact "
+            f"in vivo and in vitro.</AbstractText></Abstract></Article></MedlineCitation>"
+            f"<PubmedData/></PubmedArticle>\n")
+
+
+def _write_pubmed(path: Path, n: int) -> None:
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        fh.write('<?xml version="1.0"?>\n<PubmedArticleSet>\n')
+        for pmid in range(1, n + 1):
+            fh.write(_article(pmid))
+        fh.write("</PubmedArticleSet>\n")
+
+
+def test_pubmed_streams_a_large_gzipped_file(tmp_path):
+    path = tmp_path / "pubmed25n0001.xml.gz"
+    _write_pubmed(path, 5000)
+    n = 0
+    for n, doc in enumerate(read_pubmed(path), 1):
+        assert doc.id == str(n)
+        assert doc.text.startswith(f"Protein {n} binds GENE{n}.\nRESULTS: We found")
+    assert n == 5000
+    assert detect_format(path) == "pubmed"
+
+
+def test_pubmed_truncated_file_yields_what_it_read_then_names_the_line(tmp_path):
+    full = tmp_path / "full.xml.gz"
+    _write_pubmed(full, 200)
+    data = gzip.decompress(full.read_bytes())
+    cut = tmp_path / "cut.xml"
+    cut.write_bytes(data[: len(data) // 2])
+    got: list[str] = []
+    with pytest.raises(ReaderError, match=r"cut\.xml: line \d+: not well-formed XML"):
+        for doc in read_pubmed(cut):
+            got.append(doc.id)
+    assert 90 < len(got) < 110
+
+
+@pytest.mark.parametrize("body, where, message", [
+    ("<PubmedArticle><MedlineCitation><Article><ArticleTitle>x</ArticleTitle></Article>"
+     "</MedlineCitation></PubmedArticle>", "<PubmedArticle> at line 3", "missing PMID"),
+    ("<PubmedArticle><MedlineCitation><PMID>1</PMID></MedlineCitation></PubmedArticle>",
+     "<PubmedArticle> 1 at line 3", "missing <Article>"),
+    ("<PubmedArticle><MedlineCitation><PMID>1</PMID>", "line 4", "not well-formed XML"),
+])
+def test_pubmed_errors_name_file_and_place(tmp_path, body, where, message):
+    path = tmp_path / "bad.xml"
+    path.write_text(f'<?xml version="1.0"?>\n<PubmedArticleSet>\n{body}\n</PubmedArticleSet>\n')
+    with pytest.raises(ReaderError) as info:
+        list(read_pubmed(path))
+    assert info.value.path == str(path) and info.value.where == where
+    assert message in info.value.reason
+
+
+def test_pubmed_wrong_root_and_missing_file(tmp_path):
+    with pytest.raises(ReaderError, match=r"root element: expected <PubmedArticleSet>.*<corpus>"):
+        list(read_pubmed(FIXTURES / "ppi-mini.xml"))
+    with pytest.raises(ReaderError, match=r"nope\.xml: file: cannot read"):
+        list(read_pubmed(tmp_path / "nope.xml"))
+
+
+LAUGHS = """<?xml version="1.0"?>
+<!DOCTYPE {root} [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+]>
+"""
+
+
+@pytest.mark.parametrize("reader, root, body", [
+    (read_pubmed, "PubmedArticleSet", "<PubmedArticle><MedlineCitation><PMID>1</PMID><Article>"
+     "<ArticleTitle>&lol3;</ArticleTitle></Article></MedlineCitation></PubmedArticle>"),
+    (read_bioc, "collection", "<document><id>1</id><passage><offset>0</offset>"
+     "<text>&lol3;</text></passage></document>"),
+])
+def test_xml_entity_declarations_are_refused(tmp_path, reader, root, body):
+    path = tmp_path / "laughs.xml"
+    path.write_text(LAUGHS.format(root=root) + f"<{root}>{body}</{root}>\n")
+    with pytest.raises(ReaderError, match=r"laughs\.xml: DOCTYPE: DTD entity declarations are refused"):
+        list(reader(path))
+
+
+# ----------------------------------------------------------------------------- BioC
+
+def test_bioc_xml_entities_spans_norm_ids_and_relations():
+    d1, d2 = read_bioc(BIOC_XML)
+    for d in (d1, d2):
+        _check_offsets(d)
+        assert d.source == "bioc" and len(d.sentences) == 1
+    title = "Phosphorylation of TP53 by ATM kinase stabilizes MDM2-bound p53 after DNA damage."
+    assert d1.text.startswith(title + "\nThe ATM protein kinase")
+    s1 = d1.sentences[0]
+    assert s1.id == "90000011.s0" and (s1.start, s1.end) == (0, len(d1.text))
+    assert {e.type for e in s1.entities} == {"Gene"}  # Chemical and CellLine are not proteins
+    assert s1.entity("4").norm_ids == ["7157"] and s1.entity("4").text == "p53"
+    assert [(r.arg1, r.arg2, r.type, r.label) for r in s1.relations] == [
+        ("2", "3", "Bind", None),         # node relation
+        ("3", "1", "Association", None),  # BioRED-style concept relation: first mentions
+    ]
+    s2 = d2.sentences[0]
+    assert d2.text[28:100] == " " * 71 + "\n"  # gap before the passage at offset 100
+    il6r = s2.entity("T4")
+    assert [d2.text[s.start:s.end] for s in il6r.spans] == ["IL-6", "receptors"]
+    assert il6r.norm_ids == ["3570"] and il6r.type == "Protein"
+    (rel,) = s2.relations
+    assert (rel.arg1, rel.arg2, rel.label, rel.score) == ("7", "8", True, 0.91)
+
+
+def test_bioc_type_filter_can_keep_everything():
+    d1, _ = read_bioc(BIOC_XML, types=None)
+    assert {e.type for e in d1.sentences[0].entities} == {"Gene", "Chemical", "CellLine"}
+    assert [r.id for r in d1.sentences[0].relations] == ["R1", "R2", "R3"]
+
+
+def test_bioc_json_reads_the_same_as_xml():
+    assert list(read_bioc_json(BIOC_JSON)) == list(read_bioc(BIOC_XML))
+    one = json.loads(BIOC_JSON.read_text())["documents"][1]
+    assert "sentences" not in one["passages"][0]  # optional keys may be left out
+
+
+@pytest.mark.parametrize("fmt, name", [("xml", "out.xml"), ("json", "out.json"), ("xml", "out.xml.gz")])
+def test_bioc_round_trip(tmp_path, fmt, name):
+    docs = [*read_bioc(BIOC_XML), *read_pubtator(PUBTATOR)]
+    out = tmp_path / name
+    assert write_bioc(docs, out, fmt=fmt) == 4
+    back = list(read_bioc(out) if fmt == "xml" else read_bioc_json(out))
+    assert [d.text for d in back] == [d.text for d in docs]
+    assert [_annotations(d) for d in back] == [_annotations(d) for d in docs]
+    for d in back:
+        _check_offsets(d)
+
+
+def test_bioc_writes_title_and_abstract_passages_and_relation_infons(tmp_path):
+    doc = next(read_pubtator(PUBTATOR))
+    doc.sentences[0].relations[0].score = 0.25
+    doc.sentences[0].relations[1].label = False
+    out = tmp_path / "one.json"
+    write_bioc([doc], out, fmt="json")
+    (bdoc,) = json.loads(out.read_text())["documents"]
+    assert [(p["infons"]["type"], p["offset"]) for p in bdoc["passages"]] == [
+        ("title", 0), ("abstract", doc.text.index("\n") + 1)]
+    assert bdoc["relations"][0]["infons"] == {"type": "Bind", "label": "True", "score": "0.25"}
+    assert bdoc["relations"][1]["infons"]["label"] == "False"
+    ann = bdoc["passages"][0]["annotations"][0]
+    assert ann["infons"] == {"type": "Gene", "identifier": "7157"}
+
+
+def test_bioc_writer_replaces_characters_xml_cannot_carry(tmp_path):
+    text = "Page 1\x0cRAD51 binds BRCA2."
+    ent = Entity(id="e1", spans=[Span(start=7, end=12)], text="RAD51")
+    doc = Document(id="pdf-1", text=text, sentences=[
+        Sentence(id="s", start=0, end=len(text), text=text, entities=[ent])])
+    write_bioc([doc], tmp_path / "pdf.xml")
+    (back,) = read_bioc(tmp_path / "pdf.xml", types=None)
+    assert back.text == "Page 1 RAD51 binds BRCA2."
+    assert back.sentences[0].entities[0].spans == ent.spans
+
+
+def test_bioc_json_accepts_one_document_and_numeric_infons(tmp_path):
+    doc = {"id": 42, "passages": [{"offset": 0, "text": "JAK1 binds gp130.", "annotations": [
+        {"id": "a", "infons": {"type": "Gene", "identifier": 3716}, "text": "JAK1",
+         "locations": [{"offset": 0, "length": 4}]}]}]}
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(doc))
+    (back,) = read_bioc_json(path)
+    assert back.id == "42" and back.sentences[0].entities[0].norm_ids == ["3716"]
+    doc["passages"][0]["offset"] = "0"
+    path.write_text(json.dumps([doc]))
+    with pytest.raises(ReaderError, match=r"document #0 \(42\): offsets and lengths must be integers"):
+        list(read_bioc_json(path))
+
+
+@pytest.mark.parametrize("old, new, where, message", [
+    ('<location offset="19" length="4"/>', '<location offset="19" length="400"/>',
+     "document 90000011", "annotation 1: location 19+400 outside the text"),
+    ("<text>TP53</text>", "<text>TP63</text>", "document 90000011", "text 'TP63' does not match"),
+    ("<offset>100</offset>", "<offset>10</offset>", "document PMC0000001", "overlaps"),
+    ("<id>PMC0000001</id>", "<id></id>", "<document> at line", "document without <id>"),
+    ('<location offset="0" length="4"/>', '<location offset="zero" length="4"/>',
+     "<location> at line", "offset must be an integer"),
+    ('<annotation id="7">', '<annotation id="6">', "document 90000011", "duplicate annotation id"),
+    ("</collection>", "", "line", "not well-formed XML"),
+])
+def test_bioc_xml_errors_name_file_and_place(tmp_path, old, new, where, message):
+    path = tmp_path / "bad.xml"
+    path.write_text(BIOC_XML.read_text().replace(old, new, 1))
+    with pytest.raises(ReaderError) as info:
+        list(read_bioc(path))
+    assert info.value.path == str(path) and info.value.where.startswith(where)
+    assert message in info.value.reason
+
+
+def test_bioc_json_errors_name_file_and_place(tmp_path):
+    data = json.loads(BIOC_JSON.read_text())
+    del data["documents"][1]["passages"][0]["offset"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ReaderError, match=r"bad\.json: document #1 \(PMC0000001\): missing key 'offset'"):
+        list(read_bioc_json(path))
+    path.write_text('{"documents": [\n{"id": 1,\n')
+    with pytest.raises(ReaderError, match=r"bad\.json: line 3 column 1: bad JSON"):
+        list(read_bioc_json(path))
+    path.write_text('"just a string"')
+    with pytest.raises(ReaderError, match="top level"):
+        list(read_bioc_json(path))
+
+
+# ----------------------------------------------------------------------------- PubTator
+
+def test_pubtator_offsets_title_abstract_convention_and_concept_relations():
+    d1, d2 = read_pubtator(PUBTATOR)
+    title = "Phosphorylation of TP53 by ATM kinase stabilizes MDM2-bound p53 after DNA damage."
+    assert d1.text.startswith(title + "\n") and d1.source == "pubtator"
+    s = d1.sentences[0]
+    # the first abstract mention ("ATM" at 4 in the abstract) sits at len(title) + 1 + 4
+    assert s.entity("T5").start == len(title) + 1 + 4 == 86
+    for d in (d1, d2):
+        _check_offsets(d)
+    assert len(s.entities) == 10  # nutlin-3 (Chemical) and U2OS (CellLine) dropped
+    assert [(r.arg1, r.arg2, r.type, r.label) for r in s.relations] == [
+        ("T2", "T3", "Bind", True), ("T3", "T1", "Association", True)]
+    everything = next(read_pubtator(PUBTATOR, types=None))
+    assert [r.arg1 for r in everything.sentences[0].relations] == ["T2", "T3", "T9"]
+
+
+def test_pubtator_round_trip_and_from_other_formats(tmp_path):
+    docs = list(read_pubtator(PUBTATOR))
+    out = tmp_path / "round.pubtator"
+    assert write_pubtator(docs, out) == 2
+    assert list(read_pubtator(out)) == docs
+    write_pubtator(read_pubtator(PUBTATOR, types=None), out)
+    assert out.read_text() == PUBTATOR.read_text()  # same lines, same order
+    # BioC documents: a text with a 71-space gap, a two-span entity written as its cover
+    bioc_docs = list(read_bioc(BIOC_XML))
+    write_pubtator(bioc_docs, out)
+    back = list(read_pubtator(out))
+    assert [d.text for d in back] == [d.text for d in bioc_docs]
+    ents = back[1].sentences[0].entities
+    assert [(e.start, e.end, e.text) for e in ents][3] == (105, 129, "IL-6 and IL-11 receptors")
+    assert [(r.arg1, r.arg2) for r in back[1].sentences[0].relations] == [("T1", "T2")]
+
+
+def test_pubtator_writer_flattens_line_breaks_and_ids_unnormalised_arguments(tmp_path):
+    text = "KRAS\nbinds\tRAF1 and\r\nBRAF."
+    ents = [Entity(id="a", spans=[Span(start=0, end=4)], text="KRAS"),
+            Entity(id="b", spans=[Span(start=11, end=15)], text="RAF1"),
+            Entity(id="c", spans=[Span(start=21, end=25)], text="BRAF", norm_ids=["HGNC:1097"])]
+    rels = [Relation(id="r1", arg1="a", arg2="b", score=0.9),
+            Relation(id="r2", arg1="a", arg2="c", label=False)]
+    doc = Document(id="doc-1", text=text, sentences=[
+        Sentence(id="s", start=0, end=len(text), text=text, entities=ents, relations=rels)])
+    out = tmp_path / "flat.pubtator.gz"
+    write_pubtator([doc], out)
+    lines = gzip.decompress(out.read_bytes()).decode().splitlines()
+    assert lines[:2] == ["doc-1|t|KRAS", "doc-1|a|binds RAF1 and  BRAF."]
+    assert lines[2:] == ["doc-1\t0\t4\tKRAS\tProtein\ta", "doc-1\t11\t15\tRAF1\tProtein\tb",
+                         "doc-1\t21\t25\tBRAF\tProtein\tHGNC:1097", "doc-1\tPPI\ta\tb", ""]
+    (back,) = read_pubtator(out, types=None)
+    assert back.text == "KRAS\nbinds RAF1 and  BRAF."
+    assert [(r.arg1, r.arg2) for r in back.sentences[0].relations] == [("T1", "T2")]
+    with pytest.raises(ValueError, match="PMID"):
+        write_pubtator([Document(id="a|b", text="x")], tmp_path / "x.pubtator")
+
+
+@pytest.mark.parametrize("old, new, line, message", [
+    ("90000011\t19\t23\tTP53", "90000011\t19\t23\tTP63", 3, "mention 'TP63' does not match"),
+    ("90000011\t262\t266\tU2OS", "90000011\t262\t666\tU2OS", 14, "outside the text"),
+    ("90000011\tBind\t472\t4193", "90000011\tBind\t472\t9999", 15, "'9999', not an annotated concept"),
+    ("90000012\t0\t13", "90000013\t0\t13", 21, "PMID '90000013' inside document '90000012'"),
+    ("90000012\t33\t38\tgp130\tGene\t3572", "90000012\t33", 22, "neither an annotation"),
+    ("90000011|t|", "90000011|x|", 1, "before a title line"),
+])
+def test_pubtator_errors_name_file_and_line(tmp_path, old, new, line, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(PUBTATOR.read_text().replace(old, new, 1))
+    with pytest.raises(ReaderError) as info:
+        list(read_pubtator(path))
+    assert (info.value.path, info.value.where) == (str(path), f"line {line}")
+    assert message in info.value.reason
+
+
+# ----------------------------------------------------------------------------- plain text
+
+def test_plaintext_reads_one_document_named_after_the_file():
+    (doc,) = read_plaintext(PLAIN)
+    assert doc.id == "fmt-plain" and doc.text == PLAIN.read_text() and doc.sentences == []
+
+
+@pytest.mark.parametrize("content, where, message", [
+    (b"", "file", "empty document"),
+    (b" \n\t\n", "file", "empty document"),
+    (b"RAD51 binds\nBRCA2 \xff here", "byte 18 (line 2)", "not valid UTF-8"),
+])
+def test_plaintext_errors(tmp_path, content, where, message):
+    path = tmp_path / "abs.txt"
+    path.write_bytes(content)
+    with pytest.raises(ReaderError) as info:
+        list(read_plaintext(path))
+    assert (info.value.path, info.value.where) == (str(path), where)
+    assert message in info.value.reason
+
+
+# ----------------------------------------------------------------------------- registry
+
+def test_detect_format_of_every_fixture_and_variant(tmp_path):
+    assert detect_format(FIXTURES / "ppi-mini.xml") == "ppi-xml"
+    assert detect_format(PUBMED) == "pubmed"
+    assert detect_format(BIOC_XML) == "bioc"
+    assert detect_format(BIOC_JSON) == "bioc-json"
+    assert detect_format(PUBTATOR) == "pubtator"
+    assert detect_format(PLAIN) == "txt"
+    gz = tmp_path / "bioc.xml.gz"
+    gz.write_bytes(gzip.compress(BIOC_XML.read_bytes()))
+    assert detect_format(gz) == "bioc"
+    pubtator = shutil.copy(PUBTATOR, tmp_path / "corpus.PubTator")
+    assert detect_format(pubtator) == "pubtator"
+    standoff = shutil.copy(PLAIN, tmp_path / "PMID-1.txt")
+    (tmp_path / "PMID-1.a1").write_text("T1\tProtein 0 4\tGrb2\n")
+    assert detect_format(standoff) == "standoff"
+    (doc,) = read(standoff)  # proteins of the .a1 as entities
+    assert [(e.id, e.text) for e in doc.sentences[0].entities] == [("T1", "Grb2")]
+    write_jsonl(read_pubmed(PUBMED), tmp_path / "docs.jsonl")
+    assert detect_format(tmp_path / "docs.jsonl") == "jsonl"
+    assert set(FORMATS) >= {"ppi-xml", "pubmed", "bioc", "bioc-json", "pubtator", "jsonl",
+                            "txt", "standoff"}
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("other.xml", "<html><body/></html>", "unknown XML format <html>"),
+    ("broken.xml", "RAD51 binds BRCA2", "line 1: not well-formed XML"),
+    ("other.json", '{"a": 1}', "unknown JSON format"),
+    ("notes.docx", "x", "cannot tell the format"),
+])
+def test_detect_format_errors(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(ReaderError, match=message) as info:
+        detect_format(path)
+    assert info.value.path == str(path)
+
+
+def test_read_dispatches_files_and_folders_and_write_by_extension(tmp_path):
+    assert [d.id for d in read(PUBMED)] == ["90000001", "90000002", "90000003"]
+    assert list(read(BIOC_JSON)) == list(read_bioc_json(BIOC_JSON))
+    assert len(next(read(PUBTATOR, types=None)).sentences[0].entities) == 12
+    assert [d.id for d in read(PLAIN, format="txt")] == ["fmt-plain"]
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for f in (PUBMED, BIOC_XML, PUBTATOR, PLAIN):
+        shutil.copy(f, folder / f.name)
+    (folder / "README.md").write_text("not a document")
+    ids = [d.id for d in read(folder)]
+    assert ids == ["90000011", "PMC0000001", "fmt-plain", "90000001", "90000002", "90000003",
+                   "90000011", "90000012"]
+    docs = list(read(PUBTATOR))
+    for name, fmt in [("o.jsonl", "jsonl"), ("o.xml", "bioc"), ("o.json", "bioc-json"),
+                      ("o.pubtator", "pubtator")]:
+        assert write(docs, tmp_path / name) == 2
+        assert detect_format(tmp_path / name) == fmt
+        assert [_annotations(d) for d in read(tmp_path / name)] == [_annotations(d) for d in docs]
+    with pytest.raises(ValueError, match="no writer"):
+        write(docs, tmp_path / "o.txt", format="txt")
+    with pytest.raises(ValueError, match="unknown format"):
+        list(read(PLAIN, format="word"))
