@@ -113,5 +113,48 @@ def evaluate(
     out.print(f"report: {report}")
 
 
+@app.command("score-events")
+def score_events(
+    gold: Annotated[Path, typer.Option(help="Gold BioNLP-ST directory (.txt, .a1, .a2).",
+                                       exists=True, file_okay=False)],
+    pred: Annotated[Path, typer.Option(help="Predicted .a2 files (same base names).",
+                                       exists=True, file_okay=False)],
+    matching: Annotated[str, typer.Option(help="approx-recursive, approx-span or strict.")]
+    = "approx-recursive",
+    task: Annotated[int, typer.Option(help="Shared-task task 1 (core) or 2 (sites, locations).")] = 1,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
+) -> None:
+    """Score predicted GENIA events against gold with the shared task's matching rules."""
+    import json
+
+    from relx.ge_eval import evaluate_events
+    from relx.io import ReaderError, read_standoff, read_standoff_dir
+
+    try:
+        gold_docs = read_standoff_dir(gold)
+        preds = []
+        for g in gold_docs:
+            a2 = pred / f"{g.id}.a2"
+            txt = gold / f"{g.id}.txt"
+            preds.append(read_standoff(txt, a2_path=a2) if a2.exists()
+                         else read_standoff(txt, a2_path=None).model_copy(
+                             update={"triggers": [], "events": [], "modifications": [],
+                                         "equivs": [], "relations": []}))
+        res = evaluate_events(gold_docs, preds, matching=matching, task=task)
+    except (ReaderError, ValueError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    if json_out:
+        typer.echo(json.dumps(res, indent=2))
+        return
+    t = Table(title=f"GE events, {matching} matching, task {task}")
+    for col in ("type", "gold", "pred", "P", "R", "F1"):
+        t.add_column(col, justify="left" if col == "type" else "right")
+    for name, r in res["per_type"].items():
+        t.add_row(name, str(r["gold"]), str(r["pred"]), f"{r['precision']:.3f}",
+                  f"{r['recall']:.3f}", f"{r['f1']:.3f}")
+    Console().print(t)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

@@ -74,3 +74,21 @@ def test_clear_errors(tmp_path, mini_xml):
                               "--corpus", str(mini_xml), "--parses", "relx",
                               "--report", str(tmp_path / "r.json")])
     assert res.exit_code == 2 and "parser" in res.output
+
+
+def test_score_events_cli(tmp_path):
+    import shutil
+
+    from tests.conftest import FIXTURES
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    for ext in ("txt", "a1", "a2"):
+        shutil.copy(FIXTURES / f"st-mini.{ext}", gold / f"st-mini.{ext}")
+    res = runner.invoke(app, ["score-events", "--gold", str(gold), "--pred", str(gold), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["f1"] == 1.0
+    empty = tmp_path / "pred"
+    empty.mkdir()
+    res = runner.invoke(app, ["score-events", "--gold", str(gold), "--pred", str(empty), "--json"])
+    r = json.loads(res.output)
+    assert r["recall"] == 0.0 and r["gold"] > 0
