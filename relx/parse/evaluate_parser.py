@@ -1,0 +1,92 @@
+"""Score a spaCy tagger + parser on a gold CoNLL-U / CoNLL-X treebank with gold tokenisation.
+
+    python -m relx.parse.evaluate_parser runs/parser/model/model-best \\
+        runs/parser/corpus/genia-dev.craft.conllu
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from relx.parse.treebanks import SD_ONLY, Sentence, read_conll, stanford_to_craft
+
+
+def _gold_sentences(path: str | Path, scheme: str) -> list[Sentence]:
+    sents = [s for _, s in read_conll(path)]
+    if scheme == "auto":
+        scheme = "stanford" if any(t.dep in SD_ONLY for s in sents for t in s) else "craft"
+    if scheme == "stanford":
+        sents = [stanford_to_craft(s) for s in sents]
+    elif scheme != "craft":
+        raise ValueError(f"unknown scheme {scheme!r} (auto, craft or stanford)")
+    return sents
+
+
+def _docs(nlp, sents: Iterable[Sentence]):
+    from spacy.tokens import Doc
+
+    for sent in sents:
+        spaces = [t.space for t in sent]
+        spaces[-1] = False
+        doc = Doc(nlp.vocab, words=[t.form for t in sent], spaces=spaces)
+        for i, tok in enumerate(doc):  # gold sentence: one tree per doc
+            tok.is_sent_start = i == 0
+        yield doc
+
+
+def evaluate_conllu(nlp, path: str | Path, *, scheme: str = "auto",
+                    batch_size: int = 64) -> dict:
+    """Tag and parse every gold sentence of ``path`` and score the result.
+
+    Each sentence becomes a ``Doc`` built from the gold words (gold tokenisation and gold
+    sentence boundaries; the parser is not allowed to split a sentence) and goes through all
+    components of ``nlp``. Scores are over **all tokens, punctuation included**:
+
+    - ``uas``: fraction of tokens with the gold head (a root must be predicted as root);
+    - ``las``: head and dependency label both correct (``ROOT``/``root`` compared
+      case-insensitively, other labels exactly);
+    - ``pos_acc``: accuracy of ``token.tag_`` (the fine-grained PTB tag the tagger predicts)
+      against the gold XPOS column (column 5; CoNLL-X files carry the PTB tag there too).
+
+    ``scheme``: ``"stanford"`` converts gold basic Stanford dependencies to the CRAFT scheme
+    with :func:`relx.parse.treebanks.stanford_to_craft`; ``"craft"`` uses the labels as they
+    are; ``"auto"`` picks ``stanford`` when SD-only labels (``nn``, ``cop``...) occur.
+    Returns ``{"uas", "las", "pos_acc", "sentences", "tokens"}``.
+    """
+    gold = _gold_sentences(path, scheme)
+    n = heads = labels = tags = 0
+    for sent, doc in zip(gold, nlp.pipe(_docs(nlp, gold), batch_size=batch_size),
+                         strict=True):
+        for g, tok in zip(sent, doc, strict=True):
+            n += 1
+            head = tok.head.i if tok.head.i != tok.i else -1
+            gdep, pdep = g.dep, tok.dep_
+            if g.head < 0:
+                gdep, pdep = gdep.lower(), pdep.lower()
+            if head == g.head:
+                heads += 1
+                labels += gdep == pdep
+            tags += tok.tag_ == g.tag
+    total = max(n, 1)
+    return {"uas": heads / total, "las": labels / total, "pos_acc": tags / total,
+            "sentences": len(gold), "tokens": n}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: ``python -m relx.parse.evaluate_parser MODEL GOLD [--scheme auto]``."""
+    import spacy
+
+    ap = argparse.ArgumentParser(description="UAS/LAS/POS of a spaCy pipeline on a treebank")
+    ap.add_argument("model", help="spaCy pipeline directory or package name")
+    ap.add_argument("gold", help="gold CoNLL-U / CoNLL-X file (.gz allowed)")
+    ap.add_argument("--scheme", default="auto", choices=["auto", "craft", "stanford"])
+    a = ap.parse_args(argv)
+    nlp = spacy.load(a.model)
+    print(json.dumps(evaluate_conllu(nlp, a.gold, scheme=a.scheme), indent=1))
+
+
+if __name__ == "__main__":
+    main()
