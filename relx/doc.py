@@ -50,14 +50,10 @@ class Dependency(_Model):
     label: str
 
 
-class Entity(_Model):
-    """A named entity (protein/gene mention); several spans for discontinuous mentions."""
+class Spanned(_Model):
+    """Base of annotations with one or more character spans (``spans``)."""
 
-    id: str
     spans: list[Span]
-    type: str = "Protein"
-    text: str = ""
-    norm_ids: list[str] = Field(default_factory=list)
 
     @property
     def start(self) -> int:
@@ -66,6 +62,16 @@ class Entity(_Model):
     @property
     def end(self) -> int:
         return max(s.end for s in self.spans)
+
+
+class Entity(Spanned):
+    """A named entity (protein/gene mention); several spans for discontinuous mentions."""
+
+    id: str
+    spans: list[Span]
+    type: str = "Protein"
+    text: str = ""
+    norm_ids: list[str] = Field(default_factory=list)
 
 
 class Relation(_Model):

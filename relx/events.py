@@ -20,7 +20,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from relx.doc import Document, Entity, Sentence, Span
+from relx.doc import Document, Entity, Sentence, Span, Spanned
 
 #: the nine GE event types of BioNLP-ST 2009/2011
 GE_EVENT_TYPES = (
@@ -53,21 +53,13 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
 
-class TextBound(_Model):
+class TextBound(Spanned):
     """A ``T`` line: typed text span(s) -- a protein, an event trigger or an entity term."""
 
     id: str
     type: str
     spans: list[Span]
     text: str = ""
-
-    @property
-    def start(self) -> int:
-        return min(s.start for s in self.spans)
-
-    @property
-    def end(self) -> int:
-        return max(s.end for s in self.spans)
 
 
 class Event(_Model):
