@@ -111,6 +111,16 @@ def test_mwe_possessive_and_to() -> None:
     assert forms[sent[14].head] == "DNA" and sent[14].dep == "conj"
 
 
+def test_brackets_wh_pronouns_and_no() -> None:
+    sent = stanford_to_craft(list(read_conll(SD_FIX))[3][1])
+    forms = [t.form for t in sent]
+    got = [(t.form, forms[t.head] if t.head >= 0 else None, t.dep) for t in sent]
+    assert got[1] == ("(", "GM-CSF", "punct") and got[3] == (")", "GM-CSF", "punct")
+    assert got[2] == ("CSF2", "GM-CSF", "appos")
+    assert got[5] == ("which", "has", "dep") and got[6] == ("has", "GM-CSF", "relcl")
+    assert got[7] == ("no", "effect", "det")
+
+
 def test_converted_fixture_uses_craft_labels_only() -> None:
     for _, raw in read_conll(SD_FIX):
         sent = stanford_to_craft(raw)
@@ -191,14 +201,13 @@ def test_evaluate_conllu_scores(tmp_path: Path) -> None:
 
     gold = [stanford_to_craft(s) for _, s in read_conll(SD_FIX)]
     perfect = evaluate_conllu(_oracle(gold), SD_FIX)
-    assert perfect == {"uas": 1.0, "las": 1.0, "pos_acc": 1.0, "sentences": 3, "tokens": 40}
+    assert perfect == {"uas": 1.0, "las": 1.0, "pos_acc": 1.0, "sentences": 4, "tokens": 53}
     wrong = evaluate_conllu(_oracle(gold, tag_of="NN", head_first=True), SD_FIX)
     n_first = sum(1 for s in gold for t in s if t.head == 0 or (t.head < 0 and s[0].head < 0))
     n_nn = sum(t.tag == "NN" for s in gold for t in s)
-    assert wrong["uas"] == pytest.approx(n_first / 40) and wrong["pos_acc"] == n_nn / 40
-    raw = [s for _, s in read_conll(SD_FIX)]  # scheme="craft": SD labels are not converted
+    assert wrong["uas"] == pytest.approx(n_first / 53) and wrong["pos_acc"] == n_nn / 53
+    # scheme="craft": the SD labels are scored as they are, so the oracle's LAS drops
     assert evaluate_conllu(_oracle(gold), SD_FIX, scheme="craft")["las"] < 1.0
-    assert raw
 
 
 # --- real data (skipped when ../shared is absent) -----------------------------------------

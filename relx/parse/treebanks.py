@@ -67,6 +67,7 @@ CLAUSAL_ADVERBS = frozenset(
 )
 _BE = frozenset("be is are was were been being am 's 're".split())
 _END_PUNCT = frozenset(".,;:!?")
+_BRACKETS = {"(": ")", "[": "]", "{": "}"}
 _SUBJ = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 
 
@@ -248,6 +249,31 @@ def _chain_coordination(sent: Sentence) -> None:
                     sent[k].head = prev
 
 
+def _craft_conventions(sent: Sentence) -> None:
+    """CRAFT habits (counted there): brackets around an appositive attach outside it, to the
+    appositive's head; relative/wh-pronoun subjects and objects are ``dep``; ``no`` is ``det``.
+    """
+    for tok in sent:
+        if tok.tag in ("WDT", "WP") and tok.dep in ("nsubj", "nsubjpass", "dobj"):
+            tok.dep = "dep"
+        elif tok.dep == "neg" and tok.tag == "DT":
+            tok.dep = "det"
+    for i, tok in enumerate(sent):
+        if tok.form not in _BRACKETS:
+            continue
+        depth, j = 0, None
+        for k in range(i, len(sent)):  # the matching closing bracket
+            depth += {tok.form: 1, _BRACKETS[tok.form]: -1}.get(sent[k].form, 0)
+            if depth == 0:
+                j = k
+                break
+        if j is None or not (i < tok.head < j and i < sent[j].head < j):
+            continue
+        roots = [k for k in range(i + 1, j) if not i < sent[k].head < j]
+        if len(roots) == 1 and sent[roots[0]].dep == "appos":
+            tok.head = sent[j].head = sent[roots[0]].head
+
+
 def stanford_to_craft(sent: Sentence) -> Sentence:
     """Convert a basic-Stanford-dependency sentence to the CRAFT/ClearNLP scheme (a copy).
 
@@ -255,8 +281,9 @@ def stanford_to_craft(sent: Sentence) -> Sentence:
     ``acomp``), conjuncts are chained, existential ``there is X`` makes X ``attr``, ``by``
     under a VBN is ``agent``, ``vmod`` is ``acl`` under nominals and ``advcl`` under verbs,
     ``nn`` is ``compound`` unless separated from its head (then ``nmod``, as in CRAFT), and
-    ``mwe`` expressions are re-attached. Forms are PTB-unescaped; a prepositional ``to`` is
-    tagged IN (GENIA tags every ``to`` TO, CRAFT only the infinitive marker).
+    ``mwe`` expressions are re-attached, plus :func:`_craft_conventions`. Forms are
+    PTB-unescaped; a prepositional ``to`` is tagged IN (GENIA tags every ``to`` TO, CRAFT
+    only the infinitive marker).
     """
     sent = [replace(t, form=ptb_unescape(t.form)) for t in sent]
     _restructure_mwe(sent)
@@ -288,6 +315,7 @@ def stanford_to_craft(sent: Sentence) -> Sentence:
         if tok.tag == "TO" and lab != "aux":  # CRAFT: TO only for the infinitive marker
             tok.tag, tok.pos = "IN", "ADP"
     _chain_coordination(sent)
+    _craft_conventions(sent)
     return sent
 
 
