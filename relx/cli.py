@@ -57,6 +57,9 @@ def evaluate(
                                              "'relx': relx's own parser.")] = "corpus",
     corpus_parse: Annotated[str, typer.Option(help="Which shipped parse: split_parse or "
                                                    "Charniak-Lease.")] = "split_parse",
+    spacy_model: Annotated[str | None, typer.Option(
+        help="With --parses relx: a spaCy/scispacy pipeline name or path instead of relx's.")]
+    = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
@@ -81,7 +84,7 @@ def evaluate(
         if cv is not None:
             if corpus is None or train or test:
                 raise typer.BadParameter("--cv needs --corpus (and no --train/--test)")
-            docs = load_corpus(corpus, parses, corpus_parse)
+            docs = load_corpus(corpus, parses, corpus_parse, spacy_model)
 
             def progress(f: int, r: dict) -> None:
                 out.print(f"fold {f + 1}/{cv}: P {r['precision']:.3f} R {r['recall']:.3f} "
@@ -96,15 +99,16 @@ def evaluate(
             if not train or test is None:
                 raise typer.BadParameter("give --train FILE [--train FILE ...] --test FILE, "
                                          "or --cv K --corpus FILE")
-            train_docs = [d for p in train for d in load_corpus(p, parses, corpus_parse)]
-            test_docs = load_corpus(test, parses, corpus_parse)
+            train_docs = [d for p in train for d in load_corpus(p, parses, corpus_parse, spacy_model)]
+            test_docs = load_corpus(test, parses, corpus_parse, spacy_model)
             res = train_test_report(cfg, train_docs, test_docs, seed)
             res.update(train=[str(p) for p in train], test=str(test))
             title = f"{'+'.join(p.name for p in train)} -> {test.name}"
-    except (ReaderError, ConfigError, NotImplementedError, ValueError) as exc:
+    except (ReaderError, ConfigError, NotImplementedError, ValueError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
-    res.update(parse_source=f"{parses}:{corpus_parse}" if parses == "corpus" else parses,
+    res.update(parse_source=f"{parses}:{corpus_parse}" if parses == "corpus"
+               else f"relx:{spacy_model or 'relx_bio_sm'}",
                seed=seed, config=cfg)
     write_json(res, report)
     out.print(_table(title, [(cfg["pipeline"].get("name", config.stem), res)]))
@@ -154,6 +158,78 @@ def score_events(
         t.add_row(name, str(r["gold"]), str(r["pred"]), f"{r['precision']:.3f}",
                   f"{r['recall']:.3f}", f"{r['f1']:.3f}")
     Console().print(t)
+
+
+parser_app = typer.Typer(help="relx's tagger and dependency parser.", no_args_is_help=True)
+app.add_typer(parser_app, name="parser")
+
+
+@app.command()
+def parse(
+    files: Annotated[list[Path], typer.Argument(help="Input files (any format relx reads).",
+                                                exists=True, dir_okay=False)],
+    format: Annotated[str, typer.Option("--format", help="Output: conllu or jsonl.")] = "conllu",
+    input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
+    = None,
+    out: Annotated[Path | None, typer.Option(help="Output file (default: stdout).")] = None,
+    spacy_model: Annotated[str | None, typer.Option(
+        help="spaCy/scispacy pipeline name or path (default: relx's shipped pipeline).")] = None,
+) -> None:
+    """Split, tag and parse documents; write CoNLL-U or relx JSONL."""
+    from relx.io import ReaderError
+    from relx.io.atomic import atomic_open
+    from relx.io.conllu import write_conllu
+    from relx.io.jsonl import document_to_json
+    from relx.parse.pipeline import Parser, parse_files
+
+    if format not in ("conllu", "jsonl"):
+        raise typer.BadParameter("--format must be conllu or jsonl")
+    try:
+        docs = parse_files(files, Parser(spacy_model), input_format)
+        with (atomic_open(out, "w") if out else _stdout()) as fh:
+            for doc in docs:
+                if format == "jsonl":
+                    fh.write(document_to_json(doc) + "\n")
+                else:
+                    write_conllu(doc, fh)
+    except (ReaderError, OSError, ValueError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+
+
+def _stdout():
+    from contextlib import nullcontext
+
+    return nullcontext(sys.stdout)
+
+
+@parser_app.command("evaluate")
+def parser_evaluate(
+    conllu: Annotated[Path, typer.Option(help="Gold treebank, CoNLL-U or CoNLL-X (10 columns).",
+                                         exists=True, dir_okay=False)],
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON only.")] = False,
+    scheme: Annotated[str, typer.Option(help="Gold labels: auto, craft or stanford (converted "
+                                             "to CRAFT).")] = "auto",
+    spacy_model: Annotated[str | None, typer.Option(
+        help="Pipeline to score (default: relx's shipped pipeline).")] = None,
+) -> None:
+    """Score tagging and parsing on a gold treebank with gold tokenisation (UAS, LAS, POS)."""
+    import json
+
+    from relx.parse.evaluate_parser import evaluate_conllu
+    from relx.parse.pipeline import load_nlp
+
+    try:
+        res = evaluate_conllu(load_nlp(spacy_model), conllu, scheme=scheme)
+    except (OSError, ValueError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    if json_out:
+        typer.echo(json.dumps(res))
+        return
+    Console().print(f"{conllu.name}: UAS {res['uas']:.4f}  LAS {res['las']:.4f}  "
+                    f"POS {res['pos_acc']:.4f}  ({res['sentences']} sentences, "
+                    f"{res['tokens']} tokens)")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -109,6 +109,15 @@ class Sentence(_Model):
         raise KeyError(f"sentence {self.id}: no entity {entity_id!r}")
 
 
+class Abbreviation(_Model):
+    """A short form defined in the text, e.g. ``IL-2`` for ``interleukin-2``."""
+
+    short: Span
+    long: Span
+    short_text: str
+    long_text: str
+
+
 class Document(_Model):
     """A document (abstract, paper) as a list of sentences over one text."""
 
@@ -117,6 +126,7 @@ class Document(_Model):
     sentences: list[Sentence] = Field(default_factory=list)
     source: str | None = None
     orig_id: str | None = None
+    abbreviations: list[Abbreviation] = Field(default_factory=list)
 
     def relations(self) -> Iterator[tuple[Sentence, Relation]]:
         for s in self.sentences:

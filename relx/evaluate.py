@@ -21,15 +21,24 @@ PARSE_SOURCES = ("corpus", "relx")
 
 
 def load_corpus(path: str | Path, parses: str = "corpus",
-                corpus_parse: str = "split_parse") -> list[Document]:
-    """Documents of a PPI learning-format XML (``.xml``/``.xml.gz``) or relx JSONL file."""
+                corpus_parse: str = "split_parse", spacy_model: str | None = None
+                ) -> list[Document]:
+    """Documents of a PPI learning-format XML (``.xml``/``.xml.gz``) or relx JSONL file.
+
+    ``parses="relx"`` re-tags and re-parses every sentence with relx's pipeline (or
+    ``spacy_model``), keeping the corpus's sentences, entities and pairs.
+    """
     if parses not in PARSE_SOURCES:
         raise ValueError(f"--parses must be one of {PARSE_SOURCES}, not {parses!r}")
+    docs = _read_corpus(Path(path), corpus_parse)
     if parses == "relx":
-        raise NotImplementedError(
-            "--parses relx needs relx's own biomedical parser, which is not built yet; "
-            "use --parses corpus")
-    path = Path(path)
+        from relx.parse.pipeline import Parser
+
+        docs = list(Parser(spacy_model).reparse_sentences(docs))
+    return docs
+
+
+def _read_corpus(path: Path, corpus_parse: str) -> list[Document]:
     name = path.name.lower()
     if name.endswith((".jsonl", ".jsonl.gz")):
         return list(read_jsonl(path))

@@ -201,11 +201,17 @@ def test_evaluate_conllu_scores(tmp_path: Path) -> None:
 
     gold = [stanford_to_craft(s) for _, s in read_conll(SD_FIX)]
     perfect = evaluate_conllu(_oracle(gold), SD_FIX)
-    assert perfect == {"uas": 1.0, "las": 1.0, "pos_acc": 1.0, "sentences": 4, "tokens": 53}
+    n_words = sum(t.dep != "punct" for s in gold for t in s)
+    assert perfect == {"uas": 1.0, "las": 1.0, "pos_acc": 1.0, "uas_all": 1.0, "las_all": 1.0,
+                       "sentences": 4, "tokens": 53, "words": n_words}
+    assert n_words < 53
     wrong = evaluate_conllu(_oracle(gold, tag_of="NN", head_first=True), SD_FIX)
-    n_first = sum(1 for s in gold for t in s if t.head == 0 or (t.head < 0 and s[0].head < 0))
+    first = [t.head == 0 or (t.head < 0 and s[0].head < 0) for s in gold for t in s]
+    is_word = [t.dep != "punct" for s in gold for t in s]
     n_nn = sum(t.tag == "NN" for s in gold for t in s)
-    assert wrong["uas"] == pytest.approx(n_first / 53) and wrong["pos_acc"] == n_nn / 53
+    assert wrong["uas_all"] == pytest.approx(sum(first) / 53) and wrong["pos_acc"] == n_nn / 53
+    assert wrong["uas"] == pytest.approx(
+        sum(f and w for f, w in zip(first, is_word, strict=True)) / n_words)
     # scheme="craft": the SD labels are scored as they are, so the oracle's LAS drops
     assert evaluate_conllu(_oracle(gold), SD_FIX, scheme="craft")["las"] < 1.0
 

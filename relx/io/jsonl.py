@@ -13,12 +13,17 @@ from relx.io.atomic import atomic_open
 from relx.io.errors import ReaderError
 
 
+def document_to_json(doc: Document) -> str:
+    """One document as a JSON line (no trailing newline)."""
+    return doc.model_dump_json(exclude_none=True)
+
+
 def write_jsonl(docs: Iterable[Document], path: str | Path) -> int:
     """Write documents atomically, one JSON object per line; returns the count."""
     n = 0
     with atomic_open(path) as fh:
         for doc in docs:
-            fh.write(doc.model_dump_json(exclude_none=True))
+            fh.write(document_to_json(doc))
             fh.write("\n")
             n += 1
     return n

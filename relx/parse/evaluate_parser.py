@@ -13,6 +13,10 @@ from pathlib import Path
 
 from relx.parse.treebanks import SD_ONLY, Sentence, read_conll, stanford_to_craft
 
+# sentence splitters would overrule the gold boundaries; NER and abbreviations are not scored
+NOT_SCORED = frozenset({"pysbd_sentencizer", "senter", "sentencizer", "ner",
+                        "abbreviation_detector"})
+
 
 def _gold_sentences(path: str | Path, scheme: str) -> list[Sentence]:
     sents = [s for _, s in read_conll(path)]
@@ -43,22 +47,28 @@ def evaluate_conllu(nlp, path: str | Path, *, scheme: str = "auto",
 
     Each sentence becomes a ``Doc`` built from the gold words (gold tokenisation and gold
     sentence boundaries; the parser is not allowed to split a sentence) and goes through all
-    components of ``nlp``. Scores are over **all tokens, punctuation included**:
+    components of ``nlp``. Scores:
 
-    - ``uas``: fraction of tokens with the gold head (a root must be predicted as root);
+    - ``uas``: fraction of words with the gold head (a root must be predicted as root),
+      punctuation (gold label ``punct``) excluded as in spaCy's and scispacy's scores;
     - ``las``: head and dependency label both correct (``ROOT``/``root`` compared
-      case-insensitively, other labels exactly);
+      case-insensitively, other labels exactly), punctuation excluded;
+    - ``uas_all``, ``las_all``: the same over all tokens, punctuation included;
     - ``pos_acc``: accuracy of ``token.tag_`` (the fine-grained PTB tag the tagger predicts)
-      against the gold XPOS column (column 5; CoNLL-X files carry the PTB tag there too).
+      against the gold XPOS column (column 5; CoNLL-X files carry the PTB tag there too),
+      over all tokens.
 
     ``scheme``: ``"stanford"`` converts gold basic Stanford dependencies to the CRAFT scheme
     with :func:`relx.parse.treebanks.stanford_to_craft`; ``"craft"`` uses the labels as they
     are; ``"auto"`` picks ``stanford`` when SD-only labels (``nn``, ``cop``...) occur.
-    Returns ``{"uas", "las", "pos_acc", "sentences", "tokens"}``.
+    Returns ``{"uas", "las", "pos_acc", "uas_all", "las_all", "sentences", "tokens",
+    "words"}``.
     """
     gold = _gold_sentences(path, scheme)
     n = heads = labels = tags = 0
-    for sent, doc in zip(gold, nlp.pipe(_docs(nlp, gold), batch_size=batch_size),
+    nw = wheads = wlabels = 0  # words: punctuation excluded
+    off = [p for p in nlp.pipe_names if p in NOT_SCORED]
+    for sent, doc in zip(gold, nlp.pipe(_docs(nlp, gold), batch_size=batch_size, disable=off),
                          strict=True):
         for g, tok in zip(sent, doc, strict=True):
             n += 1
@@ -66,13 +76,18 @@ def evaluate_conllu(nlp, path: str | Path, *, scheme: str = "auto",
             gdep, pdep = g.dep, tok.dep_
             if g.head < 0:
                 gdep, pdep = gdep.lower(), pdep.lower()
-            if head == g.head:
-                heads += 1
-                labels += gdep == pdep
+            hit, lhit = head == g.head, head == g.head and gdep == pdep
+            heads += hit
+            labels += lhit
             tags += tok.tag_ == g.tag
-    total = max(n, 1)
-    return {"uas": heads / total, "las": labels / total, "pos_acc": tags / total,
-            "sentences": len(gold), "tokens": n}
+            if g.dep != "punct":
+                nw += 1
+                wheads += hit
+                wlabels += lhit
+    total, words = max(n, 1), max(nw, 1)
+    return {"uas": wheads / words, "las": wlabels / words, "pos_acc": tags / total,
+            "uas_all": heads / total, "las_all": labels / total,
+            "sentences": len(gold), "tokens": n, "words": nw}
 
 
 def main(argv: list[str] | None = None) -> None:

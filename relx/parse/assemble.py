@@ -1,0 +1,73 @@
+"""Assemble the shipped runtime pipeline from the trained parser and NER.
+
+    python -m relx.parse.assemble --parser runs/parser/model/model-best \\
+        --ner runs/ner/model/model-best --out models/relx_bio_sm
+
+The result: scispacy's ``combined_rule_tokenizer`` and ``pysbd_sentencizer``, the trained
+tok2vec/tagger/attribute_ruler/lemmatizer/parser, the NER (with its own tok2vec) and
+scispacy's ``abbreviation_detector``, saved with a versioned ``meta.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from relx import __version__
+from relx.parse.pipeline import DEFAULT_PIPELINE, _register_scispacy
+
+PIPELINE_VERSION = "0.1.0"
+
+
+def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | None = None
+             ) -> Any:
+    """Build the runtime pipeline and save it to ``out``; returns the ``nlp``."""
+    import spacy
+    from scispacy.custom_tokenizer import combined_rule_tokenizer
+
+    _register_scispacy()
+    nlp = spacy.load(parser)
+    nlp.tokenizer = combined_rule_tokenizer(nlp)
+    nlp.add_pipe("pysbd_sentencizer", first=True)
+    if ner is not None:
+        nlp.add_pipe("ner", source=spacy.load(ner), last=True)
+    nlp.add_pipe("abbreviation_detector", config={"make_serializable": True}, last=True)
+    nlp.meta.update({
+        "name": DEFAULT_PIPELINE,
+        "version": PIPELINE_VERSION,
+        "description": "relx biomedical pipeline: scispacy tokenizer + pysbd sentences, "
+                       "CNN tagger and dependency parser (CRAFT + GENIA, CRAFT/ClearNLP "
+                       "labels), rule lemmatizer, protein NER (BioNLP-ST GE + AIMed, "
+                       "BioInfer, IEPA), abbreviation detector",
+        "author": "relx",
+        "license": "CC BY 3.0 (CRAFT), GENIA license (see ../shared/treebanks)",
+        "requirements": ["scispacy>=0.5.5"],
+        "relx_version": __version__,
+        "sources": [{"name": "CRAFT treebank"}, {"name": "GENIA treebank (train part)"},
+                    {"name": "BioNLP-ST GE 2009/2011 train .a1"},
+                    {"name": "AIMed, BioInfer, IEPA entities"}],
+        "trained_from": {"parser": str(parser), "ner": str(ner) if ner else None},
+    })
+    if performance:
+        nlp.meta["performance"] = performance
+    out.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(out)
+    return nlp
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--parser", type=Path, required=True)
+    ap.add_argument("--ner", type=Path)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--performance", type=Path, help="JSON of measured scores to record")
+    a = ap.parse_args(argv)
+    perf = json.loads(a.performance.read_text()) if a.performance else None
+    nlp = assemble(a.parser, a.ner, a.out, performance=perf)
+    print(f"saved {a.out}: {nlp.pipe_names}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,393 @@
+"""Protein/gene mention tagging (one label, ``PROTEIN``) for relx's spaCy pipeline.
+
+Training data (:func:`build_ner_corpus`): the ``Protein`` lines of the ``.a1`` files of
+BioNLP-ST GE 2011 train and GE 2009 train (the 2009 abstracts are also in 2011 train; one copy
+is kept, by document id) and the entities of the PPI corpora AIMed, BioInfer and IEPA.
+Development data: GE 2011 devel, never trained on. Texts are tokenised with the runtime
+tokenizer, scispacy's ``combined_rule_tokenizer``; GE documents are cut at newlines
+(title / paragraphs). Per text, overlapping mentions keep the longest (then the earliest) and
+discontinuous mentions are skipped. A mention whose ends fall inside a token is
+*misaligned*; ``misaligned`` decides what the training doc says about its tokens
+(``"missing"``: no annotation, the model gets no gradient there -- default; ``"expand"``:
+the covering tokens become the mention; ``"skip"``: the tokens are outside any mention).
+
+    python -m relx.parse.ner build --shared ../shared --out runs/ner/corpus
+    python -m spacy train configs/ner.cfg --code relx/parse/ner.py ...   (see the config)
+    python -m relx.parse.ner evaluate --standoff ../shared/corpora/bionlp-st-ge/2011/devel \\
+        --model runs/ner/model/model-best --json
+
+:func:`evaluate_ner` scores any spaCy pipeline's ``doc.ents`` against ``.a1`` proteins.
+spaCy and scispacy are imported lazily (this module is imported by the ``relx`` command);
+``spacy train --code relx/parse/ner.py`` imports it after spaCy, which registers the
+tokenizer callback ``relx.scispacy_tokenizer.v1`` used by ``configs/ner.cfg``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from relx.events import StandoffDocument
+from relx.io.ppi_xml import read_ppi_xml
+from relx.io.standoff import read_standoff_dir
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+LABEL = "PROTEIN"
+DEFAULT_MODEL = Path("runs/ner/model/model-best")
+PPI_CORPORA = ("AImed", "BioInfer", "IEPA")
+MISALIGNED_MODES = ("missing", "expand", "skip")
+TOKENIZER_CALLBACK = "relx.scispacy_tokenizer.v1"
+
+#: (start, end) character span, end exclusive
+CharSpan = tuple[int, int]
+
+
+# -- tokenizer ---------------------------------------------------------------------------------
+
+def make_tokenizer(nlp: Language):
+    """The runtime tokenizer: scispacy's ``combined_rule_tokenizer`` for ``nlp``'s vocab."""
+    from scispacy.custom_tokenizer import combined_rule_tokenizer
+
+    return combined_rule_tokenizer(nlp)
+
+
+def blank_nlp() -> Language:
+    """A blank English pipeline with the runtime tokenizer."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.tokenizer = make_tokenizer(nlp)
+    return nlp
+
+
+def register() -> None:
+    """Register the ``relx.scispacy_tokenizer.v1`` callback (``[initialize.before_init]``)."""
+    import spacy
+
+    if TOKENIZER_CALLBACK in spacy.registry.callbacks:
+        return
+
+    @spacy.registry.callbacks(TOKENIZER_CALLBACK)
+    def _tokenizer_callback() -> Callable[[Language], Language]:
+        def replace(nlp: Language) -> Language:
+            nlp.tokenizer = make_tokenizer(nlp)
+            return nlp
+        return replace
+
+
+if "spacy" in sys.modules:   # imported by `spacy train --code relx/parse/ner.py`
+    register()
+
+
+# -- training corpus ---------------------------------------------------------------------------
+
+def select_spans(spans: Iterable[CharSpan]) -> tuple[list[CharSpan], int]:
+    """Longest non-overlapping spans (ties: earlier start), sorted; and how many were dropped.
+
+    Duplicates of a kept span count as dropped.
+    """
+    kept: list[CharSpan] = []
+    dropped = 0
+    for s, e in sorted(spans, key=lambda x: (-(x[1] - x[0]), x[0], x[1])):
+        if e <= s or any(s < ke and ks < e for ks, ke in kept):
+            dropped += 1
+        else:
+            kept.append((s, e))
+    return sorted(kept), dropped
+
+
+def annotate(nlp: Language, text: str, spans: Iterable[CharSpan], stats: Counter,
+             misaligned: str = "missing") -> Doc:
+    """Tokenise ``text`` and mark ``spans`` (already non-overlapping) as ``PROTEIN``.
+
+    Counts ``entities``, ``aligned`` and ``misaligned`` (and ``misaligned_collisions``:
+    expanded spans that overlap an earlier mention) in ``stats``.
+    """
+    if misaligned not in MISALIGNED_MODES:
+        raise ValueError(f"misaligned must be one of {MISALIGNED_MODES}, got {misaligned!r}")
+    doc = nlp.make_doc(text)
+    ents, loose = [], []
+    for s, e in spans:
+        stats["entities"] += 1
+        span = doc.char_span(s, e, label=LABEL)
+        if span is not None and len(span):
+            stats["aligned"] += 1
+            ents.append(span)
+            continue
+        stats["misaligned"] += 1
+        wide = doc.char_span(s, e, label=LABEL, alignment_mode="expand")
+        if wide is not None and len(wide):
+            loose.append(wide)
+    taken = {i for sp in ents for i in range(sp.start, sp.end)}
+    missing = []
+    for sp in loose:
+        if any(i in taken for i in range(sp.start, sp.end)):
+            stats["misaligned_collisions"] += 1
+            continue
+        if misaligned == "expand":
+            ents.append(sp)
+            taken.update(range(sp.start, sp.end))
+        elif misaligned == "missing":
+            missing.append(sp)
+    missing.sort(key=lambda sp: sp.start)
+    merged = []   # missing spans may overlap each other (p50/p65 -> one token twice)
+    for sp in missing:
+        if merged and sp.start < merged[-1].end:
+            merged[-1] = doc[merged[-1].start:max(sp.end, merged[-1].end)]
+        else:
+            merged.append(sp)
+    doc.set_ents(sorted(ents, key=lambda sp: sp.start), missing=merged, default="outside")
+    return doc
+
+
+def _pieces(text: str, spans: list[CharSpan], stats: Counter,
+            ) -> Iterator[tuple[str, list[CharSpan]]]:
+    """Cut ``text`` at newlines; yield each non-empty piece with its spans (piece offsets)."""
+    start = 0
+    for line in text.split("\n"):
+        end = start + len(line)
+        if line.strip():
+            inside = [(s - start, e - start) for s, e in spans if start <= s and e <= end]
+            yield line, inside
+        start = end + 1
+    crossing = sum(1 for s, e in spans if "\n" in text[s:e])
+    stats["crossing_newline"] += crossing
+
+
+def _ge_key(doc_id: str) -> str:
+    return doc_id.removeprefix("PMID-")
+
+
+def _standoff_spans(doc: StandoffDocument, stats: Counter) -> list[CharSpan]:
+    spans = []
+    for p in doc.proteins:
+        if p.type != "Protein":
+            continue
+        stats["mentions"] += 1
+        if len(p.spans) > 1:
+            stats["discontinuous"] += 1
+            continue
+        spans.append((p.start, p.end))
+    kept, dropped = select_spans(spans)
+    stats["overlap_dropped"] += dropped
+    return kept
+
+
+def ge_texts(dirs: Iterable[Path], stats: Counter,
+             exclude: Iterable[str] = ()) -> Iterator[tuple[str, list[CharSpan]]]:
+    """Pieces of the GE documents in ``dirs``: first copy of each document id only.
+
+    Raises when a document id is in ``exclude`` (the development set).
+    """
+    excluded = {_ge_key(i) for i in exclude}
+    seen: set[str] = set()
+    for d in dirs:
+        for doc in read_standoff_dir(d):
+            key = _ge_key(doc.id)
+            if key in excluded:
+                raise ValueError(f"{d}/{doc.id} is a development document")
+            if key in seen:
+                stats["duplicate_documents"] += 1
+                continue
+            seen.add(key)
+            stats["documents"] += 1
+            yield from _pieces(doc.text, _standoff_spans(doc, stats), stats)
+
+
+def ppi_texts(paths: Iterable[Path], stats: Counter) -> Iterator[tuple[str, list[CharSpan]]]:
+    """One text per PPI-corpus document with its entity spans (all entity types)."""
+    for path in paths:
+        for doc in read_ppi_xml(path):
+            stats["documents"] += 1
+            spans = []
+            for sent in doc.sentences:
+                for ent in sent.entities:
+                    stats["mentions"] += 1
+                    if len(ent.spans) > 1:
+                        stats["discontinuous"] += 1
+                        continue
+                    spans.append((ent.start, ent.end))
+            kept, dropped = select_spans(spans)
+            stats["overlap_dropped"] += dropped
+            yield doc.text, kept
+
+
+def _docbin(nlp: Language, texts: Iterable[tuple[str, list[CharSpan]]], stats: Counter,
+            misaligned: str):
+    from spacy.tokens import DocBin
+
+    db = DocBin(store_user_data=False)
+    for text, spans in texts:
+        doc = annotate(nlp, text, spans, stats, misaligned)
+        stats["docs"] += 1
+        stats["tokens"] += len(doc)
+        db.add(doc)
+    return db
+
+
+def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing") -> dict:
+    """Write ``train.spacy`` (GE 2011+2009 train, AIMed, BioInfer, IEPA) and ``dev.spacy``
+    (GE 2011 devel) to ``out``, with ``stats.json``; return the statistics.
+
+    Per source (``ge_train``, ``AImed``, ``BioInfer``, ``IEPA``, ``ge_dev``): ``documents``,
+    ``mentions`` read, ``discontinuous`` and ``overlap_dropped`` (skipped), then of the
+    ``entities`` left ``aligned`` / ``misaligned`` to token boundaries, and the spaCy
+    ``docs`` and ``tokens`` written.
+    """
+    shared, out = Path(shared), Path(out)
+    ge = shared / "corpora" / "bionlp-st-ge"
+    ppi = shared / "corpora" / "ppi"
+    dev_dir = ge / "2011" / "devel"
+    dev_ids = [p.stem for p in dev_dir.glob("*.txt")]
+    if not dev_ids:
+        raise FileNotFoundError(f"no GE 2011 devel documents in {dev_dir}")
+    out.mkdir(parents=True, exist_ok=True)
+    nlp = blank_nlp()
+    stats: dict[str, Any] = {"misaligned_mode": misaligned, "label": LABEL}
+    counters: dict[str, Counter] = {}
+    train = _docbin(nlp, ge_texts([ge / "2011" / "train", ge / "2009" / "train"],
+                                  counters.setdefault("ge_train", Counter()), dev_ids),
+                    counters["ge_train"], misaligned)
+    for name in PPI_CORPORA:
+        c = counters.setdefault(name, Counter())
+        db = _docbin(nlp, ppi_texts([ppi / f"{name}-learning-format.xml.gz"], c), c, misaligned)
+        train.merge(db)
+    c = counters.setdefault("ge_dev", Counter())
+    dev = _docbin(nlp, ge_texts([dev_dir], c), c, misaligned)
+    train.to_disk(out / "train.spacy")
+    dev.to_disk(out / "dev.spacy")
+    total: Counter = Counter()
+    for name, c in counters.items():
+        stats[name] = dict(sorted(c.items()))
+        if name != "ge_dev":
+            total.update(c)
+    stats["train_total"] = dict(sorted(total.items()))
+    stats["train_docs"], stats["dev_docs"] = len(train), len(dev)
+    (out / "stats.json").write_text(json.dumps(stats, indent=1))
+    return stats
+
+
+# -- evaluation --------------------------------------------------------------------------------
+
+def gold_spans(doc: StandoffDocument) -> set[CharSpan]:
+    """Distinct ``(start, end)`` of a document's ``Protein`` text-bounds (envelope if split)."""
+    return {(p.start, p.end) for p in doc.proteins if p.type == "Protein"}
+
+
+def _prf(tp_p: int, n_pred: int, tp_g: int, n_gold: int) -> tuple[float, float, float]:
+    p = tp_p / n_pred if n_pred else 0.0
+    r = tp_g / n_gold if n_gold else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def score_spans(gold: list[set[CharSpan]], pred: list[set[CharSpan]]) -> dict:
+    """Exact and overlap P/R/F1 of predicted against gold spans, document by document.
+
+    Exact: a span is correct when gold and predicted have the same start and end.
+    Overlap: precision is the fraction of predicted spans that overlap at least one gold span
+    of their document, recall the fraction of gold spans overlapped by at least one
+    predicted span; ``f1_overlap`` is their harmonic mean.
+    """
+    n_gold = sum(len(g) for g in gold)
+    n_pred = sum(len(p) for p in pred)
+    exact = sum(len(g & p) for g, p in zip(gold, pred, strict=True))
+    pred_hit = gold_hit = 0
+    for g, p in zip(gold, pred, strict=True):
+        pred_hit += sum(any(s < ge and gs < e for gs, ge in g) for s, e in p)
+        gold_hit += sum(any(s < pe and ps < e for ps, pe in p) for s, e in g)
+    precision, recall, f1 = _prf(exact, n_pred, exact, n_gold)
+    po, ro, fo = _prf(pred_hit, n_pred, gold_hit, n_gold)
+    return {"precision": precision, "recall": recall, "f1": f1,
+            "precision_overlap": po, "recall_overlap": ro, "f1_overlap": fo,
+            "gold": n_gold, "predicted": n_pred, "correct": exact}
+
+
+def evaluate_ner(nlp: Language, standoff_dir: Path, *, label: str | None = LABEL,
+                 batch_size: int = 16) -> dict:
+    """Score ``nlp``'s entities against the ``Protein`` lines of the ``.a1`` files of a
+    BioNLP-ST directory.
+
+    Each ``.txt`` goes whole through ``nlp``; the predicted spans are the character spans of
+    ``doc.ents`` with label ``label`` (every entity when ``None``). Gold spans are the
+    distinct Protein spans of the ``.a1`` file. Returns the figures of :func:`score_spans`
+    (``precision``, ``recall``, ``f1`` for exact span match; ``precision_overlap``,
+    ``recall_overlap``, ``f1_overlap`` for overlap) plus ``documents``,
+    ``gold_token_aligned`` (gold spans whose ends fall on token boundaries of ``nlp``'s
+    tokenizer: the ceiling of exact recall) and ``seconds``.
+    """
+    docs = read_standoff_dir(standoff_dir)
+    gold = [gold_spans(d) for d in docs]
+    t0 = time.perf_counter()
+    pred: list[set[CharSpan]] = []
+    aligned = 0
+    for g, doc in zip(gold, nlp.pipe((d.text for d in docs), batch_size=batch_size),
+                      strict=True):
+        pred.append({(e.start_char, e.end_char) for e in doc.ents
+                     if label is None or e.label_ == label})
+        starts = {t.idx for t in doc}
+        ends = {t.idx + len(t) for t in doc}
+        aligned += sum(s in starts and e in ends for s, e in g)
+    scores = score_spans(gold, pred)
+    scores.update(documents=len(docs), gold_token_aligned=aligned,
+                  seconds=round(time.perf_counter() - t0, 2))
+    return scores
+
+
+def load_model(path: Path) -> Language:
+    """Load a trained NER pipeline (registers relx's spaCy callbacks first)."""
+    import spacy
+
+    register()
+    return spacy.load(path)
+
+
+# -- command line ------------------------------------------------------------------------------
+
+ner_app = typer.Typer(name="ner", help="Protein/gene NER: training corpus and evaluation.",
+                      no_args_is_help=True, add_completion=False)
+
+
+@ner_app.command("build")
+def build_cmd(
+    shared: Annotated[Path, typer.Option(help="shared data folder (has corpora/)")] = Path("../shared"),
+    out: Annotated[Path, typer.Option(help="output folder")] = Path("runs/ner/corpus"),
+    misaligned: Annotated[str, typer.Option(
+        help="misaligned mentions: missing | expand | skip")] = "missing",
+) -> None:
+    """Write the spaCy NER training/dev corpora (train.spacy, dev.spacy, stats.json)."""
+    stats = build_ner_corpus(shared, out, misaligned=misaligned)
+    typer.echo(json.dumps(stats, indent=1))
+
+
+@ner_app.command("evaluate")
+def evaluate_cmd(
+    standoff: Annotated[Path, typer.Option(help="BioNLP-ST directory (.txt + .a1)")],
+    model: Annotated[Path, typer.Option(help="trained spaCy pipeline")] = DEFAULT_MODEL,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Score a trained pipeline's PROTEIN mentions against the .a1 Protein annotations."""
+    scores = evaluate_ner(load_model(model), standoff)
+    scores["model"] = str(model)
+    if as_json:
+        typer.echo(json.dumps(scores, indent=1))
+        return
+    typer.echo(f"{standoff}: {scores['documents']} documents, {scores['gold']} gold, "
+               f"{scores['predicted']} predicted")
+    typer.echo(f"exact    P {scores['precision']:.4f}  R {scores['recall']:.4f}  "
+               f"F1 {scores['f1']:.4f}")
+    typer.echo(f"overlap  P {scores['precision_overlap']:.4f}  "
+               f"R {scores['recall_overlap']:.4f}  F1 {scores['f1_overlap']:.4f}")
+
+
+if __name__ == "__main__":
+    ner_app()

@@ -1,0 +1,260 @@
+"""The raw-text parse stage: relx's spaCy pipeline -> :class:`relx.doc.Document`.
+
+The shipped pipeline (``models/relx_bio_sm``) is scispacy's ``combined_rule_tokenizer``,
+``pysbd_sentencizer``, a CNN tok2vec + tagger + dependency parser trained on CRAFT + GENIA
+(CRAFT/ClearNLP labels), a rule lemmatizer, a protein NER and scispacy's
+``abbreviation_detector``. Any installed spaCy/scispacy pipeline can be used by name.
+
+Given entities (corpus or ``.a1`` annotations) are respected: tokens are split at entity
+boundaries before tagging, so a mention never shares a token with its neighbour.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
+
+DEFAULT_PIPELINE = "relx_bio_sm"
+NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
+
+
+def models_dir() -> Path:
+    """Where shipped models live: ``$RELX_MODELS`` or the repository's ``models/``."""
+    env = os.environ.get("RELX_MODELS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "models"
+
+
+def _register_scispacy() -> None:
+    # importing registers the factories/components the saved pipeline names
+    import scispacy.abbreviation  # noqa: F401
+    import scispacy.custom_sentence_segmenter  # noqa: F401
+
+
+def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> Any:
+    """Load a spaCy pipeline: relx's shipped one by default, else a path or installed name."""
+    import spacy
+
+    _register_scispacy()
+    if name is None or str(name) == DEFAULT_PIPELINE:
+        path = models_dir() / DEFAULT_PIPELINE
+        if not path.exists():
+            raise FileNotFoundError(f"the default parse pipeline is missing: {path}")
+        name = path
+    with warnings.catch_warnings():  # scispacy's tokenizer regexes trip a re FutureWarning
+        warnings.filterwarnings("ignore", category=FutureWarning)
+        return spacy.load(name, exclude=list(exclude))
+
+
+def _split_at(bounds: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int, int]]:
+    out = []
+    for s, e in bounds:
+        inner = sorted(c for c in cuts if s < c < e)
+        for a, b in zip([s, *inner], [*inner, e], strict=True):
+            out.append((a, b))
+    return out
+
+
+def _doc_from_text(nlp: Any, text: str, cuts: set[int]) -> Any:
+    """Tokenise ``text`` with ``nlp.tokenizer``, then split tokens at character ``cuts``."""
+    from spacy.tokens import Doc
+
+    tokens = nlp.tokenizer(text)
+    if not cuts:
+        return tokens
+    bounds = _split_at([(t.idx, t.idx + len(t.text)) for t in tokens], cuts)
+    words = [text[s:e] for s, e in bounds]
+    spaces = [e < len(text) and (i + 1 == len(bounds) or bounds[i + 1][0] > e)
+              for i, (s, e) in enumerate(bounds)]
+    # a space flag is only valid when the next character really is one space
+    spaces = [sp and text[e] == " " for sp, (_, e) in zip(spaces, bounds, strict=True)]
+    doc = Doc(nlp.vocab, words=words, spaces=spaces)
+    if doc.text != text:  # other whitespace between tokens: keep it as whitespace tokens
+        return _doc_with_whitespace(nlp, text, bounds)
+    return doc
+
+
+def _doc_with_whitespace(nlp: Any, text: str, bounds: list[tuple[int, int]]) -> Any:
+    from spacy.tokens import Doc
+
+    words, spaces, pos = [], [], 0
+    for s, e in bounds:
+        gap = text[pos:s]
+        if gap:
+            if gap == " " and words and not spaces[-1]:
+                spaces[-1] = True
+            elif words and not spaces[-1] and gap.startswith(" "):
+                spaces[-1] = True
+                words.append(gap[1:])
+                spaces.append(False)
+            else:
+                words.append(gap)
+                spaces.append(False)
+        words.append(text[s:e])
+        spaces.append(False)
+        pos = e
+    if pos < len(text):
+        words.append(text[pos:])
+        spaces.append(False)
+    return Doc(nlp.vocab, words=words, spaces=spaces)
+
+
+def _sentence(span: Any, sid: str, base: int, source: str) -> Sentence:
+    """A spaCy sentence span as a relx Sentence; offsets shifted by ``base``."""
+    toks, deps, k = [], [], {}
+    for tok in span:
+        if tok.is_space:
+            continue
+        k[tok.i] = len(toks)
+        start = base + tok.idx
+        toks.append(Token(index=len(toks), text=tok.text, start=start, end=start + len(tok.text),
+                          pos=tok.tag_ or tok.pos_ or None, lemma=tok.lemma_ or None))
+    for tok in span:
+        if tok.is_space or tok.head.i == tok.i or tok.head.i not in k:
+            continue
+        deps.append(Dependency(head=k[tok.head.i], dependent=k[tok.i], label=tok.dep_))
+    words = [t for t in span if not t.is_space]
+    s, e = (words[0].idx, words[-1].idx + len(words[-1].text)) if words else (span.start_char,
+                                                                               span.start_char)
+    return Sentence(id=sid, start=base + s, end=base + e, text=span.doc.text[s:e], tokens=toks,
+                    dependencies=deps, parse_source=source)
+
+
+def _abbreviations(doc: Any, base: int = 0) -> list[Abbreviation]:
+    """scispacy's ``doc._.abbreviations`` (spans, or token-index dicts when serialisable)."""
+    if not doc.has_extension("abbreviations"):
+        return []
+    out = []
+    for a in doc._.abbreviations:
+        if isinstance(a, dict):
+            short, long = doc[a["short_start"]:a["short_end"]], doc[a["long_start"]:a["long_end"]]
+        else:
+            short, long = a, a._.long_form
+        out.append(Abbreviation(short=Span(start=base + short.start_char, end=base + short.end_char),
+                                long=Span(start=base + long.start_char, end=base + long.end_char),
+                                short_text=short.text, long_text=long.text))
+    return out
+
+
+class Parser:
+    """Parses text and documents into relx's data model.
+
+    ``model``: ``None`` for the shipped pipeline, or a spaCy pipeline name or path.
+    ``ner``: tag protein mentions when a document brings no entities of its own.
+    """
+
+    def __init__(self, model: str | Path | None = None, *, ner: bool = True,
+                 batch_size: int = 32) -> None:
+        self.model = model
+        self.ner = ner
+        self.batch_size = batch_size
+        self._nlp: Any = None
+
+    @property
+    def nlp(self) -> Any:
+        if self._nlp is None:
+            self._nlp = load_nlp(self.model)
+        return self._nlp
+
+    @property
+    def source(self) -> str:
+        meta = self.nlp.meta
+        return f"{meta.get('lang', 'en')}_{meta.get('name', 'pipeline')}-{meta.get('version', '0')}"
+
+    def _disabled(self, *, ner: bool, sentencize: bool = True) -> list[str]:
+        names = set(self.nlp.pipe_names)
+        off = set()
+        if not ner:
+            off |= {"ner"} & names
+        if not sentencize:
+            off |= {"pysbd_sentencizer", "senter", "sentencizer"} & names
+        return sorted(off)
+
+    def parse_text(self, text: str, doc_id: str = "doc") -> Document:
+        """Sentences, tokens, lemmas, POS, dependencies, abbreviations and NER proteins."""
+        return next(self.parse_documents([Document(id=doc_id, text=text)]))
+
+    def parse_documents(self, docs: Iterable[Document]) -> Iterator[Document]:
+        """Split, tag and parse each document's text into new sentences.
+
+        Entities a document already has (from its reader) are kept, re-assigned to the new
+        sentences, and tokens are split at their boundaries; documents without entities get
+        the NER's protein mentions (when ``ner``). Relations are not carried over.
+        """
+        def prepared() -> Iterator[tuple[Any, tuple[Document, list[Entity]]]]:
+            for doc in docs:
+                ents = [e for s in doc.sentences for e in s.entities]
+                cuts = {b for e in ents for sp in e.spans for b in (sp.start, sp.end)}
+                yield _doc_from_text(self.nlp, doc.text, cuts), (doc, ents)
+
+        off = self._disabled(ner=self.ner)
+        for sdoc, (doc, ents) in self.nlp.pipe(prepared(), as_tuples=True, disable=off,
+                                               batch_size=self.batch_size):
+            yield self._to_document(doc, sdoc, ents, self.ner and not ents)
+
+    def _to_document(self, doc: Document, sdoc: Any, ents: list[Entity],
+                     use_ner: bool) -> Document:
+        source = self.source
+        sents = [_sentence(s, f"{doc.id}.s{i}", 0, source) for i, s in enumerate(sdoc.sents)]
+        sents = [s for s in sents if s.tokens]
+        for i, s in enumerate(sents):
+            s.id = f"{doc.id}.s{i}"
+        if use_ner:
+            ents = [Entity(id=f"{doc.id}.e{k}", spans=[Span(start=e.start_char, end=e.end_char)],
+                           type="Protein", text=e.text)
+                    for k, e in enumerate(x for x in sdoc.ents if x.label_.upper() in NER_LABELS)]
+        for e in ents:
+            home = next((s for s in sents if s.start <= e.start < s.end), None)
+            if home is not None:
+                home.entities.append(e)
+        return Document(id=doc.id, text=doc.text, sentences=sents, source=doc.source,
+                        orig_id=doc.orig_id, abbreviations=_abbreviations(sdoc))
+
+    def reparse_sentences(self, docs: Iterable[Document]) -> Iterator[Document]:
+        """Re-tag and re-parse every sentence as it is (boundaries, entities and relations
+        kept): the ``--parses relx`` view of a corpus that ships its own parses."""
+        off = set(self._disabled(ner=False, sentencize=False)) | {"abbreviation_detector"}
+        off &= set(self.nlp.pipe_names)
+
+        def prepared() -> Iterator[tuple[Any, tuple[Document, int]]]:
+            for doc in docs:
+                if not doc.sentences:  # nothing to parse; keep the document
+                    yield self.nlp.make_doc(""), (doc, -1)
+                for k, sent in enumerate(doc.sentences):
+                    cuts = {b - sent.start for e in sent.entities for sp in e.spans
+                            for b in (sp.start, sp.end)}
+                    sdoc = _doc_from_text(self.nlp, sent.text, cuts)
+                    for i, tok in enumerate(sdoc):  # one sentence: the parser may not split it
+                        tok.is_sent_start = i == 0
+                    yield sdoc, (doc, k)
+
+        current: Document | None = None
+        sents: list[Sentence] = []
+        for sdoc, (doc, k) in self.nlp.pipe(prepared(), as_tuples=True, disable=sorted(off),
+                                            batch_size=self.batch_size):
+            if current is not None and doc is not current:
+                yield current.model_copy(update={"sentences": sents})
+                sents = []
+            current = doc
+            if k < 0:
+                continue
+            sent = doc.sentences[k]
+            new = _sentence(sdoc[:], sent.id, sent.start, self.source)
+            sents.append(sent.model_copy(update={"tokens": new.tokens,
+                                                 "dependencies": new.dependencies,
+                                                 "parse_source": new.parse_source}))
+        if current is not None:
+            yield current.model_copy(update={"sentences": sents})
+
+
+def parse_files(paths: Sequence[Path], parser: Parser, fmt: str | None = None
+                ) -> Iterator[Document]:
+    """Read documents in any supported format and parse them."""
+    from relx.io.registry import read
+
+    for path in paths:
+        yield from parser.parse_documents(read(path, fmt))
