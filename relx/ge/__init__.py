@@ -1,0 +1,1 @@
+"""GENIA (BioNLP-ST GE) event extraction: triggers, arguments, assembly, evaluation."""

@@ -1,0 +1,176 @@
+"""Event assembly: trigger nodes + Theme/Cause edges -> ``.a2`` events, bottom-up.
+
+* simple types (Gene_expression ... Localization): one event per protein Theme;
+* Binding: the protein Themes of a trigger grouped by ``binding`` --
+  ``each`` (one event per theme), ``all`` (one event with every theme), ``side`` (themes
+  left x right of the trigger pairwise when both sides have any, else ``each``), ``conj``
+  (coordinated themes -- linked only by ``conj``/``appos`` -- are alternatives: one event
+  per choice of one theme from each coordination group);
+* regulations: one event per Theme (a protein, or each event of a theme trigger) and per
+  Cause (likewise, or none), built recursively so nested events exist before their parents;
+  cycles and events without a theme are dropped.
+
+Trigger ids continue after the highest ``.a1`` protein number; event ids count from E1.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import networkx as nx
+
+from relx.doc import Span
+from relx.events import REGULATION_TYPES, Event, StandoffDocument, TextBound, id_key
+from relx.ge.edges import EdgeCandidate
+from relx.ge.sentences import Node, SentenceView
+
+BINDING_STRATEGIES = ("each", "all", "side", "conj")
+SIMPLE_TYPES = frozenset({"Gene_expression", "Transcription", "Protein_catabolism",
+                          "Phosphorylation", "Localization"})
+_COORD = frozenset({"conj", "appos"})
+Arg = tuple[str, str]  # (role, ref id)
+
+
+def _conj_groups(view: SentenceView, themes: list[str]) -> list[list[str]]:
+    """Partition protein themes into coordination groups (connected by conj/appos only)."""
+    g = nx.Graph()
+    for u, v, d in view.graph.edges(data=True):
+        if d["label"] in _COORD:
+            g.add_edge(u, v)
+    groups: list[list[str]] = []
+    for p in themes:
+        tp = view.protein_head[p]
+        for grp in groups:
+            tq = view.protein_head[grp[0]]
+            if tp == tq or (tp in g and tq in g and nx.has_path(g, tp, tq)):
+                grp.append(p)
+                break
+        else:
+            groups.append([p])
+    return groups
+
+
+def binding_groups(view: SentenceView, trigger_tok: int, themes: list[str],
+                   strategy: str) -> list[list[str]]:
+    """Theme sets of the Binding events of one trigger."""
+    if strategy not in BINDING_STRATEGIES:
+        raise ValueError(f"binding strategy must be one of {BINDING_STRATEGIES}")
+    themes = sorted(set(themes), key=lambda p: view.protein_head[p])
+    if len(themes) <= 1 or strategy == "each":
+        return [[p] for p in themes]
+    if strategy == "all":
+        return [themes]
+    if strategy == "side":
+        left = [p for p in themes if view.protein_head[p] < trigger_tok]
+        right = [p for p in themes if view.protein_head[p] >= trigger_tok]
+        if left and right:
+            return [[a, b] for a in left for b in right]
+        return [[p] for p in themes]
+    groups = _conj_groups(view, themes)
+    if len(groups) == 1:
+        return [[p] for p in themes]
+    return [list(c) for c in itertools.product(*groups)]
+
+
+class _Builder:
+    """Collects text-bounds and events of one document with consistent ids."""
+
+    def __init__(self, so: StandoffDocument, max_events_per_trigger: int = 30) -> None:
+        self.so = so
+        nums = [id_key(p.id)[1] for p in so.proteins if id_key(p.id)[0] == "T"]
+        self.next_t = max(nums, default=0) + 1
+        self.triggers: dict[tuple[int, int, str], TextBound] = {}
+        self.events: list[Event] = []
+        self.seen: dict[tuple, str] = {}
+        self.cap = max_events_per_trigger
+
+    def trigger(self, span: tuple[int, int], typ: str) -> str:
+        key = (*span, typ)
+        if key not in self.triggers:
+            self.triggers[key] = TextBound(id=f"T{self.next_t}", type=typ,
+                                           spans=[Span(start=span[0], end=span[1])],
+                                           text=self.so.text[span[0]:span[1]])
+            self.next_t += 1
+        return self.triggers[key].id
+
+    def event(self, typ: str, trig: str, args: list[Arg]) -> str:
+        sig = (typ, trig, tuple(sorted(args)))
+        if sig not in self.seen:
+            eid = f"E{len(self.events) + 1}"
+            self.events.append(Event(id=eid, type=typ, trigger=trig, arguments=args))
+            self.seen[sig] = eid
+        return self.seen[sig]
+
+    def document(self) -> StandoffDocument:
+        return StandoffDocument(id=self.so.id, text=self.so.text, proteins=list(self.so.proteins),
+                                triggers=list(self.triggers.values()), events=self.events,
+                                source="relx")
+
+
+def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[EdgeCandidate, str]],
+                      binding: str = "conj") -> None:
+    """Add the events of one sentence's nodes and edges to ``b``."""
+    out: dict[Node, list[tuple[object, str]]] = {}
+    for c, role in edges:
+        out.setdefault(c.src, []).append((c.dst, role))
+    memo: dict[Node, list[str]] = {}
+    visiting: set[Node] = set()
+
+    def events_of(node: Node) -> list[str]:
+        if node in memo:
+            return memo[node]
+        if node in visiting:
+            return []
+        visiting.add(node)
+        tok, typ = node
+        args = out.get(node, [])
+        ids: list[str] = []
+        trig = None
+
+        def tid() -> str:
+            nonlocal trig
+            trig = trig or b.trigger(view.token_span(tok), typ)
+            return trig
+
+        if typ in REGULATION_TYPES:
+            themes = _refs(args, "Theme", events_of)
+            causes = _refs(args, "Cause", events_of) or [None]
+            for th, ca in list(itertools.product(themes, causes))[:b.cap]:
+                a: list[Arg] = [("Theme", th)] + ([("Cause", ca)] if ca else [])
+                ids.append(b.event(typ, tid(), a))
+        else:
+            prots = [d for d, r in args if r == "Theme" and isinstance(d, str)]
+            groups = binding_groups(view, tok, prots, binding) if typ == "Binding" \
+                else [[p] for p in dict.fromkeys(prots)]
+            for grp in groups[:b.cap]:
+                a = [("Theme" if k == 0 else f"Theme{k + 1}", p) for k, p in enumerate(grp)]
+                ids.append(b.event(typ, tid(), a))
+        visiting.discard(node)
+        memo[node] = ids
+        return ids
+
+    for node in sorted(out):
+        events_of(node)
+
+
+def _refs(args: list[tuple[object, str]], role: str, events_of) -> list[str]:
+    refs: list[str] = []
+    for dst, r in args:
+        if r != role:
+            continue
+        if isinstance(dst, str):
+            refs.append(dst)
+        else:
+            refs.extend(events_of(dst))
+    return list(dict.fromkeys(refs))
+
+
+def assemble_document(so: StandoffDocument, views: Sequence[SentenceView],
+                      edges_per_view: Sequence[Sequence[tuple[EdgeCandidate, str]]],
+                      binding: str = "conj") -> StandoffDocument:
+    """A predicted :class:`StandoffDocument` (the ``.a1`` proteins plus predicted events)."""
+    b = _Builder(so)
+    for view, edges in zip(views, edges_per_view, strict=True):
+        assemble_sentence(b, view, edges, binding)
+    return b.document()

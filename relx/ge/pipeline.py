@@ -1,0 +1,169 @@
+"""The GE event extractor: triggers -> edges -> assembly, configured by a TOML file.
+
+Config sections (see ``configs/ge-events.toml``): ``[triggers]`` (TriggerDetector
+parameters), ``[edges]`` (EdgeDetector parameters; ``klsh``/``forest`` name registered
+component sections such as ``[edge_klsh]``, ``[edge_forest]``), ``[assembly]``
+(``binding`` strategy). The edge detector is trained on gold triggers.
+
+Saved models are a directory: ``meta.json`` (format version, config, classes,
+vocabularies, trigger dictionary) and ``models.skops`` (the fitted scikit-learn parts,
+loaded with an explicit list of trusted types) -- never pickle.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from relx import __version__
+from relx.events import StandoffDocument
+from relx.ge.assemble import assemble_document
+from relx.ge.data import GEDoc
+from relx.ge.edges import EdgeCandidate, EdgeDetector, candidates, decide_edges, gold_labels
+from relx.ge.sentences import SentenceView, build_views
+from relx.ge.triggers import TriggerDetector, TriggerDictionary
+from relx.io.atomic import atomic_open
+from relx.registry import build_component
+from relx.structures import StructureEncoder
+
+FORMAT_VERSION = 1
+TRUSTED_TYPES = [
+    "relx.kernels.structure.PathKernel", "relx.kernels.structure.SumKernel",
+    "relx.learn.forest.RandomSubspaceForest", "relx.represent.klsh.KLSHEncoder",
+    "relx.represent.instances.StructureSet", "relx.structures.EncodedStructures",
+    "sklearn.tree._tree.Tree", "sklearn.ensemble._bagging.BaggingClassifier",
+    "sklearn.tree._classes.DecisionTreeClassifier", "sklearn.svm._classes.LinearSVC",
+    "sklearn.linear_model._logistic.LogisticRegression", "numpy.dtype",
+]
+
+
+class GEModelError(ValueError):
+    """A saved GE model that cannot be loaded (missing files, wrong format version)."""
+
+
+def _section(cfg: dict[str, Any], name: str) -> dict[str, Any]:
+    return dict(cfg.get(name) or {})
+
+
+class GEExtractor:
+    """Trigger detection, argument detection and event assembly from one config."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.config = config
+        seed = int(config.get("pipeline", {}).get("seed", 0))
+        tcfg = _section(config, "triggers")
+        self.triggers = TriggerDetector(**tcfg, random_state=seed)
+        ecfg = _section(config, "edges")
+        for part in ("klsh", "forest"):
+            name = ecfg.get(part)
+            ecfg[part] = build_component(config, name) if isinstance(name, str) else None
+        self.edges = EdgeDetector(**ecfg, random_state=seed)
+        self.binding = str(_section(config, "assembly").get("binding", "conj"))
+        self.train_seconds_: float | None = None
+
+    # -- training ---------------------------------------------------------------------
+    def fit(self, docs: Sequence[GEDoc], verbose: bool = False) -> GEExtractor:
+        t0 = time.perf_counter()
+        docs_views = [build_views(d, gold=True) for d in docs]
+        self.triggers.fit(docs_views)
+        if verbose:
+            print(f"triggers fitted ({time.perf_counter() - t0:.0f}s)", flush=True)
+        views = [v for vs in docs_views for v in vs]
+        cands = candidates(views, [v.gold_triggers for v in views])
+        y = gold_labels(views, cands)
+        if verbose:
+            n = {c: int((y == c).sum()) for c in np.unique(y)}
+            print(f"edge candidates {len(cands)} {n}", flush=True)
+        self.edges.fit(views, cands, y)
+        self.train_seconds_ = time.perf_counter() - t0
+        if verbose:
+            print(f"edges fitted ({self.train_seconds_:.0f}s)", flush=True)
+        return self
+
+    # -- prediction ---------------------------------------------------------------------
+    def predict_views(self, views: Sequence[SentenceView],
+                      trigger_bias: float | None = None, edge_bias: float | None = None
+                      ) -> list[list[tuple[EdgeCandidate, str]]]:
+        """Predicted edges of each view."""
+        nodes = self.triggers.predict(views, trigger_bias)
+        cands = candidates(views, nodes)
+        proba = self.edges.proba(views, cands)
+        bias = self.edges.none_bias if edge_bias is None else edge_bias
+        per_view: list[list[tuple[EdgeCandidate, str]]] = [[] for _ in views]
+        for c, role in decide_edges(proba, cands, bias):   # type: ignore[arg-type]
+            per_view[c.view].append((c, role))
+        return per_view
+
+    def predict(self, docs: Sequence[GEDoc]) -> list[StandoffDocument]:
+        """Predicted standoff documents (the ``.a1`` proteins and predicted events)."""
+        all_views = [build_views(d, gold=False) for d in docs]
+        flat = [v for vs in all_views for v in vs]
+        edges = self.predict_views(flat)
+        out, k = [], 0
+        for d, vs in zip(docs, all_views, strict=True):
+            out.append(assemble_document(d.standoff, vs, edges[k:k + len(vs)], self.binding))
+            k += len(vs)
+        return out
+
+    # -- persistence --------------------------------------------------------------------
+    def save(self, directory: str | Path, extra_meta: dict[str, Any] | None = None) -> Path:
+        """Write ``meta.json`` and ``models.skops`` into ``directory``."""
+        import skops.io as sio
+
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        parts: dict[str, Any] = {"trigger_model": self.triggers.model_}
+        if self.edges.uses_klsh:
+            parts["klsh"], parts["forest"] = self.edges.klsh, self.edges.forest
+        if self.edges.uses_features:
+            parts["edge_linear"] = self.edges.linear_
+        with atomic_open(directory / "models.skops", "wb") as fh:
+            fh.write(sio.dumps(parts))
+        meta = {"format": "relx-ge-events", "format_version": FORMAT_VERSION,
+                "relx_version": __version__, "config": self.config,
+                "trigger_classes": self.triggers.classes_,
+                "trigger_dictionary": self.triggers.dictionary_.to_json(),
+                "edge_vocab": self.edges.encoder_.to_dict(),
+                "train_seconds": self.train_seconds_, **(extra_meta or {})}
+        with atomic_open(directory / "meta.json", "w") as fh:
+            json.dump(meta, fh)
+        return directory
+
+    @classmethod
+    def load(cls, directory: str | Path) -> GEExtractor:
+        """Load a model saved by :meth:`save`; checks the format and its version."""
+        import skops.io as sio
+
+        directory = Path(directory)
+        meta_path, skops_path = directory / "meta.json", directory / "models.skops"
+        for p in (meta_path, skops_path):
+            if not p.is_file():
+                raise GEModelError(f"{directory}: not a GE event model ({p.name} missing)")
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if meta.get("format") != "relx-ge-events":
+            raise GEModelError(f"{meta_path}: format {meta.get('format')!r} is not relx-ge-events")
+        if meta.get("format_version") != FORMAT_VERSION:
+            raise GEModelError(f"{meta_path}: format version {meta.get('format_version')} "
+                               f"(this relx reads version {FORMAT_VERSION})")
+        data = skops_path.read_bytes()
+        untrusted = set(sio.get_untrusted_types(data=data)) - set(TRUSTED_TYPES)
+        if untrusted:
+            raise GEModelError(f"{skops_path}: refusing untrusted types {sorted(untrusted)}")
+        parts = sio.loads(data, trusted=TRUSTED_TYPES)
+        self = cls(meta["config"])
+        self.triggers.model_ = parts["trigger_model"]
+        self.triggers.classes_ = list(meta["trigger_classes"])
+        self.triggers.dictionary_ = TriggerDictionary.from_json(meta["trigger_dictionary"])
+        self.edges.encoder_ = StructureEncoder.from_dict(meta["edge_vocab"])
+        if self.edges.uses_klsh:
+            self.edges.klsh, self.edges.forest = parts["klsh"], parts["forest"]
+        if self.edges.uses_features:
+            self.edges.linear_ = parts["edge_linear"]
+        self.train_seconds_ = meta.get("train_seconds")
+        self.meta = meta
+        return self

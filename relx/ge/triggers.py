@@ -1,0 +1,224 @@
+"""Trigger detection: token-level classification of candidate tokens into event types.
+
+Each candidate token (:meth:`SentenceView.candidates`) gets hashed sparse features -- word,
+lemma, POS, affixes, neighbours, dependency context, nearby proteins and a trigger
+dictionary learned from the training triggers (cross-fitted by document folds so training
+rows do not see their own counts) -- and a linear model predicts ``None`` or a set of
+event types (a token anchoring two types is one combined class ``"A|B"``). ``none_bias``
+is subtracted from the ``None`` score before the argmax: a recall/precision knob.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from sklearn.feature_extraction import FeatureHasher
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
+
+from relx.events import GE_EVENT_TYPES
+from relx.ge.sentences import SentenceView
+
+NONE_LABEL = "None"
+
+
+def _key(view: SentenceView, i: int) -> str:
+    t = view.tokens[i]
+    return (t.lemma or t.text).lower().strip("-/")
+
+
+class TriggerDictionary:
+    """Counts of each word/lemma as a candidate and as a trigger of each type."""
+
+    def __init__(self) -> None:
+        self.total: Counter[str] = Counter()
+        self.types: dict[str, Counter[str]] = defaultdict(Counter)
+
+    def add(self, views: Sequence[SentenceView]) -> TriggerDictionary:
+        for v in views:
+            for i in v.candidates():
+                for k in {_key(v, i), v.tokens[i].text.lower()}:
+                    self.total[k] += 1
+                    for typ in v.gold_triggers.get(i, ()):
+                        self.types[k][typ] += 1
+        return self
+
+    def features(self, key: str, prefix: str, out: dict[str, float]) -> None:
+        n = self.total.get(key, 0)
+        if not n:
+            out[f"{prefix}unseen"] = 1.0
+            return
+        types = self.types.get(key)
+        pos = sum(types.values()) if types else 0
+        out[f"{prefix}ratio"] = pos / n
+        out[f"{prefix}ratio_bin={min(int(10 * pos / n), 9)}"] = 1.0
+        if types:
+            for typ, c in types.items():
+                out[f"{prefix}type={typ}"] = c / n
+            best = types.most_common(1)[0][0]
+            out[f"{prefix}best={best}"] = 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"total": dict(self.total), "types": {k: dict(v) for k, v in self.types.items()}}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> TriggerDictionary:
+        td = cls()
+        td.total = Counter(d["total"])
+        td.types = defaultdict(Counter, {k: Counter(v) for k, v in d["types"].items()})
+        return td
+
+
+def _shape(text: str) -> str:
+    s = "".join("A" if c.isupper() else "a" if c.islower() else "0" if c.isdigit() else c
+                for c in text)
+    out = []
+    for c in s:
+        if not out or out[-1] != c:
+            out.append(c)
+    return "".join(out)[:8]
+
+
+def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | None
+                   ) -> dict[str, float]:
+    """Sparse features of candidate token ``i``."""
+    toks, g = view.tokens, view.graph
+    t = toks[i]
+    w, lem, pos = t.text.lower(), (t.lemma or t.text).lower(), t.pos or ""
+    f: dict[str, float] = {f"w={w}": 1, f"l={lem}": 1, f"p={pos}": 1, f"lp={lem}/{pos}": 1,
+                           f"shape={_shape(t.text)}": 1}
+    core = w.strip("-/")
+    for k in (3, 4, 5):
+        if len(core) > k:
+            f[f"suf{k}={core[-k:]}"] = 1
+            f[f"pre{k}={core[:k]}"] = 1
+    if t.text[:1] in "-/":
+        f["hyphen_start"] = 1
+    if dictionary is not None:
+        dictionary.features(_key(view, i), "dl:", f)
+        dictionary.features(w, "dw:", f)
+    prot = view.protein_tokens
+    for off in (-2, -1, 1, 2):
+        j = i + off
+        if 0 <= j < len(toks):
+            o = "PROT" if j in prot else (toks[j].lemma or toks[j].text).lower()
+            f[f"l[{off}]={o}"] = 1
+            f[f"p[{off}]={toks[j].pos}"] = 1
+            if abs(off) == 1:
+                f[f"bi[{off}]={o}_{lem}"] = 1
+    # distance to the nearest protein
+    dists = [abs(j - i) for j in prot]
+    near = min(dists) if dists else 99
+    f[f"pdist={min(near, 6) if near < 99 else 'none'}"] = 1
+    f[f"nprot={min(len(view.protein_head), 5)}"] = 1
+    # dependency context
+    for h in g.predecessors(i):
+        for d in g.get_edge_data(h, i).values():
+            hl = "PROT" if h in prot else (toks[h].lemma or toks[h].text).lower()
+            f[f"in={d['label']}"] = 1
+            f[f"in={d['label']}:{hl}"] = 1
+            f[f"in_p={d['label']}:{toks[h].pos}"] = 1
+    for c in g.successors(i):
+        for d in g.get_edge_data(i, c).values():
+            cl = "PROT" if c in prot else (toks[c].lemma or toks[c].text).lower()
+            f[f"out={d['label']}"] = 1
+            f[f"out={d['label']}:{cl}"] = 1
+            if c in prot:
+                f[f"out_prot={d['label']}"] = 1
+            for c2 in g.successors(c):   # two steps down: "expression of PROT"
+                for d2 in g.get_edge_data(c, c2).values():
+                    if c2 in prot:
+                        f[f"out2_prot={d['label']}:{cl}/{d2['label']}"] = 1
+                        f[f"out2_prot={d['label']}/{d2['label']}"] = 1
+    return f
+
+
+def _label(view: SentenceView, i: int) -> str:
+    types = view.gold_triggers.get(i)
+    return "|".join(sorted(types)) if types else NONE_LABEL
+
+
+class TriggerDetector:
+    """Hashed features + a linear classifier over candidate tokens."""
+
+    def __init__(self, classifier: str = "linear_svc", C: float = 0.1,
+                 n_features: int = 2 ** 18, none_bias: float = 0.0, dict_folds: int = 5,
+                 class_weight: str | None = None, random_state: int = 0) -> None:
+        self.classifier = classifier
+        self.C = C
+        self.n_features = n_features
+        self.none_bias = none_bias
+        self.dict_folds = dict_folds
+        self.class_weight = class_weight
+        self.random_state = random_state
+
+    def _hasher(self) -> FeatureHasher:
+        return FeatureHasher(n_features=self.n_features, input_type="dict", alternate_sign=False)
+
+    def _rows(self, views: Sequence[SentenceView], dictionary: TriggerDictionary | None):
+        feats, index = [], []
+        for vi, v in enumerate(views):
+            for i in v.candidates():
+                feats.append(token_features(v, i, dictionary))
+                index.append((vi, i))
+        return feats, index
+
+    def fit(self, docs_views: Sequence[Sequence[SentenceView]]) -> TriggerDetector:
+        """Fit on the gold-labelled sentence views of each training document."""
+        rng = np.random.RandomState(self.random_state)
+        fold = rng.permutation(len(docs_views)) % max(self.dict_folds, 1)
+        feats, labels = [], []
+        for k in range(max(self.dict_folds, 1)):
+            held = [v for d, vs in enumerate(docs_views) if fold[d] == k for v in vs]
+            rest = [v for d, vs in enumerate(docs_views) if fold[d] != k for v in vs]
+            dictionary = TriggerDictionary().add(rest if self.dict_folds > 1 else held)
+            f, idx = self._rows(held, dictionary)
+            feats += f
+            labels += [_label(held[vi], i) for vi, i in idx]
+        self.dictionary_ = TriggerDictionary().add([v for vs in docs_views for v in vs])
+        X = self._hasher().transform(feats)
+        y = np.array(labels)
+        if self.classifier == "linear_svc":
+            self.model_ = LinearSVC(C=self.C, class_weight=self.class_weight,
+                                    random_state=self.random_state)
+        elif self.classifier == "logreg":
+            self.model_ = LogisticRegression(C=self.C, max_iter=2000,
+                                             class_weight=self.class_weight)
+        else:
+            raise ValueError(f"unknown trigger classifier {self.classifier!r}")
+        self.model_.fit(X, y)
+        self.classes_ = list(self.model_.classes_)
+        return self
+
+    def scores(self, views: Sequence[SentenceView]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """(N, n_classes) decision scores of every candidate and its (view index, token)."""
+        feats, index = self._rows(views, self.dictionary_)
+        if not feats:
+            return np.zeros((0, len(self.classes_))), index
+        return self.model_.decision_function(self._hasher().transform(feats)), index
+
+    def predict(self, views: Sequence[SentenceView], none_bias: float | None = None
+                ) -> list[dict[int, set[str]]]:
+        """Per view: token -> predicted event types."""
+        scores, index = self.scores(views)
+        return decide(scores, index, self.classes_, len(views),
+                      self.none_bias if none_bias is None else none_bias)
+
+
+def decide(scores: np.ndarray, index: list[tuple[int, int]], classes: list[str], n_views: int,
+           none_bias: float) -> list[dict[int, set[str]]]:
+    """Argmax with ``none_bias`` taken off the ``None`` score."""
+    out: list[dict[int, set[str]]] = [{} for _ in range(n_views)]
+    if not len(index):
+        return out
+    s = scores.copy()
+    s[:, classes.index(NONE_LABEL)] -= none_bias
+    best = s.argmax(axis=1)
+    for (vi, i), b in zip(index, best, strict=True):
+        lab = classes[b]
+        if lab != NONE_LABEL:
+            out[vi][i] = {t for t in lab.split("|") if t in GE_EVENT_TYPES}
+    return out
