@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 SHARED ?= ../shared
 PPI := $(SHARED)/corpora/ppi
 
-.PHONY: install test lint demo results bench clean
+.PHONY: install test lint demo results bench clean parser-corpus train-parser ner-corpus \
+	train-ner pipeline default-model
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,10 +25,36 @@ test: install
 	$(BIN)/ruff check relx tests benchmarks
 	$(BIN)/python -m pytest -q
 
-# Until `relx extract` lands, the demo is 10-fold CV on the smallest corpus, IEPA.
+# Extract interactions from the bundled sample abstracts with the shipped model.
 demo: install
-	$(BIN)/relx evaluate --config configs/ppi-klsh-rf.toml --cv 10 \
-	    --corpus $(PPI)/IEPA-learning-format.xml.gz --report runs/demo/iepa-cv.json
+	$(BIN)/relx extract corpora/abstracts --out runs/demo --format tsv \
+	    --report runs/demo/report.html
+
+# --- training recipes for what models/ ships (run in this order) -----------------------
+parser-corpus: install
+	$(BIN)/python -m relx.parse.treebanks --shared $(SHARED) --out runs/parser/corpus
+
+train-parser: parser-corpus
+	$(BIN)/python -m spacy train configs/parser.cfg --output runs/parser/model \
+	    --paths.train runs/parser/corpus/train.spacy --paths.dev runs/parser/corpus/dev.spacy
+
+ner-corpus: install
+	$(BIN)/python -m relx.parse.ner build --shared $(SHARED) --out runs/ner/corpus
+
+train-ner: ner-corpus
+	$(BIN)/python -m spacy train configs/ner.cfg --code relx/parse/ner.py \
+	    --output runs/ner/model --paths.train runs/ner/corpus/train.spacy \
+	    --paths.dev runs/ner/corpus/dev.spacy
+
+pipeline: install
+	$(BIN)/python -m relx.parse.assemble --parser runs/parser/model/model-best \
+	    --ner runs/ner/model/model-best --out models/relx_bio_sm
+
+default-model: install
+	$(BIN)/relx train --config configs/ppi-klsh-rf.toml --out models/ppi-default \
+	    --train $(PPI)/AImed-learning-format.xml.gz \
+	    --train $(PPI)/BioInfer-learning-format.xml.gz \
+	    --train $(PPI)/IEPA-learning-format.xml.gz
 
 results: install
 	$(BIN)/python -m relx.results --shared $(SHARED) --out docs/results.md --runs runs/results

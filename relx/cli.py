@@ -160,6 +160,147 @@ def score_events(
     Console().print(t)
 
 
+@app.command()
+def extract(
+    inputs: Annotated[list[str], typer.Argument(
+        help="Files, folders or globs: text, PubMed XML, BioC, PubTator, standoff, JSONL.")],
+    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
+    format: Annotated[list[str] | None, typer.Option(
+        "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator. "
+                         "JSONL is always written.")] = None,
+    input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
+    = None,
+    model: Annotated[str | None, typer.Option(help="Model name or directory (default: the "
+                                                   "shipped ppi-default).")] = None,
+    spacy_model: Annotated[str | None, typer.Option(
+        help="spaCy/scispacy pipeline for parsing and NER (default: relx's).")] = None,
+    threshold: Annotated[float | None, typer.Option(
+        help="Report pairs scoring above this (default: the model's threshold).")] = None,
+    ground: Annotated[bool, typer.Option(help="Ground proteins to HGNC/FamPlex.")] = True,
+    jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
+                                                       "(with --engine dask).")] = None,
+    report: Annotated[Path | None, typer.Option(help="Also write a self-contained HTML "
+                                                     "report here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
+    = False,
+) -> None:
+    """Extract protein-protein interactions from papers and abstracts.
+
+    Writes one output per input file under [bold]--out[/] (atomically), then
+    relations.jsonl (one relation per line), errors.jsonl (bad inputs, with the reason) and
+    summary.json. Rerunning with the same --out skips finished inputs.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from relx.batch import OUTPUT_FORMATS, BatchOptions, list_inputs, run_batch
+    from relx.model import ModelError
+
+    formats = tuple(dict.fromkeys(["jsonl", *(format or [])]))
+    bad = [f for f in formats if f not in OUTPUT_FORMATS]
+    if bad:
+        raise typer.BadParameter(f"unknown --format {bad}; choose from {OUTPUT_FORMATS}")
+    try:
+        files = list_inputs(inputs)
+    except FileNotFoundError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    if not files:
+        err.print("[red]error:[/] no input files of a known format")
+        raise typer.Exit(2)
+    opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
+                        spacy_model=spacy_model, threshold=threshold, ground=ground)
+    console = Console(stderr=True, quiet=quiet)
+    progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console, transient=True,
+                        disable=quiet or not console.is_terminal)
+    try:
+        with progress:
+            task = progress.add_task("extracting", total=len(files))
+            summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
+                                on_done=lambda rec: progress.advance(task))
+            if report is not None:
+                from relx.report import write_report
+
+                rels = [__import__("json").loads(line) for line in
+                        (out / "relations.jsonl").read_text(encoding="utf-8").splitlines()]
+                write_report(rels, report, title=f"relx: {len(rels)} interactions",
+                             summary=summary)
+    except (ModelError, ValueError, OSError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
+                  f"{summary['candidates']} candidate pairs -> [bold]{summary['relations']}"
+                  f"[/] relations in {summary['seconds']} s; {summary['errors']} errors")
+    console.print(f"results: {out / 'relations.jsonl'}" + (
+        f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else "")
+                  + (f"  report: {report}" if report else ""))
+
+
+@app.command()
+def train(
+    config: Annotated[Path, typer.Option(help="Pipeline config (TOML).", exists=True,
+                                         dir_okay=False)],
+    train: Annotated[list[Path], typer.Option(help="Training corpus (repeatable): PPI XML or "
+                                                   "relx JSONL.")],
+    out: Annotated[Path, typer.Option(help="Model directory to write.")],
+    name: Annotated[str | None, typer.Option(help="Model name (default: the directory name).")]
+    = None,
+    version: Annotated[str, typer.Option(help="Model version.")] = "0.1.0",
+    parses: Annotated[str, typer.Option(help="'relx' (default: parse like `relx extract` "
+                                             "does) or 'corpus' (the corpus's parses).")]
+    = "relx",
+    corpus_parse: Annotated[str, typer.Option(help="With --parses corpus: split_parse or "
+                                                   "Charniak-Lease.")] = "split_parse",
+    spacy_model: Annotated[str | None, typer.Option(help="With --parses relx: the spaCy "
+                                                         "pipeline (default: relx's).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+) -> None:
+    """Train a relation-extraction model and save it (no pickle: skops + JSON + TOML)."""
+    from relx.evaluate import load_corpus
+    from relx.io import ReaderError
+    from relx.model import train_model
+    from relx.registry import ConfigError, load_config
+
+    out_console = Console(quiet=quiet)
+    try:
+        cfg = load_config(config)
+        with out_console.status("reading and parsing the training corpora"):
+            docs = [d for p in train for d in load_corpus(p, parses, corpus_parse, spacy_model)]
+        with out_console.status(f"training on {len(docs)} documents"):
+            model = train_model(cfg, docs, name=name or out.name, version=version, seed=seed,
+                                trained_on=[p.name for p in train],
+                                parse_source=f"corpus:{corpus_parse}" if parses == "corpus"
+                                else f"relx:{spacy_model or 'relx_bio_sm'}")
+        model.save(out)
+    except (ReaderError, ConfigError, ValueError, OSError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    m = model.meta
+    out_console.print(f"saved {out}: {m['n_train']} pairs ({m['n_positive']} positive) from "
+                      f"{m['n_documents']} documents, {m['train_seconds']} s, threshold "
+                      f"{model.threshold:.3f}")
+
+
+@app.command()
+def models(
+    path: Annotated[Path | None, typer.Option(help="Folder to list (default: relx's models/).")]
+    = None,
+) -> None:
+    """List the installed relation models and parse pipelines."""
+    from relx.model import installed_models
+
+    t = Table(title="relx models")
+    for col in ("name", "kind", "task", "version", "MB", "path"):
+        t.add_column(col)
+    for m in installed_models(path):
+        t.add_row(m["name"], m["kind"], str(m["task"]), str(m["version"]), str(m["size_mb"]),
+                  m["path"])
+    Console().print(t)
+
+
 parser_app = typer.Typer(help="relx's tagger and dependency parser.", no_args_is_help=True)
 app.add_typer(parser_app, name="parser")
 

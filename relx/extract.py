@@ -1,0 +1,164 @@
+"""Relation extraction from text and documents: parse, tag and ground proteins, score pairs.
+
+    import relx
+    ex = relx.load()                       # the shipped default model
+    for rel in ex.extract("STAT5 is phosphorylated by JAK1."):
+        print(rel.entity1.text, rel.entity2.text, rel.score)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import combinations, islice
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from relx.doc import Document, Entity, Relation, Sentence
+from relx.model import DEFAULT_MODEL, ModelError, RelationModel, load_model
+from relx.parse.pipeline import Parser, models_dir
+from relx.represent.instances import PairInstance
+
+
+class ExtractedEntity(BaseModel):
+    """One argument of an extracted relation; offsets are document offsets, end-exclusive."""
+
+    id: str
+    text: str
+    start: int
+    end: int
+    type: str = "Protein"
+    norm_ids: list[str] = []
+
+
+class ExtractedRelation(BaseModel):
+    """One extracted interaction: where it was found, its two proteins and its score."""
+
+    document_id: str
+    sentence_id: str
+    sentence: str
+    sentence_start: int
+    sentence_end: int
+    entity1: ExtractedEntity
+    entity2: ExtractedEntity
+    score: float
+    model: str
+    model_version: str
+
+
+def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
+    """A loaded model from a model object, a directory or an installed model's name."""
+    if isinstance(model, RelationModel):
+        return model
+    name = DEFAULT_MODEL if model is None else str(model)
+    path = Path(name)
+    if not (path / "meta.json").exists():
+        path = models_dir() / name
+    if not (path / "meta.json").exists():
+        raise ModelError(f"no model {name!r} (looked for a directory, and in {models_dir()}); "
+                         "`relx models` lists the installed ones")
+    return load_model(path)
+
+
+def candidate_pairs(sentence: Sentence) -> list[Relation]:
+    """Every unordered pair of non-overlapping entity mentions of a sentence, in text order."""
+    ents = sorted(sentence.entities, key=lambda e: (e.start, e.end))
+    out = []
+    for a, b in combinations(ents, 2):
+        if any(x.overlaps(y) for x in a.spans for y in b.spans):
+            continue
+        out.append(Relation(id=f"{sentence.id}.p{len(out)}", arg1=a.id, arg2=b.id))
+    return out
+
+
+def _entity_out(e: Entity, doc: Document) -> ExtractedEntity:
+    return ExtractedEntity(id=e.id, text=e.text or doc.text[e.start:e.end], start=e.start,
+                           end=e.end, type=e.type, norm_ids=e.norm_ids)
+
+
+def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
+    it = iter(it)
+    while chunk := list(islice(it, n)):
+        yield chunk
+
+
+class Extractor:
+    """Parse -> proteins (given, or NER) -> grounding -> candidate pairs -> model scores.
+
+    ``threshold``: report pairs scoring above it (default: the model's own threshold).
+    ``ground``: fill each entity's ``norm_ids`` with HGNC/FamPlex candidates.
+    """
+
+    def __init__(self, model: str | Path | RelationModel | None = None, *,
+                 spacy_model: str | Path | None = None, threshold: float | None = None,
+                 ground: bool = True, batch_docs: int = 64) -> None:
+        self.model = resolve_model(model)
+        self.parser = Parser(spacy_model)
+        self.threshold = self.model.threshold if threshold is None else float(threshold)
+        self.ground = ground
+        self.batch_docs = batch_docs
+        self._grounder: Any = None
+
+    def _ground(self, doc: Document) -> Document:
+        if not self.ground:
+            return doc
+        if self._grounder is None:
+            from relx.ground import Grounder
+
+            self._grounder = Grounder()
+        return self._grounder.ground_entities(doc)
+
+    def annotate(self, docs: Iterable[Document]
+                 ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:
+        """Per document: the parsed document with its *reported* relations on its sentences,
+        the extracted relations, and the number of candidate pairs scored."""
+        for chunk in _chunks(self.parser.parse_documents(docs), self.batch_docs):
+            chunk = [self._ground(d) for d in chunk]
+            inst: list[PairInstance] = []
+            for d in chunk:
+                for s in d.sentences:
+                    s.relations = candidate_pairs(s)
+                    inst += [PairInstance(d.id, s, r) for r in s.relations]
+            scores = iter(self.model.scores(inst).tolist())
+            for d in chunk:
+                found, n = [], 0
+                for s in d.sentences:
+                    kept = []
+                    for r in s.relations:
+                        n += 1
+                        r.score = next(scores)
+                        if r.score > self.threshold:
+                            r.label = True
+                            kept.append(r)
+                            found.append(ExtractedRelation(
+                                document_id=d.id, sentence_id=s.id, sentence=s.text,
+                                sentence_start=s.start, sentence_end=s.end,
+                                entity1=_entity_out(s.entity(r.arg1), d),
+                                entity2=_entity_out(s.entity(r.arg2), d),
+                                score=round(r.score, 4), model=self.model.name,
+                                model_version=self.model.version))
+                    s.relations = kept
+                yield d, found, n
+
+    def extract(self, source: str | Path | Document | Iterable[Document]
+                ) -> list[ExtractedRelation]:
+        """Relations from raw text, a file path (any format relx reads), a Document or
+        several documents."""
+        if isinstance(source, Document):
+            docs: Iterable[Document] = [source]
+        elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
+                                          and len(source) < 4096 and Path(source).is_file()):
+            from relx.io.registry import read
+
+            docs = read(Path(source))
+        elif isinstance(source, str):
+            docs = [Document(id="text", text=source)]
+        else:
+            docs = source
+        return [r for _, rels, _ in self.annotate(docs) for r in rels]
+
+
+def load(model: str | Path | None = None, **options: Any) -> Extractor:
+    """The extractor for ``model`` (default: relx's shipped PPI model)."""
+    return Extractor(model, **options)

@@ -1,0 +1,170 @@
+"""Trained relation-extraction models on disk: no pickle, a format version, the config.
+
+A model directory holds ``meta.json`` (format version, name, version, task, training data,
+figures), ``config.toml`` (the pipeline config it was trained with) and ``pipeline.skops``
+(the fitted sklearn pipeline, loaded by skops with an explicit allow-list of types).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from relx import __version__
+from relx.doc import Document
+from relx.io.atomic import atomic_open
+from relx.registry import build_pipeline
+from relx.represent.instances import PairInstance, labels, pair_instances
+
+FORMAT_VERSION = 1
+DEFAULT_MODEL = "ppi-default"
+# relx types a saved pipeline may contain (besides what skops trusts by default)
+TRUSTED_TYPES = [
+    "relx.kernels.structure.PathKernel", "relx.kernels.structure.SumKernel",
+    "relx.learn.forest.RandomSubspaceForest", "relx.learn.kernel_svm.KernelSVM",
+    "relx.represent.instances.StructureExtractor", "relx.represent.instances.StructureSet",
+    "relx.represent.klsh.KLSHEncoder", "relx.structures.EncodedStructures",
+    "relx.structures.StructureEncoder", "relx.structures.Vocab", "sklearn.tree._tree.Tree",
+]
+
+
+class ModelError(ValueError):
+    """A model directory that cannot be used (missing, wrong format version, untrusted)."""
+
+
+@dataclass
+class RelationModel:
+    """A fitted pipeline plus what is needed to use and describe it."""
+
+    pipeline: Any
+    config: dict[str, Any]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return str(self.meta.get("name", self.config.get("pipeline", {}).get("name", "model")))
+
+    @property
+    def version(self) -> str:
+        return str(self.meta.get("version", "0"))
+
+    @property
+    def threshold(self) -> float:
+        """The positive-class score above which a pair is reported."""
+        clf = self.pipeline.steps[-1][1]
+        t = getattr(clf, "threshold_", getattr(clf, "threshold", 0.5))
+        return float(t) if not isinstance(t, str) else 0.5
+
+    def scores(self, instances: Sequence[PairInstance]) -> np.ndarray:
+        """(N,) positive-class probabilities."""
+        if not instances:
+            return np.zeros(0)
+        return self.pipeline.predict_proba(list(instances))[:, 1]
+
+    def save(self, path: str | Path) -> Path:
+        import skops.io as sio
+
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        tmp = path / "pipeline.skops.tmp"
+        sio.dump(self.pipeline, tmp, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
+        tmp.replace(path / "pipeline.skops")
+        with atomic_open(path / "config.toml") as fh:
+            fh.write(_to_toml(self.config))
+        meta = {**self.meta, "format_version": FORMAT_VERSION, "relx_version": __version__}
+        with atomic_open(path / "meta.json") as fh:
+            json.dump(meta, fh, indent=2)
+        return path
+
+
+def load_model(path: str | Path) -> RelationModel:
+    """Load a model directory written by :meth:`RelationModel.save`."""
+    import skops.io as sio
+
+    path = Path(path)
+    meta_file = path / "meta.json"
+    if not meta_file.exists():
+        raise ModelError(f"{path}: not a relx model (no meta.json)")
+    meta = json.loads(meta_file.read_text())
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise ModelError(f"{path}: model format {meta.get('format_version')!r}, this relx reads "
+                         f"format {FORMAT_VERSION}; retrain with `relx train`")
+    config = tomllib.loads((path / "config.toml").read_text())
+    file = path / "pipeline.skops"
+    untrusted = set(sio.get_untrusted_types(file=file)) - set(TRUSTED_TYPES)
+    if untrusted:
+        raise ModelError(f"{file}: refusing to load untrusted types {sorted(untrusted)}")
+    pipeline = sio.load(file, trusted=sorted(set(TRUSTED_TYPES) | set(
+        sio.get_untrusted_types(file=file))))
+    return RelationModel(pipeline, config, meta)
+
+
+def train_model(config: dict[str, Any], docs: Sequence[Document], *, name: str,
+                version: str = "0.1.0", seed: int | None = None,
+                trained_on: Sequence[str] = (), parse_source: str = "") -> RelationModel:
+    """Fit the configured pipeline on every candidate pair of ``docs``."""
+    seed = int(config["pipeline"].get("seed", 0)) if seed is None else seed
+    inst = pair_instances(docs)
+    y = labels(inst)
+    if len(np.unique(y)) < 2:
+        raise ValueError("training data needs both positive and negative pairs")
+    pipe = build_pipeline(config, random_state=seed)
+    t0 = time.perf_counter()
+    pipe.fit(inst, y)
+    meta = {"name": name, "version": version, "task": config["pipeline"].get("task", "ppi"),
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "trained_on": list(trained_on), "n_train": len(inst), "n_positive": int(y.sum()),
+            "n_documents": len(docs), "parse_source": parse_source, "seed": seed,
+            "train_seconds": round(time.perf_counter() - t0, 1)}
+    return RelationModel(pipe, config, meta)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def _to_toml(cfg: dict[str, Any]) -> str:
+    """A config of flat sections (what relx configs are) as TOML text."""
+    out = []
+    for section, body in cfg.items():
+        if not isinstance(body, dict):
+            out.append(f"{section} = {_toml_value(body)}")
+            continue
+        out.append(f"\n[{section}]")
+        out += [f"{k} = {_toml_value(v)}" for k, v in body.items() if not isinstance(v, dict)]
+    return "\n".join(out).lstrip() + "\n"
+
+
+def installed_models(root: Path | None = None) -> list[dict[str, Any]]:
+    """Every model directory under ``root`` (default: the shipped ``models/``) with its meta."""
+    from relx.parse.pipeline import models_dir
+
+    root = models_dir() if root is None else root
+    found = []
+    for meta_file in sorted(root.glob("*/meta.json")):
+        meta = json.loads(meta_file.read_text())
+        kind = "relation model" if (meta_file.parent / "pipeline.skops").exists() else \
+            "spaCy pipeline" if (meta_file.parent / "config.cfg").exists() else "other"
+        found.append({"name": meta_file.parent.name, "path": str(meta_file.parent), "kind": kind,
+                      "version": meta.get("version", "?"),
+                      "task": meta.get("task", "parse" if kind == "spaCy pipeline" else "?"),
+                      "size_mb": round(sum(f.stat().st_size for f in meta_file.parent.rglob("*")
+                                           if f.is_file()) / 1e6, 1)})
+    return found

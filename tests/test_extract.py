@@ -1,0 +1,217 @@
+"""`relx extract` and the Python API with the shipped models, on relx's sample abstracts."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, ROOT, SHARED
+from typer.testing import CliRunner
+
+from relx.cli import app
+from relx.doc import Entity, Sentence, Span
+from relx.model import DEFAULT_MODEL
+from relx.parse.pipeline import models_dir
+
+if not (models_dir() / DEFAULT_MODEL / "meta.json").exists():
+    pytest.skip("shipped model models/ppi-default missing", allow_module_level=True)
+
+SAMPLES = ROOT / "corpora" / "abstracts"
+TEXT = ("Interleukin-2 (IL-2) binds to the IL-2 receptor. Activated JAK1 phosphorylates STAT5, "
+        "and SOCS3 inhibits JAK1.")
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    import relx
+
+    return relx.load()
+
+
+def test_candidate_pairs() -> None:
+    from relx.extract import candidate_pairs
+
+    ents = [Entity(id=i, spans=[Span(start=a, end=b)]) for i, a, b in
+            [("c", 20, 25), ("a", 0, 5), ("b", 10, 15), ("ab", 3, 12)]]
+    s = Sentence(id="s", start=0, end=30, text="x" * 30, entities=ents)
+    pairs = [(r.arg1, r.arg2) for r in candidate_pairs(s)]
+    # text order; overlapping mentions ("ab" with "a" and "b") are never paired
+    assert pairs == [("a", "b"), ("a", "c"), ("ab", "c"), ("b", "c")]
+    assert len({r.id for r in candidate_pairs(s)}) == 4
+
+
+def test_api_extracts_typed_relations(extractor) -> None:
+    from relx.extract import ExtractedRelation
+
+    rels = extractor.extract(TEXT)
+    assert rels and all(isinstance(r, ExtractedRelation) for r in rels)
+    for r in rels:
+        for e in (r.entity1, r.entity2):
+            assert TEXT[e.start:e.end] == e.text
+            assert r.sentence_start <= e.start < e.end <= r.sentence_end
+        assert TEXT[r.sentence_start:r.sentence_end] == r.sentence
+        assert extractor.threshold < r.score <= 1 and r.model == DEFAULT_MODEL
+    pairs = {frozenset((r.entity1.text, r.entity2.text)) for r in rels}
+    assert frozenset(("JAK1", "STAT5")) in pairs
+
+
+def test_api_accepts_documents_and_paths(extractor) -> None:
+    from relx.doc import Document
+
+    by_text = extractor.extract(TEXT)
+    by_doc = extractor.extract(Document(id="text", text=TEXT))
+    assert [r.model_dump() for r in by_doc] == [r.model_dump() for r in by_text]
+    by_path = extractor.extract(SAMPLES / "jak-stat.txt")
+    assert by_path and {r.document_id for r in by_path} == {"jak-stat"}
+
+
+def test_given_entities_are_used(extractor) -> None:
+    """Standoff input: the .a1 proteins are the entities (no NER)."""
+    from relx.io.registry import read
+
+    docs = list(read(FIXTURES / "st-mini.txt"))
+    given = {e.id for s in docs[0].sentences for e in s.entities}
+    parsed, _, _ = next(extractor.annotate(docs))
+    assert {e.id for s in parsed.sentences for e in s.entities} == given
+
+
+def _write_inputs(folder: Path, n_copies: int = 1) -> list[str]:
+    """Sample abstracts in several formats plus deliberately broken files."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for k in range(n_copies):
+        for f in sorted(SAMPLES.glob("*.txt")):
+            shutil.copy(f, folder / f"{f.stem}-{k}.txt")
+    shutil.copy(FIXTURES / "fmt-pubmed.xml", folder / "pubmed.xml")
+    (folder / "empty.txt").write_text("")
+    (folder / "latin1.txt").write_bytes("Prot\xe9ine kinase C binds p53.".encode("latin-1"))
+    (folder / "broken.xml").write_text("<PubmedArticleSet><PubmedArticle><MedlineCitation>")
+    with gzip.open(folder / "truncated.xml.gz", "wb") as fh:
+        fh.write(b"<PubmedArticleSet><PubmedArticle>")
+    return ["empty.txt", "latin1.txt", "broken.xml", "truncated.xml.gz"]
+
+
+def _relations(out: Path) -> list[dict]:
+    return [json.loads(x) for x in (out / "relations.jsonl").read_text().splitlines()]
+
+
+def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
+    bad = _write_inputs(tmp_path / "in")
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["extract", str(tmp_path / "in"), "--out", str(out),
+                                 "--format", "tsv", "--format", "brat", "--format", "bioc",
+                                 "--format", "pubtator", "--quiet"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads((out / "summary.json").read_text())
+    errors = [json.loads(x) for x in (out / "errors.jsonl").read_text().splitlines()]
+    assert sorted(Path(e["input"]).name for e in errors) == sorted(bad)
+    assert summary["errors"] == len(bad) and summary["inputs"] == 10
+    assert summary["documents"] >= 6 and summary["relations"] == len(_relations(out)) > 0
+    assert summary["candidates"] >= summary["relations"]
+    for rel in _relations(out):
+        assert set(rel) >= {"document_id", "sentence", "entity1", "entity2", "score", "model",
+                            "model_version"}
+    tsv = (out / "tsv" / "jak-stat-0.tsv").read_text().splitlines()
+    assert tsv[0].startswith("document_id\tsentence_id\tentity1") and len(tsv) > 1
+    ann = (out / "brat" / "jak-stat-0" / "jak-stat.ann").read_text()
+    assert "\tInteraction Arg1:T" in ann and "\tProtein " in ann
+    assert (out / "bioc" / "jak-stat-0.xml").read_text().startswith("<?xml")
+    assert "jak-stat|" in (out / "pubtator" / "jak-stat-0.pubtator").read_text()
+
+
+def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
+    _write_inputs(tmp_path / "in")
+    out = tmp_path / "out"
+    args = ["extract", str(tmp_path / "in"), "--out", str(out), "--quiet"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    first = (out / "relations.jsonl").read_text()
+    assert CliRunner().invoke(app, args).exit_code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["inputs_skipped_as_done"] == summary["inputs"] == 10
+    assert (out / "relations.jsonl").read_text() == first
+
+
+def test_killed_batch_resumes_to_the_same_output(tmp_path: Path) -> None:
+    _write_inputs(tmp_path / "in", n_copies=3)
+    cmd = [sys.executable, "-m", "relx.cli", "extract", str(tmp_path / "in"), "--quiet"]
+    full = tmp_path / "full"
+    subprocess.run([*cmd, "--out", str(full)], check=True, timeout=600)
+    part = tmp_path / "part"
+    proc = subprocess.Popen([*cmd, "--out", str(part)], start_new_session=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list((part / ".done").glob("*.json"))
+                                         if (part / ".done").exists() else []) < 4:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    n_done = len(list((part / ".done").glob("*.json")))
+    assert 4 <= n_done < 19 and not (part / "summary.json").exists()
+    subprocess.run([*cmd, "--out", str(part)], check=True, timeout=600)
+    summary = json.loads((part / "summary.json").read_text())
+    assert summary["inputs_skipped_as_done"] == n_done
+    assert (part / "relations.jsonl").read_text() == (full / "relations.jsonl").read_text()
+    assert (part / "errors.jsonl").read_text() == (full / "errors.jsonl").read_text()
+
+
+def test_jobs_and_dask_match_a_single_process(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    _write_inputs(tmp_path / "in")
+    runner = CliRunner()
+    base = ["extract", str(tmp_path / "in"), "--quiet", "--out"]
+    assert runner.invoke(app, [*base, str(tmp_path / "one")]).exit_code == 0
+    r = runner.invoke(app, [*base, str(tmp_path / "two"), "--jobs", "2"])
+    assert r.exit_code == 0, r.output
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        r = runner.invoke(app, [*base, str(tmp_path / "dask"), "--engine", "dask",
+                                "--scheduler", cluster.scheduler_address])
+    assert r.exit_code == 0, r.output
+    one = (tmp_path / "one" / "relations.jsonl").read_text()
+    assert one and (tmp_path / "two" / "relations.jsonl").read_text() == one
+    assert (tmp_path / "dask" / "relations.jsonl").read_text() == one
+    for d in ("two", "dask"):
+        assert (tmp_path / d / "errors.jsonl").read_text() == \
+            (tmp_path / "one" / "errors.jsonl").read_text()
+
+
+def test_models_command_lists_shipped_models() -> None:
+    r = CliRunner().invoke(app, ["models"])
+    assert r.exit_code == 0 and DEFAULT_MODEL in r.output and "relx_bio_sm" in r.output
+
+
+def test_bad_model_name_is_a_clear_error(tmp_path: Path) -> None:
+    r = CliRunner().invoke(app, ["extract", str(SAMPLES), "--out", str(tmp_path),
+                                 "--model", "no-such-model"])
+    assert r.exit_code == 2 and "no model 'no-such-model'" in r.output
+
+
+@pytest.mark.slow
+def test_thousand_abstracts_with_corrupt_files(tmp_path: Path) -> None:
+    """1,000+ real abstracts (GE texts, as plain text) plus injected corrupt files."""
+    ge = SHARED / "corpora" / "bionlp-st-ge" / "2011"
+    texts = sorted(ge.rglob("PMID-*.txt"))
+    if len(texts) < 1000:
+        pytest.skip("BioNLP-ST GE texts not available")
+    inp = tmp_path / "in"
+    inp.mkdir()
+    for i in range(10):  # ten inputs of 100+ abstracts each, as PubTator files
+        with open(inp / f"part{i}.pubtator", "w", encoding="utf-8") as fh:
+            for t in texts[i::10]:
+                title, _, abstract = t.read_text(encoding="utf-8").partition("\n")
+                fh.write(f"{t.stem}|t|{title.strip()}\n{t.stem}|a|{abstract.strip()}\n\n")
+    bad = _write_inputs(tmp_path / "in", n_copies=0)
+    r = CliRunner().invoke(app, ["extract", str(inp), "--out", str(tmp_path / "out"),
+                                 "--quiet", "--no-ground"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    errors = [json.loads(x) for x in (tmp_path / "out" / "errors.jsonl").read_text().splitlines()]
+    assert sorted(Path(e["input"]).name for e in errors) == sorted(bad)
+    assert summary["documents"] >= len(texts) and summary["relations"] > 0
