@@ -1,0 +1,23 @@
+"""Shared by the parse/extract benchmarks: GE abstracts as plain-text documents."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from relx.doc import Document
+
+SHARED = Path(os.environ.get("RELX_DATA", Path(__file__).resolve().parents[2] / "shared"))
+
+
+def ge_abstracts(limit: int | None = None) -> list[Document]:
+    """The BioNLP-ST GE 2011 abstracts (``PMID-*.txt``), text only, sorted by name."""
+    files = sorted((SHARED / "corpora" / "bionlp-st-ge" / "2011").rglob("PMID-*.txt"))
+    if not files:
+        raise SystemExit(f"no GE abstracts under {SHARED}/corpora/bionlp-st-ge/2011")
+    files = files[:limit] if limit else files
+    return [Document(id=f.stem, text=f.read_text(encoding="utf-8")) for f in files]
+
+
+def halves(docs: list, n: int) -> list[list]:
+    return [docs[i::n] for i in range(n)]

@@ -1,0 +1,73 @@
+"""End-to-end extraction vs parse-only throughput on the same GE abstracts, all cores.
+
+    python benchmarks/bench_extract.py [--limit N] [--procs P]
+
+Each of P processes loads the shipped models, then (timed) parses its share of the
+abstracts, and separately runs the whole extractor (parse, NER, grounding, candidate pairs,
+KLSH-RF scores) on the same share. Last line: JSON with ``abstracts_per_s``,
+``parse_only_abstracts_per_s``, ``peak_rss_mb`` (sum of the processes' peak resident sizes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import resource
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _abstracts import ge_abstracts, halves  # noqa: E402
+
+
+def _work(docs: list) -> dict:
+    import numba
+
+    import relx
+
+    numba.set_num_threads(1)
+    ex = relx.load()
+    ex.extract("Warm-up: JAK1 phosphorylates STAT5.")  # loads everything lazily loaded
+    t0 = time.perf_counter()
+    n_sent = sum(len(d.sentences) for d in ex.parser.parse_documents(docs))
+    t1 = time.perf_counter()
+    n_rel = n_cand = 0
+    for _, found, n in ex.annotate(docs):
+        n_rel += len(found)
+        n_cand += n
+    t2 = time.perf_counter()
+    return {"parse_s": t1 - t0, "extract_s": t2 - t1, "sentences": n_sent,
+            "relations": n_rel, "candidates": n_cand,
+            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=int, default=None, help="abstracts (default: all)")
+    ap.add_argument("--procs", type=int, default=os.cpu_count() or 1)
+    a = ap.parse_args()
+    docs = ge_abstracts(a.limit)
+    with ProcessPoolExecutor(a.procs, mp_context=mp.get_context("spawn")) as pool:
+        parts = list(pool.map(_work, halves(docs, a.procs)))
+    parse_s = max(p["parse_s"] for p in parts)
+    extract_s = max(p["extract_s"] for p in parts)
+    rss = sum(p["rss_mb"] for p in parts) + resource.getrusage(
+        resource.RUSAGE_SELF).ru_maxrss / 1024
+    n = len(docs)
+    print(f"{n} abstracts, {sum(p['sentences'] for p in parts)} sentences, "
+          f"{sum(p['candidates'] for p in parts)} candidate pairs, "
+          f"{sum(p['relations'] for p in parts)} relations, {a.procs} processes")
+    print(f"parse only: {parse_s:.1f} s = {n / parse_s:.1f} abstracts/s")
+    print(f"end to end: {extract_s:.1f} s = {n / extract_s:.1f} abstracts/s "
+          f"({parse_s / extract_s:.0%} of parse-only throughput)")
+    print(f"peak RSS: {rss:.0f} MB over {a.procs} workers + parent")
+    print(json.dumps({"abstracts_per_s": round(n / extract_s, 1),
+                      "parse_only_abstracts_per_s": round(n / parse_s, 1),
+                      "peak_rss_mb": round(rss), "abstracts": n, "processes": a.procs}))
+
+
+if __name__ == "__main__":
+    main()

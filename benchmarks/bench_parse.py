@@ -1,0 +1,52 @@
+"""Parsing throughput of the shipped pipeline on GE abstracts: one process and all cores.
+
+    python benchmarks/bench_parse.py [--limit N]
+
+Last line: JSON with ``sentences_per_s_1proc``, ``sentences_per_s_all``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _abstracts import ge_abstracts, halves  # noqa: E402
+
+
+def _parse(docs: list) -> tuple[int, float]:
+    from relx.parse.pipeline import Parser
+
+    parser = Parser()
+    parser.parse_text("Warm-up sentence with IL-2.")  # model load outside the timing
+    t0 = time.perf_counter()
+    n = sum(len(d.sentences) for d in parser.parse_documents(docs))
+    return n, time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--limit", type=int, default=None, help="abstracts (default: all)")
+    ap.add_argument("--procs", type=int, default=os.cpu_count() or 1)
+    a = ap.parse_args()
+    docs = ge_abstracts(a.limit)
+    n1, s1 = _parse(docs)
+    print(f"1 process: {len(docs)} abstracts, {n1} sentences in {s1:.1f} s = "
+          f"{n1 / s1:.0f} sentences/s")
+    with ProcessPoolExecutor(a.procs, mp_context=mp.get_context("spawn")) as pool:
+        parts = list(pool.map(_parse, halves(docs, a.procs)))
+    n_all, s_all = sum(p[0] for p in parts), max(p[1] for p in parts)
+    print(f"{a.procs} processes: {n_all} sentences in {s_all:.1f} s = {n_all / s_all:.0f} "
+          f"sentences/s (slowest worker's time)")
+    print(json.dumps({"sentences_per_s_1proc": round(n1 / s1, 1),
+                      "sentences_per_s_all": round(n_all / s_all, 1), "processes": a.procs,
+                      "abstracts": len(docs), "sentences": n1}))
+
+
+if __name__ == "__main__":
+    main()
