@@ -54,33 +54,63 @@ CharSpan = tuple[int, int]
 
 # -- tokenizer ---------------------------------------------------------------------------------
 
-def make_tokenizer(nlp: Language):
-    """The runtime tokenizer: scispacy's ``combined_rule_tokenizer`` for ``nlp``'s vocab."""
+_GREEK = ("alpha|beta|gamma|delta|epsilon|kappa|lambda|sigma|theta|zeta|omega|iota|eta|mu|nu|"
+          "xi|pi|rho|tau|phi|chi|psi")
+#: Extra infixes of the protein-boundary tokenizer: mentions inside scispacy tokens.
+PROTEIN_INFIXES = [
+    r"/",                                                # p50/p65, anti-CD3/CD28, Smad1/5/8
+    r"(?<=[A-Za-z0-9])\+(?=[A-Za-z0-9])",                # CD4+CD25
+    r"(?<=[A-Za-z0-9])[-+](?=/)", r"(?<=/)[-+]",         # Runx3-/-, +/+
+    # hyphen before a lowercase word (not a Greek letter): Fas-mediated, IL-10-producing;
+    # not after a single letter (c-myc)
+    rf"(?<=[A-Za-z0-9]{{2}}|-[A-Za-z0-9])-(?!(?:{_GREEK})\b)(?=[a-z]{{3,}}\b)",
+    r"(?<=^anti)-", r"(?<=^Anti)-",                      # anti-CD28
+    r"(?<=[A-Za-z0-9])\((?=[+-])",                       # CD4(+)
+]
+#: Extra suffixes of the protein-boundary tokenizer: CD4+, CD25-.
+PROTEIN_SUFFIXES = [r"(?<=[A-Za-z0-9])\+", r"(?<=[A-Za-z0-9])-"]
+
+
+def make_tokenizer(nlp: Language, protein_splits: bool = False):
+    """The runtime tokenizer: scispacy's ``combined_rule_tokenizer`` for ``nlp``'s vocab.
+
+    ``protein_splits`` adds :data:`PROTEIN_INFIXES` / :data:`PROTEIN_SUFFIXES`, which split
+    tokens where GE / PPI protein mentions end inside a scispacy token (``anti-CD3/CD28``
+    -> ``anti - CD3 / CD28``, ``CD4+CD25-``, ``Runx3-/-``, ``IL-2-induced``).
+    """
     from scispacy.custom_tokenizer import combined_rule_tokenizer
+    from spacy.util import compile_infix_regex, compile_suffix_regex
 
-    return combined_rule_tokenizer(nlp)
+    tok = combined_rule_tokenizer(nlp)
+    if protein_splits:
+        infix = tok.infix_finditer.__self__.pattern
+        suffix = tok.suffix_search.__self__.pattern
+        tok.infix_finditer = compile_infix_regex([infix, *PROTEIN_INFIXES]).finditer
+        tok.suffix_search = compile_suffix_regex([*PROTEIN_SUFFIXES, suffix]).search
+    return tok
 
 
-def blank_nlp() -> Language:
-    """A blank English pipeline with the runtime tokenizer."""
+def blank_nlp(protein_splits: bool = False) -> Language:
+    """A blank English pipeline with the runtime tokenizer (see :func:`make_tokenizer`)."""
     import spacy
 
     nlp = spacy.blank("en")
-    nlp.tokenizer = make_tokenizer(nlp)
+    nlp.tokenizer = make_tokenizer(nlp, protein_splits)
     return nlp
 
 
 def register() -> None:
-    """Register the ``relx.scispacy_tokenizer.v1`` callback (``[initialize.before_init]``)."""
+    """Register the ``relx.scispacy_tokenizer.v1`` callback (``[initialize.before_init]``;
+    argument ``protein_splits``, default false)."""
     import spacy
 
     if TOKENIZER_CALLBACK in spacy.registry.callbacks:
         return
 
     @spacy.registry.callbacks(TOKENIZER_CALLBACK)
-    def _tokenizer_callback() -> Callable[[Language], Language]:
+    def _tokenizer_callback(protein_splits: bool = False) -> Callable[[Language], Language]:
         def replace(nlp: Language) -> Language:
-            nlp.tokenizer = make_tokenizer(nlp)
+            nlp.tokenizer = make_tokenizer(nlp, protein_splits)
             return nlp
         return replace
 
@@ -235,14 +265,16 @@ def _docbin(nlp: Language, texts: Iterable[tuple[str, list[CharSpan]]], stats: C
     return db
 
 
-def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing") -> dict:
+def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
+                     protein_splits: bool = False) -> dict:
     """Write ``train.spacy`` (GE 2011+2009 train, AIMed, BioInfer, IEPA) and ``dev.spacy``
     (GE 2011 devel) to ``out``, with ``stats.json``; return the statistics.
 
     Per source (``ge_train``, ``AImed``, ``BioInfer``, ``IEPA``, ``ge_dev``): ``documents``,
     ``mentions`` read, ``discontinuous`` and ``overlap_dropped`` (skipped), then of the
     ``entities`` left ``aligned`` / ``misaligned`` to token boundaries, and the spaCy
-    ``docs`` and ``tokens`` written.
+    ``docs`` and ``tokens`` written. ``protein_splits``: tokenise with the protein-boundary
+    tokenizer (:func:`make_tokenizer`); the model must then be trained and run with it.
     """
     shared, out = Path(shared), Path(out)
     ge = shared / "corpora" / "bionlp-st-ge"
@@ -252,8 +284,9 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing") ->
     if not dev_ids:
         raise FileNotFoundError(f"no GE 2011 devel documents in {dev_dir}")
     out.mkdir(parents=True, exist_ok=True)
-    nlp = blank_nlp()
-    stats: dict[str, Any] = {"misaligned_mode": misaligned, "label": LABEL}
+    nlp = blank_nlp(protein_splits)
+    stats: dict[str, Any] = {"misaligned_mode": misaligned, "protein_splits": protein_splits,
+                             "label": LABEL}
     counters: dict[str, Counter] = {}
     train = _docbin(nlp, ge_texts([ge / "2011" / "train", ge / "2009" / "train"],
                                   counters.setdefault("ge_train", Counter()), dev_ids),
@@ -363,9 +396,11 @@ def build_cmd(
     out: Annotated[Path, typer.Option(help="output folder")] = Path("runs/ner/corpus"),
     misaligned: Annotated[str, typer.Option(
         help="misaligned mentions: missing | expand | skip")] = "missing",
+    protein_splits: Annotated[bool, typer.Option(
+        help="tokenise with the protein-boundary tokenizer")] = False,
 ) -> None:
     """Write the spaCy NER training/dev corpora (train.spacy, dev.spacy, stats.json)."""
-    stats = build_ner_corpus(shared, out, misaligned=misaligned)
+    stats = build_ner_corpus(shared, out, misaligned=misaligned, protein_splits=protein_splits)
     typer.echo(json.dumps(stats, indent=1))
 
 
