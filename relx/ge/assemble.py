@@ -5,7 +5,8 @@
   ``each`` (one event per theme), ``all`` (one event with every theme), ``side`` (themes
   left x right of the trigger pairwise when both sides have any, else ``each``), ``conj``
   (coordinated themes -- linked only by ``conj``/``appos`` -- are alternatives: one event
-  per choice of one theme from each coordination group);
+  per choice of one theme from each coordination group), ``side_conj`` (``side`` when
+  both sides have themes, else ``conj``);
 * regulations: one event per Theme (a protein, or each event of a theme trigger) and per
   Cause (likewise, or none), built recursively so nested events exist before their parents;
   cycles and events without a theme are dropped.
@@ -25,7 +26,7 @@ from relx.events import REGULATION_TYPES, Event, StandoffDocument, TextBound, id
 from relx.ge.edges import EdgeCandidate
 from relx.ge.sentences import Node, SentenceView
 
-BINDING_STRATEGIES = ("each", "all", "side", "conj")
+BINDING_STRATEGIES = ("each", "all", "side", "conj", "side_conj")
 SIMPLE_TYPES = frozenset({"Gene_expression", "Transcription", "Protein_catabolism",
                           "Phosphorylation", "Localization"})
 _COORD = frozenset({"conj", "appos"})
@@ -61,12 +62,13 @@ def binding_groups(view: SentenceView, trigger_tok: int, themes: list[str],
         return [[p] for p in themes]
     if strategy == "all":
         return [themes]
-    if strategy == "side":
+    if strategy in ("side", "side_conj"):
         left = [p for p in themes if view.protein_head[p] < trigger_tok]
         right = [p for p in themes if view.protein_head[p] >= trigger_tok]
         if left and right:
             return [[a, b] for a in left for b in right]
-        return [[p] for p in themes]
+        if strategy == "side":
+            return [[p] for p in themes]
     groups = _conj_groups(view, themes)
     if len(groups) == 1:
         return [[p] for p in themes]

@@ -1,0 +1,94 @@
+"""Choosing GE settings on a validation split of the *training* documents.
+
+:func:`split_docs` holds out a seeded fraction of documents; :func:`sweep` fits the
+extractor once on the rest and scores a grid of decision settings on the held-out part --
+the trigger ``none_bias``, the edge ``none_bias``, the KLSH/feature mixing weight
+``klsh_weight`` (0 = features only, 1 = KLSH-RF only) and the Binding grouping -- reusing
+trigger scores and edge probabilities across the grid.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from relx.ge.assemble import assemble_document
+from relx.ge.data import GEDoc
+from relx.ge.edges import EdgeCandidate, candidates, combine, decide_edges
+from relx.ge.pipeline import GEExtractor
+from relx.ge.sentences import build_views
+from relx.ge.triggers import decide
+from relx.ge_eval import evaluate_events
+
+
+def split_docs(docs: Sequence[GEDoc], fraction: float = 0.2, seed: int = 0
+               ) -> tuple[list[GEDoc], list[GEDoc]]:
+    """(train, validation) by document, ``fraction`` of the documents held out."""
+    rng = np.random.RandomState(seed)
+    order = rng.permutation(len(docs))
+    n_val = max(1, round(fraction * len(docs)))
+    val = set(order[:n_val].tolist())
+    return ([d for i, d in enumerate(docs) if i not in val],
+            [d for i, d in enumerate(docs) if i in val])
+
+
+def _short(r: dict[str, Any]) -> dict[str, Any]:
+    return {"precision": r["precision"], "recall": r["recall"], "f1": r["f1"],
+            "per_type": {k: {m: v[m] for m in ("precision", "recall", "f1", "gold", "pred")}
+                         for k, v in r["per_type"].items()}}
+
+
+def sweep(model: GEExtractor, val: Sequence[GEDoc], trigger_biases: Sequence[float],
+          edge_biases: Sequence[float], klsh_weights: Sequence[float],
+          bindings: Sequence[str], log=print) -> list[dict[str, Any]]:
+    """Score every combination of the decision settings on ``val`` (fitted ``model``)."""
+    all_views = [build_views(d, gold=False) for d in val]
+    flat = [v for vs in all_views for v in vs]
+    scores, index = model.triggers.scores(flat)
+    gold = [d.standoff for d in val]
+    results = []
+    cache: dict[tuple, tuple[np.ndarray | None, np.ndarray | None]] = {}
+    for tb in trigger_biases:
+        nodes = decide(scores, index, model.triggers.classes_, len(flat), tb)
+        cands = candidates(flat, nodes)
+        todo = [c for c in cands if (c.view, c.src, c.dst) not in cache]
+        if todo:
+            t0 = time.perf_counter()
+            pk, pf = model.edges.proba(flat, todo, parts=True)  # type: ignore[misc]
+            for k, c in enumerate(todo):
+                cache[(c.view, c.src, c.dst)] = (None if pk is None else pk[k],
+                                                 None if pf is None else pf[k])
+            log(f"trigger bias {tb}: {len(cands)} edge candidates, {len(todo)} new "
+                f"({time.perf_counter() - t0:.0f}s)")
+        for w in klsh_weights:
+            pk = _stack([cache[(c.view, c.src, c.dst)][0] for c in cands])
+            pf = _stack([cache[(c.view, c.src, c.dst)][1] for c in cands])
+            if (w > 0 and pk is None) or (w < 1 and pf is None):
+                continue
+            proba = combine(pk if w > 0 else None, pf if w < 1 else None, w, len(cands))
+            for eb, binding in itertools.product(edge_biases, bindings):
+                per_view: list[list[tuple[EdgeCandidate, str]]] = [[] for _ in flat]
+                for c, role in decide_edges(proba, cands, eb):
+                    per_view[c.view].append((c, role))
+                preds, k = [], 0
+                for d, vs in zip(val, all_views, strict=True):
+                    preds.append(assemble_document(d.standoff, vs, per_view[k:k + len(vs)],
+                                                   binding))
+                    k += len(vs)
+                r = evaluate_events(gold, preds)
+                row = {"trigger_bias": tb, "edge_bias": eb, "klsh_weight": w,
+                       "binding": binding, **_short(r)}
+                results.append(row)
+                log(f"tb={tb:+.2f} eb={eb:+.2f} w={w:.2f} {binding:5s} "
+                    f"P={r['precision']:.3f} R={r['recall']:.3f} F={r['f1']:.3f}")
+    return results
+
+
+def _stack(rows: list) -> np.ndarray | None:
+    if not rows or rows[0] is None:
+        return None
+    return np.vstack(rows)

@@ -1,0 +1,221 @@
+"""GENIA event extraction (relx.ge): candidates, trigger mapping, assembly, a2 round trip,
+training and prediction on fixtures, and a small run on the real GE 2011 data."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, SHARED
+
+from relx.events import StandoffDocument
+from relx.ge.assemble import assemble_document, binding_groups
+from relx.ge.cli import evaluate_ge, main, predict_ge, train_ge
+from relx.ge.data import GEDoc, load_ge
+from relx.ge.edges import EdgeCandidate, candidates, edge_features, edge_structure, gold_labels
+from relx.ge.pipeline import GEExtractor, GEModelError
+from relx.ge.sentences import build_views
+from relx.ge.triggers import TriggerDictionary, token_features
+from relx.ge_eval import evaluate_events
+from relx.io.jsonl import read_jsonl
+from relx.io.standoff import read_standoff, write_a2
+
+NAMES = ("ge-1", "ge-2", "ge-3")
+GE2011 = SHARED / "corpora" / "bionlp-st-ge" / "2011"
+
+# a configuration small enough for three documents
+SMALL = {
+    "pipeline": {"name": "ge-test", "task": "ge-events", "seed": 0},
+    "triggers": {"classifier": "linear_svc", "C": 1.0, "dict_folds": 1, "n_features": 2 ** 12},
+    "edges": {"method": "combined", "klsh": "edge_klsh", "forest": "edge_forest", "C": 10.0,
+              "n_features": 2 ** 12},
+    "assembly": {"binding": "side"},
+    "edge_kernel": {"component": "path_kernel", "structure": "path", "lam": 0.8,
+                    "edge_mismatch": 1.0, "n_jobs": 1},
+    "edge_klsh": {"component": "klsh", "kernel": "edge_kernel", "n_reference": 8,
+                  "n_bits": 32, "alpha": 2, "hash_function": "rknn"},
+    "edge_forest": {"component": "random_subspace_forest", "n_estimators": 10,
+                    "max_features": 8},
+}
+
+
+@pytest.fixture(scope="module")
+def docs() -> list[GEDoc]:
+    """The fixture documents with their parses stored beside them (no parser needed)."""
+    parsed = {d.id: d for d in read_jsonl(FIXTURES / "ge-parsed.jsonl")}
+    return [GEDoc(read_standoff(FIXTURES / f"{n}.txt"), parsed[n]) for n in NAMES]
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "corpus"
+    d.mkdir()
+    for n in NAMES:
+        for ext in ("txt", "a1", "a2"):
+            shutil.copy(FIXTURES / f"{n}.{ext}", d / f"{n}.{ext}")
+    return d
+
+
+def _gold_edges(views):
+    return [[(EdgeCandidate(i, s, t), r) for (s, t), r in v.gold_edges.items()]
+            for i, v in enumerate(views)]
+
+
+def _oracle(doc: GEDoc, binding: str = "side") -> StandoffDocument:
+    views = build_views(doc)
+    return assemble_document(doc.standoff, views, _gold_edges(views), binding)
+
+
+def _words(view, toks) -> set[str]:
+    return {view.tokens[t].text for t in toks}
+
+
+def test_candidates_exclude_proteins_and_punctuation(docs):
+    view = build_views(docs[1])[1]   # "Degradation of IkappaB alpha in response to TNF ..."
+    words = _words(view, view.candidates())
+    assert {"Degradation", "response", "reduced", "MG132"} <= words
+    assert not words & {"IkappaB", "alpha", "TNF", "."}
+
+
+def test_trigger_mapping_uses_content_head(docs):
+    views = build_views(docs[1])
+    gold = {view.tokens[t].text: types for view in views for t, types in view.gold_triggers.items()}
+    assert gold == {"bind": {"Binding"}, "Degradation": {"Protein_catabolism"},
+                    "response": {"Positive_regulation"}, "reduced": {"Negative_regulation"}}
+    # the predicted span of a token is the token without punctuation
+    s, e = views[1].token_span(5)
+    assert docs[1].standoff.text[s:e] == "response"
+    views[1].tokens[5] = views[1].tokens[5].model_copy(update={"text": "-response"})
+    assert views[1].token_span(5) == (s + 1, e + 1)
+
+
+def test_gold_edges_nested_and_cause(docs):
+    view = build_views(docs[0])[1]   # "STAT3 phosphorylation induced the expression of IL-6."
+    edges = {(view.tokens[s[0]].text, d if isinstance(d, str) else view.tokens[d[0]].text): r
+             for (s, d), r in view.gold_edges.items()}
+    assert edges == {("phosphorylation", "T4"): "Theme", ("expression", "T5"): "Theme",
+                     ("induced", "expression"): "Theme", ("induced", "phosphorylation"): "Cause"}
+
+
+def test_edge_candidates_structure_and_features(docs):
+    views = build_views(docs[0])
+    cands = candidates(views, [v.gold_triggers for v in views])
+    y = gold_labels(views, cands)
+    assert sorted(y.tolist()).count("Theme") == 6 and sorted(y.tolist()).count("Cause") == 2
+    # simple event types only take protein arguments
+    assert all(c.dst_is_protein for c in cands if c.src[1] == "Gene_expression")
+    c = next(c for c in cands if c.src[1] == "Positive_regulation" and not c.dst_is_protein
+             and c.dst[1] == "Gene_expression")
+    path = edge_structure(views[c.view], c)
+    assert path[0][1] == "TRIG:Positive_regulation" and path[-1][1] == "ARG:Gene_expression"
+    assert [t[0] for t in path[1:]] == ["dobj>"]
+    f = edge_features(views[c.view], c)
+    assert f["st_dk=Positive_regulation/Gene_expression"] == 1
+
+
+def test_trigger_features_use_dictionary(docs):
+    views = [v for d in docs for v in build_views(d)]
+    dictionary = TriggerDictionary().add(views)
+    view = build_views(docs[0])[0]
+    f = token_features(view, 6, dictionary)   # "inhibited"
+    assert f["l=inhibit"] == 1 and f["dl:type=Negative_regulation"] == 1.0
+    assert token_features(view, 6, None).get("dl:unseen") is None
+
+
+def test_binding_groups_strategies(docs):
+    view = build_views(docs[0])[0]   # Interaction of TRAF2 with CD40 ...
+    assert binding_groups(view, 0, ["T1", "T2"], "conj") == [["T1", "T2"]]
+    assert binding_groups(view, 0, ["T1", "T2"], "side") == [["T1"], ["T2"]]
+    assert binding_groups(view, 0, ["T2", "T1"], "all") == [["T1", "T2"]]
+    view2 = build_views(docs[1])[0]  # p50 and p65 bind ...
+    assert binding_groups(view2, 3, ["T1", "T2"], "conj") == [["T1"], ["T2"]]
+    assert binding_groups(view2, 3, ["T1", "T2"], "side") == [["T1"], ["T2"]]
+    assert binding_groups(view2, 3, ["T1"], "each") == [["T1"]]
+
+
+def test_oracle_assembly_recovers_gold(docs):
+    # gold edges assembled: every task-1 event, with nested regulations and multi-theme Binding
+    preds = [_oracle(d, "conj") for d in docs]
+    r = evaluate_events([d.standoff for d in docs], preds)
+    assert r["f1"] == 1.0 and r["gold"] == 13
+    p = preds[0]
+    assert [t.id for t in p.triggers] == ["T6", "T7", "T8", "T9", "T10"]   # after T1-T5
+    events = {e.id: e for e in p.events}
+    binding = next(e for e in p.events if e.type == "Binding")
+    assert binding.arguments == [("Theme", "T1"), ("Theme2", "T2")]
+    reg = next(e for e in p.events if e.type == "Positive_regulation")
+    theme, cause = reg.refs("Theme")[0], reg.refs("Cause")[0]
+    assert events[theme].type == "Gene_expression" and events[cause].type == "Phosphorylation"
+    order = [e.id for e in p.events]
+    assert order.index(theme) < order.index(reg.id) and order.index(cause) < order.index(reg.id)
+
+
+def test_a2_round_trip_and_self_score(docs, tmp_path):
+    for d in docs:
+        pred = _oracle(d)
+        for ext in ("txt", "a1"):
+            shutil.copy(FIXTURES / f"{d.id}.{ext}", tmp_path / f"{d.id}.{ext}")
+        write_a2(pred, tmp_path / f"{d.id}.a2")
+        back = read_standoff(tmp_path / f"{d.id}.txt")
+        assert back.triggers == pred.triggers and back.events == pred.events
+        assert back.proteins == d.standoff.proteins
+        r = evaluate_events([back], [pred])
+        assert r["f1"] == 1.0
+
+
+def test_train_predict_save_load(docs, tmp_path):
+    model = GEExtractor(SMALL).fit(docs)
+    assert model.train_seconds_ is not None
+    preds = model.predict(docs)
+    assert [p.id for p in preds] == list(NAMES)
+    r = evaluate_events([d.standoff for d in docs], preds)
+    assert r["f1"] > 0.5   # it should fit its own training data reasonably
+    model.save(tmp_path / "m")
+    again = GEExtractor.load(tmp_path / "m").predict(docs)
+    assert [p.events for p in again] == [p.events for p in preds]
+    (tmp_path / "m" / "meta.json").write_text('{"format": "relx-ge-events", "format_version": 99}')
+    with pytest.raises(GEModelError, match="format version 99"):
+        GEExtractor.load(tmp_path / "m")
+    with pytest.raises(GEModelError, match="missing"):
+        GEExtractor.load(tmp_path / "nothing")
+
+
+def test_cli_functions_on_fixture_dir(docs, corpus_dir, tmp_path, monkeypatch):
+    parsed = {d.id: d.parsed for d in docs}
+    # use the stored parses instead of the parser
+    monkeypatch.setattr("relx.ge.data.parse_standoff", lambda so, parser=None: [parsed[d.id] for d in so])
+    report = tmp_path / "r.json"
+    r = evaluate_ge(SMALL, [corpus_dir], corpus_dir, report=report, pred_dir=tmp_path / "pred")
+    assert set(r) >= {"precision", "recall", "f1", "per_type", "train_seconds"}
+    assert report.is_file() and (tmp_path / "pred" / "ge-1.a2").is_file()
+    out = train_ge(SMALL, [corpus_dir], tmp_path / "model")
+    paths = predict_ge(out, corpus_dir, tmp_path / "pred2")
+    assert sorted(p.name for p in paths) == ["ge-1.a2", "ge-2.a2", "ge-3.a2"]
+    assert read_standoff(corpus_dir / "ge-1.txt", a2_path=paths[0]).events
+    assert main(["predict", "--model", str(out), "--input", str(corpus_dir),
+                     "--out", str(tmp_path / "pred3")]) == 0
+
+
+@pytest.mark.skipif(not (GE2011 / "train").is_dir(), reason="GE 2011 corpus not available")
+def test_real_data_small_run(tmp_path):
+    pytest.importorskip("spacy")
+    from relx.parse.pipeline import models_dir
+
+    if not (models_dir() / "relx_bio_sm" / "meta.json").exists():
+        pytest.skip("shipped pipeline models/relx_bio_sm missing")
+    train_dir, test_dir = tmp_path / "train", tmp_path / "test"
+    for src, dst, n in ((GE2011 / "train", train_dir, 12), (GE2011 / "devel", test_dir, 4)):
+        dst.mkdir()
+        for txt in sorted(src.glob("*.txt"))[:n]:
+            for ext in ("txt", "a1", "a2"):
+                shutil.copy(txt.with_suffix(f".{ext}"), dst / f"{txt.stem}.{ext}")
+    cfg = {**SMALL, "edge_klsh": {**SMALL["edge_klsh"], "n_reference": 30, "n_bits": 100}}
+    r = evaluate_ge(cfg, [train_dir], test_dir, pred_dir=tmp_path / "pred",
+                    cache_dir=tmp_path / "cache")
+    assert 0.0 <= r["f1"] <= 1.0 and r["n_test_docs"] == 4
+    assert (tmp_path / "cache" / f"{tmp_path.name}-test.jsonl").is_file()
+    gold = load_ge(test_dir)
+    preds = [read_standoff(test_dir / f"{g.id}.txt", a2_path=tmp_path / "pred" / f"{g.id}.a2")
+             for g in gold]
+    assert evaluate_events([g.standoff for g in gold], preds)["f1"] == pytest.approx(r["f1"])
