@@ -191,13 +191,28 @@ class StructureEncoder:
     def __init__(self) -> None:
         self.edges, self.words, self.lemmas, self.pos = Vocab(), Vocab(), Vocab(), Vocab()
 
-    def encode(self, structures: Sequence[Sequence[Tuple]]) -> EncodedStructures:
+    def encode(self, structures: Sequence[Sequence[Tuple]], grow: bool = True
+               ) -> EncodedStructures:
+        """Encode tuples; ``grow=False`` leaves the vocabularies as they are and gives unseen
+        labels ids past the vocabulary that are valid within this call only (so extraction
+        over millions of texts does not grow the model, and kernels against stored
+        structures are unchanged: an unseen label matches nothing stored)."""
         lens = np.array([len(s) for s in structures], dtype=np.int64)
         offsets = np.zeros(len(structures) + 1, dtype=np.int64)
         np.cumsum(lens, out=offsets[1:])
         flat = [t for s in structures for t in s]
-        cols = [np.fromiter((v.add(t[k]) for t in flat), dtype=np.int32, count=len(flat))
-                for k, v in enumerate((self.edges, self.words, self.lemmas, self.pos))]
+        vocabs = (self.edges, self.words, self.lemmas, self.pos)
+        if grow:
+            cols = [np.fromiter((v.add(t[k]) for t in flat), dtype=np.int32, count=len(flat))
+                    for k, v in enumerate(vocabs)]
+        else:
+            cols = []
+            for k, v in enumerate(vocabs):
+                extra: dict[str, int] = {}
+                ids = [v.stoi.get(t[k]) for t in flat]
+                cols.append(np.fromiter(
+                    (i if i is not None else extra.setdefault(t[k], len(v) + len(extra))
+                     for i, t in zip(ids, flat, strict=True)), dtype=np.int32, count=len(flat)))
         return EncodedStructures(offsets, *cols)
 
     def to_dict(self) -> dict[str, list[str]]:

@@ -71,9 +71,29 @@ def test_clear_errors(tmp_path, mini_xml):
                               "--test", str(mini_xml), "--report", str(tmp_path / "r.json")])
     assert res.exit_code == 2 and "bad.xml" in res.output and "mini.d0.s0.p0" in res.output
     res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--cv", "3",
-                              "--corpus", str(mini_xml), "--parses", "relx",
+                              "--corpus", str(mini_xml), "--parses", "nonsense",
                               "--report", str(tmp_path / "r.json")])
-    assert res.exit_code == 2 and "parser" in res.output
+    assert res.exit_code == 2 and "--parses must be one of" in res.output
+    res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--train", str(mini_xml),
+                              "--test", str(mini_xml), "--parses", "relx", "--spacy-model",
+                              str(tmp_path / "no-such-pipeline"),
+                              "--report", str(tmp_path / "r.json")])
+    assert res.exit_code == 2 and "no-such-pipeline" in res.output
+
+
+def test_relx_parses(tmp_path, corpus, mini_xml):
+    """--parses relx re-parses every sentence with relx's pipeline; pairs stay the same."""
+    from relx.parse.pipeline import models_dir
+
+    if not (models_dir() / "relx_bio_sm").exists():
+        pytest.skip("shipped pipeline missing")
+    report = tmp_path / "r.json"
+    res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--train", str(corpus),
+                              "--test", str(mini_xml), "--parses", "relx", "--report",
+                              str(report), "--quiet"])
+    assert res.exit_code == 0, res.output
+    r = json.loads(report.read_text())
+    assert r["parse_source"] == "relx:relx_bio_sm" and (r["n_train"], r["n_test"]) == (42, 7)
 
 
 def test_score_events_cli(tmp_path):

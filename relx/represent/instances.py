@@ -68,8 +68,9 @@ class StructureSet:
 class StructureExtractor(TransformerMixin, BaseEstimator):
     """Instances -> :class:`StructureSet` (shortest dependency path, token sequence).
 
-    The label vocabularies live in ``encoder_`` and grow on unseen labels, which is sound
-    because the kernels only compare ids for equality.
+    The label vocabularies live in ``encoder_``; they are built by ``fit_transform`` and
+    frozen afterwards (unseen labels get call-local ids, see ``StructureEncoder.encode``),
+    which is sound because the kernels only compare ids for equality.
     """
 
     def __init__(self, structures: Sequence[str] = ("path",), window: int = 3) -> None:
@@ -83,7 +84,14 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
         self.encoder_ = StructureEncoder()
         return self
 
+    def fit_transform(self, X: Sequence[PairInstance], y=None, **fit_params) -> StructureSet:
+        return self.fit(X, y)._transform(X, grow=True)
+
     def transform(self, X: Sequence[PairInstance]) -> StructureSet:
+        """Structures of new instances; the fitted vocabularies are not extended."""
+        return self._transform(X, grow=False)
+
+    def _transform(self, X: Sequence[PairInstance], grow: bool) -> StructureSet:
         raw: dict[str, list] = {k: [] for k in self.structures}
         graphs: dict[str, object] = {}
         for x in X:
@@ -98,4 +106,4 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
                 raw["path"].append(shortest_path(s, e1, e2, g))
             if "sequence" in raw:
                 raw["sequence"].append(token_sequence(s, e1, e2, self.window))
-        return StructureSet({k: self.encoder_.encode(v) for k, v in raw.items()})
+        return StructureSet({k: self.encoder_.encode(v, grow=grow) for k, v in raw.items()})
