@@ -22,7 +22,7 @@ from relx.structures import (
     token_sequence,
 )
 
-STRUCTURES = {"path", "sequence"}
+STRUCTURES = {"path", "sequence", "amr"}
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,8 @@ class StructureSet:
 
 
 class StructureExtractor(TransformerMixin, BaseEstimator):
-    """Instances -> :class:`StructureSet` (shortest dependency path, token sequence).
+    """Instances -> :class:`StructureSet` (shortest dependency path, token sequence, AMR-style
+    semantic path).
 
     The label vocabularies live in ``encoder_``; they are built by ``fit_transform`` and
     frozen afterwards (unseen labels get call-local ids, see ``StructureEncoder.encode``),
@@ -93,7 +94,7 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
 
     def _transform(self, X: Sequence[PairInstance], grow: bool) -> StructureSet:
         raw: dict[str, list] = {k: [] for k in self.structures}
-        graphs: dict[str, object] = {}
+        graphs: dict[object, object] = {}
         for x in X:
             s = x.sentence
             e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
@@ -106,4 +107,11 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
                 raw["path"].append(shortest_path(s, e1, e2, g))
             if "sequence" in raw:
                 raw["sequence"].append(token_sequence(s, e1, e2, self.window))
+            if "amr" in raw:
+                from relx.parse.amr import semantic_graph, semantic_path
+
+                key = ("amr", s.id)
+                if key not in graphs:
+                    graphs[key] = semantic_graph(s)
+                raw["amr"].append(semantic_path(s, e1, e2, graphs[key]))
         return StructureSet({k: self.encoder_.encode(v, grow=grow) for k, v in raw.items()})
