@@ -61,13 +61,21 @@ def evaluate(
         help="With --parses relx: a spaCy/scispacy pipeline name or path instead of relx's.")]
     = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
+    task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (BioNLP-ST GENIA; --train "
+                                           "and --test are directories).")] = "ppi",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Train and test a pipeline: on [bold]--train[/] vs [bold]--test[/] corpora, or by
     [bold]--cv[/] k-fold cross-validation (folds by document) on [bold]--corpus[/].
 
-    Corpora are PPI learning-format XML (.xml / .xml.gz) or relx JSONL files.
+    PPI corpora are learning-format XML (.xml / .xml.gz) or relx JSONL files; GE event
+    corpora (--task ge-events) are BioNLP-ST directories (.txt, .a1, .a2).
     """
+    if task == "ge-events":
+        _evaluate_events(config, train, test, report, quiet)
+        return
+    if task != "ppi":
+        raise typer.BadParameter("--task must be ppi or ge-events")
     from relx.evaluate import (
         cross_validation_report,
         load_corpus,
@@ -115,6 +123,32 @@ def evaluate(
     if cv is not None:
         out.print(f"F1 mean ± sd over folds: {res['f1_mean']:.3f} ± {res['f1_std']:.3f}")
     out.print(f"report: {report}")
+
+
+def _evaluate_events(config: Path, train: list[Path] | None, test: Path | None, report: Path,
+                     quiet: bool) -> None:
+    from relx.ge.cli import evaluate_ge
+    from relx.io import ReaderError
+
+    if not train or test is None:
+        raise typer.BadParameter("--task ge-events needs --train DIR [--train DIR] --test DIR")
+    out = Console(quiet=quiet)
+    try:
+        with out.status("parsing, training and predicting GE events"):
+            res = evaluate_ge(config, train, test, report=report)
+    except (ReaderError, ValueError, OSError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    t = Table(title=f"GE events {'+'.join(p.name for p in train)} -> {test.name} "
+                    "(approximate recursive matching)")
+    for col in ("type", "gold", "pred", "P", "R", "F1"):
+        t.add_column(col, justify="left" if col == "type" else "right")
+    for name, r in res["per_type"].items():
+        t.add_row(name, str(r["gold"]), str(r["pred"]), f"{r['precision']:.3f}",
+                  f"{r['recall']:.3f}", f"{r['f1']:.3f}")
+    out.print(t)
+    out.print(f"P {res['precision']:.3f} R {res['recall']:.3f} F1 {res['f1']:.3f}; "
+              f"train {res['train_seconds']:.0f} s; report: {report}")
 
 
 @app.command("score-events")
@@ -256,9 +290,20 @@ def train(
     spacy_model: Annotated[str | None, typer.Option(help="With --parses relx: the spaCy "
                                                          "pipeline (default: relx's).")] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
+    task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (--train BioNLP-ST "
+                                           "directories).")] = "ppi",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Train a relation-extraction model and save it (no pickle: skops + JSON + TOML)."""
+    if task == "ge-events":
+        from relx.ge.cli import train_ge
+
+        with Console(quiet=quiet).status("parsing and training GE event extraction"):
+            path = train_ge(config, train, out)
+        Console(quiet=quiet).print(f"saved {path}")
+        return
+    if task != "ppi":
+        raise typer.BadParameter("--task must be ppi or ge-events")
     from relx.evaluate import load_corpus
     from relx.io import ReaderError
     from relx.model import train_model
@@ -303,6 +348,15 @@ def models(
 
 parser_app = typer.Typer(help="relx's tagger and dependency parser.", no_args_is_help=True)
 app.add_typer(parser_app, name="parser")
+
+
+def _mount_ner() -> None:
+    from relx.parse.ner import ner_app
+
+    app.add_typer(ner_app, name="ner", help="Protein/gene NER: training corpus and evaluation.")
+
+
+_mount_ner()
 
 
 @app.command()
