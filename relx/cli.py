@@ -44,7 +44,102 @@ def _table(title: str, rows: list[tuple[str, dict]]) -> Table:
     return t
 
 
-@app.command()
+@app.command(rich_help_panel="Extract")
+def extract(
+    inputs: Annotated[list[str], typer.Argument(
+        help="Files, folders or globs: text, PubMed XML, BioC, PubTator, standoff, JSONL.")],
+    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
+    format: Annotated[list[str] | None, typer.Option(
+        "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator. "
+                         "JSONL is always written.")] = None,
+    input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
+    = None,
+    model: Annotated[str | None, typer.Option(help="Model name or directory (default: the "
+                                                   "shipped ppi-default).")] = None,
+    spacy_model: Annotated[str | None, typer.Option(
+        help="spaCy/scispacy pipeline for parsing and NER (default: relx's).")] = None,
+    threshold: Annotated[float | None, typer.Option(
+        help="Report pairs scoring above this (default: the model's threshold).")] = None,
+    ground: Annotated[bool, typer.Option(help="Ground proteins to HGNC/FamPlex.")] = True,
+    jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
+                                                       "(with --engine dask).")] = None,
+    report: Annotated[Path | None, typer.Option(help="Also write a self-contained HTML "
+                                                     "report here.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
+    = False,
+) -> None:
+    """Extract protein-protein interactions from papers and abstracts.
+
+    Writes one output per input file under [bold]--out[/] (atomically), then
+    relations.jsonl (one relation per line), errors.jsonl (bad inputs, with the reason) and
+    summary.json. Rerunning with the same --out skips finished inputs.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from relx.batch import OUTPUT_FORMATS, BatchOptions, list_inputs, run_batch
+    from relx.model import ModelError
+
+    formats = tuple(dict.fromkeys(["jsonl", *(format or [])]))
+    bad = [f for f in formats if f not in OUTPUT_FORMATS]
+    if bad:
+        raise typer.BadParameter(f"unknown --format {bad}; choose from {OUTPUT_FORMATS}")
+    try:
+        files = list_inputs(inputs)
+    except FileNotFoundError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    if not files:
+        err.print("[red]error:[/] no input files of a known format")
+        raise typer.Exit(2)
+    opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
+                        spacy_model=spacy_model, threshold=threshold, ground=ground)
+    console = Console(stderr=True, quiet=quiet)
+    progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console, transient=True,
+                        disable=quiet or not console.is_terminal)
+    try:
+        with progress:
+            task = progress.add_task("extracting", total=len(files))
+            summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
+                                on_done=lambda rec: progress.advance(task))
+            if report is not None:
+                from relx.report import write_report
+
+                rels = [__import__("json").loads(line) for line in
+                        (out / "relations.jsonl").read_text(encoding="utf-8").splitlines()]
+                write_report(rels, report, title=f"relx: {len(rels)} interactions",
+                             summary=summary)
+    except (ModelError, ValueError, OSError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
+                  f"{summary['candidates']} candidate pairs -> [bold]{summary['relations']}"
+                  f"[/] relations in {summary['seconds']} s; {summary['errors']} errors")
+    console.print(f"results: {out / 'relations.jsonl'}" + (
+        f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else "")
+                  + (f"  report: {report}" if report else ""))
+
+
+@app.command(rich_help_panel="Extract")
+def models(
+    path: Annotated[Path | None, typer.Option(help="Folder to list (default: relx's models/).")]
+    = None,
+) -> None:
+    """List the installed relation models and parse pipelines."""
+    from relx.model import installed_models
+
+    t = Table(title="relx models")
+    for col in ("name", "kind", "task", "version", "MB", "path"):
+        t.add_column(col)
+    for m in installed_models(path):
+        t.add_row(m["name"], m["kind"], str(m["task"]), str(m["version"]), str(m["size_mb"]),
+                  m["path"])
+    Console().print(t)
+
+
+@app.command(rich_help_panel="Evaluate and train")
 def evaluate(
     config: Annotated[Path, typer.Option(help="Pipeline config (TOML), e.g. configs/ppi-klsh-rf.toml.",
                                          exists=True, dir_okay=False)],
@@ -151,7 +246,7 @@ def _evaluate_events(config: Path, train: list[Path] | None, test: Path | None, 
               f"train {res['train_seconds']:.0f} s; report: {report}")
 
 
-@app.command("score-events")
+@app.command("score-events", rich_help_panel="Evaluate and train")
 def score_events(
     gold: Annotated[Path, typer.Option(help="Gold BioNLP-ST directory (.txt, .a1, .a2).",
                                        exists=True, file_okay=False)],
@@ -194,85 +289,7 @@ def score_events(
     Console().print(t)
 
 
-@app.command()
-def extract(
-    inputs: Annotated[list[str], typer.Argument(
-        help="Files, folders or globs: text, PubMed XML, BioC, PubTator, standoff, JSONL.")],
-    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
-    format: Annotated[list[str] | None, typer.Option(
-        "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator. "
-                         "JSONL is always written.")] = None,
-    input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
-    = None,
-    model: Annotated[str | None, typer.Option(help="Model name or directory (default: the "
-                                                   "shipped ppi-default).")] = None,
-    spacy_model: Annotated[str | None, typer.Option(
-        help="spaCy/scispacy pipeline for parsing and NER (default: relx's).")] = None,
-    threshold: Annotated[float | None, typer.Option(
-        help="Report pairs scoring above this (default: the model's threshold).")] = None,
-    ground: Annotated[bool, typer.Option(help="Ground proteins to HGNC/FamPlex.")] = True,
-    jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
-    engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
-    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
-                                                       "(with --engine dask).")] = None,
-    report: Annotated[Path | None, typer.Option(help="Also write a self-contained HTML "
-                                                     "report here.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
-    = False,
-) -> None:
-    """Extract protein-protein interactions from papers and abstracts.
-
-    Writes one output per input file under [bold]--out[/] (atomically), then
-    relations.jsonl (one relation per line), errors.jsonl (bad inputs, with the reason) and
-    summary.json. Rerunning with the same --out skips finished inputs.
-    """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    from relx.batch import OUTPUT_FORMATS, BatchOptions, list_inputs, run_batch
-    from relx.model import ModelError
-
-    formats = tuple(dict.fromkeys(["jsonl", *(format or [])]))
-    bad = [f for f in formats if f not in OUTPUT_FORMATS]
-    if bad:
-        raise typer.BadParameter(f"unknown --format {bad}; choose from {OUTPUT_FORMATS}")
-    try:
-        files = list_inputs(inputs)
-    except FileNotFoundError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
-    if not files:
-        err.print("[red]error:[/] no input files of a known format")
-        raise typer.Exit(2)
-    opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
-                        spacy_model=spacy_model, threshold=threshold, ground=ground)
-    console = Console(stderr=True, quiet=quiet)
-    progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), console=console, transient=True,
-                        disable=quiet or not console.is_terminal)
-    try:
-        with progress:
-            task = progress.add_task("extracting", total=len(files))
-            summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
-                                on_done=lambda rec: progress.advance(task))
-            if report is not None:
-                from relx.report import write_report
-
-                rels = [__import__("json").loads(line) for line in
-                        (out / "relations.jsonl").read_text(encoding="utf-8").splitlines()]
-                write_report(rels, report, title=f"relx: {len(rels)} interactions",
-                             summary=summary)
-    except (ModelError, ValueError, OSError) as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
-    console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
-                  f"{summary['candidates']} candidate pairs -> [bold]{summary['relations']}"
-                  f"[/] relations in {summary['seconds']} s; {summary['errors']} errors")
-    console.print(f"results: {out / 'relations.jsonl'}" + (
-        f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else "")
-                  + (f"  report: {report}" if report else ""))
-
-
-@app.command()
+@app.command(rich_help_panel="Evaluate and train")
 def train(
     config: Annotated[Path, typer.Option(help="Pipeline config (TOML).", exists=True,
                                          dir_okay=False)],
@@ -329,37 +346,21 @@ def train(
                       f"{model.threshold:.3f}")
 
 
-@app.command()
-def models(
-    path: Annotated[Path | None, typer.Option(help="Folder to list (default: relx's models/).")]
-    = None,
-) -> None:
-    """List the installed relation models and parse pipelines."""
-    from relx.model import installed_models
-
-    t = Table(title="relx models")
-    for col in ("name", "kind", "task", "version", "MB", "path"):
-        t.add_column(col)
-    for m in installed_models(path):
-        t.add_row(m["name"], m["kind"], str(m["task"]), str(m["version"]), str(m["size_mb"]),
-                  m["path"])
-    Console().print(t)
-
-
 parser_app = typer.Typer(help="relx's tagger and dependency parser.", no_args_is_help=True)
-app.add_typer(parser_app, name="parser")
+app.add_typer(parser_app, name="parser", rich_help_panel="Parse")
 
 
 def _mount_ner() -> None:
     from relx.parse.ner import ner_app
 
-    app.add_typer(ner_app, name="ner", help="Protein/gene NER: training corpus and evaluation.")
+    app.add_typer(ner_app, name="ner", help="Protein/gene NER: training corpus and evaluation.",
+                  rich_help_panel="Parse")
 
 
 _mount_ner()
 
 
-@app.command()
+@app.command(rich_help_panel="Parse")
 def parse(
     files: Annotated[list[Path], typer.Argument(help="Input files (any format relx reads).",
                                                 exists=True, dir_okay=False)],
