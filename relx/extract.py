@@ -8,14 +8,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations, islice
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from relx.doc import Document, Entity, Relation, Sentence
+from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
 from relx.model import DEFAULT_MODEL, ModelError, RelationModel, load_model
 from relx.parse.pipeline import Parser, models_dir
 from relx.represent.instances import PairInstance
@@ -61,12 +61,18 @@ def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
     return load_model(path)
 
 
-def candidate_pairs(sentence: Sentence) -> list[Relation]:
-    """Every unordered pair of non-overlapping entity mentions of a sentence, in text order."""
+def candidate_pairs(sentence: Sentence, abbreviations: Sequence[Abbreviation] = ()
+                    ) -> list[Relation]:
+    """Every unordered pair of non-overlapping entity mentions of a sentence, in text order,
+    except a long form paired with its own abbreviation (``interleukin-2 (IL-2)``)."""
+    defs = {((a.long.start, a.long.end), (a.short.start, a.short.end)) for a in abbreviations}
+    defs |= {(y, x) for x, y in defs}
     ents = sorted(sentence.entities, key=lambda e: (e.start, e.end))
     out = []
     for a, b in combinations(ents, 2):
         if any(x.overlaps(y) for x in a.spans for y in b.spans):
+            continue
+        if ((a.start, a.end), (b.start, b.end)) in defs:
             continue
         out.append(Relation(id=f"{sentence.id}.p{len(out)}", arg1=a.id, arg2=b.id))
     return out
@@ -118,7 +124,7 @@ class Extractor:
             inst: list[PairInstance] = []
             for d in chunk:
                 for s in d.sentences:
-                    s.relations = candidate_pairs(s)
+                    s.relations = candidate_pairs(s, d.abbreviations)
                     inst += [PairInstance(d.id, s, r) for r in s.relations]
             scores = iter(self.model.scores(inst).tolist())
             for d in chunk:

@@ -46,6 +46,11 @@ def test_candidate_pairs() -> None:
     # text order; overlapping mentions ("ab" with "a" and "b") are never paired
     assert pairs == [("a", "b"), ("a", "c"), ("ab", "c"), ("b", "c")]
     assert len({r.id for r in candidate_pairs(s)}) == 4
+    from relx.doc import Abbreviation
+
+    abbr = Abbreviation(short=Span(start=10, end=15), long=Span(start=0, end=5),
+                        short_text="b", long_text="a")
+    assert ("a", "b") not in [(r.arg1, r.arg2) for r in candidate_pairs(s, [abbr])]
 
 
 def test_api_extracts_typed_relations(extractor) -> None:
@@ -60,7 +65,7 @@ def test_api_extracts_typed_relations(extractor) -> None:
         assert TEXT[r.sentence_start:r.sentence_end] == r.sentence
         assert extractor.threshold < r.score <= 1 and r.model == DEFAULT_MODEL
     pairs = {frozenset((r.entity1.text, r.entity2.text)) for r in rels}
-    assert frozenset(("JAK1", "STAT5")) in pairs
+    assert frozenset(("SOCS3", "JAK1")) in pairs
 
 
 def test_api_accepts_documents_and_paths(extractor) -> None:
@@ -118,12 +123,12 @@ def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
     for rel in _relations(out):
         assert set(rel) >= {"document_id", "sentence", "entity1", "entity2", "score", "model",
                             "model_version"}
-    tsv = (out / "tsv" / "jak-stat-0.tsv").read_text().splitlines()
+    tsv = (out / "tsv" / "jak-stat-0.txt.tsv").read_text().splitlines()
     assert tsv[0].startswith("document_id\tsentence_id\tentity1") and len(tsv) > 1
-    ann = (out / "brat" / "jak-stat-0" / "jak-stat.ann").read_text()
+    ann = (out / "brat" / "jak-stat-0.txt" / "jak-stat-0.ann").read_text()
     assert "\tInteraction Arg1:T" in ann and "\tProtein " in ann
-    assert (out / "bioc" / "jak-stat-0.xml").read_text().startswith("<?xml")
-    assert "jak-stat|" in (out / "pubtator" / "jak-stat-0.pubtator").read_text()
+    assert (out / "bioc" / "jak-stat-0.txt.xml").read_text().startswith("<?xml")
+    assert "jak-stat-0|" in (out / "pubtator" / "jak-stat-0.txt.pubtator").read_text()
 
 
 def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:

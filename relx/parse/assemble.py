@@ -32,6 +32,9 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
     nlp.tokenizer = combined_rule_tokenizer(nlp)
     nlp.add_pipe("pysbd_sentencizer", first=True)
     if ner is not None:
+        from relx.parse.ner import register
+
+        register()  # the NER config names relx's tokenizer callback
         nlp.add_pipe("ner", source=spacy.load(ner), last=True)
     nlp.add_pipe("abbreviation_detector", config={"make_serializable": True}, last=True)
     nlp.meta.update({
