@@ -219,3 +219,17 @@ def test_real_data_small_run(tmp_path):
     preds = [read_standoff(test_dir / f"{g.id}.txt", a2_path=tmp_path / "pred" / f"{g.id}.a2")
              for g in gold]
     assert evaluate_events([g.standoff for g in gold], preds)["f1"] == pytest.approx(r["f1"])
+
+
+def test_learned_binding_grouper(docs):
+    from relx.ge.binding import BindingGrouper
+
+    views = [v for d in docs for v in build_views(d)]
+    v0 = build_views(docs[0])[0]
+    assert v0.gold_bindings == {0: [frozenset({"T1", "T2"})]}
+    grouper = BindingGrouper(C=10.0).fit(views)
+    assert grouper.model_ is not None
+    assert sorted(map(sorted, grouper.groups(v0, 0, ["T2", "T1"]))) == [["T1", "T2"]]
+    v1 = build_views(docs[1])[0]   # p50 and p65 bind: two events
+    assert sorted(map(sorted, grouper.groups(v1, 3, ["T1", "T2"]))) == [["T1"], ["T2"]]
+    assert grouper.groups(v1, 3, ["T1"]) == [["T1"]]

@@ -6,7 +6,8 @@
   left x right of the trigger pairwise when both sides have any, else ``each``), ``conj``
   (coordinated themes -- linked only by ``conj``/``appos`` -- are alternatives: one event
   per choice of one theme from each coordination group), ``side_conj`` (``side`` when
-  both sides have themes, else ``conj``);
+  both sides have themes, else ``conj``), or a callable ``(view, token, themes) -> groups``
+  such as :meth:`relx.ge.binding.BindingGrouper.groups` (``learned``);
 * regulations: one event per Theme (a protein, or each event of a theme trigger) and per
   Cause (likewise, or none), built recursively so nested events exist before their parents;
   cycles and events without a theme are dropped.
@@ -17,7 +18,7 @@ Trigger ids continue after the highest ``.a1`` protein number; event ids count f
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import networkx as nx
 
@@ -31,6 +32,7 @@ SIMPLE_TYPES = frozenset({"Gene_expression", "Transcription", "Protein_catabolis
                           "Phosphorylation", "Localization"})
 _COORD = frozenset({"conj", "appos"})
 Arg = tuple[str, str]  # (role, ref id)
+Grouping = str | Callable[[SentenceView, int, list[str]], list[list[str]]]
 
 
 def _conj_groups(view: SentenceView, themes: list[str]) -> list[list[str]]:
@@ -111,7 +113,7 @@ class _Builder:
 
 
 def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[EdgeCandidate, str]],
-                      binding: str = "conj") -> None:
+                      binding: Grouping = "conj") -> None:
     """Add the events of one sentence's nodes and edges to ``b``."""
     out: dict[Node, list[tuple[object, str]]] = {}
     for c, role in edges:
@@ -143,8 +145,12 @@ def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[Edg
                 ids.append(b.event(typ, tid(), a))
         else:
             prots = [d for d, r in args if r == "Theme" and isinstance(d, str)]
-            groups = binding_groups(view, tok, prots, binding) if typ == "Binding" \
-                else [[p] for p in dict.fromkeys(prots)]
+            if typ != "Binding":
+                groups = [[p] for p in dict.fromkeys(prots)]
+            elif callable(binding):
+                groups = binding(view, tok, prots)
+            else:
+                groups = binding_groups(view, tok, prots, binding)
             for grp in groups[:b.cap]:
                 a = [("Theme" if k == 0 else f"Theme{k + 1}", p) for k, p in enumerate(grp)]
                 ids.append(b.event(typ, tid(), a))
@@ -170,7 +176,7 @@ def _refs(args: list[tuple[object, str]], role: str, events_of) -> list[str]:
 
 def assemble_document(so: StandoffDocument, views: Sequence[SentenceView],
                       edges_per_view: Sequence[Sequence[tuple[EdgeCandidate, str]]],
-                      binding: str = "conj") -> StandoffDocument:
+                      binding: Grouping = "conj") -> StandoffDocument:
     """A predicted :class:`StandoffDocument` (the ``.a1`` proteins plus predicted events)."""
     b = _Builder(so)
     for view, edges in zip(views, edges_per_view, strict=True):

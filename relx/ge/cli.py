@@ -109,16 +109,20 @@ def tune_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
             edge_biases: Sequence[float] = (-0.1, 0.0, 0.1, 0.2, 0.3),
             klsh_weights: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0),
             bindings: Sequence[str] = ("each", "side", "conj", "all"),
+            cause_biases: Sequence[float] = (0.0,), save_model: PathLike | None = None,
             verbose: bool = True) -> dict[str, Any]:
-    """Fit on (1 - ``fraction``) of the training documents, sweep settings on the rest."""
+    """Fit on (1 - ``fraction``) of the training documents, sweep settings on the rest
+    (``save_model``: also save the model fitted on the split)."""
     from relx.ge.tune import split_docs, sweep
 
     cfg = _config(config)
     docs = _load_dirs(train_dirs, cache_dir)
     fit_docs, val_docs = split_docs(docs, fraction, seed)
     model = GEExtractor(cfg).fit(fit_docs, verbose=verbose)
+    if save_model is not None:
+        model.save(save_model, {"val_docs": [d.id for d in val_docs]})
     rows = sweep(model, val_docs, trigger_biases, edge_biases, klsh_weights, bindings,
-                 log=print if verbose else (lambda *_: None))
+                 cause_biases, log=print if verbose else (lambda *_: None))
     best = max(rows, key=lambda r: r["f1"])
     out = {"best": best, "rows": rows, "train_seconds": model.train_seconds_,
            "n_fit_docs": len(fit_docs), "n_val_docs": len(val_docs),
@@ -154,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.add_argument("--edge-biases", type=_floats, default=[-0.1, 0.0, 0.1, 0.2, 0.3])
             p.add_argument("--klsh-weights", type=_floats, default=[0.0, 0.25, 0.5, 0.75, 1.0])
             p.add_argument("--bindings", default="each,side,conj,all")
+            p.add_argument("--cause-biases", type=_floats, default=[0.0])
+            p.add_argument("--save-model")
     p = sub.add_parser("predict")
     p.add_argument("--model", required=True)
     p.add_argument("--input", required=True)
@@ -170,7 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(train_ge(a.config, a.train, a.out, a.cache_dir, verbose=True))
     elif a.cmd == "tune":
         r = tune_ge(a.config, a.train, a.report, a.cache_dir, a.fraction, a.seed,
-                    a.trigger_biases, a.edge_biases, a.klsh_weights, a.bindings.split(","))
+                    a.trigger_biases, a.edge_biases, a.klsh_weights, a.bindings.split(","),
+                    a.cause_biases, a.save_model)
         print(json.dumps({k: v for k, v in r["best"].items() if k != "per_type"}))
     else:
         paths = predict_ge(a.model, a.input, a.out, a.cache_dir)

@@ -13,7 +13,8 @@ to another trigger node (regulations only). Two views of a candidate:
   between) for a linear model.
 
 Both predict ``None``/``Theme``/``Cause``; ``method`` picks one or the mean of their
-probabilities (``klsh_weight``). ``none_bias`` is taken off the ``None`` probability.
+probabilities (``klsh_weight``). ``none_bias`` is taken off the ``None`` probability and
+``cause_bias`` added to the ``Cause`` one before the decision.
 """
 
 from __future__ import annotations
@@ -86,14 +87,29 @@ def _edge_label(g: nx.MultiDiGraph, u: int, v: int) -> str:
     return "<" + sorted(d["label"] for d in g.get_edge_data(v, u).values())[0]
 
 
-def _node(view: SentenceView, i: int) -> tuple[str, str, str]:
+def _node(view: SentenceView, i: int, trig: dict[int, str] | None = None
+          ) -> tuple[str, str, str]:
     if i in view.protein_tokens:
         return "PROT", "PROT", "PROT"
     t = view.tokens[i]
+    if trig and i in trig:   # another trigger on the path
+        return t.text.lower(), f"TRIG:{trig[i]}", "TRIG"
     return t.text.lower(), (t.lemma or t.text).lower(), t.pos or ""
 
 
-def edge_structure(view: SentenceView, c: EdgeCandidate) -> list[Tuple]:
+def trigger_tokens(cands: Sequence[EdgeCandidate]) -> dict[int, dict[int, str]]:
+    """Per view index: the trigger tokens among the candidates (token -> type class)."""
+    out: dict[int, dict[int, str]] = {}
+    for c in cands:
+        d = out.setdefault(c.view, {})
+        d[c.src[0]] = TYPE_CLASS.get(c.src[1], "SVT")
+        if not c.dst_is_protein:
+            d[c.dst[0]] = TYPE_CLASS.get(c.dst[1], "SVT")  # type: ignore[index]
+    return out
+
+
+def edge_structure(view: SentenceView, c: EdgeCandidate,
+                   trig: dict[int, str] | None = None) -> list[Tuple]:
     """The blinded shortest dependency path from trigger to argument."""
     a, b = c.src[0], _dst_token(view, c)
     src_t = f"TRIG:{c.src[1]}"
@@ -108,11 +124,12 @@ def edge_structure(view: SentenceView, c: EdgeCandidate) -> list[Tuple]:
     out: list[Tuple] = [(NONE, *src)]
     for k, (u, v) in enumerate(zip(path, path[1:], strict=False)):
         lab = _edge_label(view.graph, u, v)
-        out.append((lab, *(dst_t if k == len(path) - 2 else _node(view, v))))
+        out.append((lab, *(dst_t if k == len(path) - 2 else _node(view, v, trig))))
     return out
 
 
-def edge_features(view: SentenceView, c: EdgeCandidate) -> dict[str, float]:
+def edge_features(view: SentenceView, c: EdgeCandidate,
+                  trig: dict[int, str] | None = None) -> dict[str, float]:
     """TEES-style sparse features of a candidate edge."""
     st = c.src[1]
     a, b = c.src[0], _dst_token(view, c)
@@ -144,18 +161,33 @@ def edge_features(view: SentenceView, c: EdgeCandidate) -> dict[str, float]:
     f[f"plen={min(len(path) - 1, 8)}"] = 1
     f[f"plen_st={min(len(path) - 1, 8)}/{st}"] = 1
     labs = [_edge_label(view.graph, u, v) for u, v in zip(path, path[1:], strict=False)]
-    nodes = [_node(view, i)[1] for i in path]
+    nodes = [_node(view, i, trig)[1] for i in path]
     nodes[0] = f"T:{TYPE_CLASS.get(st, 'SVT')}"
     nodes[-1] = "D:" + dk
+    cls = TYPE_CLASS.get(st, "SVT")
     if len(labs) <= 4:
         f["pathlabs=" + "_".join(labs)] = 1
         f[f"pathlabs_st={st}:" + "_".join(labs)] = 1
+        f[f"pathlabs_st_dk={st}/{dk}:" + "_".join(labs)] = 1
+    if len(nodes) <= 5:
+        f["plemmas=" + "_".join(nodes[1:-1])] = 1
+        f[f"plemmas_c={cls}/{dk}:" + "_".join(nodes[1:-1])] = 1
+    g = view.graph
+    for end, tok in (("s", a), ("d", b)):
+        for h in g.predecessors(tok):
+            for d in g.get_edge_data(h, tok).values():
+                f[f"{end}_in={d['label']}"] = 1
+                f[f"{end}_in={d['label']}/{(toks[h].lemma or toks[h].text).lower()}"] = 1
+    for ch in g.successors(a):
+        for d in g.get_edge_data(a, ch).values():
+            f[f"s_out={d['label']}/{cls}"] = 1
     for k, lab in enumerate(labs):
         f[f"e={lab}"] = 1
         f[f"e_st={lab}/{st}"] = 1
         if k + 1 < len(labs):
             f[f"ee={lab}_{labs[k + 1]}"] = 1
         f[f"ene={nodes[k]}_{lab}_{nodes[k + 1]}"] = 1
+        f[f"ene_c={cls}:{nodes[k]}_{lab}_{nodes[k + 1]}"] = 1
         if k == 0:
             f[f"e0={lab}/{slem}"] = 1
         if k == len(labs) - 1:
@@ -163,8 +195,14 @@ def edge_features(view: SentenceView, c: EdgeCandidate) -> dict[str, float]:
     for n in nodes[1:-1]:
         f[f"pn={n}"] = 1
         f[f"pn_st={n}/{st}"] = 1
-    n_trig_path = sum(1 for i in path[1:-1] if i in view.protein_tokens)
-    f[f"prot_on_path={min(n_trig_path, 3)}"] = 1
+    n_prot_path = sum(1 for i in path[1:-1] if i in view.protein_tokens)
+    f[f"prot_on_path={min(n_prot_path, 3)}"] = 1
+    if trig is not None:
+        n_trig_path = sum(1 for i in path[1:-1] if i in trig)
+        f[f"trig_on_path={min(n_trig_path, 3)}"] = 1
+        f[f"trig_on_path_st={min(n_trig_path, 3)}/{st}/{dk}"] = 1
+        n_trig_between = sum(1 for i in between if i in trig)
+        f[f"trig_between={min(n_trig_between, 3)}"] = 1
     return f
 
 
@@ -173,7 +211,7 @@ class EdgeDetector:
 
     def __init__(self, method: str = "combined", klsh: Any = None, forest: Any = None,
                  C: float = 1.0, n_features: int = 2 ** 18, klsh_weight: float = 0.5,
-                 none_bias: float = 0.0, max_klsh_train: int | None = None,
+                 none_bias: float = 0.0, cause_bias: float = 0.0, max_klsh_train: int | None = None,
                  random_state: int = 0) -> None:
         self.method = method
         self.klsh = klsh
@@ -182,6 +220,7 @@ class EdgeDetector:
         self.n_features = n_features
         self.klsh_weight = klsh_weight
         self.none_bias = none_bias
+        self.cause_bias = cause_bias
         self.max_klsh_train = max_klsh_train
         self.random_state = random_state
 
@@ -197,8 +236,14 @@ class EdgeDetector:
         return FeatureHasher(n_features=self.n_features, input_type="dict", alternate_sign=False)
 
     def _structures(self, views, cands) -> StructureSet:
-        raw = [edge_structure(views[c.view], c) for c in cands]
+        trig = trigger_tokens(cands)
+        raw = [edge_structure(views[c.view], c, trig.get(c.view)) for c in cands]
         return StructureSet({"path": self.encoder_.encode(raw)})
+
+    def _features(self, views, cands):
+        trig = trigger_tokens(cands)
+        return self._hasher().transform(
+            [edge_features(views[c.view], c, trig.get(c.view)) for c in cands])
 
     def fit(self, views: Sequence[SentenceView], cands: Sequence[EdgeCandidate],
             y: np.ndarray) -> EdgeDetector:
@@ -217,7 +262,7 @@ class EdgeDetector:
             self.forest.set_params(random_state=self.random_state)
             self.forest.fit(codes, y[idx])
         if self.uses_features:
-            Xf = self._hasher().transform([edge_features(views[c.view], c) for c in cands])
+            Xf = self._features(views, cands)
             self.linear_ = LogisticRegression(C=self.C, max_iter=3000)
             self.linear_.fit(Xf, y)
         return self
@@ -236,7 +281,7 @@ class EdgeDetector:
             codes = self.klsh.transform(self._structures(views, cands))
             pk = self._align(self.forest.predict_proba(codes), self.forest.classes_)
         if len(cands) and self.uses_features:
-            Xf = self._hasher().transform([edge_features(views[c.view], c) for c in cands])
+            Xf = self._features(views, cands)
             pf = self._align(self.linear_.predict_proba(Xf), self.linear_.classes_)
         if parts:
             return pk, pf
@@ -254,13 +299,15 @@ def combine(pk: np.ndarray | None, pf: np.ndarray | None, klsh_weight: float, n:
     return np.zeros((n, len(CLASSES)))
 
 
-def decide_edges(proba: np.ndarray, cands: Sequence[EdgeCandidate], none_bias: float
-                 ) -> list[tuple[EdgeCandidate, str]]:
-    """Edges whose best role (allowed for the trigger type) beats ``None`` minus the bias."""
+def decide_edges(proba: np.ndarray, cands: Sequence[EdgeCandidate], none_bias: float,
+                 cause_bias: float = 0.0) -> list[tuple[EdgeCandidate, str]]:
+    """Edges whose best role (allowed for the trigger type) beats ``None`` minus ``none_bias``;
+    ``cause_bias`` is added to the ``Cause`` probability."""
     out = []
     for p, c in zip(proba, cands, strict=True):
-        roles = allowed_roles(c.src[1])
-        best = max(roles, key=lambda r: p[CLASSES.index(r)])
-        if p[CLASSES.index(best)] > p[0] - none_bias:
+        score = {r: p[CLASSES.index(r)] + (cause_bias if r == "Cause" else 0.0)
+                 for r in allowed_roles(c.src[1])}
+        best = max(score, key=score.__getitem__)
+        if score[best] > p[0] - none_bias:
             out.append((c, best))
     return out

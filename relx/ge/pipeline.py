@@ -3,7 +3,8 @@
 Config sections (see ``configs/ge-events.toml``): ``[triggers]`` (TriggerDetector
 parameters), ``[edges]`` (EdgeDetector parameters; ``klsh``/``forest`` name registered
 component sections such as ``[edge_klsh]``, ``[edge_forest]``), ``[assembly]``
-(``binding`` strategy). The edge detector is trained on gold triggers.
+(``binding`` strategy; ``learned`` trains :class:`~relx.ge.binding.BindingGrouper`).
+The edge detector is trained on gold triggers.
 
 Saved models are a directory: ``meta.json`` (format version, config, classes,
 vocabularies, trigger dictionary) and ``models.skops`` (the fitted scikit-learn parts,
@@ -22,7 +23,8 @@ import numpy as np
 
 from relx import __version__
 from relx.events import StandoffDocument
-from relx.ge.assemble import assemble_document
+from relx.ge.assemble import Grouping, assemble_document
+from relx.ge.binding import BindingGrouper
 from relx.ge.data import GEDoc
 from relx.ge.edges import EdgeCandidate, EdgeDetector, candidates, decide_edges, gold_labels
 from relx.ge.sentences import SentenceView, build_views
@@ -63,7 +65,10 @@ class GEExtractor:
             name = ecfg.get(part)
             ecfg[part] = build_component(config, name) if isinstance(name, str) else None
         self.edges = EdgeDetector(**ecfg, random_state=seed)
-        self.binding = str(_section(config, "assembly").get("binding", "conj"))
+        acfg = _section(config, "assembly")
+        self.binding = str(acfg.get("binding", "conj"))
+        self.grouper = BindingGrouper(C=float(acfg.get("binding_C", 1.0)),
+                                      threshold=float(acfg.get("binding_threshold", 0.5)))
         self.train_seconds_: float | None = None
 
     # -- training ---------------------------------------------------------------------
@@ -71,6 +76,7 @@ class GEExtractor:
         t0 = time.perf_counter()
         docs_views = [build_views(d, gold=True) for d in docs]
         self.triggers.fit(docs_views)
+        self.grouper.fit([v for vs in docs_views for v in vs])   # cheap; lets tuning compare
         if verbose:
             print(f"triggers fitted ({time.perf_counter() - t0:.0f}s)", flush=True)
         views = [v for vs in docs_views for v in vs]
@@ -87,15 +93,16 @@ class GEExtractor:
 
     # -- prediction ---------------------------------------------------------------------
     def predict_views(self, views: Sequence[SentenceView],
-                      trigger_bias: float | None = None, edge_bias: float | None = None
-                      ) -> list[list[tuple[EdgeCandidate, str]]]:
+                      trigger_bias: float | None = None, edge_bias: float | None = None,
+                      cause_bias: float | None = None) -> list[list[tuple[EdgeCandidate, str]]]:
         """Predicted edges of each view."""
         nodes = self.triggers.predict(views, trigger_bias)
         cands = candidates(views, nodes)
         proba = self.edges.proba(views, cands)
         bias = self.edges.none_bias if edge_bias is None else edge_bias
+        cbias = self.edges.cause_bias if cause_bias is None else cause_bias
         per_view: list[list[tuple[EdgeCandidate, str]]] = [[] for _ in views]
-        for c, role in decide_edges(proba, cands, bias):   # type: ignore[arg-type]
+        for c, role in decide_edges(proba, cands, bias, cbias):   # type: ignore[arg-type]
             per_view[c.view].append((c, role))
         return per_view
 
@@ -106,9 +113,14 @@ class GEExtractor:
         edges = self.predict_views(flat)
         out, k = [], 0
         for d, vs in zip(docs, all_views, strict=True):
-            out.append(assemble_document(d.standoff, vs, edges[k:k + len(vs)], self.binding))
+            out.append(assemble_document(d.standoff, vs, edges[k:k + len(vs)],
+                                         self.grouping(self.binding)))
             k += len(vs)
         return out
+
+    def grouping(self, binding: str) -> Grouping:
+        """The Binding grouping for a strategy name (``learned``: the fitted grouper)."""
+        return self.grouper.groups if binding == "learned" else binding
 
     # -- persistence --------------------------------------------------------------------
     def save(self, directory: str | Path, extra_meta: dict[str, Any] | None = None) -> Path:
@@ -122,6 +134,8 @@ class GEExtractor:
             parts["klsh"], parts["forest"] = self.edges.klsh, self.edges.forest
         if self.edges.uses_features:
             parts["edge_linear"] = self.edges.linear_
+        if self.grouper.model_ is not None:
+            parts["binding"] = self.grouper.model_
         with atomic_open(directory / "models.skops", "wb") as fh:
             fh.write(sio.dumps(parts))
         meta = {"format": "relx-ge-events", "format_version": FORMAT_VERSION,
@@ -164,6 +178,7 @@ class GEExtractor:
             self.edges.klsh, self.edges.forest = parts["klsh"], parts["forest"]
         if self.edges.uses_features:
             self.edges.linear_ = parts["edge_linear"]
+        self.grouper.model_ = parts.get("binding")
         self.train_seconds_ = meta.get("train_seconds")
         self.meta = meta
         return self

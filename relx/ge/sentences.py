@@ -42,6 +42,7 @@ class SentenceView:
     protein_tokens: set[int]                    # tokens inside any protein
     gold_triggers: dict[int, set[str]] = field(default_factory=dict)   # token -> types
     gold_edges: dict[tuple[Node, object], str] = field(default_factory=dict)
+    gold_bindings: dict[int, list[frozenset[str]]] = field(default_factory=dict)  # tok -> themes
     _undirected: nx.Graph | None = None
 
     @property
@@ -136,6 +137,10 @@ def _attach_gold(views: list[SentenceView], so: StandoffDocument) -> None:
             continue
         si, src = node_of[e.id]
         view = views[si]
+        if e.type == "Binding":
+            themes = frozenset(r for r in e.refs("Theme") if r in view.protein_head)
+            if themes:
+                view.gold_bindings.setdefault(src[0], []).append(themes)
         for role, ref in e.arguments:
             role = base_role(role)
             if role not in ROLES:

@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+import networkx as nx
 import numpy as np
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
@@ -72,6 +73,12 @@ class TriggerDictionary:
         return td
 
 
+def _edge(g: nx.MultiDiGraph, u: int, v: int) -> str:
+    if g.has_edge(u, v):
+        return sorted(d["label"] for d in g.get_edge_data(u, v).values())[0] + ">"
+    return "<" + sorted(d["label"] for d in g.get_edge_data(v, u).values())[0]
+
+
 def _shape(text: str) -> str:
     s = "".join("A" if c.isupper() else "a" if c.islower() else "0" if c.isdigit() else c
                 for c in text)
@@ -109,11 +116,34 @@ def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | N
             f[f"p[{off}]={toks[j].pos}"] = 1
             if abs(off) == 1:
                 f[f"bi[{off}]={o}_{lem}"] = 1
+    for j in range(max(0, i - 3), min(len(toks), i + 4)):
+        if j != i:
+            f[f"ctx={'PROT' if j in prot else (toks[j].lemma or toks[j].text).lower()}"] = 0.5
     # distance to the nearest protein
     dists = [abs(j - i) for j in prot]
     near = min(dists) if dists else 99
     f[f"pdist={min(near, 6) if near < 99 else 'none'}"] = 1
     f[f"nprot={min(len(view.protein_head), 5)}"] = 1
+    # dependency paths (up to 3 edges) to the nearest proteins
+    paths = nx.single_source_shortest_path(view.undirected(), i, cutoff=3) \
+        if i in view.undirected() else {}
+    hits = sorted((len(p), p) for n, p in paths.items() if n in prot and n != i)
+    if hits:
+        best = hits[0][0]
+        f[f"gdist={best - 1}"] = 1
+        f[f"gdist_l={best - 1}/{lem}"] = 1
+        for n_, p in hits:
+            if n_ > best:
+                break
+            labs = "_".join(_edge(g, u, v) for u, v in zip(p, p[1:], strict=False))
+            f[f"ppath={labs}"] = 1
+            f[f"ppath_l={lem}/{labs}"] = 1
+    else:
+        f["gdist=none"] = 1
+        f[f"gdist_l=none/{lem}"] = 1
+    for h in g.predecessors(i):   # the governor's governor
+        for h2 in g.predecessors(h):
+            f[f"in2={(toks[h2].lemma or toks[h2].text).lower()}"] = 1
     # dependency context
     for h in g.predecessors(i):
         for d in g.get_edge_data(h, i).values():

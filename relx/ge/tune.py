@@ -2,7 +2,7 @@
 
 :func:`split_docs` holds out a seeded fraction of documents; :func:`sweep` fits the
 extractor once on the rest and scores a grid of decision settings on the held-out part --
-the trigger ``none_bias``, the edge ``none_bias``, the KLSH/feature mixing weight
+the trigger ``none_bias``, the edge ``none_bias`` and ``cause_bias``, the KLSH/feature mixing weight
 ``klsh_weight`` (0 = features only, 1 = KLSH-RF only) and the Binding grouping -- reusing
 trigger scores and edge probabilities across the grid.
 """
@@ -44,7 +44,8 @@ def _short(r: dict[str, Any]) -> dict[str, Any]:
 
 def sweep(model: GEExtractor, val: Sequence[GEDoc], trigger_biases: Sequence[float],
           edge_biases: Sequence[float], klsh_weights: Sequence[float],
-          bindings: Sequence[str], log=print) -> list[dict[str, Any]]:
+          bindings: Sequence[str], cause_biases: Sequence[float] = (0.0,),
+          log=print) -> list[dict[str, Any]]:
     """Score every combination of the decision settings on ``val`` (fitted ``model``)."""
     all_views = [build_views(d, gold=False) for d in val]
     flat = [v for vs in all_views for v in vs]
@@ -70,20 +71,20 @@ def sweep(model: GEExtractor, val: Sequence[GEDoc], trigger_biases: Sequence[flo
             if (w > 0 and pk is None) or (w < 1 and pf is None):
                 continue
             proba = combine(pk if w > 0 else None, pf if w < 1 else None, w, len(cands))
-            for eb, binding in itertools.product(edge_biases, bindings):
+            for eb, cb, binding in itertools.product(edge_biases, cause_biases, bindings):
                 per_view: list[list[tuple[EdgeCandidate, str]]] = [[] for _ in flat]
-                for c, role in decide_edges(proba, cands, eb):
+                for c, role in decide_edges(proba, cands, eb, cb):
                     per_view[c.view].append((c, role))
                 preds, k = [], 0
                 for d, vs in zip(val, all_views, strict=True):
                     preds.append(assemble_document(d.standoff, vs, per_view[k:k + len(vs)],
-                                                   binding))
+                                                   model.grouping(binding)))
                     k += len(vs)
                 r = evaluate_events(gold, preds)
-                row = {"trigger_bias": tb, "edge_bias": eb, "klsh_weight": w,
+                row = {"trigger_bias": tb, "edge_bias": eb, "cause_bias": cb, "klsh_weight": w,
                        "binding": binding, **_short(r)}
                 results.append(row)
-                log(f"tb={tb:+.2f} eb={eb:+.2f} w={w:.2f} {binding:5s} "
+                log(f"tb={tb:+.2f} eb={eb:+.2f} cb={cb:+.2f} w={w:.2f} {binding:5s} "
                     f"P={r['precision']:.3f} R={r['recall']:.3f} F={r['f1']:.3f}")
     return results
 
