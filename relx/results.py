@@ -64,6 +64,7 @@ def run_one(method: str, train: str, test: str | None, shared: Path, runs: Path)
     return res
 
 
+RUNS_DIR = Path("runs/results")  # set from --runs by main()
 RAW_SETTINGS = [("AIMed", "BioInfer"), ("BioInfer", "AIMed")]
 
 
@@ -86,6 +87,33 @@ def run_raw(train: str, test: str, shared: Path, runs: Path) -> dict:
                train_seconds=model.meta["train_seconds"], n_train=model.meta["n_train"])
     write_json(res, out)
     return res
+
+
+def render_pipeline(runs: Path) -> list[str]:
+    """The parse pipeline's own scores, from ``parser.json`` / ``ner.json`` / ``bench_*.json``
+    reports in ``runs`` (written by ``relx parser evaluate --json`` etc.)."""
+    lines: list[str] = []
+    parser, ner = runs / "parser.json", runs / "ner.json"
+    if parser.exists():
+        r = json.loads(parser.read_text())
+        lines += ["## relx's parse pipeline (`models/relx_bio_sm`)", "",
+                  "GENIA treebank `dev` (never trained on; basic Stanford dependencies "
+                  "converted to CRAFT labels), gold tokenisation, `relx parser evaluate`:", "",
+                  "| UAS | LAS | POS acc. | UAS (with punct.) | LAS (with punct.) | sentences | "
+                  "tokens |", "|---|---|---|---|---|---|---|",
+                  f"| {r['uas']:.4f} | {r['las']:.4f} | {r['pos_acc']:.4f} | "
+                  f"{r.get('uas_all', float('nan')):.4f} | {r.get('las_all', float('nan')):.4f} "
+                  f"| {r['sentences']} | {r['tokens']} |", "",
+                  "UAS/LAS exclude punctuation, as spaCy's and scispacy's published scores do.",
+                  ""]
+    if ner.exists():
+        r = json.loads(ner.read_text())
+        lines += ["Protein NER on BioNLP-ST GE 2011 `devel` (`relx ner evaluate`):", "",
+                  "| P (exact) | R (exact) | F1 (exact) | F1 (overlap) | gold | predicted |",
+                  "|---|---|---|---|---|---|",
+                  f"| {r['precision']:.4f} | {r['recall']:.4f} | {r['f1']:.4f} | "
+                  f"{r['f1_overlap']:.4f} | {r['gold']} | {r['predicted']} |", ""]
+    return lines
 
 
 def render_raw(raw: dict[tuple[str, str], dict], results: dict) -> list[str]:
@@ -147,6 +175,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
                if (m, a, b) not in results]
     if missing:
         lines += ["**Not run yet** (shown as —): " + "; ".join(missing) + ".", ""]
+    lines += render_pipeline(RUNS_DIR)
     lines += render_raw(raw or {}, results)
     lines += ["## All runs", "",
               "| method | train | test | P | R | F1 | F1 mean ± sd (CV) | AUC | n_train | n_test "
@@ -196,6 +225,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="rebuild the page from the finished run reports, run nothing")
     args = ap.parse_args(argv)
     args.runs.mkdir(parents=True, exist_ok=True)
+    global RUNS_DIR
+    RUNS_DIR = args.runs
     results: dict = {}
     raw: dict = {}
     for a, b in RAW_SETTINGS:
