@@ -233,3 +233,15 @@ def test_learned_binding_grouper(docs):
     v1 = build_views(docs[1])[0]   # p50 and p65 bind: two events
     assert sorted(map(sorted, grouper.groups(v1, 3, ["T1", "T2"]))) == [["T1"], ["T2"]]
     assert grouper.groups(v1, 3, ["T1"]) == [["T1"]]
+
+
+def test_tune_sweeps_settings_on_a_training_split(docs):
+    from relx.ge.tune import split_docs, sweep
+
+    fit, val = split_docs(docs, 0.34, seed=0)
+    assert len(val) == 1 and {d.id for d in fit} | {d.id for d in val} == set(NAMES)
+    model = GEExtractor(SMALL).fit(docs)
+    rows = sweep(model, val, [0.0, 0.5], [0.0], [0.0, 1.0], ["side", "learned"], [0.0, 0.2],
+                 log=lambda *_: None)
+    assert len(rows) == 2 * 2 * 2 * 2
+    assert all(0.0 <= r["f1"] <= 1.0 and "per_type" in r for r in rows)

@@ -4,7 +4,7 @@
 extractor once on the rest and scores a grid of decision settings on the held-out part --
 the trigger ``none_bias``, the edge ``none_bias`` and ``cause_bias``, the KLSH/feature mixing weight
 ``klsh_weight`` (0 = features only, 1 = KLSH-RF only) and the Binding grouping -- reusing
-trigger scores and edge probabilities across the grid.
+trigger scores across the grid and edge probabilities across the edge settings.
 """
 
 from __future__ import annotations
@@ -52,22 +52,14 @@ def sweep(model: GEExtractor, val: Sequence[GEDoc], trigger_biases: Sequence[flo
     scores, index = model.triggers.scores(flat)
     gold = [d.standoff for d in val]
     results = []
-    cache: dict[tuple, tuple[np.ndarray | None, np.ndarray | None]] = {}
     for tb in trigger_biases:
         nodes = decide(scores, index, model.triggers.classes_, len(flat), tb)
         cands = candidates(flat, nodes)
-        todo = [c for c in cands if (c.view, c.src, c.dst) not in cache]
-        if todo:
-            t0 = time.perf_counter()
-            pk, pf = model.edges.proba(flat, todo, parts=True)  # type: ignore[misc]
-            for k, c in enumerate(todo):
-                cache[(c.view, c.src, c.dst)] = (None if pk is None else pk[k],
-                                                 None if pf is None else pf[k])
-            log(f"trigger bias {tb}: {len(cands)} edge candidates, {len(todo)} new "
-                f"({time.perf_counter() - t0:.0f}s)")
+        t0 = time.perf_counter()
+        # edge features depend on the other triggers of a sentence: no reuse across biases
+        pk, pf = model.edges.proba(flat, cands, parts=True)  # type: ignore[misc]
+        log(f"trigger bias {tb}: {len(cands)} edge candidates ({time.perf_counter() - t0:.0f}s)")
         for w in klsh_weights:
-            pk = _stack([cache[(c.view, c.src, c.dst)][0] for c in cands])
-            pf = _stack([cache[(c.view, c.src, c.dst)][1] for c in cands])
             if (w > 0 and pk is None) or (w < 1 and pf is None):
                 continue
             proba = combine(pk if w > 0 else None, pf if w < 1 else None, w, len(cands))
@@ -87,9 +79,3 @@ def sweep(model: GEExtractor, val: Sequence[GEDoc], trigger_biases: Sequence[flo
                 log(f"tb={tb:+.2f} eb={eb:+.2f} cb={cb:+.2f} w={w:.2f} {binding:5s} "
                     f"P={r['precision']:.3f} R={r['recall']:.3f} F={r['f1']:.3f}")
     return results
-
-
-def _stack(rows: list) -> np.ndarray | None:
-    if not rows or rows[0] is None:
-        return None
-    return np.vstack(rows)
