@@ -25,7 +25,14 @@ from tests.conftest import FIXTURES, SHARED, corpus_file
 spacy = pytest.importorskip("spacy")
 pytest.importorskip("scispacy")
 
-from relx.parse.ner import annotate, blank_nlp, evaluate_ner, ner_app  # noqa: E402
+from relx.parse.ner import (  # noqa: E402
+    annotate,
+    blank_nlp,
+    evaluate_ner,
+    ner_app,
+    propagate_mentions,
+    register,
+)
 
 NER_TXT = FIXTURES / "ner-mini.txt"
 GE = SHARED / "corpora" / "bionlp-st-ge"
@@ -131,7 +138,7 @@ def _fake_shared(root: Path) -> Path:
 
 def test_build_ner_corpus(tmp_path):
     shared = _fake_shared(tmp_path / "shared")
-    stats = build_ner_corpus(shared, tmp_path / "out")
+    stats = build_ner_corpus(shared, tmp_path / "out", protein_splits=False)
     ge = stats["ge_train"]
     assert ge["documents"] == 1 and ge["duplicate_documents"] == 1   # 2009 copy of PMID-1
     assert (ge["mentions"], ge["overlap_dropped"], ge["entities"]) == (10, 1, 9)
@@ -148,6 +155,8 @@ def test_build_ner_corpus(tmp_path):
     docs = list(DocBin().from_disk(tmp_path / "out" / "train.spacy").get_docs(nlp.vocab))
     assert _ents(docs[0]) == ["IL-2"]
     assert [t.text for t in docs[1]] == [t.text for t in nlp.make_doc(docs[1].text)]
+    split = build_ner_corpus(shared, tmp_path / "out2")   # default: protein splits
+    assert split["protein_splits"] and split["ge_train"]["misaligned"] == 0
 
 
 def test_build_refuses_dev_documents_in_train(tmp_path):
@@ -157,6 +166,36 @@ def test_build_refuses_dev_documents_in_train(tmp_path):
         (d / f"PMID-2{suffix}").rename(d / f"PMID-1{suffix}")
     with pytest.raises(ValueError, match="development document"):
         build_ner_corpus(shared, tmp_path / "out")
+
+
+def test_full_text_pieces_repeated(tmp_path):
+    d = tmp_path / "train"
+    d.mkdir()
+    for name in ("PMC-9-00-TIAB", "PMID-1"):
+        for suffix in (".txt", ".a1"):
+            shutil.copy(NER_TXT.with_suffix(suffix), d / f"{name}{suffix}")
+    stats: Counter = Counter()
+    pieces = list(ge_texts([d], stats, full_text_repeat=3))
+    assert len(pieces) == 3 * 2 + 2 and stats["full_text_documents"] == 1
+    assert stats["documents"] == 2 and stats["mentions"] == 20
+
+
+def test_propagate_mentions():
+    from spacy.tokens import Span
+
+    register()
+    nlp = blank_nlp(protein_splits=True)
+    doc = nlp.make_doc("Nmi binds Vif; Vif and Nmi and NF-kappa B bind NF-kappa B")
+    words = [t.text for t in doc]
+    nf = words.index("NF-kappa")
+    doc.set_ents([Span(doc, 0, 1, label=LABEL), Span(doc, 2, 3, label="OTHER"),
+                  Span(doc, nf, nf + 2, label=LABEL)])
+    ents = [(e.text, e.label_, e.start) for e in propagate_mentions(doc).ents]
+    assert ents == [("Nmi", LABEL, 0), ("Vif", "OTHER", 2), ("Nmi", LABEL, 6),
+                    ("NF-kappa B", LABEL, nf), ("NF-kappa B", LABEL, len(words) - 2)]
+    pipe = blank_nlp()
+    pipe.add_pipe("relx_protein_propagation")
+    assert pipe("no mentions").ents == ()
 
 
 def _fake_nlp():
