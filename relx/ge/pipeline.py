@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -137,7 +138,7 @@ class GEExtractor:
         if self.grouper.model_ is not None:
             parts["binding"] = self.grouper.model_
         with atomic_open(directory / "models.skops", "wb") as fh:
-            fh.write(sio.dumps(parts))
+            fh.write(sio.dumps(parts, compression=zipfile.ZIP_DEFLATED))
         meta = {"format": "relx-ge-events", "format_version": FORMAT_VERSION,
                 "relx_version": __version__, "config": self.config,
                 "trigger_classes": self.triggers.classes_,
