@@ -25,6 +25,11 @@ from relx.io.standoff import write_a2
 from relx.registry import load_config
 
 PathLike = str | Path
+#: the default decision-settings grid of ``tune``
+TUNE_GRID: dict[str, Any] = {
+    "trigger_biases": (0.4, 0.6, 0.8), "edge_biases": (-0.1, 0.0), "cause_biases": (0.2, 0.3),
+    "klsh_weights": (0.0, 0.5, 1.0), "bindings": ("side", "learned"),
+}
 
 
 def _config(config: PathLike | dict[str, Any]) -> dict[str, Any]:
@@ -105,11 +110,11 @@ def predict_ge(model_dir: PathLike, input_dir: PathLike, out_dir: PathLike,
 def tune_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
             report: PathLike | None = None, cache_dir: PathLike | None = None,
             fraction: float = 0.2, seed: int = 0,
-            trigger_biases: Sequence[float] = (-0.2, 0.0, 0.2, 0.4, 0.6),
-            edge_biases: Sequence[float] = (-0.1, 0.0, 0.1, 0.2, 0.3),
-            klsh_weights: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0),
-            bindings: Sequence[str] = ("each", "side", "conj", "all"),
-            cause_biases: Sequence[float] = (0.0,), save_model: PathLike | None = None,
+            trigger_biases: Sequence[float] = TUNE_GRID["trigger_biases"],
+            edge_biases: Sequence[float] = TUNE_GRID["edge_biases"],
+            klsh_weights: Sequence[float] = TUNE_GRID["klsh_weights"],
+            bindings: Sequence[str] = TUNE_GRID["bindings"],
+            cause_biases: Sequence[float] = TUNE_GRID["cause_biases"], save_model: PathLike | None = None,
             verbose: bool = True) -> dict[str, Any]:
     """Fit on (1 - ``fraction``) of the training documents, sweep settings on the rest
     (``save_model``: also save the model fitted on the split)."""
@@ -154,11 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.add_argument("--report")
             p.add_argument("--fraction", type=float, default=0.2)
             p.add_argument("--seed", type=int, default=0)
-            p.add_argument("--trigger-biases", type=_floats, default=[-0.2, 0.0, 0.2, 0.4, 0.6])
-            p.add_argument("--edge-biases", type=_floats, default=[-0.1, 0.0, 0.1, 0.2, 0.3])
-            p.add_argument("--klsh-weights", type=_floats, default=[0.0, 0.25, 0.5, 0.75, 1.0])
-            p.add_argument("--bindings", default="each,side,conj,all")
-            p.add_argument("--cause-biases", type=_floats, default=[0.0])
+            for name in ("trigger_biases", "edge_biases", "cause_biases", "klsh_weights"):
+                p.add_argument("--" + name.replace("_", "-"), type=_floats,
+                               default=list(TUNE_GRID[name]))
+            p.add_argument("--bindings", default=",".join(TUNE_GRID["bindings"]))
             p.add_argument("--save-model")
     p = sub.add_parser("predict")
     p.add_argument("--model", required=True)
