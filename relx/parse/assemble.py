@@ -3,7 +3,8 @@
     python -m relx.parse.assemble --parser runs/parser/model/model-best \\
         --ner runs/ner/model/model-best --out models/relx_bio_sm
 
-The result: scispacy's ``combined_rule_tokenizer`` and ``pysbd_sentencizer``, the trained
+The result: scispacy's ``combined_rule_tokenizer`` (with relx's protein-boundary splits,
+see :func:`relx.parse.ner.make_tokenizer`) and ``pysbd_sentencizer``, the trained
 tok2vec/tagger/attribute_ruler/lemmatizer/parser, the NER (with its own tok2vec) and
 scispacy's ``abbreviation_detector``, saved with a versioned ``meta.json``.
 """
@@ -25,11 +26,13 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
              ) -> Any:
     """Build the runtime pipeline and save it to ``out``; returns the ``nlp``."""
     import spacy
-    from scispacy.custom_tokenizer import combined_rule_tokenizer
+
+    from relx.parse.ner import make_tokenizer
 
     _register_scispacy()
     nlp = spacy.load(parser)
-    nlp.tokenizer = combined_rule_tokenizer(nlp)
+    # scispacy's combined_rule_tokenizer + relx's protein-boundary splits (as the NER's)
+    nlp.tokenizer = make_tokenizer(nlp, protein_splits=True)
     nlp.add_pipe("pysbd_sentencizer", first=True)
     if ner is not None:
         from relx.parse.ner import register
