@@ -116,6 +116,27 @@ def render_pipeline(runs: Path) -> list[str]:
     return lines
 
 
+def render_events(runs: Path) -> list[str]:
+    """GE event extraction, from ``ge-events.json`` (``relx evaluate --task ge-events``)."""
+    f = runs / "ge-events.json"
+    if not f.exists():
+        return []
+    r = json.loads(f.read_text())
+    lines = ["## GENIA events (BioNLP-ST GE 2011 train → devel)", "",
+             f"`configs/ge-events.toml`, proteins from `.a1`, parses by `models/relx_bio_sm`; "
+             f"approximate recursive matching, task 1. Training {r['train_seconds']:.0f} s "
+             f"(2 loaded cores, parsing excluded), prediction {r['predict_seconds']:.0f} s for "
+             f"{r['n_test_docs']} documents.", "",
+             "| type | gold | predicted | P | R | F1 |", "|---|---|---|---|---|---|"]
+    for name, t in r["per_type"].items():
+        lines.append(f"| {name} | {t['gold']} | {t['pred']} | {t['precision']:.3f} | "
+                     f"{t['recall']:.3f} | {t['f1']:.3f} |")
+    s, a = r["strict"], r["approx_span"]
+    lines += ["", f"Total: P {r['precision']:.3f}, R {r['recall']:.3f}, **F1 {r['f1']:.3f}**; "
+              f"approximate span F1 {a['f1']:.3f}, strict F1 {s['f1']:.3f}.", ""]
+    return lines
+
+
 def render_raw(raw: dict[tuple[str, str], dict], results: dict) -> list[str]:
     if not raw:
         return []
@@ -177,6 +198,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
         lines += ["**Not run yet** (shown as —): " + "; ".join(missing) + ".", ""]
     lines += render_pipeline(RUNS_DIR)
     lines += render_raw(raw or {}, results)
+    lines += render_events(RUNS_DIR)
     lines += ["## All runs", "",
               "| method | train | test | P | R | F1 | F1 mean ± sd (CV) | AUC | n_train | n_test "
               "| train s | predict s |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
