@@ -40,7 +40,7 @@ GE = SHARED / "corpora" / "bionlp-st-ge"
 
 @pytest.fixture(scope="module")
 def nlp():
-    return blank_nlp()
+    return blank_nlp(protein_splits=False)   # scispacy's tokenizer alone
 
 
 @pytest.fixture
@@ -110,7 +110,7 @@ def test_annotate_misaligned_modes(nlp, mode):
 
 def test_protein_splits_align_the_fixture():
     (t1, s1), (t2, s2) = _fixture_pieces()
-    nlp = blank_nlp(protein_splits=True)
+    nlp = blank_nlp()
     stats: Counter = Counter()
     d1, d2 = annotate(nlp, t1, s1, stats), annotate(nlp, t2, s2, stats)
     assert stats["aligned"] == 9 and stats["misaligned"] == 0
@@ -151,7 +151,7 @@ def test_build_ner_corpus(tmp_path):
     assert json.loads((tmp_path / "out" / "stats.json").read_text()) == stats
     from spacy.tokens import DocBin
 
-    nlp = blank_nlp()
+    nlp = blank_nlp(protein_splits=False)
     docs = list(DocBin().from_disk(tmp_path / "out" / "train.spacy").get_docs(nlp.vocab))
     assert _ents(docs[0]) == ["IL-2"]
     assert [t.text for t in docs[1]] == [t.text for t in nlp.make_doc(docs[1].text)]
@@ -184,7 +184,7 @@ def test_propagate_mentions():
     from spacy.tokens import Span
 
     register()
-    nlp = blank_nlp(protein_splits=True)
+    nlp = blank_nlp()
     doc = nlp.make_doc("Nmi binds Vif; Vif and Nmi and NF-kappa B bind NF-kappa B")
     words = [t.text for t in doc]
     nf = words.index("NF-kappa")
@@ -200,7 +200,7 @@ def test_propagate_mentions():
 
 def _fake_nlp():
     """Scispacy tokenizer + entity_ruler: deterministic PROTEIN (and one OTHER) mentions."""
-    nlp = blank_nlp()
+    nlp = blank_nlp(protein_splits=False)
     ruler = nlp.add_pipe("entity_ruler")
     ruler.add_patterns([{"label": LABEL, "pattern": p} for p in
                         ("IL-2", "NF-kappa B", "c-Rel", "Anti-CD3", "T cells", "p50/p65")]
@@ -247,6 +247,11 @@ def test_cli_evaluate_json(standoff_dir, tmp_path):
     res = CliRunner().invoke(ner_app, ["evaluate", "--standoff", str(standoff_dir),
                                        "--model", str(model)])
     assert res.exit_code == 0 and "overlap" in res.output
+    res = CliRunner().invoke(ner_app, ["evaluate", "--standoff", str(standoff_dir),
+                                       "--model", str(model), "--json", "--propagate"])
+    scores = json.loads(res.output)
+    assert scores["pipeline"] == ["entity_ruler", "relx_protein_propagation"]
+    assert scores["predicted"] == 6   # no tagged name recurs in the fixture
 
 
 def test_real_corpora_readers():

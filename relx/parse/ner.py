@@ -86,10 +86,10 @@ PROTEIN_SUFFIXES = [r"(?<=[A-Za-z0-9])\+", r"(?<=[A-Za-z0-9])-"]
 PROTEIN_TOKEN_MATCH = r"^[A-Za-z]+[0-9]+[A-Za-z]$"
 
 
-def make_tokenizer(nlp: Language, protein_splits: bool = False):
+def make_tokenizer(nlp: Language, protein_splits: bool = True):
     """The runtime tokenizer: scispacy's ``combined_rule_tokenizer`` for ``nlp``'s vocab.
 
-    ``protein_splits`` adds :data:`PROTEIN_INFIXES` / :data:`PROTEIN_SUFFIXES`, which split
+    ``protein_splits`` (default; the trained NER expects it) adds :data:`PROTEIN_INFIXES` / :data:`PROTEIN_SUFFIXES`, which split
     tokens where GE / PPI protein mentions end inside a scispacy token (``anti-CD3/CD28``
     -> ``anti - CD3 / CD28``, ``CD4+CD25-``, ``Runx3-/-``, ``IL-2-induced``), and keeps
     :data:`PROTEIN_TOKEN_MATCH` tokens whole.
@@ -107,7 +107,7 @@ def make_tokenizer(nlp: Language, protein_splits: bool = False):
     return tok
 
 
-def blank_nlp(protein_splits: bool = False) -> Language:
+def blank_nlp(protein_splits: bool = True) -> Language:
     """A blank English pipeline with the runtime tokenizer (see :func:`make_tokenizer`)."""
     import spacy
 
@@ -143,7 +143,7 @@ def propagate_mentions(doc: Doc, label: str = LABEL) -> Doc:
 
 def register() -> None:
     """Register the ``relx.scispacy_tokenizer.v1`` callback (``[initialize.before_init]``;
-    argument ``protein_splits``, default false) and the ``relx_protein_propagation``
+    argument ``protein_splits``, default true) and the ``relx_protein_propagation``
     component (:func:`propagate_mentions`; add it after ``ner``)."""
     import spacy
     from spacy.language import Language
@@ -154,7 +154,7 @@ def register() -> None:
     Language.component(PROPAGATION, func=propagate_mentions)
 
     @spacy.registry.callbacks(TOKENIZER_CALLBACK)
-    def _tokenizer_callback(protein_splits: bool = False) -> Callable[[Language], Language]:
+    def _tokenizer_callback(protein_splits: bool = True) -> Callable[[Language], Language]:
         def replace(nlp: Language) -> Language:
             nlp.tokenizer = make_tokenizer(nlp, protein_splits)
             return nlp
