@@ -99,7 +99,7 @@ class Extractor:
     def __init__(self, model: str | Path | RelationModel | None = None, *,
                  spacy_model: str | Path | None = None, threshold: float | None = None,
                  ground: bool = True, batch_docs: int = 64) -> None:
-        self.model = resolve_model(model)
+        self.model = resolve_model(model).sequential()
         self.parser = Parser(spacy_model)
         self.threshold = self.model.threshold if threshold is None else float(threshold)
         self.ground = ground

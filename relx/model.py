@@ -64,6 +64,15 @@ class RelationModel:
         t = getattr(clf, "threshold_", getattr(clf, "threshold", 0.5))
         return float(t) if not isinstance(t, str) else 0.5
 
+    def sequential(self) -> RelationModel:
+        """Predict in this process only (no joblib worker pools): extraction parallelises
+        over documents and processes instead, and pools inside pool workers can deadlock."""
+        for _, step in self.pipeline.steps:
+            for est in (step, getattr(step, "ensemble_", None)):
+                if est is not None and hasattr(est, "n_jobs"):
+                    est.n_jobs = 1
+        return self
+
     def scores(self, instances: Sequence[PairInstance]) -> np.ndarray:
         """(N,) positive-class probabilities."""
         if not instances:
