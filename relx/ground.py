@@ -21,10 +21,8 @@ import csv
 import gzip
 import io
 import json
-import os
 import re
 import sys
-import tempfile
 import threading
 import unicodedata
 from collections import Counter
@@ -33,6 +31,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from relx.io.atomic import atomic_open
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
     from relx.doc import Document, Entity
@@ -410,18 +410,9 @@ def _famplex_entries(
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write ``data`` to ``path`` atomically (see :func:`relx.io.atomic.atomic_open`)."""
+    with atomic_open(path, "wb") as fh:
+        fh.write(data)
 
 
 def build_lexicon(

@@ -20,12 +20,12 @@ from __future__ import annotations
 import html
 import json
 import math
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from relx.io.atomic import atomic_open
 
 __all__ = ["write_report", "render_report", "network", "node_key"]
 
@@ -466,15 +466,5 @@ def write_report(
     page = render_report(
         relations, title=title, summary=summary, symbol=symbol, max_nodes=max_nodes, seed=seed
     )
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(page)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_open(Path(path)) as fh:
+        fh.write(page)

@@ -21,6 +21,7 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600 files; outputs are for others to read too
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
