@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 from pathlib import Path
 
@@ -21,3 +22,11 @@ def ge_abstracts(limit: int | None = None) -> list[Document]:
 
 def halves(docs: list, n: int) -> list[list]:
     return [docs[i::n] for i in range(n)]
+
+
+def bench_args(doc: str) -> argparse.Namespace:
+    """``--limit`` (abstracts, default all) and ``--procs`` (default: all cores)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--limit", type=int, default=None, help="abstracts (default: all)")
+    ap.add_argument("--procs", type=int, default=os.cpu_count() or 1)
+    return ap.parse_args()

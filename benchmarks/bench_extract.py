@@ -10,7 +10,6 @@ KLSH-RF scores) on the same share. Last line: JSON with ``abstracts_per_s``,
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing as mp
 import os
@@ -20,7 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _abstracts import ge_abstracts, halves  # noqa: E402
+from _abstracts import bench_args, ge_abstracts, halves  # noqa: E402
 
 
 def _work(docs: list) -> dict:
@@ -45,10 +44,7 @@ def _work(docs: list) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--limit", type=int, default=None, help="abstracts (default: all)")
-    ap.add_argument("--procs", type=int, default=os.cpu_count() or 1)
-    a = ap.parse_args()
+    a = bench_args(__doc__)
     docs = ge_abstracts(a.limit)
     with ProcessPoolExecutor(a.procs, mp_context=mp.get_context("spawn")) as pool:
         parts = list(pool.map(_work, halves(docs, a.procs)))

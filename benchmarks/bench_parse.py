@@ -7,7 +7,6 @@ Last line: JSON with ``sentences_per_s_1proc``, ``sentences_per_s_all``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing as mp
 import os
@@ -16,7 +15,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _abstracts import ge_abstracts, halves  # noqa: E402
+from _abstracts import bench_args, ge_abstracts, halves  # noqa: E402
 
 
 def _parse(docs: list) -> tuple[int, float]:
@@ -30,10 +29,7 @@ def _parse(docs: list) -> tuple[int, float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--limit", type=int, default=None, help="abstracts (default: all)")
-    ap.add_argument("--procs", type=int, default=os.cpu_count() or 1)
-    a = ap.parse_args()
+    a = bench_args(__doc__)
     docs = ge_abstracts(a.limit)
     n1, s1 = _parse(docs)
     print(f"1 process: {len(docs)} abstracts, {n1} sentences in {s1:.1f} s = "

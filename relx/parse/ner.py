@@ -244,19 +244,23 @@ def _ge_key(doc_id: str) -> str:
     return doc_id.removeprefix("PMID-")
 
 
-def _standoff_spans(doc: StandoffDocument, stats: Counter) -> list[CharSpan]:
+def _mention_spans(mentions: Iterable[Any], stats: Counter) -> list[CharSpan]:
+    """Continuous, non-overlapping ``(start, end)`` of annotations with ``spans``; counts
+    mentions, skipped discontinuous ones and dropped overlaps in ``stats``."""
     spans = []
-    for p in doc.proteins:
-        if p.type != "Protein":
-            continue
+    for m in mentions:
         stats["mentions"] += 1
-        if len(p.spans) > 1:
+        if len(m.spans) > 1:
             stats["discontinuous"] += 1
             continue
-        spans.append((p.start, p.end))
+        spans.append((m.start, m.end))
     kept, dropped = select_spans(spans)
     stats["overlap_dropped"] += dropped
     return kept
+
+
+def _standoff_spans(doc: StandoffDocument, stats: Counter) -> list[CharSpan]:
+    return _mention_spans((p for p in doc.proteins if p.type == "Protein"), stats)
 
 
 def ge_texts(dirs: Iterable[Path], stats: Counter, exclude: Iterable[str] = (),
@@ -291,17 +295,8 @@ def ppi_texts(paths: Iterable[Path], stats: Counter) -> Iterator[tuple[str, list
     for path in paths:
         for doc in read_ppi_xml(path):
             stats["documents"] += 1
-            spans = []
-            for sent in doc.sentences:
-                for ent in sent.entities:
-                    stats["mentions"] += 1
-                    if len(ent.spans) > 1:
-                        stats["discontinuous"] += 1
-                        continue
-                    spans.append((ent.start, ent.end))
-            kept, dropped = select_spans(spans)
-            stats["overlap_dropped"] += dropped
-            yield doc.text, kept
+            ents = (e for sent in doc.sentences for e in sent.entities)
+            yield doc.text, _mention_spans(ents, stats)
 
 
 def _docbin(nlp: Language, texts: Iterable[tuple[str, list[CharSpan]]], stats: Counter,
