@@ -16,11 +16,12 @@ from typing import Any
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
-from relx.kernels.structure import PathKernel, SumKernel
+from relx.kernels.structure import PathKernel, SumKernel, TreeKernel
 from relx.learn.forest import RandomSubspaceForest
 from relx.learn.kernel_svm import KernelSVM
 from relx.represent.instances import StructureExtractor
 from relx.represent.klsh import KLSHEncoder
+from relx.represent.trees import TreeStructureExtractor
 
 COMPONENTS: dict[str, Callable[..., Any]] = {}
 
@@ -34,6 +35,8 @@ def register(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 register("structure_extractor")(StructureExtractor)
 register("path_kernel")(PathKernel)
+register("tree_structure_extractor")(TreeStructureExtractor)
+register("tree_kernel")(TreeKernel)
 register("klsh")(KLSHEncoder)
 register("random_subspace_forest")(RandomSubspaceForest)
 register("kernel_svm")(KernelSVM)

@@ -8,8 +8,9 @@ dependent along ``nsubj`` gives ``nsubj>``, the other way ``<nsubj``.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
@@ -105,6 +106,148 @@ def shortest_path(sentence: Sentence, e1: Entity, e2: Entity,
     return out
 
 
+SUBTREE_CHILDREN = ("none", "entities", "all")
+
+
+@dataclass
+class Subtree:
+    """A candidate's dependency subtree in canonical order (see :func:`dependency_subtree`).
+
+    ``nodes[k]`` is ``(edge to parent, word, lemma, pos)`` (the root's edge is ``<none>``),
+    ``parents[k]`` the index of node k's parent (-1 for the root), ``tokens[k]`` its sentence
+    token index (-1 for none). Nodes are in breadth-first order from the root with each
+    node's children in sentence order, so every node's children are contiguous and come
+    after it.
+    """
+
+    nodes: list[Tuple]
+    parents: list[int]
+    tokens: list[int]
+
+    def children(self, k: int) -> list[int]:
+        return [c for c, p in enumerate(self.parents) if p == k]
+
+
+def _up_bfs(graph: nx.MultiDiGraph, start: int) -> tuple[dict[int, int], dict[int, int]]:
+    """Distances from ``start`` to its ancestors following dependent -> governor edges, and
+    for each reached governor the dependent it was first reached from."""
+    dist, back = {start: 0}, {}
+    queue = deque([start])
+    while queue:
+        u = queue.popleft()
+        for h in sorted(graph.predecessors(u)):
+            if h not in dist:
+                dist[h], back[h] = dist[u] + 1, u
+                queue.append(h)
+    return dist, back
+
+
+def _depths(graph: nx.MultiDiGraph) -> dict[int, int]:
+    """Directed distance of every token from the nearest sentence root (in-degree 0)."""
+    roots = sorted(n for n in graph if graph.in_degree(n) == 0)
+    dist = dict.fromkeys(roots, 0)
+    queue = deque(roots)
+    while queue:
+        u = queue.popleft()
+        for v in sorted(graph.successors(u)):
+            if v not in dist:
+                dist[v] = dist[u] + 1
+                queue.append(v)
+    return dist
+
+
+def _lca_tree(graph: nx.MultiDiGraph, h1: int, h2: int) -> tuple[int, dict[int, int]] | None:
+    """Root and parent map of the union of ``h1``'s and ``h2``'s dependency paths up to their
+    lowest common ancestor (the common governor-ancestor minimising the two path lengths;
+    ties: the shorter longer path, then the earlier token). Collapsed dependencies make the
+    graph a DAG (or worse), so the shortest governor chains are used. If the heads share no
+    ancestor, the shortest undirected path between them rooted at its token nearest a
+    sentence root; None when they are not connected at all."""
+    d1, b1 = _up_bfs(graph, h1)
+    d2, b2 = _up_bfs(graph, h2)
+    common = d1.keys() & d2.keys()
+    parent: dict[int, int] = {}
+    if common:
+        root = min(common, key=lambda a: (d1[a] + d2[a], max(d1[a], d2[a]), a))
+        for back, head in ((b1, h1), (b2, h2)):
+            u = root
+            while u != head:
+                parent[back[u]] = u
+                u = back[u]
+        return root, parent
+    try:
+        nodes = nx.shortest_path(graph.to_undirected(as_view=True), h1, h2)
+    except nx.NetworkXNoPath:
+        return None
+    depth = _depths(graph)
+    r = min(range(len(nodes)), key=lambda k: (depth.get(nodes[k], len(graph) + 1), k))
+    for k in range(r):
+        parent[nodes[k]] = nodes[k + 1]
+    for k in range(r + 1, len(nodes)):
+        parent[nodes[k]] = nodes[k - 1]
+    return nodes[r], parent
+
+
+def dependency_subtree(sentence: Sentence, e1: Entity, e2: Entity,
+                       graph: nx.MultiDiGraph | None = None,
+                       children: str = "none") -> Subtree:
+    """The subgraph spanned by a pair: a tree rooted at the entity heads' lowest common ancestor.
+
+    Nodes are the tokens on ``e1``'s and ``e2``'s head -> ancestor chains up to their lowest
+    common ancestor (one node ``PROT1+PROT2`` when both share a head). ``children`` adds
+    direct dependents (``punct`` and tokens of the same entity excluded): ``"entities"`` of
+    the two entity heads, ``"all"`` of every node on the chains. Labels are blinded and
+    edges directed as in :func:`shortest_path` (``nsubj>``: the parent governs the node;
+    ``<nsubj``: the node governs its parent, only on the fallback path). Unconnected heads
+    give ``PROT1`` with a ``NOPATH`` child ``PROT2``.
+    """
+    if children not in SUBTREE_CHILDREN:
+        raise ValueError(f"children must be one of {SUBTREE_CHILDREN}, not {children!r}")
+    graph = dependency_graph(sentence) if graph is None else graph
+    h1, h2 = entity_head(sentence, e1, graph), entity_head(sentence, e2, graph)
+    roles = _roles(sentence, e1, e2)
+    if h1 is None or h2 is None:
+        return Subtree([(NONE, PROT1, PROT1, "PROT"), ("NOPATH", PROT2, PROT2, "PROT")],
+                       [-1, 0], [-1, -1])
+    roles[h1], roles[h2] = PROT1, PROT2
+    if h1 == h2:
+        roles[h1] = BOTH
+        root, parent = h1, {}
+    else:
+        found = _lca_tree(graph, h1, h2)
+        if found is None:
+            return Subtree([(NONE, *_node_labels(graph, h1, roles)),
+                            ("NOPATH", *_node_labels(graph, h2, roles))], [-1, 0], [h1, h2])
+        root, parent = found
+    kids: dict[int, list[int]] = {}
+    for v, u in parent.items():
+        kids.setdefault(u, []).append(v)
+    if children != "none":
+        anchors = [root, *parent] if children == "all" else sorted({h1, h2})
+        inside = {root, *parent}
+        for u in anchors:
+            for v in sorted(graph.successors(u)):
+                labels = {d["label"] for d in graph.get_edge_data(u, v).values()}
+                if v in inside or labels <= {"punct"}:
+                    continue
+                if roles.get(v) is not None and roles.get(v) == roles.get(u):
+                    continue  # another token of the same entity mention
+                inside.add(v)
+                parent[v] = u
+                kids.setdefault(u, []).append(v)
+    nodes: list[Tuple] = [(NONE, *_node_labels(graph, root, roles))]
+    parents, tokens = [-1], [root]
+    queue = deque([(root, 0)])
+    while queue:
+        u, k = queue.popleft()
+        for v in sorted(kids.get(u, ())):
+            nodes.append((_edge_label(graph, u, v), *_node_labels(graph, v, roles)))
+            parents.append(k)
+            tokens.append(v)
+            queue.append((v, len(nodes) - 1))
+    return Subtree(nodes, parents, tokens)
+
+
 def token_sequence(sentence: Sentence, e1: Entity, e2: Entity, window: int = 3) -> list[Tuple]:
     """Tokens from ``window`` before the first entity to ``window`` after the second.
 
@@ -185,6 +328,53 @@ class EncodedStructures:
         return self.subset(idx)
 
 
+@dataclass
+class EncodedTrees(EncodedStructures):
+    """N trees flattened like :class:`EncodedStructures` (one tuple per node, the node's edge
+    label being the edge to its parent) plus the topology: node ``k`` of tree ``i`` (flat
+    index ``offsets[i] + k``) has children ``child_start[.] .. child_start[.] + n_children[.]``,
+    local indices within the tree. Nodes are in breadth-first order (root first), children
+    in sentence order.
+    """
+
+    child_start: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    n_children: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+
+    def subset(self, idx: Sequence[int] | np.ndarray) -> EncodedTrees:
+        idx = np.asarray(idx, dtype=np.int64)
+        lens = (self.offsets[idx + 1] - self.offsets[idx]).astype(np.int64)
+        offsets = np.zeros(len(idx) + 1, dtype=np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        take = np.concatenate([np.arange(self.offsets[i], self.offsets[i + 1]) for i in idx]) \
+            if len(idx) else np.zeros(0, dtype=np.int64)
+        return EncodedTrees(offsets, self.edges[take], self.words[take], self.lemmas[take],
+                            self.pos[take], self.child_start[take], self.n_children[take])
+
+    def parents(self, i: int) -> list[int]:
+        """Parent (local index, -1 for the root) of each node of tree ``i``."""
+        lo, hi = int(self.offsets[i]), int(self.offsets[i + 1])
+        out = [-1] * (hi - lo)
+        for k in range(hi - lo):
+            c0 = int(self.child_start[lo + k])
+            for c in range(c0, c0 + int(self.n_children[lo + k])):
+                out[c] = k
+        return out
+
+
+def tree_topology(parents: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """``(child_start, n_children)`` int32 arrays of one tree given in breadth-first order
+    (parents nondecreasing, root first with parent -1)."""
+    p = np.asarray(parents, dtype=np.int64)
+    n = len(p)
+    if n and (p[0] != -1 or np.any(p[1:] < 0) or np.any(np.diff(p) < 0)
+              or np.any(p[1:] >= np.arange(1, n))):
+        raise ValueError(f"not a breadth-first parent list: {list(parents)}")
+    ks = np.arange(n)
+    start = np.searchsorted(p, ks, side="left").astype(np.int32)
+    count = (np.searchsorted(p, ks, side="right") - start).astype(np.int32)
+    return start, count
+
+
 class StructureEncoder:
     """Maps tuple structures to :class:`EncodedStructures` with shared vocabularies."""
 
@@ -214,6 +404,15 @@ class StructureEncoder:
                     (i if i is not None else extra.setdefault(t[k], len(v) + len(extra))
                      for i, t in zip(ids, flat, strict=True)), dtype=np.int32, count=len(flat)))
         return EncodedStructures(offsets, *cols)
+
+    def encode_trees(self, trees: Sequence[Subtree], grow: bool = True) -> EncodedTrees:
+        """Encode :class:`Subtree` s (node tuples as :meth:`encode`, plus their topology)."""
+        flat = self.encode([t.nodes for t in trees], grow=grow)
+        tops = [tree_topology(t.parents) for t in trees]
+        start, count = (np.concatenate([x[k] for x in tops]) if tops else np.zeros(0, np.int32)
+                        for k in (0, 1))
+        return EncodedTrees(flat.offsets, flat.edges, flat.words, flat.lemmas, flat.pos,
+                            start, count)
 
     def to_dict(self) -> dict[str, list[str]]:
         return {k: getattr(self, k).itos[1:] for k in ("edges", "words", "lemmas", "pos")}

@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.metrics.pairwise import pairwise_kernels
 
 from relx.kernels.path import PathKernelParams, path_gram
+from relx.kernels.tree import TreeKernelParams, tree_gram
 from relx.represent.instances import StructureSet
 from relx.structures import EncodedStructures
 
@@ -49,6 +50,33 @@ class PathKernel:
     def gram(self, A, B=None) -> np.ndarray:
         """(N, M) normalised kernel block between A and B (A vs A when B is None)."""
         return path_gram(self._part(A), None if B is None else self._part(B),
+                         params=self.params(), normalize=True, n_jobs=self.n_jobs)
+
+
+@dataclass
+class TreeKernel:
+    """Normalised tree kernel (:mod:`relx.kernels.tree`) over dependency subtrees
+    (structure ``subtree``, made by :class:`relx.represent.trees.TreeStructureExtractor`)."""
+
+    structure: str = "subtree"
+    lam: float = 0.5
+    w_lemma: float = 0.5
+    w_pos: float = 0.1
+    edge_mismatch: float = 0.0
+    sigma: np.ndarray | None = field(default=None, repr=False)
+    node_sim: np.ndarray | None = field(default=None, repr=False)
+    n_jobs: int = -1
+
+    def params(self) -> TreeKernelParams:
+        return TreeKernelParams(lam=self.lam, w_lemma=self.w_lemma, w_pos=self.w_pos,
+                                edge_mismatch=self.edge_mismatch, sigma=self.sigma,
+                                node_sim=self.node_sim)
+
+    _part = PathKernel._part
+
+    def gram(self, A, B=None) -> np.ndarray:
+        """(N, M) normalised kernel block between A and B (A vs A when B is None)."""
+        return tree_gram(self._part(A), None if B is None else self._part(B),
                          params=self.params(), normalize=True, n_jobs=self.n_jobs)
 
 
