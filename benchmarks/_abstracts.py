@@ -20,6 +20,16 @@ def ge_abstracts(limit: int | None = None) -> list[Document]:
     return [Document(id=f.stem, text=f.read_text(encoding="utf-8")) for f in files]
 
 
+def one_thread() -> None:
+    """One compute thread in this process (numba kernels and numpy's BLAS): each benchmark
+    process stands for one core."""
+    import numba
+    from threadpoolctl import threadpool_limits
+
+    numba.set_num_threads(1)
+    threadpool_limits(1)
+
+
 def halves(docs: list, n: int) -> list[list]:
     return [docs[i::n] for i in range(n)]
 

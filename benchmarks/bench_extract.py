@@ -19,15 +19,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _abstracts import bench_args, ge_abstracts, halves  # noqa: E402
+from _abstracts import bench_args, ge_abstracts, halves, one_thread  # noqa: E402
 
 
 def _work(docs: list) -> dict:
-    import numba
-
     import relx
 
-    numba.set_num_threads(1)
+    one_thread()
     ex = relx.load()
     ex.extract("Warm-up: JAK1 phosphorylates STAT5.")  # loads everything lazily loaded
     t0 = time.perf_counter()

@@ -15,12 +15,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _abstracts import bench_args, ge_abstracts, halves  # noqa: E402
+from _abstracts import bench_args, ge_abstracts, halves, one_thread  # noqa: E402
 
 
 def _parse(docs: list) -> tuple[int, float]:
     from relx.parse.pipeline import Parser
 
+    one_thread()
     parser = Parser()
     parser.parse_text("Warm-up sentence with IL-2.")  # model load outside the timing
     t0 = time.perf_counter()

@@ -255,16 +255,17 @@ class Grounder:
         form's grounding when that grounds. With ``overwrite=False`` entities that already
         carry ``norm_ids`` are kept as they are.
         """
-        doc = doc.model_copy(deep=True)
         long_of: dict[str, str] = {}
         for ab in doc.abbreviations:
             long_of.setdefault(ab.short_text, ab.long_text)
+        # copy only what changes (a deep copy of tokens and parses cost more than grounding)
+        sentences = []
         for sent in doc.sentences:
-            for ent in sent.entities:
-                if ent.norm_ids and not overwrite:
-                    continue
-                ent.norm_ids = self._entity_ids(_entity_text(doc, ent), long_of)
-        return doc
+            ents = [e if e.norm_ids and not overwrite else e.model_copy(
+                update={"norm_ids": self._entity_ids(_entity_text(doc, e), long_of)})
+                for e in sent.entities]
+            sentences.append(sent.model_copy(update={"entities": ents}))
+        return doc.model_copy(update={"sentences": sentences})
 
     def _entity_ids(self, text: str, long_of: dict[str, str]) -> list[str]:
         ids = self.ground_ids(text)

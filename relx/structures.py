@@ -36,6 +36,9 @@ def dependency_graph(sentence: Sentence) -> nx.MultiDiGraph:
 
 def entity_tokens(sentence: Sentence, entity: Entity) -> list[int]:
     """Indices of the tokens overlapping any span of ``entity``."""
+    if len(entity.spans) == 1:  # the common case, without a generator per token
+        start, end = entity.spans[0].start, entity.spans[0].end
+        return [t.index for t in sentence.tokens if t.start < end and start < t.end]
     return [t.index for t in sentence.tokens
             if any(t.start < s.end and s.start < t.end for s in entity.spans)]
 

@@ -104,3 +104,15 @@ def test_balanced_reference_set():
     assert y[enc.reference_indices_].sum() == 10 and len(enc.reference_indices_) == 30
     enc = KLSHEncoder(n_reference=12, n_bits=8, reference="balanced", random_state=0).fit(X, y)
     assert y[enc.reference_indices_].sum() == 6
+
+
+@pytest.mark.parametrize("bootstrap", [False, True])
+def test_forest_fast_proba_equals_bagging_proba(bootstrap):
+    rng = np.random.default_rng(1)
+    X = (rng.random((200, 60)) < 0.5).astype(float)
+    y = np.where(X[:, :4].sum(1) > 2, 1, 0)
+    y[:2] = 2  # a rare class
+    forest = RandomSubspaceForest(n_estimators=40, max_features=None if bootstrap else 10,
+                                  bootstrap=bootstrap, random_state=0).fit(X, y)
+    np.testing.assert_allclose(forest.predict_proba(X[:50]),
+                               forest.ensemble_.predict_proba(X[:50]), atol=1e-12)

@@ -1,0 +1,68 @@
+"""relx.parse.fast: the speed-ups must not change a single annotation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import SHARED
+
+from relx.parse.pipeline import load_nlp, models_dir
+
+pytest.importorskip("spacy")
+if not (models_dir() / "relx_bio_sm" / "meta.json").exists():
+    pytest.skip("shipped pipeline models/relx_bio_sm missing", allow_module_level=True)
+
+TEXTS = [
+    "Interleukin-2 (IL-2) binds to the IL-2 receptor alpha chain. STAT5 is phosphorylated "
+    "by JAK1 and JAK3 (Fig. 2A), i.e. in activated T cells; cf. Smith et al. 1999.",
+    "\n\nTitle line without a period\n\nThe p65 subunit of NF-kappa B (NF-kB) enters the "
+    "nucleus. Dr. Lee showed it at 37 degrees C. vs. controls!  Two spaces here. E. coli.",
+]
+
+
+def _ge_texts(limit: int) -> list[str]:
+    files = sorted((SHARED / "corpora" / "bionlp-st-ge" / "2011" / "devel").glob("PMID-*.txt"))
+    return [f.read_text(encoding="utf-8") for f in files[:limit]]
+
+
+def _annotations(docs) -> list[list[tuple]]:
+    return [[(t.text, t.is_sent_start, t.tag_, t.dep_, t.head.i, t.lemma_, t.ent_iob_)
+             for t in d] for d in docs]
+
+
+@pytest.mark.parametrize("n_w", [1, 2, 3])
+def test_seq2col_matches_thinc(n_w: int) -> None:
+    from thinc.api import NumpyOps
+
+    from relx.parse.fast import FastNumpyOps
+
+    x = np.random.default_rng(n_w).random((40, 5)).astype("float32")
+    for lengths in (None, np.array([1, 2, 30, 7], "int32"), np.array([40], "int32")):
+        kw = {} if lengths is None else {"lengths": lengths}
+        np.testing.assert_array_equal(FastNumpyOps().seq2col(x, n_w, **kw),
+                                      NumpyOps().seq2col(x, n_w, **kw))
+
+
+def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
+    """FastNumpyOps + relx_sentencizer vs blis + scispacy's pysbd_sentencizer, on the
+    fixture texts and real GE abstracts (when ../shared is present)."""
+    import spacy
+    from thinc.api import NumpyOps, get_current_ops, set_current_ops
+
+    from relx.parse.fast import FastNumpyOps
+
+    fast = load_nlp()
+    assert fast.get_pipe_meta("pysbd_sentencizer").factory == "relx_sentencizer"
+    assert isinstance(fast.get_pipe("tok2vec").model.ops, FastNumpyOps)
+    assert type(get_current_ops()) is NumpyOps  # the global backend is left as it was
+    previous = get_current_ops()
+    set_current_ops(NumpyOps(use_blis=True))
+    try:
+        stock = spacy.load(models_dir() / "relx_bio_sm")
+    finally:
+        set_current_ops(previous)
+    assert stock.get_pipe_meta("pysbd_sentencizer").factory == "pysbd_sentencizer"
+    texts = TEXTS + _ge_texts(25)
+    a, b = _annotations(fast.pipe(texts)), _annotations(stock.pipe(texts))
+    assert sum(len(x) for x in a) > 100 and a == b
+    assert sum(t[1] for d in a for t in d) >= len(texts) * 2  # sentences were found
