@@ -5,6 +5,10 @@ record (its counts and errors). A rerun skips inputs that have a record, so a ki
 resumes where it stopped; the merged ``relations.jsonl``, ``errors.jsonl`` and
 ``summary.json`` are rebuilt from the per-input files in input order at the end, so a resumed
 batch ends with the same output as an uninterrupted one.
+
+``BatchOptions.task`` picks what is extracted: ``ppi`` (protein pairs, :mod:`relx.extract`)
+or ``events`` (GENIA events, :mod:`relx.ge.extract`: ``events.jsonl`` instead of
+``relations.jsonl``, and a ``.txt``/``.a1``/``.a2`` triple per document in ``standoff/``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,12 @@ from relx.io.atomic import atomic_open
 from relx.io.errors import ReaderError
 
 OUTPUT_FORMATS = ("jsonl", "tsv", "bioc", "brat", "pubtator")
+TASKS = ("ppi", "events")
+#: outputs of the events task (both always written)
+EVENT_FORMATS = ("jsonl", "standoff")
+#: per task: the counts of an input's record and summary, and the merged JSONL file
+_COUNTS = {"ppi": ("candidates", "relations"), "events": ("triggers", "events")}
+_MERGED = {"ppi": "relations.jsonl", "events": "events.jsonl"}
 TSV_COLUMNS = ("document_id", "sentence_id", "entity1", "entity1_start", "entity1_end",
                "entity1_ids", "entity2", "entity2_start", "entity2_end", "entity2_ids",
                "score", "sentence")
@@ -39,6 +49,7 @@ class BatchOptions:
     spacy_model: str | None = None
     threshold: float | None = None
     ground: bool = True
+    task: str = "ppi"
 
 
 @dataclass
@@ -49,6 +60,8 @@ class InputResult:
     sentences: int = 0
     candidates: int = 0
     relations: int = 0
+    triggers: int = 0
+    events: int = 0
     errors: list[dict[str, str]] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -93,12 +106,21 @@ _EXTRACTORS: dict[tuple, Any] = {}
 
 def _extractor(opts: BatchOptions) -> Any:
     """One extractor per process (and per Dask worker), loaded on first use."""
-    from relx.extract import Extractor
+    task = opts.task
+    k = (task, opts.model, opts.spacy_model, opts.threshold, opts.ground)
+    if k in _EXTRACTORS:
+        return _EXTRACTORS[k]
+    if task == "events":
+        from relx.ge.extract import EventExtractor
 
-    k = (opts.model, opts.spacy_model, opts.threshold, opts.ground)
-    if k not in _EXTRACTORS:
+        _EXTRACTORS[k] = EventExtractor(opts.model, spacy_model=opts.spacy_model)
+    elif task == "ppi":
+        from relx.extract import Extractor
+
         _EXTRACTORS[k] = Extractor(opts.model, spacy_model=opts.spacy_model,
                                    threshold=opts.threshold, ground=opts.ground)
+    else:
+        raise ValueError(f"unknown task {task!r}; choose from {TASKS}")
     return _EXTRACTORS[k]
 
 
@@ -141,16 +163,28 @@ def process_input(path: str | Path, key: str, opts: BatchOptions) -> dict[str, A
     path = Path(path)
     out = Path(opts.out)
     res = InputResult(input=str(path), key=key)
+    task = opts.task
     docs = _read_all(path, opts.input_format, res)
     done = _annotate(_extractor(opts), docs, res) if docs else []
-    rels = [r for _, found, _ in done for r in found]
+    found = [r for _, f, _ in done for r in f]
     res.documents = len(done)
     res.sentences = sum(len(d.sentences) for d, _, _ in done)
-    res.candidates = sum(n for _, _, n in done)
-    res.relations = len(rels)
-    write_outputs([d for d, _, _ in done], rels, out, key, opts.formats)
+    if task == "events":   # done: (document, events, predicted StandoffDocument)
+        from relx.ge.extract import write_event_outputs
+
+        res.triggers = sum(len(pred.triggers) for _, _, pred in done)
+        res.events = len(found)
+        write_event_outputs(done, out, key)
+    else:                  # done: (document, relations, candidate pairs scored)
+        res.candidates = sum(n for _, _, n in done)
+        res.relations = len(found)
+        write_outputs([d for d, _, _ in done], found, out, key, opts.formats)
     res.seconds = round(time.perf_counter() - t0, 3)
     record = asdict(res)
+    for other, counts in _COUNTS.items():   # only the counts of this task
+        if other != task:
+            for c in counts:
+                record.pop(c)
     with atomic_open(out / ".done" / f"{key}.json") as fh:
         json.dump(record, fh)
     return record
@@ -241,7 +275,7 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
     else:
         raise ValueError(f"unknown engine {engine!r} (local or dask)")
     return merge_outputs(out, keys, opts.formats, seconds=time.perf_counter() - t0,
-                         skipped=skipped)
+                         skipped=skipped, task=opts.task)
 
 
 def _init_worker() -> None:
@@ -280,12 +314,13 @@ def _run_dask(todo: list[tuple[Path, str]], opts: BatchOptions, scheduler: str |
 
 
 def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, seconds: float,
-                  skipped: int = 0) -> dict[str, Any]:
-    """Rebuild ``relations.jsonl``, ``errors.jsonl`` and ``summary.json`` from the records."""
+                  skipped: int = 0, task: str = "ppi") -> dict[str, Any]:
+    """Rebuild ``relations.jsonl`` (``events.jsonl`` for the events task), ``errors.jsonl``
+    and ``summary.json`` from the records."""
     records = [json.loads((out / ".done" / f"{k}.json").read_text()) for k in keys]
     formats = tuple(formats)
     if "jsonl" in formats:
-        with atomic_open(out / "relations.jsonl") as fh:
+        with atomic_open(out / _MERGED[task]) as fh:
             for k in keys:
                 part = out / "jsonl" / f"{k}.jsonl"
                 if part.exists():
@@ -297,11 +332,12 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
     summary = {"inputs": len(records), "inputs_skipped_as_done": skipped,
                "documents": sum(r["documents"] for r in records),
                "sentences": sum(r["sentences"] for r in records),
-               "candidates": sum(r["candidates"] for r in records),
-               "relations": sum(r["relations"] for r in records),
+               **{c: sum(r.get(c, 0) for r in records) for c in _COUNTS[task]},
                "errors": len(errors),
                "inputs_with_errors": sorted({e["input"] for e in errors}),
                "seconds": round(seconds, 2), "formats": list(formats)}
+    if task != "ppi":
+        summary["task"] = task
     with atomic_open(out / "summary.json") as fh:
         json.dump(summary, fh, indent=2)
     return summary

@@ -54,8 +54,12 @@ def extract(
                          "JSONL is always written.")] = None,
     input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
     = None,
+    task: Annotated[str, typer.Option(
+        help="'ppi' (protein pairs) or 'events' (GENIA events: events.jsonl and a "
+             ".txt/.a1/.a2 per document in --out/standoff).")] = "ppi",
     model: Annotated[str | None, typer.Option(help="Model name or directory (default: the "
-                                                   "shipped ppi-default).")] = None,
+                                                   "shipped ppi-default, or ge-events with "
+                                                   "--task events).")] = None,
     spacy_model: Annotated[str | None, typer.Option(
         help="spaCy/scispacy pipeline for parsing and NER (default: relx's).")] = None,
     threshold: Annotated[float | None, typer.Option(
@@ -70,21 +74,39 @@ def extract(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
     = False,
 ) -> None:
-    """Extract protein-protein interactions from papers and abstracts.
+    """Extract protein-protein interactions (or, with [bold]--task events[/], GENIA events)
+    from papers and abstracts.
 
     Writes one output per input file under [bold]--out[/] (atomically), then
-    relations.jsonl (one relation per line), errors.jsonl (bad inputs, with the reason) and
-    summary.json. Rerunning with the same --out skips finished inputs.
+    relations.jsonl (one relation per line; events.jsonl with --task events), errors.jsonl
+    (bad inputs, with the reason) and summary.json. Rerunning with the same --out skips
+    finished inputs.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from relx.batch import OUTPUT_FORMATS, BatchOptions, list_inputs, run_batch
+    from relx.batch import (
+        EVENT_FORMATS,
+        OUTPUT_FORMATS,
+        TASKS,
+        BatchOptions,
+        list_inputs,
+        run_batch,
+    )
     from relx.model import ModelError
 
+    if task not in TASKS:
+        raise typer.BadParameter(f"--task must be one of {TASKS}")
+    events = task == "events"
+    choices = EVENT_FORMATS if events else OUTPUT_FORMATS
     formats = tuple(dict.fromkeys(["jsonl", *(format or [])]))
-    bad = [f for f in formats if f not in OUTPUT_FORMATS]
+    bad = [f for f in formats if f not in choices]
     if bad:
-        raise typer.BadParameter(f"unknown --format {bad}; choose from {OUTPUT_FORMATS}")
+        raise typer.BadParameter(f"unknown --format {bad} for --task {task}; choose from "
+                                 f"{choices}")
+    if events:
+        if report is not None or threshold is not None:
+            raise typer.BadParameter("--report and --threshold are for --task ppi only")
+        formats = EVENT_FORMATS
     try:
         files = list_inputs(inputs)
     except FileNotFoundError as exc:
@@ -94,16 +116,16 @@ def extract(
         err.print("[red]error:[/] no input files of a known format")
         raise typer.Exit(2)
     opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
-                        spacy_model=spacy_model, threshold=threshold, ground=ground)
+                        spacy_model=spacy_model, threshold=threshold, ground=ground, task=task)
     console = Console(stderr=True, quiet=quiet)
     progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True,
                         disable=quiet or not console.is_terminal)
     try:
         with progress:
-            task = progress.add_task("extracting", total=len(files))
+            bar = progress.add_task("extracting", total=len(files))
             summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
-                                on_done=lambda rec: progress.advance(task))
+                                on_done=lambda rec: progress.advance(bar))
             if report is not None:
                 from relx.report import write_report
 
@@ -114,6 +136,13 @@ def extract(
     except (ModelError, ValueError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
+    if events:
+        console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
+                      f"{summary['triggers']} triggers -> [bold]{summary['events']}[/] events "
+                      f"in {summary['seconds']} s; {summary['errors']} errors")
+        console.print(f"results: {out / 'events.jsonl'}  standoff: {out / 'standoff'}" + (
+            f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else ""))
+        return
     console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
                   f"{summary['candidates']} candidate pairs -> [bold]{summary['relations']}"
                   f"[/] relations in {summary['seconds']} s; {summary['errors']} errors")
@@ -158,6 +187,9 @@ def evaluate(
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
     task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (BioNLP-ST GENIA; --train "
                                            "and --test are directories).")] = "ppi",
+    cache_dir: Annotated[Path | None, typer.Option(
+        help="With --task ge-events: keep the corpus parses here (relx JSONL) and reuse them "
+             "on the next run.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Train and test a pipeline: on [bold]--train[/] vs [bold]--test[/] corpora, or by
@@ -167,7 +199,7 @@ def evaluate(
     corpora (--task ge-events) are BioNLP-ST directories (.txt, .a1, .a2).
     """
     if task == "ge-events":
-        _evaluate_events(config, train, test, report, quiet)
+        _evaluate_events(config, train, test, report, quiet, cache_dir)
         return
     if task != "ppi":
         raise typer.BadParameter("--task must be ppi or ge-events")
@@ -221,7 +253,7 @@ def evaluate(
 
 
 def _evaluate_events(config: Path, train: list[Path] | None, test: Path | None, report: Path,
-                     quiet: bool) -> None:
+                     quiet: bool, cache_dir: Path | None = None) -> None:
     from relx.ge.cli import evaluate_ge
     from relx.io import ReaderError
 
@@ -230,7 +262,7 @@ def _evaluate_events(config: Path, train: list[Path] | None, test: Path | None, 
     out = Console(quiet=quiet)
     try:
         with out.status("parsing, training and predicting GE events"):
-            res = evaluate_ge(config, train, test, report=report)
+            res = evaluate_ge(config, train, test, report=report, cache_dir=cache_dir)
     except (ReaderError, ValueError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
@@ -309,15 +341,14 @@ def train(
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
     task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (--train BioNLP-ST "
                                            "directories).")] = "ppi",
+    cache_dir: Annotated[Path | None, typer.Option(
+        help="With --task ge-events: keep the corpus parses here (relx JSONL) and reuse them "
+             "on the next run.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Train a relation-extraction model and save it (no pickle: skops + JSON + TOML)."""
     if task == "ge-events":
-        from relx.ge.cli import train_ge
-
-        with Console(quiet=quiet).status("parsing and training GE event extraction"):
-            path = train_ge(config, train, out)
-        Console(quiet=quiet).print(f"saved {path}")
+        _train_events(config, train, out, name, version, cache_dir, quiet)
         return
     if task != "ppi":
         raise typer.BadParameter("--task must be ppi or ge-events")
@@ -344,6 +375,29 @@ def train(
     out_console.print(f"saved {out}: {m['n_train']} pairs ({m['n_positive']} positive) from "
                       f"{m['n_documents']} documents, {m['train_seconds']} s, threshold "
                       f"{model.threshold:.3f}")
+
+
+def _train_events(config: Path, train: list[Path], out: Path, name: str | None, version: str,
+                  cache_dir: Path | None, quiet: bool) -> None:
+    import json
+    import time
+
+    from relx.ge.cli import train_ge
+    from relx.io import ReaderError
+
+    console = Console(quiet=quiet)
+    t0 = time.perf_counter()
+    try:
+        with console.status("parsing and training GE event extraction"):
+            path = train_ge(config, train, out, cache_dir=cache_dir, name=name, version=version)
+    except (ReaderError, ValueError, OSError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    size = sum(f.stat().st_size for f in path.iterdir() if f.is_file()) / 1e6
+    console.print(f"saved {path}: {meta['n_documents']} documents, training "
+                  f"{meta['train_seconds']:.0f} s (with parsing {time.perf_counter() - t0:.0f} s)"
+                  f", {size:.1f} MB")
 
 
 parser_app = typer.Typer(help="relx's tagger and dependency parser.", no_args_is_help=True)

@@ -170,10 +170,12 @@ def installed_models(root: Path | None = None) -> list[dict[str, Any]]:
     for meta_file in sorted(root.glob("*/meta.json")):
         meta = json.loads(meta_file.read_text())
         kind = "relation model" if (meta_file.parent / "pipeline.skops").exists() else \
+            "event model" if meta.get("format") == "relx-ge-events" else \
             "spaCy pipeline" if (meta_file.parent / "config.cfg").exists() else "other"
+        default_task = {"spaCy pipeline": "parse", "event model": "ge-events"}.get(kind, "?")
         found.append({"name": meta_file.parent.name, "path": str(meta_file.parent), "kind": kind,
                       "version": meta.get("version", "?"),
-                      "task": meta.get("task", "parse" if kind == "spaCy pipeline" else "?"),
+                      "task": meta.get("task", default_task),
                       "size_mb": round(sum(f.stat().st_size for f in meta_file.parent.rglob("*")
                                            if f.is_file()) / 1e6, 1)})
     return found

@@ -92,11 +92,29 @@ def evaluate_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike
 
 
 def train_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
-             out: PathLike, cache_dir: PathLike | None = None, verbose: bool = False) -> Path:
-    """Train on ``train_dirs`` and save the model directory ``out``."""
+             out: PathLike, cache_dir: PathLike | None = None, verbose: bool = False,
+             name: str | None = None, version: str = "0.1.0") -> Path:
+    """Train on ``train_dirs`` and save the model directory ``out`` (``meta.json`` with the
+    model's name, version and training data, ``models.skops``, and ``config.toml``)."""
+    from datetime import UTC, datetime
+
+    from relx.model import _to_toml
+    from relx.parse.pipeline import DEFAULT_PIPELINE
+
     cfg = _config(config)
-    model = GEExtractor(cfg).fit(_load_dirs(train_dirs, cache_dir), verbose=verbose)
-    return model.save(out, {"train": [str(d) for d in train_dirs]})
+    docs = _load_dirs(train_dirs, cache_dir)
+    model = GEExtractor(cfg).fit(docs, verbose=verbose)
+    out = Path(out)
+    meta = {"name": name or out.name, "version": version, "task": "ge-events",
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "train": [str(d) for d in train_dirs],
+            "trained_on": [f"{Path(d).resolve().parent.name}/{Path(d).name}" for d in train_dirs],
+            "n_documents": len(docs), "parse_source": f"relx:{DEFAULT_PIPELINE}"}
+    path = model.save(out, meta)
+    with atomic_open(path / "config.toml") as fh:
+        fh.write(Path(config).read_text(encoding="utf-8") if not isinstance(config, dict)
+                 else _to_toml(cfg))
+    return path
 
 
 def predict_ge(model_dir: PathLike, input_dir: PathLike, out_dir: PathLike,

@@ -1,0 +1,300 @@
+"""GENIA event extraction from any document relx reads (``relx extract --task events``).
+
+    from relx.ge.extract import EventExtractor
+    ex = EventExtractor()                  # the shipped models/ge-events
+    for ev in ex.extract("IL-2 induces the phosphorylation of STAT5 in T cells."):
+        print(ev.type, ev.trigger.text, [(a.role, a.text) for a in ev.arguments])
+
+Proteins: a document's own protein/gene annotations when it has any (a BioNLP-ST ``.a1``,
+PubTator or BioC annotations), otherwise relx's protein NER (the parse stage). A document
+read from BioNLP-ST standoff always uses its ``.a1``, even an empty one. Protein ids are
+``T1``, ``T2``...: ``.a1`` ids are kept; other ids (NER, PubTator...) are renumbered in
+text order. Trigger ids continue after the highest protein number, event ids count from
+``E1`` (:mod:`relx.ge.assemble`).
+
+Per document the outputs are a BioNLP-ST triple ``<id>.txt`` / ``<id>.a1`` (the proteins
+used) / ``<id>.a2`` (predicted triggers and events), readable by
+:func:`relx.io.standoff.read_standoff`, and one :class:`ExtractedEvent` JSON line per event.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from relx.doc import Document, Entity, Sentence
+from relx.events import StandoffDocument, TextBound
+from relx.ge.data import GEDoc
+from relx.ge.pipeline import GEExtractor, GEModelError
+from relx.io.atomic import atomic_open
+from relx.io.standoff import format_a1, format_a2
+from relx.parse.pipeline import NER_LABELS, Parser, models_dir
+
+DEFAULT_EVENT_MODEL = "ge-events"
+#: sources of documents read from BioNLP-ST standoff: their ``.a1`` is the protein list
+STANDOFF_SOURCES = frozenset({"bionlp-st"})
+#: entity types (upper-cased, ``-``/space as ``_``) used as event arguments
+PROTEIN_TYPES = NER_LABELS | {"GENEORGENEPRODUCT", "GENE_PRODUCT", "GENE_PROTEIN",
+                              "PROTEIN_COMPLEX"}
+_TID = re.compile(r"^T(\d+)$")
+
+
+class EventTrigger(BaseModel):
+    """The trigger of an event: its ``.a2`` id, text and document offsets (end-exclusive)."""
+
+    id: str
+    text: str
+    start: int
+    end: int
+
+
+class EventArgument(BaseModel):
+    """One argument: ``role`` (Theme, Theme2, Cause), the protein (``T`` id) or nested event
+    (``E`` id, with ``text``/offsets of its trigger and its ``type``)."""
+
+    role: str
+    id: str
+    kind: str            # "protein" | "event"
+    type: str            # Protein, or the nested event's type
+    text: str
+    start: int
+    end: int
+
+
+class ExtractedEvent(BaseModel):
+    """One predicted GENIA event (one JSONL line of ``relx extract --task events``)."""
+
+    document_id: str
+    event_id: str
+    type: str
+    trigger: EventTrigger
+    arguments: list[EventArgument]
+    sentence_id: str | None = None
+    sentence: str | None = None
+    sentence_start: int | None = None
+    sentence_end: int | None = None
+    model: str
+    model_version: str
+
+
+def resolve_event_model(model: str | Path | GEExtractor | None) -> GEExtractor:
+    """A loaded GE model from a model object, a directory or an installed model's name."""
+    if isinstance(model, GEExtractor):
+        return model
+    name = DEFAULT_EVENT_MODEL if model is None else str(model)
+    path = Path(name)
+    if not (path / "meta.json").exists():
+        path = models_dir() / name
+    if not (path / "meta.json").exists():
+        raise GEModelError(f"no event model {name!r} (looked for a directory, and in "
+                           f"{models_dir()}); `relx models` lists the installed ones")
+    loaded = GEExtractor.load(path)
+    loaded.meta.setdefault("name", path.name or path.resolve().name)   # saved before names
+    return loaded
+
+
+def is_protein(e: Entity) -> bool:
+    return re.sub(r"[-\s]", "_", e.type.upper()) in PROTEIN_TYPES
+
+
+def _given_proteins(doc: Document) -> list[Entity]:
+    seen: dict[str, Entity] = {}
+    for s in doc.sentences:
+        for e in s.entities:
+            if is_protein(e):
+                seen.setdefault(e.id, e)
+    return list(seen.values())
+
+
+def _only_proteins(doc: Document, proteins: list[Entity]) -> Document:
+    """``doc`` whose entities are ``proteins`` (the parse stage splits tokens at them)."""
+    if not proteins:
+        return doc.model_copy(update={"sentences": []})
+    return doc.model_copy(update={"sentences": [Sentence(
+        id=f"{doc.id}.s0", start=0, end=len(doc.text), text=doc.text, entities=proteins)]})
+
+
+def _protein_ids(ents: Sequence[Entity]) -> dict[str, str]:
+    """Entity id -> ``T`` id: kept when all are ``T<n>`` (an ``.a1``), else ``T1..`` in text
+    order."""
+    ids = [e.id for e in ents]
+    if all(_TID.match(i) for i in ids) and len(set(ids)) == len(ids):
+        return {i: i for i in ids}
+    order = sorted(ents, key=lambda e: (e.start, e.end, e.id))
+    return {e.id: f"T{k}" for k, e in enumerate(order, 1)}
+
+
+def _textbound(e: Entity, tid: str, text: str) -> TextBound:
+    spans = sorted(e.spans, key=lambda s: s.start)
+    return TextBound(id=tid, type="Protein", spans=spans,
+                     text=" ".join(text[s.start:s.end] for s in spans))
+
+
+def ge_document(parsed: Document, proteins: Sequence[Entity] | None = None,
+                source: str | None = None) -> GEDoc:
+    """A :class:`GEDoc` from a parsed document: ``proteins`` (default: the parsed document's
+    entities) become the ``.a1`` with ``T`` ids, and the parse's entities are renamed alike."""
+    in_parse = [e for s in parsed.sentences for e in s.entities if is_protein(e)]
+    ents = list(proteins) if proteins is not None else in_parse
+    ids = _protein_ids(ents)
+    sents = [s.model_copy(update={"entities": [e.model_copy(update={"id": ids[e.id]})
+                                               for e in s.entities if e.id in ids]})
+             for s in parsed.sentences]
+    so = StandoffDocument(id=parsed.id, text=parsed.text, source=source or parsed.source,
+                          proteins=[_textbound(e, ids[e.id], parsed.text) for e in ents])
+    return GEDoc(so, parsed.model_copy(update={"sentences": sents}))
+
+
+def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
+    it = iter(it)
+    while chunk := list(islice(it, n)):
+        yield chunk
+
+
+def _sentence_at(doc: Document, offset: int) -> Sentence | None:
+    return next((s for s in doc.sentences if s.start <= offset < s.end), None)
+
+
+def events_out(pred: StandoffDocument, parsed: Document, model: str, version: str
+               ) -> list[ExtractedEvent]:
+    """The JSONL records of one predicted document's events."""
+    tbs = pred.textbounds()
+    evs = pred.event_map()
+
+    def arg(role: str, ref: str) -> EventArgument:
+        if ref in evs:
+            t = tbs[evs[ref].trigger]
+            return EventArgument(role=role, id=ref, kind="event", type=evs[ref].type,
+                                 text=t.text, start=t.start, end=t.end)
+        t = tbs[ref]
+        return EventArgument(role=role, id=ref, kind="protein", type=t.type, text=t.text,
+                             start=t.start, end=t.end)
+
+    out = []
+    for e in pred.events:
+        t = tbs[e.trigger]
+        s = _sentence_at(parsed, t.start)
+        out.append(ExtractedEvent(
+            document_id=pred.id, event_id=e.id, type=e.type,
+            trigger=EventTrigger(id=t.id, text=t.text, start=t.start, end=t.end),
+            arguments=[arg(role, ref) for role, ref in e.arguments],
+            sentence_id=s.id if s else None, sentence=s.text if s else None,
+            sentence_start=s.start if s else None, sentence_end=s.end if s else None,
+            model=model, model_version=version))
+    return out
+
+
+class _GivenProteinsParser(Parser):
+    """The same pipeline as ``base`` (shared, loaded once) without NER: documents whose
+    proteins are given."""
+
+    def __init__(self, base: Parser) -> None:
+        super().__init__(base.model, ner=False, batch_size=base.batch_size)
+        self._base = base
+
+    @property
+    def nlp(self) -> Any:
+        return self._base.nlp
+
+
+class EventExtractor:
+    """Parse -> proteins (given, or NER) -> triggers, arguments, events (a GE model).
+
+    ``model``: a GE event model directory or installed name (default ``ge-events``).
+    """
+
+    def __init__(self, model: str | Path | GEExtractor | None = None, *,
+                 spacy_model: str | Path | None = None, batch_docs: int = 64) -> None:
+        self.model = resolve_event_model(model)
+        meta = getattr(self.model, "meta", None) or {}
+        self.name = str(meta.get("name", "ge-events"))
+        self.version = str(meta.get("version", "0"))
+        self.parser = Parser(spacy_model)                  # NER proteins
+        self.given_parser = _GivenProteinsParser(self.parser)
+        self.batch_docs = batch_docs
+
+    def ge_documents(self, docs: Sequence[Document]) -> list[GEDoc]:
+        """Parse ``docs`` and attach their proteins (given ones, or NER's)."""
+        given = [_given_proteins(d) for d in docs]
+        use_given = [bool(g) or d.source in STANDOFF_SOURCES for d, g in zip(docs, given,
+                                                                             strict=True)]
+        a = [_only_proteins(d, g) for d, g, u in zip(docs, given, use_given, strict=True) if u]
+        b = [_only_proteins(d, []) for d, u in zip(docs, use_given, strict=True) if not u]
+        pa = iter(list(self.given_parser.parse_documents(a)) if a else [])
+        pb = iter(list(self.parser.parse_documents(b)) if b else [])
+        out = []
+        for d, g, u in zip(docs, given, use_given, strict=True):
+            out.append(ge_document(next(pa), g, d.source) if u else ge_document(next(pb)))
+        return out
+
+    def predict(self, gedocs: Sequence[GEDoc]) -> list[StandoffDocument]:
+        """Predicted standoff documents (proteins, triggers, events); documents without
+        proteins get no events (and are not run through the model)."""
+        todo = [g for g in gedocs if g.standoff.proteins and g.parsed.sentences]
+        preds = {id(g): p for g, p in zip(todo, self.model.predict(todo) if todo else [],
+                                          strict=True)}
+        return [preds.get(id(g), g.standoff) for g in gedocs]
+
+    def annotate(self, docs: Iterable[Document]
+                 ) -> Iterator[tuple[Document, list[ExtractedEvent], StandoffDocument]]:
+        """Per document: the parsed document (proteins as entities with ``T`` ids), its
+        extracted events and the predicted standoff document."""
+        for chunk in _chunks(docs, self.batch_docs):
+            gedocs = self.ge_documents(chunk)
+            for g, pred in zip(gedocs, self.predict(gedocs), strict=True):
+                yield g.parsed, events_out(pred, g.parsed, self.name, self.version), pred
+
+    def extract(self, source: str | Path | Document | Iterable[Document]
+                ) -> list[ExtractedEvent]:
+        """Events from raw text, a file path (any format relx reads), a Document or several."""
+        if isinstance(source, Document):
+            docs: Iterable[Document] = [source]
+        elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
+                                          and len(source) < 4096 and Path(source).is_file()):
+            from relx.io.registry import read
+
+            docs = read(Path(source))
+        elif isinstance(source, str):
+            docs = [Document(id="text", text=source)]
+        else:
+            docs = source
+        return [e for _, evs, _ in self.annotate(docs) for e in evs]
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).lstrip(".") or "doc"
+
+
+def write_standoff_triple(pred: StandoffDocument, folder: Path, stem: str) -> Path:
+    """``<stem>.txt``, ``.a1`` and ``.a2`` (each atomically); returns the ``.a2`` path."""
+    with atomic_open(folder / f"{stem}.txt", "w", encoding="utf-8") as fh:
+        fh.write(pred.text)
+    with atomic_open(folder / f"{stem}.a1", "w", encoding="utf-8") as fh:
+        fh.write(format_a1(pred))
+    with atomic_open(folder / f"{stem}.a2", "w", encoding="utf-8") as fh:
+        fh.write(format_a2(pred))
+    return folder / f"{stem}.a2"
+
+
+def write_event_outputs(done: Sequence[tuple[Document, list[ExtractedEvent], StandoffDocument]],
+                        out: Path, key: str) -> None:
+    """Per-input outputs: ``out/jsonl/<key>.jsonl`` (one event per line) and one standoff
+    triple per document in ``out/standoff/`` named by document id (file-safe; a repeated
+    id within the input gets ``-2``, ``-3``...)."""
+    with atomic_open(out / "jsonl" / f"{key}.jsonl") as fh:
+        for _, evs, _ in done:
+            for e in evs:
+                fh.write(e.model_dump_json() + "\n")
+    used: set[str] = set()
+    for _, _, pred in done:
+        stem, k = _safe(pred.id), 1
+        while stem in used:
+            k += 1
+            stem = f"{_safe(pred.id)}-{k}"
+        used.add(stem)
+        write_standoff_triple(pred, out / "standoff", stem)

@@ -1,0 +1,196 @@
+"""``relx extract --task events``: GENIA events from standoff (``.a1`` proteins) and raw text
+(relx NER proteins) with the shipped ``models/ge-events``; ``.txt``/``.a1``/``.a2`` and JSONL
+outputs, errors, resume. The model is loaded once for the module (the batch's extractor
+cache is shared by the in-process runs)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, SHARED
+from typer.testing import CliRunner
+
+from relx.cli import app
+from relx.ge_eval import evaluate_events
+from relx.io.standoff import read_standoff, read_standoff_dir
+from relx.parse.pipeline import models_dir
+
+GE_DEVEL = SHARED / "corpora" / "bionlp-st-ge" / "2011" / "devel"
+REAL = ("PMC-1134658-00-TIAB", "PMC-1134658-01-Background")   # two short devel documents
+RAW_TEXT = FIXTURES / "events-raw.txt"
+
+if not (models_dir() / "ge-events" / "models.skops").is_file():
+    pytest.skip("shipped event model models/ge-events missing", allow_module_level=True)
+if not (models_dir() / "relx_bio_sm" / "meta.json").is_file():
+    pytest.skip("shipped pipeline models/relx_bio_sm missing", allow_module_level=True)
+
+
+def _inputs(folder: Path) -> dict[str, str]:
+    """Input files; returns the expected kind of each document id."""
+    folder.mkdir(parents=True)
+    kinds = {}
+    for ext in ("txt", "a1", "a2"):   # a gold .a2 beside the input is ignored
+        shutil.copy(FIXTURES / f"ge-1.{ext}", folder / f"ge-1.{ext}")
+    kinds["ge-1"] = "standoff"
+    shutil.copy(RAW_TEXT, folder / "raw-1.txt")
+    kinds["raw-1"] = "raw"
+    (folder / "latin1.txt").write_bytes("Expression of \xe9lastase.".encode("latin-1"))
+    (folder / "broken.txt").write_text("STAT3 is phosphorylated.\n")
+    (folder / "broken.a1").write_text("T1\tProtein 0 5\tSTAT3\nT2\tProtein 90 99\tnowhere\n")
+    if GE_DEVEL.is_dir():
+        for name in REAL:
+            for ext in ("txt", "a1", "a2"):
+                shutil.copy(GE_DEVEL / f"{name}.{ext}", folder / f"{name}.{ext}")
+            kinds[name] = "standoff"
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
+    root = tmp_path_factory.mktemp("events")
+    kinds = _inputs(root / "in")
+    out = root / "out"
+    r = CliRunner().invoke(app, ["extract", "--task", "events", str(root / "in"),
+                                 "--out", str(out), "--quiet"])
+    assert r.exit_code == 0, r.output
+    return root / "in", out, kinds
+
+
+def _events(out: Path) -> list[dict]:
+    return [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
+
+
+def test_outputs_and_summary(run) -> None:
+    _, out, kinds = run
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["task"] == "events" and summary["inputs"] == len(kinds) + 2
+    assert summary["documents"] == len(kinds) and summary["errors"] == 2
+    assert summary["events"] == len(_events(out)) > 0 and summary["triggers"] > 0
+    assert set(summary) >= {"documents", "sentences", "events", "errors", "seconds"}
+    assert sorted(p.stem for p in (out / "standoff").glob("*.a2")) == sorted(kinds)
+
+
+def test_bad_inputs_are_listed_and_skipped(run) -> None:
+    _, out, _ = run
+    errors = [json.loads(x) for x in (out / "errors.jsonl").read_text().splitlines()]
+    assert sorted(Path(e["input"]).name for e in errors) == ["broken.txt", "latin1.txt"]
+    assert any("outside the text" in e["error"] for e in errors)
+    assert any("UTF-8" in e["error"] for e in errors)
+
+
+def test_a2_rereads_and_scores_one_against_itself(run) -> None:
+    _, out, kinds = run
+    docs = read_standoff_dir(out / "standoff")
+    assert sorted(d.id for d in docs) == sorted(kinds)
+    assert sum(len(d.events) for d in docs) == len(_events(out))
+    for d in docs:
+        prot = {int(p.id[1:]) for p in d.proteins}
+        assert all(int(t.id[1:]) > max(prot, default=0) for t in d.triggers)   # no collisions
+    r = evaluate_events(docs, docs, matching="approx-recursive")
+    assert r["f1"] == pytest.approx(1.0)
+    assert evaluate_events(docs, docs, matching="strict")["f1"] == pytest.approx(1.0)
+
+
+def test_standoff_input_uses_its_a1_proteins(run) -> None:
+    inp, out, kinds = run
+    for name, kind in kinds.items():
+        if kind != "standoff":
+            continue
+        given = read_standoff(inp / f"{name}.txt")
+        written = read_standoff(out / "standoff" / f"{name}.txt")
+        assert written.text == given.text
+        assert [(p.id, p.spans, p.text) for p in written.proteins] == \
+            [(p.id, p.spans, p.text) for p in given.proteins]
+        assert (out / "standoff" / f"{name}.a1").read_text() == (inp / f"{name}.a1").read_text()
+    fixture = read_standoff(out / "standoff" / "ge-1.txt")
+    tbs = fixture.textbounds()
+    found = {(e.type, tuple(sorted(tbs[r].text for r in e.refs("Theme") if r in tbs)))
+             for e in fixture.events}
+    assert ("Phosphorylation", ("STAT3",)) in found
+
+
+def test_raw_text_uses_ner_proteins(run) -> None:
+    from relx.parse.pipeline import Parser
+
+    _, out, _ = run
+    written = read_standoff(out / "standoff" / "raw-1.txt")
+    text = RAW_TEXT.read_text()
+    ner = [e for s in Parser().parse_text(text, "raw-1").sentences for e in s.entities]
+    assert len(ner) >= 4
+    assert [(p.start, p.end) for p in written.proteins] == [(e.start, e.end) for e in ner]
+    assert [p.id for p in written.proteins] == [f"T{k}" for k in range(1, len(ner) + 1)]
+    themes = {(e.type, written.textbounds()[e.refs("Theme")[0]].text) for e in written.events
+              if e.refs("Theme")[0].startswith("T")}
+    assert ("Phosphorylation", "STAT5") in themes
+
+
+def test_jsonl_events(run) -> None:
+    _, out, _ = run
+    evs = _events(out)
+    texts = {p.stem: p.read_text() for p in (out / "standoff").glob("*.txt")}
+    by_doc: dict[str, set[str]] = {}
+    for e in evs:
+        by_doc.setdefault(e["document_id"], set()).add(e["event_id"])
+    for e in evs:
+        text = texts[e["document_id"]]
+        t = e["trigger"]
+        assert text[t["start"]:t["end"]] == t["text"] and t["id"].startswith("T")
+        assert e["model"] == "ge-events" and e["model_version"]
+        assert e["sentence_start"] <= t["start"] < e["sentence_end"]
+        assert e["arguments"]
+        for a in e["arguments"]:
+            assert a["role"].rstrip("0123456789") in ("Theme", "Cause")
+            assert text[a["start"]:a["end"]] == a["text"]
+            if a["kind"] == "event":
+                assert a["id"] in by_doc[e["document_id"]]
+            else:
+                assert a["kind"] == "protein" and a["id"].startswith("T")
+    assert any(a["kind"] == "event" for e in evs for a in e["arguments"])   # nested events
+
+
+def test_resume_skips_done_inputs(run, tmp_path) -> None:
+    from relx.batch import EVENT_FORMATS, BatchOptions, list_inputs, run_batch
+
+    inp, out, _ = run
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    (copy / ".done" / "raw-1.txt.json").unlink()
+    (copy / "events.jsonl").unlink()
+    shutil.rmtree(copy / "standoff")
+    seen: list[str] = []
+    summary = run_batch(list_inputs([inp]), BatchOptions(out=str(copy), formats=EVENT_FORMATS,
+                                                         task="events"),
+                        on_done=lambda rec: seen.append(rec["key"]))
+    assert seen == ["raw-1.txt"]
+    assert summary["inputs_skipped_as_done"] == summary["inputs"] - 1
+    assert (copy / "events.jsonl").read_text() == (out / "events.jsonl").read_text()
+    assert [p.name for p in (copy / "standoff").iterdir()] and \
+        sorted(p.name for p in (copy / "standoff").iterdir()) == \
+        ["raw-1.a1", "raw-1.a2", "raw-1.txt"]
+
+
+@pytest.mark.skipif(not GE_DEVEL.is_dir(), reason="GE 2011 devel not available")
+def test_real_documents_against_gold(run) -> None:
+    _, out, _ = run
+    gold = [read_standoff(GE_DEVEL / f"{n}.txt") for n in REAL]
+    pred = [read_standoff(out / "standoff" / f"{n}.txt") for n in REAL]
+    r = evaluate_events(gold, pred, matching="approx-recursive")
+    assert r["pred"] > 0 and r["f1"] > 0.2
+
+
+def test_models_lists_the_event_model_and_bad_options(tmp_path) -> None:
+    from relx.model import installed_models
+
+    m = {x["name"]: x for x in installed_models()}["ge-events"]
+    assert m["kind"] == "event model" and m["task"] == "ge-events" and m["size_mb"] < 40
+    r = CliRunner().invoke(app, ["models"])
+    assert r.exit_code == 0 and "ge-events" in r.output
+    r = CliRunner().invoke(app, ["extract", "--task", "events", str(RAW_TEXT),
+                                 "--format", "tsv"])
+    assert r.exit_code == 2
+    r = CliRunner().invoke(app, ["extract", "--task", "events", str(RAW_TEXT),
+                                 "--model", "no-such-model", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "no event model 'no-such-model'" in r.output
