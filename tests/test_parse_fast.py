@@ -26,7 +26,7 @@ def _ge_texts(limit: int) -> list[str]:
 
 
 def _annotations(docs) -> list[list[tuple]]:
-    return [[(t.text, t.is_sent_start, t.tag_, t.dep_, t.head.i, t.lemma_, t.ent_iob_)
+    return [[(t.text, t.is_sent_start, t.tag_, t.pos_, t.dep_, t.head.i, t.lemma_, t.ent_iob_)
              for t in d] for d in docs]
 
 
@@ -44,7 +44,8 @@ def test_seq2col_matches_thinc(n_w: int) -> None:
 
 
 def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
-    """FastNumpyOps + relx_sentencizer vs blis + scispacy's pysbd_sentencizer, on the
+    """FastNumpyOps + relx_sentencizer + relx_pos_lemma vs blis + scispacy's
+    pysbd_sentencizer + attribute_ruler + lemmatizer, on the
     fixture texts and real GE abstracts (when ../shared is present)."""
     import spacy
     from thinc.api import NumpyOps, get_current_ops, set_current_ops
@@ -53,6 +54,8 @@ def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
 
     fast = load_nlp()
     assert fast.get_pipe_meta("pysbd_sentencizer").factory == "relx_sentencizer"
+    assert fast.get_pipe_meta("attribute_ruler").factory == "relx_pos_lemma"
+    assert "lemmatizer" not in fast.pipe_names
     assert isinstance(fast.get_pipe("tok2vec").model.ops, FastNumpyOps)
     assert type(get_current_ops()) is NumpyOps  # the global backend is left as it was
     previous = get_current_ops()
@@ -66,3 +69,5 @@ def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
     a, b = _annotations(fast.pipe(texts)), _annotations(stock.pipe(texts))
     assert sum(len(x) for x in a) > 100 and a == b
     assert sum(t[1] for d in a for t in d) >= len(texts) * 2  # sentences were found
+    assert {"NOUN", "VERB", "PUNCT"} <= {t[3] for d in a for t in d}
+    assert ("phosphorylated", "phosphorylate") in {(t[0], t[6]) for d in a for t in d}

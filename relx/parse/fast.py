@@ -7,6 +7,8 @@
   tests) without its two hot spots: pysbd re-compiles its abbreviation regexes on every call
   once Python's 512-entry ``re`` cache overflows (it builds patterns per abbreviation), and scispacy looks up sentence starts in a
   list for every token.
+* ``relx_pos_lemma`` -- the tag-map ``attribute_ruler`` and the rule ``lemmatizer`` fused
+  into one memoised pass (same POS and lemmas).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import numpy as np
 from thinc.api import NumpyOps
 
-__all__ = ["FastNumpyOps", "relx_sentencizer"]
+__all__ = ["FastNumpyOps", "TagPosLemma", "fuse_pos_lemma", "relx_sentencizer"]
 
 
 class FastNumpyOps(NumpyOps):
@@ -147,11 +149,78 @@ def _abbreviations(items: tuple[str, ...]) -> frozenset[str]:
     return frozenset(items)
 
 
+class TagPosLemma:
+    """``attribute_ruler`` (TAG -> POS patterns only) + rule ``lemmatizer`` in one pass,
+    memoised on (word, tag, morphology) -- the lemmatizer's own cache key is (word, POS,
+    morphology) and POS here is a function of the tag."""
+
+    def __init__(self, tag_to_pos: dict[str, str], lemmatizer: Any) -> None:
+        self.tag_to_pos = tag_to_pos
+        self.lemmatizer = lemmatizer
+        self._cache: dict[tuple[int, int, int], tuple[str | None, str]] = {}
+
+    def __call__(self, doc: Any) -> Any:
+        cache, lem = self._cache, self.lemmatizer
+        for tok in doc:
+            if tok.lemma != 0 and not lem.overwrite:  # lemma already set: POS only
+                pos = self.tag_to_pos.get(tok.tag_)
+                if pos is not None:
+                    tok.pos_ = pos
+                continue
+            key = (tok.orth, tok.tag, tok.morph.key)
+            hit = cache.get(key)
+            if hit is None:
+                pos = self.tag_to_pos.get(tok.tag_)
+                if pos is not None:
+                    tok.pos_ = pos
+                hit = (pos, lem.lemmatize(tok)[0])
+                if len(cache) < 500_000:
+                    cache[key] = hit
+            elif hit[0] is not None:
+                tok.pos_ = hit[0]
+            tok.lemma_ = hit[1]
+        return doc
+
+
+def tag_to_pos_map(ruler: Any) -> dict[str, str] | None:
+    """The TAG -> POS map of an ``attribute_ruler`` whose patterns are all single-token
+    ``{"TAG": t}`` -> ``{"POS": p}`` rules (the shipped pipeline's), else None."""
+    out: dict[str, str] = {}
+    for p in ruler.patterns:
+        pats, attrs = p["patterns"], p["attrs"]
+        if (len(pats) != 1 or len(pats[0]) != 1 or set(pats[0][0]) != {"TAG"}
+                or set(attrs) != {"POS"} or p.get("index", 0) != 0):
+            return None
+        out.setdefault(pats[0][0]["TAG"], attrs["POS"])  # the first rule wins
+    return out
+
+
+def fuse_pos_lemma(nlp: Any) -> bool:
+    """Replace ``attribute_ruler`` + rule ``lemmatizer`` by :class:`TagPosLemma` when the
+    ruler is a plain tag map and the two are adjacent; returns whether it did."""
+    names = nlp.pipe_names
+    if "attribute_ruler" not in names or "lemmatizer" not in names:
+        return False
+    if names.index("lemmatizer") != names.index("attribute_ruler") + 1:
+        return False
+    lem = nlp.get_pipe("lemmatizer")
+    tag_map = tag_to_pos_map(nlp.get_pipe("attribute_ruler"))
+    if tag_map is None or getattr(lem, "mode", None) != "rule":
+        return False
+    nlp.replace_pipe("attribute_ruler", "relx_pos_lemma", config={"tag_map": tag_map})
+    nlp.remove_pipe("lemmatizer")
+    nlp.get_pipe("attribute_ruler").lemmatizer = lem
+    return True
+
+
 def _register() -> None:
     from spacy.language import Language
 
     if "relx_sentencizer" not in Language.factories:
         Language.component("relx_sentencizer", func=relx_sentencizer)
+    if "relx_pos_lemma" not in Language.factories:
+        Language.factory("relx_pos_lemma", default_config={"tag_map": {}},
+                         func=lambda nlp, name, tag_map: TagPosLemma(dict(tag_map), None))
 
 
 _register()

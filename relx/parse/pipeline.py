@@ -42,6 +42,8 @@ def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> 
     """Load a spaCy pipeline: relx's shipped one by default, else a path or installed name."""
     import spacy
 
+    from relx.parse.fast import fuse_pos_lemma
+
     _register_scispacy()
     if name is None or str(name) == DEFAULT_PIPELINE:
         path = models_dir() / DEFAULT_PIPELINE
@@ -53,6 +55,7 @@ def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> 
         nlp = spacy.load(name, exclude=list(exclude))
     if "pysbd_sentencizer" in nlp.pipe_names:  # same boundaries, several times faster
         nlp.replace_pipe("pysbd_sentencizer", "relx_sentencizer")
+    fuse_pos_lemma(nlp)  # same POS and lemmas in one memoised pass
     return nlp
 
 
