@@ -280,8 +280,10 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
 
 def _init_worker() -> None:
     import numba
+    from threadpoolctl import threadpool_limits
 
     numba.set_num_threads(1)  # one process per core: no nested thread pools
+    threadpool_limits(1)      # (numpy's BLAS, used by the parser's layers, included)
 
 
 def _run_processes(todo: list[tuple[Path, str]], opts: BatchOptions, jobs: int,
