@@ -400,6 +400,56 @@ def _train_events(config: Path, train: list[Path], out: Path, name: str | None, 
                   f", {size:.1f} MB")
 
 
+@app.command("train-vectors", rich_help_panel="Evaluate and train")
+def train_vectors(
+    out: Annotated[Path, typer.Option(help="Vectors file to write (.npz).")]
+    = Path("models/eigenwords.npz"),
+    dim: Annotated[int, typer.Option(help="Dimensions (top eigenvectors).")] = 100,
+    window: Annotated[int, typer.Option(help="Co-occurrence window (tokens each side).")] = 5,
+    alpha: Annotated[float, typer.Option(help="PMI threshold: keep PMI > alpha.")] = -2.5,
+    min_count: Annotated[int, typer.Option(help="Minimum word count.")] = 2,
+    lsk_rank: Annotated[int, typer.Option(help="Latent semantic smoothing: rank of the term x "
+                                               "sentence SVD (0 = off).")] = 0,
+    lsk_weight: Annotated[float, typer.Option(help="Weight of the smoothed vectors.")] = 0.5,
+    seed: Annotated[int, typer.Option(help="Seed of the eigensolver / SVD start.")] = 1,
+    dtype: Annotated[str, typer.Option(help="Stored precision: float16 or float32.")]
+    = "float16",
+    shared: Annotated[Path, typer.Option(help="Shared data folder (corpora/ppi, "
+                                              "corpora/bionlp-st-ge).")] = Path("../shared"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+) -> None:
+    """Train EigenWord / SVD-NS word vectors on all corpus text (entities blinded) for the
+    path kernel's vector token kernels (PathKernel ``vectors = ...``)."""
+    import time
+    from collections import Counter
+
+    from relx.io import ReaderError
+    from relx.vectors import corpus_sentences
+    from relx.vectors import train_vectors as train
+
+    console = Console(quiet=quiet)
+    t0 = time.perf_counter()
+    try:
+        stats: Counter = Counter()
+        with console.status(f"reading corpus text under {shared}"):
+            sentences = corpus_sentences(shared, stats)
+        t1 = time.perf_counter()
+        with console.status(f"training on {stats['tokens']} tokens"):
+            vectors = train(sentences, dim=dim, window=window, alpha=alpha,
+                            min_count=min_count, lsk_rank=lsk_rank, lsk_weight=lsk_weight,
+                            seed=seed)
+        vectors.settings["read_seconds"] = round(t1 - t0, 1)
+        vectors.settings["sources"] = {k: int(v) for k, v in sorted(stats.items())}
+        vectors.save(out, dtype=dtype)
+    except (ReaderError, ValueError, OSError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    s = vectors.settings
+    console.print(f"saved {out}: {len(vectors)} words x {vectors.dim} from {s['n_tokens']} "
+                  f"tokens in {s['n_sentences']} sentences; reading {t1 - t0:.0f} s, training "
+                  f"{s['train_seconds']:.0f} s, {out.stat().st_size / 1e6:.1f} MB")
+
+
 parser_app = typer.Typer(help="relx's tagger and dependency parser.", no_args_is_help=True)
 app.add_typer(parser_app, name="parser", rich_help_panel="Parse")
 
