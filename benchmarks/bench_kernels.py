@@ -1,4 +1,5 @@
-"""Path-kernel throughput on AIMed shortest paths: compiled (1 core, all cores) vs pure Python.
+"""Path-kernel throughput on AIMed shortest paths: compiled (1 core, all cores) vs pure Python;
+tree-kernel throughput on AIMed dependency subtrees (1 core, ``configs/ppi-klsh-rf-tree.toml``).
 
 Run ``python benchmarks/bench_kernels.py``; the last line printed is a JSON object. The data
 directory is ``$RELX_DATA`` or ``../shared`` relative to the repository root.
@@ -17,7 +18,14 @@ import numpy as np
 from relx.io import read_ppi_xml
 from relx.kernels import PathKernelParams, path_gram, self_kernels
 from relx.kernels.reference import dp_kernel, structure_tuples
-from relx.structures import EncodedStructures, StructureEncoder, shortest_path
+from relx.kernels.tree import TreeKernelParams, tree_gram
+from relx.structures import (
+    EncodedStructures,
+    EncodedTrees,
+    StructureEncoder,
+    dependency_subtree,
+    shortest_path,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,13 +43,35 @@ def aimed_paths() -> EncodedStructures:
     return StructureEncoder().encode(structs)
 
 
+def aimed_subtrees(children: str = "none") -> EncodedTrees:
+    """Dependency subtrees (LCA-rooted) of every AIMed ``<pair>``."""
+    path = data_dir() / "corpora" / "ppi" / "AImed-learning-format.xml.gz"
+    trees = [dependency_subtree(s, s.entity(r.arg1), s.entity(r.arg2), children=children)
+             for doc in read_ppi_xml(path) for s in doc.sentences for r in s.relations]
+    return StructureEncoder().encode_trees(trees)
+
+
+def tree_settings(config: Path = ROOT / "configs" / "ppi-klsh-rf-tree.toml"
+                  ) -> tuple[TreeKernelParams, str]:
+    """Tree-kernel parameters and ``subtree_children`` of a tree config."""
+    import tomllib
+
+    cfg = tomllib.loads(config.read_text())
+    tk = next(v for v in cfg.values() if isinstance(v, dict) and v.get("component") == "tree_kernel")
+    ex = next(v for v in cfg.values()
+              if isinstance(v, dict) and v.get("component") == "tree_structure_extractor")
+    params = TreeKernelParams(**{k: tk[k] for k in ("lam", "w_lemma", "w_pos", "edge_mismatch")
+                                 if k in tk})
+    return params, ex.get("subtree_children", "none")
+
+
 def _time_block(A: EncodedStructures, B: EncodedStructures, params: PathKernelParams,
-                n_jobs: int, min_seconds: float = 3.0) -> float:
+                n_jobs: int, min_seconds: float = 3.0, gram=path_gram) -> float:
     """Unnormalised N x M block evaluations per second (best of repeats within min_seconds)."""
     best, spent = np.inf, 0.0
     while spent < min_seconds or best == np.inf:
         t = time.perf_counter()
-        path_gram(A, B, params, normalize=False, n_jobs=n_jobs)
+        gram(A, B, params, normalize=False, n_jobs=n_jobs)
         dt = time.perf_counter() - t
         best, spent = min(best, dt), spent + dt
     return len(A) * len(B) / best
@@ -81,6 +111,15 @@ def kernel_figures(params: PathKernelParams = PathKernelParams(), block: int = 2
     pure = n_pure / (time.perf_counter() - t)
     say(f"pure-Python DP   : {pure:,.0f} kernel evals/s ({n_pure} random pairs)")
     say(f"speedup (1 core compiled / pure Python): {one / pure:,.0f}x")
+
+    tparams, children = tree_settings()
+    T = aimed_subtrees(children)
+    sizes = np.diff(T.offsets)
+    TA, TB = T.subset(perm[:nb]), T.subset(perm[nb:2 * nb])
+    tree_gram(TA[:8], TB[:8], tparams, normalize=False, n_jobs=1)  # JIT / cache load
+    tree_one = _time_block(TA, TB, tparams, n_jobs=1, gram=tree_gram)
+    say(f"tree kernel, 1 core: {tree_one:,.0f} kernel evals/s ({nb} x {nb} block; subtrees "
+        f"with children={children!r}, mean {sizes.mean():.2f} nodes, max {sizes.max()})")
     return {
         "n_structures": len(X),
         "mean_path_length": round(float(lens.mean()), 3),
@@ -93,6 +132,11 @@ def kernel_figures(params: PathKernelParams = PathKernelParams(), block: int = 2
         "path_kernel_evals_per_s_all": round(allc),
         "pure_python_evals_per_s": round(pure, 1),
         "speedup_vs_pure_python": round(one / pure, 1),
+        "tree_kernel_evals_per_s_1core": round(tree_one),
+        "tree_kernel_params": {"lam": tparams.lam, "w_lemma": tparams.w_lemma,
+                               "w_pos": tparams.w_pos, "edge_mismatch": tparams.edge_mismatch,
+                               "subtree_children": children},
+        "mean_subtree_nodes": round(float(sizes.mean()), 3),
     }
 
 

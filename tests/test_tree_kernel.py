@@ -325,3 +325,8 @@ def test_tree_pipeline_from_config(tmp_path, mini_xml) -> None:
     assert isinstance(X.parts["subtree"], EncodedTrees) and list(X.parts) == ["subtree", "sequence"]
     G = pipe.steps[1][1].kernel.gram(X)
     np.testing.assert_allclose(np.diag(G), 1.0)
+    # the SVM baseline takes the same kernel section unchanged
+    svm = build_pipeline({**cfg, "pipeline": {"steps": ["structures", "svm"]},
+                          "svm": {"component": "kernel_svm", "kernel": "tree"}})
+    svm.fit(inst, y)
+    assert svm.predict(inst).shape == (len(inst),)
