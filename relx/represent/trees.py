@@ -9,6 +9,7 @@ structure types, for :class:`relx.kernels.structure.TreeKernel`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from relx.represent.instances import STRUCTURES, PairInstance, StructureExtractor, StructureSet
@@ -46,11 +47,13 @@ class TreeStructureExtractor(StructureExtractor):
 
     def _transform(self, X: Sequence[PairInstance], grow: bool) -> StructureSet:
         parts = {}
+        out = None
         other = [k for k in self.structures if k not in TREE_STRUCTURES]
         if other:  # the base extractor's structure types, encoded with the shared vocabularies
             base = StructureExtractor(structures=other, window=self.window)
             base.encoder_ = self.encoder_
-            parts.update(base._transform(X, grow).parts)
+            out = base._transform(X, grow)
+            parts.update(out.parts)
         if "subtree" in self.structures:
             graphs: dict[object, object] = {}
             trees = []
@@ -64,4 +67,6 @@ class TreeStructureExtractor(StructureExtractor):
                     g = graphs[s.id] = dependency_graph(s)
                 trees.append(dependency_subtree(s, e1, e2, g, self.subtree_children))
             parts["subtree"] = self.encoder_.encode_trees(trees, grow=grow)
-        return StructureSet({k: parts[k] for k in self.structures})
+        ordered = {k: parts[k] for k in self.structures}
+        # keep whatever else the base extractor's StructureSet carries
+        return StructureSet(ordered) if out is None else dataclasses.replace(out, parts=ordered)
