@@ -19,7 +19,7 @@ from typing import Any
 from relx import __version__
 from relx.parse.pipeline import DEFAULT_PIPELINE, _register_scispacy
 
-PIPELINE_VERSION = "0.1.0"
+PIPELINE_VERSION = "0.2.0"  # 0.2.0: slimmer NER tok2vec (width 96, depth 2)
 
 
 def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | None = None
@@ -45,7 +45,7 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
         "version": PIPELINE_VERSION,
         "description": "relx biomedical pipeline: scispacy tokenizer + pysbd sentences, "
                        "CNN tagger and dependency parser (CRAFT + GENIA, CRAFT/ClearNLP "
-                       "labels), rule lemmatizer, protein NER (BioNLP-ST GE + AIMed, "
+                       "labels), rule lemmatizer, protein NER (own CNN tok2vec; BioNLP-ST GE + AIMed, "
                        "BioInfer, IEPA), abbreviation detector",
         "author": "relx",
         "license": "CC BY 3.0 (CRAFT), GENIA license (see ../shared/treebanks)",

@@ -54,7 +54,6 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 LABEL = "PROTEIN"
-DEFAULT_MODEL = Path("runs/ner/model/model-best")
 PPI_CORPORA = ("AImed", "BioInfer", "IEPA")
 MISALIGNED_MODES = ("missing", "expand", "skip")
 TOKENIZER_CALLBACK = "relx.scispacy_tokenizer.v1"
@@ -462,13 +461,20 @@ def build_cmd(
 @ner_app.command("evaluate")
 def evaluate_cmd(
     standoff: Annotated[Path, typer.Option(help="BioNLP-ST directory (.txt + .a1)")],
-    model: Annotated[Path, typer.Option(help="trained spaCy pipeline")] = DEFAULT_MODEL,
+    model: Annotated[Path | None, typer.Option(
+        help="trained spaCy pipeline (default: the shipped models/relx_bio_sm)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     propagate: Annotated[bool, typer.Option(
         help="add relx_protein_propagation after the pipeline")] = False,
 ) -> None:
     """Score a trained pipeline's PROTEIN mentions against the .a1 Protein annotations."""
-    nlp = load_model(model)
+    if model is None:
+        from relx.parse.pipeline import DEFAULT_PIPELINE, load_nlp, models_dir
+
+        model = models_dir() / DEFAULT_PIPELINE
+        nlp = load_nlp(model)
+    else:
+        nlp = load_model(model)
     if propagate and PROPAGATION not in nlp.pipe_names:
         nlp.add_pipe(PROPAGATION)
     scores = evaluate_ner(nlp, standoff)
