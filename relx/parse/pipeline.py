@@ -56,6 +56,9 @@ def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> 
     if "pysbd_sentencizer" in nlp.pipe_names:  # same boundaries, several times faster
         nlp.replace_pipe("pysbd_sentencizer", "relx_sentencizer")
     fuse_pos_lemma(nlp)  # same POS and lemmas in one memoised pass
+    # scispacy's abbreviation detector warns on every document that its (empty) global
+    # matcher has no patterns
+    warnings.filterwarnings("ignore", message=r"\[W036\] The component 'matcher'")
     return nlp
 
 
