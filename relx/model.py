@@ -34,6 +34,8 @@ TRUSTED_TYPES = [
     "relx.represent.instances.StructureExtractor", "relx.represent.instances.StructureSet",
     "relx.represent.klsh.KLSHEncoder", "relx.structures.EncodedStructures",
     "relx.structures.StructureEncoder", "relx.structures.Vocab", "sklearn.tree._tree.Tree",
+    "relx.kernels.structure.TreeKernel", "relx.structures.EncodedTrees",
+    "relx.represent.trees.TreeStructureExtractor",
 ]
 
 
