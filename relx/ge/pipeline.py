@@ -138,7 +138,8 @@ class GEExtractor:
         if self.grouper.model_ is not None:
             parts["binding"] = self.grouper.model_
         with atomic_open(directory / "models.skops", "wb") as fh:
-            fh.write(sio.dumps(parts, compression=zipfile.ZIP_DEFLATED))
+            # LZMA: a quarter smaller than deflate for the forests (21 -> 15 MB shipped)
+            fh.write(sio.dumps(parts, compression=zipfile.ZIP_LZMA))
         meta = {"format": "relx-ge-events", "format_version": FORMAT_VERSION,
                 "relx_version": __version__, "config": self.config,
                 "trigger_classes": self.triggers.classes_,
