@@ -419,7 +419,7 @@ def train_vectors(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Train EigenWord / SVD-NS word vectors on all corpus text (entities blinded) for the
-    path kernel's vector token kernels (PathKernel ``vectors = ...``)."""
+    path kernel's vector token kernels (config: vectors = "models/eigenwords.npz")."""
     import time
     from collections import Counter
 
