@@ -8,7 +8,7 @@ structures that the kernels read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -53,12 +53,13 @@ class StructureSet:
     """Encoded structures of N instances, one :class:`EncodedStructures` per structure type."""
 
     parts: dict[str, EncodedStructures]
+    encoder: StructureEncoder | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(next(iter(self.parts.values())))
 
     def __getitem__(self, idx) -> StructureSet:
-        return StructureSet({k: v[idx] for k, v in self.parts.items()})
+        return StructureSet({k: v[idx] for k, v in self.parts.items()}, self.encoder)
 
     @property
     def shape(self) -> tuple[int]:  # lets sklearn utilities count samples
@@ -114,4 +115,5 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
                 if key not in graphs:
                     graphs[key] = semantic_graph(s)
                 raw["amr"].append(semantic_path(s, e1, e2, graphs[key]))
-        return StructureSet({k: self.encoder_.encode(v, grow=grow) for k, v in raw.items()})
+        return StructureSet({k: self.encoder_.encode(v, grow=grow) for k, v in raw.items()},
+                            self.encoder_)

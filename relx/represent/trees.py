@@ -69,4 +69,5 @@ class TreeStructureExtractor(StructureExtractor):
             parts["subtree"] = self.encoder_.encode_trees(trees, grow=grow)
         ordered = {k: parts[k] for k in self.structures}
         # keep whatever else the base extractor's StructureSet carries
-        return StructureSet(ordered) if out is None else dataclasses.replace(out, parts=ordered)
+        return (StructureSet(ordered, self.encoder_) if out is None
+                else dataclasses.replace(out, parts=ordered))
