@@ -47,18 +47,23 @@ class ExtractedRelation(BaseModel):
     model_version: str
 
 
-def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
-    """A loaded model from a model object, a directory or an installed model's name."""
-    if isinstance(model, RelationModel):
-        return model
-    name = DEFAULT_MODEL if model is None else str(model)
+def find_model_dir(name: str, *, what: str = "model",
+                   error: type[Exception] = ModelError) -> Path:
+    """The directory of a model given as a directory or an installed model's name."""
     path = Path(name)
     if not (path / "meta.json").exists():
         path = models_dir() / name
     if not (path / "meta.json").exists():
-        raise ModelError(f"no model {name!r} (looked for a directory, and in {models_dir()}); "
-                         "`relx models` lists the installed ones")
-    return load_model(path)
+        raise error(f"no {what} {name!r} (looked for a directory, and in {models_dir()}); "
+                    "`relx models` lists the installed ones")
+    return path
+
+
+def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
+    """A loaded model from a model object, a directory or an installed model's name."""
+    if isinstance(model, RelationModel):
+        return model
+    return load_model(find_model_dir(DEFAULT_MODEL if model is None else str(model)))
 
 
 def candidate_pairs(sentence: Sentence, abbreviations: Sequence[Abbreviation] = ()

@@ -29,11 +29,12 @@ from pydantic import BaseModel
 
 from relx.doc import Document, Entity, Sentence
 from relx.events import StandoffDocument, TextBound
+from relx.extract import find_model_dir
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.io.atomic import atomic_open
 from relx.io.standoff import format_a1, format_a2
-from relx.parse.pipeline import NER_LABELS, Parser, models_dir
+from relx.parse.pipeline import NER_LABELS, Parser
 
 DEFAULT_EVENT_MODEL = "ge-events"
 #: sources of documents read from BioNLP-ST standoff: their ``.a1`` is the protein list
@@ -86,13 +87,8 @@ def resolve_event_model(model: str | Path | GEExtractor | None) -> GEExtractor:
     """A loaded GE model from a model object, a directory or an installed model's name."""
     if isinstance(model, GEExtractor):
         return model
-    name = DEFAULT_EVENT_MODEL if model is None else str(model)
-    path = Path(name)
-    if not (path / "meta.json").exists():
-        path = models_dir() / name
-    if not (path / "meta.json").exists():
-        raise GEModelError(f"no event model {name!r} (looked for a directory, and in "
-                           f"{models_dir()}); `relx models` lists the installed ones")
+    path = find_model_dir(DEFAULT_EVENT_MODEL if model is None else str(model),
+                          what="event model", error=GEModelError)
     loaded = GEExtractor.load(path)
     loaded.meta.setdefault("name", path.name or path.resolve().name)   # saved before names
     return loaded
