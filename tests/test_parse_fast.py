@@ -71,3 +71,25 @@ def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
     assert sum(t[1] for d in a for t in d) >= len(texts) * 2  # sentences were found
     assert {"NOUN", "VERB", "PUNCT"} <= {t[3] for d in a for t in d}
     assert ("phosphorylated", "phosphorylate") in {(t[0], t[6]) for d in a for t in d}
+
+
+@pytest.mark.parametrize("text", [
+    "IL-2 binds. IL-2 binds. IL-2 binds.",
+    "A b.\u00a0\u2003A b. Cells. A b.\n\n  Cells.",
+    "Cells. cells. Cells.Cells. x",
+    "Short. Short is a prefix here. Short.",
+])
+def test_sentence_char_spans_match_pysbd(text: str) -> None:
+    """relx's str.find version of pysbd's per-sentence regex span search gives the same
+    spans, including repeated sentences and Unicode whitespace after a sentence."""
+    import pysbd
+
+    from relx.parse.fast import sentence_char_spans
+
+    stock = pysbd.Segmenter(language="en", clean=False, char_span=True)
+    stock.original_text = text
+    sentences = stock.processor(text).process()
+    sentences += ["", sentences[0]]  # an empty one and a repeat past every occurrence
+    want = [(s.sent, s.start, s.end) for s in stock.sentences_with_char_spans(sentences)]
+    assert sentence_char_spans(sentences, text) == want
+    assert len(want) >= 2

@@ -4,11 +4,13 @@
   (OpenBLAS ships with numpy and is several times faster than the portable ``blis`` build
   on many CPUs) and a vectorised ``seq2col`` (the CNN window concatenation).
 * ``relx_sentencizer`` -- scispacy's ``pysbd_sentencizer`` (same boundaries, checked by the
-  tests) without its two hot spots: pysbd re-compiles its abbreviation regexes on every call
-  once Python's 512-entry ``re`` cache overflows (it builds patterns per abbreviation), and scispacy looks up sentence starts in a
-  list for every token.
+  tests) without its hot spots: pysbd re-compiles its abbreviation regexes on every call
+  once Python's 512-entry ``re`` cache overflows (it builds patterns per abbreviation),
+  it compiles one regex per sentence to find the sentence's character span (done here with
+  ``str.find``, same spans), and scispacy looks up sentence starts in a list for every
+  token.
 * ``relx_pos_lemma`` -- the tag-map ``attribute_ruler`` and the rule ``lemmatizer`` fused
-  into one memoised pass (same POS and lemmas).
+  into one memoised pass over the doc's token arrays (same POS and lemmas).
 """
 
 from __future__ import annotations
@@ -114,33 +116,75 @@ def _patch_pysbd() -> None:
     _PATCHED = True
 
 
+def sentence_char_spans(sentences: list[str], text: str) -> list[tuple[str, int, int]]:
+    """pysbd's ``Segmenter.sentences_with_char_spans`` without a regex per sentence: for
+    each sentence, the first non-overlapping occurrence of ``sentence + \\s*`` in ``text``
+    (scanning like ``re.finditer``) that ends after the previous span, as (text, start, end).
+    ``str.isspace`` is the predicate ``re``'s ``\\s`` uses for str patterns."""
+    spans: list[tuple[str, int, int]] = []
+    prior_end = 0
+    n = len(text)
+    for sent in sentences:
+        if not sent:  # the pattern is bare \s*: keep pysbd's own regex semantics
+            for m in re.finditer(r"\s*", text):
+                if m.end() > prior_end:
+                    spans.append((m.group(), m.start(), m.end()))
+                    prior_end = m.end()
+                    break
+            continue
+        pos = 0
+        while (start := text.find(sent, pos)) >= 0:
+            end = start + len(sent)
+            while end < n and text[end].isspace():
+                end += 1
+            if end > prior_end:
+                spans.append((text[start:end], start, end))
+                prior_end = end
+                break
+            pos = end
+    return spans
+
+
 @functools.lru_cache(maxsize=1)
 def _segmenter() -> Any:
     import pysbd
+    from pysbd.utils import TextSpan
 
     _patch_pysbd()
-    return pysbd.Segmenter(language="en", clean=False, char_span=True)
+
+    class _Segmenter(pysbd.Segmenter):
+        def sentences_with_char_spans(self, sentences: list[str]) -> list[Any]:
+            return [TextSpan(*span) for span in sentence_char_spans(sentences, self.original_text)]
+
+    return _Segmenter(language="en", clean=False, char_span=True)
 
 
 def relx_sentencizer(doc: Any) -> Any:
-    """Sentence starts from pysbd, exactly as scispacy's ``pysbd_sentencizer``."""
+    """Sentence starts from pysbd, exactly as scispacy's ``pysbd_sentencizer`` (written
+    as one ``SENT_START`` array instead of a token attribute per token)."""
     from scispacy.consts import ABBREVIATIONS
+    from spacy.attrs import IDX, LENGTH, SENT_START
 
+    if not len(doc):
+        return doc
     abbreviations = _abbreviations(tuple(ABBREVIATIONS))
+    text = doc.text
     starts: set[int] = set()
-    for sent in _segmenter().segment(doc.text):
+    for sent in _segmenter().segment(text):
         span = doc.char_span(sent.start, sent.end - (len(sent.sent) - len(sent.sent.rstrip(" "))))
         if span is not None:
-            starts.add(span[0].idx)
-    for token in doc:
-        prev = token.nbor(-1) if token.i != 0 else None
-        if token.idx in starts:
-            token.is_sent_start = not (prev is not None and (
-                prev.text in abbreviations
-                or (prev.i == 0 and all(c == "\n" for c in prev.text))))
-        else:
-            token.is_sent_start = bool(prev is not None and prev.i != 0
-                                       and prev.text.count("\n") >= 2)
+            starts.add(span.start_char)
+    offsets = doc.to_array([IDX, LENGTH]).tolist()
+    words = [text[i:i + n] for i, n in offsets]
+    out = np.empty(len(words), dtype=np.int64)
+    for i, (idx, _) in enumerate(offsets):
+        if idx in starts:  # unless after an abbreviation or a leading run of newlines
+            start = not (i > 0 and (words[i - 1] in abbreviations
+                                    or (i == 1 and all(c == "\n" for c in words[0]))))
+        else:  # a token after a paragraph break (not the doc's first token) starts one
+            start = i > 1 and words[i - 1].count("\n") >= 2
+        out[i] = 1 if start else -1
+    doc.from_array([SENT_START], out.astype(np.uint64).reshape(-1, 1))
     return doc
 
 
@@ -152,33 +196,53 @@ def _abbreviations(items: tuple[str, ...]) -> frozenset[str]:
 class TagPosLemma:
     """``attribute_ruler`` (TAG -> POS patterns only) + rule ``lemmatizer`` in one pass,
     memoised on (word, tag, morphology) -- the lemmatizer's own cache key is (word, POS,
-    morphology) and POS here is a function of the tag."""
+    morphology) and POS here is a function of the tag. Reads and writes the doc's token
+    arrays (``to_array``/``from_array``) rather than token attributes."""
 
     def __init__(self, tag_to_pos: dict[str, str], lemmatizer: Any) -> None:
         self.tag_to_pos = tag_to_pos
         self.lemmatizer = lemmatizer
-        self._cache: dict[tuple[int, int, int], tuple[str | None, str]] = {}
+        self._cache: dict[tuple[int, int, int], tuple[int | None, int]] = {}
+        self._pos_ids: dict[int, int] = {}
+
+    def _pos_of(self, doc: Any) -> dict[int, int]:
+        if len(self._pos_ids) != len(self.tag_to_pos):
+            from spacy.parts_of_speech import IDS
+
+            self._pos_ids = {doc.vocab.strings.add(tag): IDS[pos]
+                             for tag, pos in self.tag_to_pos.items()}
+        return self._pos_ids
 
     def __call__(self, doc: Any) -> Any:
-        cache, lem = self._cache, self.lemmatizer
-        for tok in doc:
-            if tok.lemma != 0 and not lem.overwrite:  # lemma already set: POS only
-                pos = self.tag_to_pos.get(tok.tag_)
+        from spacy.attrs import LEMMA, MORPH, ORTH, POS, TAG
+
+        if not len(doc):
+            return doc
+        cache, lem, strings = self._cache, self.lemmatizer, doc.vocab.strings
+        pos_ids = self._pos_of(doc)
+        keep_lemmas = not lem.overwrite
+        arr = doc.to_array([ORTH, TAG, MORPH, POS, LEMMA])
+        out = arr[:, 3:5].copy()
+        for i, (orth, tag, morph, _, lemma) in enumerate(arr.tolist()):
+            if lemma != 0 and keep_lemmas:  # lemma already set: POS only
+                pos = pos_ids.get(tag)
                 if pos is not None:
-                    tok.pos_ = pos
+                    out[i, 0] = pos
                 continue
-            key = (tok.orth, tok.tag, tok.morph.key)
+            key = (orth, tag, morph)
             hit = cache.get(key)
             if hit is None:
-                pos = self.tag_to_pos.get(tok.tag_)
+                tok = doc[i]
+                pos = pos_ids.get(tag)
                 if pos is not None:
-                    tok.pos_ = pos
-                hit = (pos, lem.lemmatize(tok)[0])
+                    tok.pos = pos  # the rule lemmatizer reads POS
+                hit = (pos, strings.add(lem.lemmatize(tok)[0]))
                 if len(cache) < 500_000:
                     cache[key] = hit
-            elif hit[0] is not None:
-                tok.pos_ = hit[0]
-            tok.lemma_ = hit[1]
+            if hit[0] is not None:
+                out[i, 0] = hit[0]
+            out[i, 1] = hit[1]
+        doc.from_array([POS, LEMMA], out)
         return doc
 
 
@@ -209,8 +273,27 @@ def fuse_pos_lemma(nlp: Any) -> bool:
         return False
     nlp.replace_pipe("attribute_ruler", "relx_pos_lemma", config={"tag_map": tag_map})
     nlp.remove_pipe("lemmatizer")
+    lem.lookups = _set_indexed(lem.lookups)
     nlp.get_pipe("attribute_ruler").lemmatizer = lem
     return True
+
+
+def _set_indexed(lookups: Any) -> Any:
+    """A copy of lemmatizer lookups whose ``lemma_index`` word lists are frozensets: the
+    rule lemmatizer only tests ``form in index``, a linear scan of up to 57k words per
+    candidate form on a list."""
+    from spacy.lookups import Lookups, Table
+
+    out = Lookups()
+    for name in lookups.tables:
+        table = lookups.get_table(name)
+        if name == "lemma_index":
+            copy = Table(name=name)
+            for key, words in table.items():
+                copy[key] = frozenset(words)
+            table = copy
+        out.set_table(name, table)
+    return out
 
 
 def _register() -> None:
