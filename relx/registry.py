@@ -17,10 +17,13 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
 from relx.kernels.structure import PathKernel, SumKernel, TreeKernel
+from relx.learn.flda import MSEFLDA
 from relx.learn.forest import RandomSubspaceForest
 from relx.learn.kernel_svm import KernelSVM
+from relx.represent.g2p import G2PEmbedding
 from relx.represent.instances import StructureExtractor
 from relx.represent.klsh import KLSHEncoder
+from relx.represent.similarity import SimilarityFeatures
 from relx.represent.trees import TreeStructureExtractor
 
 COMPONENTS: dict[str, Callable[..., Any]] = {}
@@ -41,6 +44,9 @@ register("klsh")(KLSHEncoder)
 register("random_subspace_forest")(RandomSubspaceForest)
 register("kernel_svm")(KernelSVM)
 register("knn")(KNeighborsClassifier)
+register("similarity_features")(SimilarityFeatures)
+register("g2p")(G2PEmbedding)
+register("mse_flda")(MSEFLDA)
 
 
 @register("sum_kernel")
