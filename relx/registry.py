@@ -17,6 +17,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
 from relx.kernels.structure import PathKernel, SumKernel, TreeKernel
+from relx.learn.ensemble import ProbabilityEnsemble
 from relx.learn.flda import MSEFLDA
 from relx.learn.forest import RandomSubspaceForest
 from relx.learn.kernel_svm import KernelSVM
@@ -47,6 +48,15 @@ register("knn")(KNeighborsClassifier)
 register("similarity_features")(SimilarityFeatures)
 register("g2p")(G2PEmbedding)
 register("mse_flda")(MSEFLDA)
+register("ensemble")(ProbabilityEnsemble)
+
+
+@register("pipeline")
+def _sub_pipeline(steps: list) -> Pipeline:
+    """A nested pipeline of already-built components (e.g. an ensemble member)."""
+    if not steps:
+        raise ConfigError("a pipeline component needs steps = [...]")
+    return Pipeline([(f"{i}_{type(s).__name__.lower()}", s) for i, s in enumerate(steps)])
 
 
 @register("sum_kernel")

@@ -1,0 +1,220 @@
+"""Soft-voting ensemble of relx classifiers (each usually a sub-pipeline over the same
+structures), with an F1 threshold from out-of-fold scores and an optional prior-shift
+adjustment from the unlabelled test inputs (Saerens, Latinne & Decaestecker 2002).
+
+Fitting a member fits its pipeline once on all training data. Its out-of-fold
+probabilities come from ``cv``-fold refits of only its last ``refit_steps[m]`` steps
+(default 1: the classifier) on the features made by the earlier steps fitted on all
+training data (cheap: kernel blocks are not recomputed). Steps that learn from labels
+(e.g. a G2P embedding) should be among the refitted ones, or the out-of-fold scores are
+optimistic. The ensemble score is the weighted mean of the members'
+positive-class probabilities, ``s = Σ w_m p_m / Σ w_m``.
+
+Decision: ``threshold="auto"`` picks the score threshold with the best F1 on the
+out-of-fold ensemble scores (the training data only). ``predict_proba`` returns a
+posterior ``q = σ(a·logit(s) + b)`` calibrated by logistic regression on those
+out-of-fold scores (monotone in s, so AUC is that of s), and ``threshold_`` is the
+threshold mapped into q.
+
+``prior_shift="em"``: at prediction time the batch given to ``predict``/``predict_proba``
+is treated as an unlabelled sample of the test distribution; EM re-estimates its
+positive rate π' from the calibrated posteriors (Saerens et al. 2002, eqs. 2.9-2.10) and
+rescales their odds by ``(π'/(1-π')) / (π/(1-π))`` (π the training rate). The decision
+threshold on the posterior stays the one chosen on the training data. No label of the
+batch is used; the result depends on the batch as a whole (transductive).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import Pipeline
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from relx.learn.forest import best_f1_threshold
+
+PRIOR_SHIFTS = (None, "em")
+_EPS = 1e-6
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(p, _EPS, 1 - _EPS)
+    return np.log(p) - np.log1p(-p)
+
+
+def em_prior(q: np.ndarray, prior: float, max_iter: int = 200, tol: float = 1e-6
+             ) -> tuple[float, np.ndarray]:
+    """Saerens et al. 2002: (π', adjusted posteriors) for posteriors ``q`` (N,) made under
+    training prior ``prior``; iterate ``q' = odds-rescaled q``, ``π' = mean(q')``."""
+    q = np.clip(np.asarray(q, float), _EPS, 1 - _EPS)
+    pi = prior
+    adj = q
+    for _ in range(max_iter):
+        r1, r0 = pi / prior, (1 - pi) / (1 - prior)
+        adj = r1 * q / (r1 * q + r0 * (1 - q))
+        new = float(adj.mean())
+        if abs(new - pi) < tol:
+            pi = new
+            break
+        pi = new
+    return pi, adj
+
+
+class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
+    """Weighted mean of member probabilities (binary).
+
+    Parameters
+    ----------
+    estimators : list of estimators
+        Members: classifiers or Pipelines ending in one, all taking the same input X.
+    weights : list of float, optional
+        Member weights (>= 0); equal by default. Weight-0 members are not fitted.
+    threshold : float or ``"auto"``
+        Score threshold on s, or the F1-best one on out-of-fold scores.
+    cv : int
+        Folds for the out-of-fold member probabilities.
+    refit_steps : list of int, optional
+        Per member, how many trailing pipeline steps are refitted per fold (default 1).
+    prior_shift : None or ``"em"`` (see module doc).
+    random_state : seed of the fold split; when set, also every member step's seed.
+
+    Attributes: ``estimators_`` (fitted members, weight-0 ones None), ``oof_`` (n, m)
+    out-of-fold member probabilities, ``score_threshold_`` (on s), ``calibration_`` (a, b),
+    ``prior_`` (training positive rate), ``threshold_`` (on the posterior), ``classes_``.
+    """
+
+    def __init__(self, estimators: Sequence = (), weights: Sequence[float] | None = None,
+                 threshold: float | str = "auto", cv: int = 3,
+                 refit_steps: Sequence[int] | None = None, prior_shift: str | None = None,
+                 random_state=None) -> None:
+        self.estimators = estimators
+        self.weights = weights
+        self.threshold = threshold
+        self.cv = cv
+        self.refit_steps = refit_steps
+        self.prior_shift = prior_shift
+        self.random_state = random_state
+
+    def _weights(self) -> np.ndarray:
+        m = len(self.estimators)
+        w = np.ones(m) if self.weights is None else np.asarray(self.weights, float)
+        if m == 0 or w.shape != (m,) or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"need >= 1 estimator and one weight >= 0 per estimator (not all "
+                             f"0); got {m} estimators, weights {self.weights!r}")
+        return w
+
+    def fit(self, X, y) -> ProbabilityEnsemble:
+        y = np.asarray(y)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if len(self.classes_) != 2:
+            raise ValueError(f"ProbabilityEnsemble is binary; got {len(self.classes_)} classes")
+        if self.prior_shift not in PRIOR_SHIFTS:
+            raise ValueError(f"prior_shift must be one of {PRIOR_SHIFTS}, not {self.prior_shift!r}")
+        w = self._weights()
+        pos = y == self.classes_[1]
+        self.estimators_ = []
+        self.oof_ = np.zeros((len(y), len(w)))
+        for j, (est, wj) in enumerate(zip(self.estimators, w, strict=True)):
+            if wj == 0:
+                self.estimators_.append(None)
+                continue
+            r = 1 if self.refit_steps is None else int(self.refit_steps[j])
+            fitted, self.oof_[:, j] = self._fit_member(est, X, y, r)
+            self.estimators_.append(fitted)
+        self.fit_combiner(self.oof_, pos)
+        return self
+
+    def _fit_member(self, est, X, y, refit: int) -> tuple:
+        """Fit one member; its (n,) out-of-fold positive-class probabilities."""
+        est = clone(est)
+        if self.random_state is not None:  # seed every member step, as build_pipeline does
+            seeds = {k: self.random_state for k in est.get_params(deep=True)
+                     if k == "random_state" or k.endswith("__random_state")}
+            est.set_params(**seeds)
+        if isinstance(est, Pipeline) and len(est.steps) > refit >= 1:
+            head, tail = est[:-refit], est[-refit:]
+            Xt = head.fit_transform(X, y)
+            final = tail.fit(Xt, y)
+            est = Pipeline([*head.steps, *tail.steps])
+        else:
+            Xt = X
+            est.fit(X, y)
+            final = est
+        oof = np.zeros(len(y))
+        folds = min(int(self.cv), int(np.bincount(np.unique(y, return_inverse=True)[1]).min()))
+        if folds < 2:
+            oof[:] = final.predict_proba(Xt)[:, 1]
+            return est, oof
+        split = StratifiedKFold(folds, shuffle=True, random_state=self.random_state)
+        for tr, va in split.split(np.zeros(len(y)), y):
+            part = clone(final).fit(_take(Xt, tr), y[tr])
+            oof[va] = part.predict_proba(_take(Xt, va))[:, 1]
+        return est, oof
+
+    def fit_combiner(self, oof: np.ndarray, positive: np.ndarray) -> ProbabilityEnsemble:
+        """Threshold, calibration and prior from (n, m) out-of-fold member probabilities."""
+        s = self.score(oof)
+        if self.threshold == "auto":
+            self.score_threshold_ = best_f1_threshold(positive, s)
+        elif isinstance(self.threshold, (int, float)):
+            self.score_threshold_ = float(self.threshold)
+        else:
+            raise ValueError(f"threshold must be a number or 'auto', not {self.threshold!r}")
+        z = _logit(s)[:, None]
+        if positive.all() or not positive.any():
+            self.calibration_ = (1.0, 0.0)
+        else:
+            lr = LogisticRegression(C=1e4).fit(z, positive)
+            self.calibration_ = (float(lr.coef_[0, 0]), float(lr.intercept_[0]))
+        self.prior_ = float(positive.mean())
+        self.threshold_ = float(self._calibrate(np.array([self.score_threshold_]))[0])
+        return self
+
+    def score(self, member_proba: np.ndarray) -> np.ndarray:
+        """(N,) ensemble score s from (N, m) member probabilities."""
+        w = self._weights()
+        return member_proba @ w / w.sum()
+
+    def _calibrate(self, s: np.ndarray) -> np.ndarray:
+        a, b = self.calibration_
+        return 1.0 / (1.0 + np.exp(-np.clip(a * _logit(s) + b, -500, 500)))
+
+    def member_proba(self, X) -> np.ndarray:
+        """(N, m) positive-class probability of every member (0 for weight-0 members)."""
+        check_is_fitted(self, "estimators_")
+        cols = [np.zeros(_len(X)) if e is None else e.predict_proba(X)[:, 1]
+                for e in self.estimators_]
+        return np.column_stack(cols)
+
+    def posterior(self, member_proba: np.ndarray) -> np.ndarray:
+        """(N,) calibrated posterior, prior-shift adjusted on this batch if configured."""
+        q = self._calibrate(self.score(member_proba))
+        if self.prior_shift == "em" and len(q) > 1:
+            self.test_prior_, q = em_prior(q, self.prior_)
+        return q
+
+    def predict_proba(self, X) -> np.ndarray:
+        q = self.posterior(self.member_proba(X))
+        return np.c_[1 - q, q]
+
+    def predict(self, X) -> np.ndarray:
+        q = self.predict_proba(X)[:, 1]
+        return self.classes_[(q > self.threshold_).astype(int)]
+
+
+def _len(X) -> int:
+    return X.shape[0] if hasattr(X, "shape") else len(X)
+
+
+def _take(X, idx: np.ndarray):
+    if hasattr(X, "shape") or isinstance(X, np.ndarray):
+        return X[idx]
+    from relx.kernels.structure import take
+
+    return take(X, idx)

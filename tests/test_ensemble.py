@@ -1,0 +1,102 @@
+"""ProbabilityEnsemble: soft voting, out-of-fold threshold, EM prior-shift adjustment."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import f1_score
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
+
+from relx.learn.ensemble import ProbabilityEnsemble, em_prior
+from relx.learn.forest import best_f1_threshold
+
+
+def _data(n=600, seed=0, weights=(0.75,)):
+    return make_classification(n_samples=n, n_features=10, n_informative=4,
+                               weights=list(weights), random_state=seed)
+
+
+def _members():
+    return [Pipeline([("scale", StandardScaler()), ("lr", LogisticRegression())]), GaussianNB()]
+
+
+def test_ensemble_scores_are_weighted_member_means_and_threshold_is_oof_f1_best():
+    X, y = _data()
+    ens = ProbabilityEnsemble(_members(), weights=[3.0, 1.0], random_state=0).fit(X, y)
+    P = ens.member_proba(X[:50])
+    lr = ens.estimators_[0].predict_proba(X[:50])[:, 1]
+    nb = ens.estimators_[1].predict_proba(X[:50])[:, 1]
+    np.testing.assert_allclose(P, np.c_[lr, nb])
+    np.testing.assert_allclose(ens.score(P), 0.75 * lr + 0.25 * nb)
+    assert ens.oof_.shape == (len(y), 2)
+    # out-of-fold, not in-sample: differs from the full-data member's training probabilities
+    assert not np.allclose(ens.oof_[:, 0], ens.estimators_[0].predict_proba(X)[:, 1])
+    assert ens.score_threshold_ == best_f1_threshold(y == 1, ens.score(ens.oof_))
+    s = ens.score(ens.member_proba(X))
+    np.testing.assert_array_equal(ens.predict(X), (s > ens.score_threshold_).astype(int))
+    q = ens.predict_proba(X)[:, 1]
+    assert np.all(np.diff(q[np.argsort(s)]) >= -1e-12)  # calibration is monotone in s
+
+
+def test_ensemble_beats_chance_and_weight_zero_member_is_not_fitted():
+    X, y = _data(800, seed=1)
+    ens = ProbabilityEnsemble(_members(), weights=[1.0, 0.0], random_state=0).fit(X[:500], y[:500])
+    assert ens.estimators_[1] is None and np.all(ens.oof_[:, 1] == 0)
+    assert f1_score(y[500:], ens.predict(X[500:])) > 0.6
+    with pytest.raises(ValueError, match="weight"):
+        ProbabilityEnsemble(_members(), weights=[1.0]).fit(X, y)
+    with pytest.raises(ValueError, match="prior_shift"):
+        ProbabilityEnsemble(_members(), prior_shift="bayes").fit(X, y)
+
+
+def test_ensemble_refit_steps_refits_the_pipeline_tail_per_fold():
+    X, y = _data(300, seed=2)
+    one = ProbabilityEnsemble(_members()[:1], refit_steps=[1], random_state=0).fit(X, y)
+    two = ProbabilityEnsemble(_members()[:1], refit_steps=[2], random_state=0).fit(X, y)
+    # refitting the scaler per fold changes the out-of-fold probabilities slightly
+    assert not np.allclose(one.oof_, two.oof_)
+    np.testing.assert_allclose(one.oof_, two.oof_, atol=0.05)
+
+
+def test_em_prior_recovers_a_shifted_positive_rate():
+    rng = np.random.default_rng(0)
+    train_prior, test_prior = 0.3, 0.1
+    # a test sample with 10% positives; posteriors exact under the training prior 0.3
+    n = 20000
+    y = rng.random(n) < test_prior
+    x = rng.normal(np.where(y, 1.5, 0.0), 1.0)
+    lik1, lik0 = np.exp(-(x - 1.5) ** 2 / 2), np.exp(-x ** 2 / 2)
+    q = train_prior * lik1 / (train_prior * lik1 + (1 - train_prior) * lik0)
+    pi, adj = em_prior(q, train_prior)
+    assert abs(pi - test_prior) < 0.02
+    assert adj.mean() == pytest.approx(pi, abs=1e-4)
+    assert np.all(adj <= q + 1e-12)  # a lower prior lowers every posterior
+
+
+def test_ensemble_prior_shift_lowers_positive_predictions_on_a_negative_heavy_batch():
+    X, y = _data(1000, seed=3, weights=(0.6,))
+    base = ProbabilityEnsemble(_members(), random_state=0).fit(X[:600], y[:600])
+    em = ProbabilityEnsemble(_members(), prior_shift="em", random_state=0).fit(X[:600], y[:600])
+    test = np.r_[np.flatnonzero(y[600:] == 0), np.flatnonzero(y[600:] == 1)[:15]] + 600
+    assert em.predict(X[test]).sum() < base.predict(X[test]).sum()
+    assert em.test_prior_ < base.prior_
+    np.testing.assert_allclose(em.score(em.member_proba(X[test])),
+                               base.score(base.member_proba(X[test])))
+
+
+def test_best_config_builds_an_ensemble_of_the_two_member_pipelines():
+    from conftest import ROOT
+
+    from relx.registry import build_pipeline, load_config
+
+    pipe = build_pipeline(load_config(ROOT / "configs" / "ppi-best.toml"), random_state=7)
+    ens = pipe.steps[-1][1]
+    assert isinstance(ens, ProbabilityEnsemble) and ens.random_state == 7
+    kinds = [[type(s).__name__ for _, s in m.steps] for m in ens.estimators]
+    assert kinds == [["KLSHEncoder", "RandomSubspaceForest"],
+                     ["SimilarityFeatures", "G2PEmbedding", "MSEFLDA"]]
+    assert len(ens.weights) == len(ens.estimators) == len(ens.refit_steps)
