@@ -3,7 +3,9 @@
 ``python -m relx.results --shared ../shared --out docs/results.md --runs runs/results``
 Each run's JSON report is kept under ``--runs``; a rerun skips finished runs (resume), so
 the page can be rebuilt after an interruption without recomputing (``--render-only``
-rebuilds it from the finished reports alone; missing cells show as a dash).
+rebuilds it from the finished reports alone; missing cells show as a dash). The issue-4
+ablation table takes its rows from ``configs/ablation.toml`` (a row whose config or report
+is missing shows "not run"; ``--ablation-only`` runs just the missing ablation cells).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+import tomllib
 from pathlib import Path
 
 from relx.evaluate import cross_validation_report, load_corpus, train_test_report, write_json
@@ -42,26 +45,114 @@ def settings() -> list[tuple[str, str | None]]:
 
 def run_one(method: str, train: str, test: str | None, shared: Path, runs: Path) -> dict:
     key = f"{_slug(method)}__{train}__{test or 'cv10'}"
-    out = runs / f"{key}.json"
+    parses = "relx" if method in RELX_PARSED else "corpus"
+    return _run(METHODS[method], method, train, test, shared, runs / f"{key}.json", parses)
+
+
+def _run(config: str, method: str, train: str, test: str | None, shared: Path, out: Path,
+         parses: str = "corpus") -> dict:
+    """One train/test or 10-fold CV run of ``config``; its report is kept at ``out``."""
     if out.exists():
         return json.loads(out.read_text())
-    cfg = load_config(METHODS[method])
+    cfg = load_config(config)
     seed = int(cfg["pipeline"].get("seed", 0))
 
     def path(name: str) -> Path:
         return shared / "corpora" / "ppi" / f"{CORPORA[name]}-learning-format.xml.gz"
 
-    parses = "relx" if method in RELX_PARSED else "corpus"
     if test is None:
         res, folds = cross_validation_report(cfg, _load(path(train), parses), 10, seed)
-        write_json({"seed": seed, "k": 10, "folds": folds}, runs / f"{key}.folds.json")
+        write_json({"seed": seed, "k": 10, "folds": folds}, out.with_suffix(".folds.json"))
     else:
         res = train_test_report(cfg, _load(path(train), parses), _load(path(test), parses), seed)
     res.update(method=method, train=train, test=test or "10-fold CV",
                parse_source="corpus:split_parse" if parses == "corpus" else _relx_source(),
-               config_file=METHODS[method])
+               config_file=config)
+    out.parent.mkdir(parents=True, exist_ok=True)
     write_json(res, out)
     return res
+
+
+# -- ablation table (issue 4): rows from a data file, so rows can be added without code ------
+ABLATION_FILE = Path("configs/ablation.toml")
+ABLATION_SETTINGS: list[tuple[str, str | None]] = [
+    ("AIMed", "BioInfer"), ("BioInfer", "AIMed"), ("AIMed", None), ("BioInfer", None),
+    ("IEPA", None)]
+
+
+def ablation_rows(path: Path | None = None) -> list[dict]:
+    """The ``[[row]]`` entries of the ablation data file (none if it is missing)."""
+    path = ABLATION_FILE if path is None else path
+    if not path.exists():
+        return []
+    return list(tomllib.loads(path.read_text(encoding="utf-8")).get("row", []))
+
+
+def ablation_config(row: dict, train: str) -> str:
+    """The row's config when training on ``train`` (``config_<train>`` overrides)."""
+    return row.get(f"config_{train}", row["config"])
+
+
+def ablation_report(row: dict, train: str, test: str | None, runs: Path) -> Path:
+    """Where the row's report for (train, test) lives: the main matrix's report for rows
+    with ``method``, else ``runs/ablation/<key>__<train>__<test|cv10>.json``."""
+    stem = f"{train}__{test or 'cv10'}"
+    if "method" in row:
+        return runs / f"{_slug(row['method'])}__{stem}.json"
+    return runs / "ablation" / f"{row['key']}__{stem}.json"
+
+
+def load_ablation(rows: list[dict], runs: Path) -> dict[tuple[str, str, str | None], dict]:
+    """Finished ablation reports keyed by (row key, train, test)."""
+    found = {}
+    for row in rows:
+        for a, b in ABLATION_SETTINGS:
+            f = ablation_report(row, a, b, runs)
+            if f.exists():
+                found[row["key"], a, b] = json.loads(f.read_text())
+    return found
+
+
+def run_ablation(rows: list[dict], shared: Path, runs: Path,
+                 results: dict[tuple[str, str, str | None], dict]) -> None:
+    """Run every missing ablation cell whose config exists (cheapest settings first)."""
+    for a, b in sorted(ABLATION_SETTINGS, key=lambda s: (s[1] is None, s[0] != "IEPA")):
+        for row in rows:
+            config = ablation_config(row, a)
+            if (row["key"], a, b) in results or not Path(config).exists():
+                continue
+            t0 = time.perf_counter()
+            r = _run(config, row.get("method", row["name"]), a, b, shared,
+                     ablation_report(row, a, b, runs))
+            results[row["key"], a, b] = r
+            print(f"ablation {row['key']:10s} {a:8s} -> {b or 'CV10':8s} F1 {r['f1']:.3f} "
+                  f"({time.perf_counter() - t0:.0f} s)", flush=True)
+
+
+def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None], dict]
+                    ) -> list[str]:
+    """Markdown table: F1 per setting, training seconds on BioInfer; "not run" if missing."""
+    if not rows:
+        return []
+    head = ["AIMed→BioInfer", "BioInfer→AIMed", "CV AIMed", "CV BioInfer", "CV IEPA"]
+    lines = ["## Ablation (issue 4)", "",
+             "F1 (P, R and AUC are in each run report); CV: 10-fold by "
+             "document, pooled F1. *train s*: seconds to train on all of BioInfer (the "
+             "BioInfer→AIMed run; 2 shared cores). Rows and configs: `configs/ablation.toml`; "
+             "*not run*: no report yet (or no config).", "",
+             "| configuration | config | " + " | ".join(head) + " | train s |",
+             "|---|---|" + "---|" * (len(head) + 1)]
+    for row in rows:
+        cells = []
+        for a, b in ABLATION_SETTINGS:
+            r = results.get((row["key"], a, b))
+            cells.append("not run" if r is None else f"{r['f1']:.3f}")
+        r = results.get((row["key"], "BioInfer", "AIMed"))
+        secs = "not run" if r is None else f"{r['train_seconds']:.0f}"
+        configs = sorted({ablation_config(row, a) for a, _ in ABLATION_SETTINGS})
+        cfg = ", ".join(f"`{c.removeprefix('configs/')}`" for c in configs)
+        lines.append(f"| {row['name']} | {cfg} | " + " | ".join(cells) + f" | {secs} |")
+    return [*lines, ""]
 
 
 RUNS_DIR = Path("runs/results")  # set from --runs by main()
@@ -174,7 +265,8 @@ def _cell(r: dict | None) -> str:
 
 
 def render(results: dict[tuple[str, str, str | None], dict],
-           raw: dict[tuple[str, str], dict] | None = None) -> str:
+           raw: dict[tuple[str, str], dict] | None = None,
+           ablation: dict[tuple[str, str, str | None], dict] | None = None) -> str:
     lines = ["# relx results", "",
              "Generated by `make results` (`python -m relx.results`); every number below comes "
              "from a run report in `runs/results/` made by that command. Parses: the corpus "
@@ -196,6 +288,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
                if (m, a, b) not in results]
     if missing:
         lines += ["**Not run yet** (shown as —): " + "; ".join(missing) + ".", ""]
+    lines += render_ablation(ablation_rows(), ablation or {})
     lines += render_pipeline(RUNS_DIR)
     lines += render_raw(raw or {}, results)
     lines += render_events(RUNS_DIR)
@@ -245,6 +338,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="also run raw-text extraction (relx NER) vs gold entities")
     ap.add_argument("--render-only", action="store_true",
                     help="rebuild the page from the finished run reports, run nothing")
+    ap.add_argument("--no-ablation", action="store_true",
+                    help="do not run the missing ablation rows (configs/ablation.toml)")
+    ap.add_argument("--ablation-only", action="store_true",
+                    help="run only the missing ablation rows, then rebuild the page")
     args = ap.parse_args(argv)
     args.runs.mkdir(parents=True, exist_ok=True)
     global RUNS_DIR
@@ -255,14 +352,22 @@ def main(argv: list[str] | None = None) -> None:
         f = args.runs / f"raw__{a}__{b}.json"
         if f.exists():
             raw[(a, b)] = json.loads(f.read_text())
-    if args.render_only:
+    rows = ablation_rows()
+    ablation = load_ablation(rows, args.runs)
+
+    def write() -> None:
+        with atomic_open(args.out) as fh:
+            fh.write(render(results, raw, ablation))
+
+    if args.render_only or args.ablation_only:
         for method in METHODS:
             for a, b in settings():
                 f = args.runs / f"{_slug(method)}__{a}__{b or 'cv10'}.json"
                 if f.exists():
                     results[(method, a, b)] = json.loads(f.read_text())
-        with atomic_open(args.out) as fh:
-            fh.write(render(results, raw))
+        if args.ablation_only:
+            run_ablation(rows, args.shared, args.runs, ablation)
+        write()
         return
     for method in args.methods.split(";"):
         for a, b in settings():
@@ -271,16 +376,17 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{method:9s} {a:8s} -> {b or 'CV10':8s} P {r['precision']:.3f} "
                   f"R {r['recall']:.3f} F1 {r['f1']:.3f} AUC {r['roc_auc']:.3f} "
                   f"({time.perf_counter() - t0:.0f} s)", flush=True)
-            with atomic_open(args.out) as fh:
-                fh.write(render(results, raw))
+            write()
+    ablation.update(load_ablation(rows, args.runs))  # method rows share the matrix reports
+    if not args.no_ablation:
+        run_ablation(rows, args.shared, args.runs, ablation)
+        write()
     if args.raw:
         for a, b in RAW_SETTINGS:
             raw[(a, b)] = r = run_raw(a, b, args.shared, args.runs)
             print(f"raw text {a} -> {b}: P {r['precision']:.3f} R {r['recall']:.3f} "
                   f"F1 {r['f1']:.3f}", flush=True)
-        with atomic_open(args.out) as fh:
-            fh.write(render(results, raw))
-
+        write()
 
 if __name__ == "__main__":
     main()
