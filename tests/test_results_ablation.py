@@ -1,0 +1,51 @@
+"""The issue-4 ablation table of docs/results.md: rows from a data file, "not run" cells."""
+
+from __future__ import annotations
+
+import json
+
+from relx.results import (
+    ABLATION_SETTINGS,
+    ablation_config,
+    ablation_report,
+    ablation_rows,
+    load_ablation,
+    render_ablation,
+    run_ablation,
+)
+
+
+def _report(f1, secs=12.0):
+    return {"precision": 0.5, "recall": 0.5, "f1": f1, "roc_auc": 0.7, "train_seconds": secs}
+
+
+def test_ablation_rows_configs_and_reports(tmp_path):
+    data = tmp_path / "ablation.toml"
+    data.write_text('[[row]]\nname = "A"\nkey = "a"\nconfig = "configs/ppi-klsh-rf.toml"\n'
+                    'method = "KLSH-RF"\n\n[[row]]\nname = "B"\nkey = "b"\n'
+                    'config = "x.toml"\nconfig_BioInfer = "y.toml"\n', encoding="utf-8")
+    rows = ablation_rows(data)
+    assert [r["key"] for r in rows] == ["a", "b"]
+    assert ablation_config(rows[1], "BioInfer") == "y.toml"
+    assert ablation_config(rows[1], "AIMed") == "x.toml"
+    assert ablation_report(rows[0], "AIMed", None, tmp_path) == tmp_path / "KLSH-RF__AIMed__cv10.json"
+    f = ablation_report(rows[1], "BioInfer", "AIMed", tmp_path)
+    assert f == tmp_path / "ablation" / "b__BioInfer__AIMed.json"
+    f.parent.mkdir()
+    f.write_text(json.dumps(_report(0.456, 98.6)))
+    found = load_ablation(rows, tmp_path)
+    assert list(found) == [("b", "BioInfer", "AIMed")]
+    table = render_ablation(rows, found)
+    line_b = next(x for x in table if x.startswith("| B |"))
+    assert line_b.count("not run") == len(ABLATION_SETTINGS) - 1
+    assert "| 0.456 |" in line_b and line_b.endswith("| 99 |")
+    line_a = next(x for x in table if x.startswith("| A |"))
+    assert line_a.count("not run") == len(ABLATION_SETTINGS) + 1  # + train seconds
+    assert ablation_rows(tmp_path / "missing.toml") == [] and render_ablation([], {}) == []
+
+
+def test_run_ablation_skips_rows_without_a_config(tmp_path):
+    rows = [{"name": "later", "key": "later", "config": str(tmp_path / "not-built-yet.toml")}]
+    results: dict = {}
+    run_ablation(rows, tmp_path, tmp_path, results)  # nothing to run, nothing fails
+    assert results == {} and not (tmp_path / "ablation").exists()
