@@ -18,6 +18,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
 
 DEFAULT_PIPELINE = "relx_bio_sm"
@@ -133,22 +135,52 @@ def _doc_with_whitespace(nlp: Any, text: str, bounds: list[tuple[int, int]]) -> 
     return Doc(nlp.vocab, words=words, spaces=spaces)
 
 
-def _sentence(span: Any, sid: str, base: int, source: str, text: str | None = None) -> Sentence:
+def token_rows(doc: Any) -> list[tuple[int, int, bool, str, str, str, int, str]]:
+    """Per token of a spaCy ``doc``: (char offset, length, is_space, tag, POS, lemma,
+    absolute head index, dependency label), read through ``Doc.to_array`` (creating a
+    ``Token`` object per attribute access is most of the cost of converting a parse)."""
+    from spacy.attrs import DEP, HEAD, IDX, IS_SPACE, LEMMA, LENGTH, POS, TAG
+    from spacy.parts_of_speech import NAMES
+
+    if not len(doc):
+        return []
+    arr = doc.to_array([IDX, LENGTH, IS_SPACE, TAG, POS, LEMMA, HEAD, DEP])
+    heads = (arr[:, 6].astype(np.int64) + np.arange(len(doc))).tolist()  # HEAD is relative
+    strings = doc.vocab.strings
+    names: dict[int, str] = {0: ""}
+
+    def name(h: int) -> str:
+        out = names.get(h)
+        if out is None:
+            out = names[h] = strings[h]
+        return out
+
+    return [(idx, n, bool(space), name(tag), NAMES.get(pos, ""), name(lemma), head, name(dep))
+            for (idx, n, space, tag, pos, lemma, _, dep), head
+            in zip(arr.tolist(), heads, strict=True)]
+
+
+def _sentence(span: Any, sid: str, base: int, source: str, text: str | None = None,
+              rows: list[tuple] | None = None) -> Sentence:
     """A spaCy sentence span as a relx Sentence; offsets shifted by ``base``.
 
-    ``text``: the spaCy document's text (``Doc.text`` re-joins every token on each access,
-    so callers converting many sentences pass it once).
+    ``text`` and ``rows``: the spaCy document's text and :func:`token_rows` (``Doc.text``
+    re-joins every token on each access, so callers converting many sentences pass them
+    once).
     """
-    text = span.doc.text if text is None else text
+    doc = span.doc
+    text = doc.text if text is None else text
+    rows = token_rows(doc) if rows is None else rows
     toks, k, heads = [], {}, []
-    for tok in span:
-        if tok.is_space:
+    for i in range(span.start, span.end):
+        idx, n, space, tag, pos, lemma, head, dep = rows[i]
+        if space:
             continue
-        k[tok.i] = len(toks)
-        start = base + tok.idx
-        toks.append(Token(index=len(toks), text=tok.text, start=start, end=start + len(tok.text),
-                          pos=tok.tag_ or tok.pos_ or None, lemma=tok.lemma_ or None))
-        heads.append((tok.i, tok.head.i, tok.dep_))
+        k[i] = len(toks)
+        start = base + idx
+        toks.append(Token(index=len(toks), text=text[idx:idx + n], start=start, end=start + n,
+                          pos=tag or pos or None, lemma=lemma or None))
+        heads.append((i, head, dep))
     deps = [Dependency(head=k[h], dependent=k[i], label=label)
             for i, h, label in heads if h != i and h in k]
     if toks:
@@ -172,7 +204,8 @@ def _abbreviations(doc: Any, base: int = 0) -> list[Abbreviation]:
         out.append(Abbreviation(short=Span(start=base + short.start_char, end=base + short.end_char),
                                 long=Span(start=base + long.start_char, end=base + long.end_char),
                                 short_text=short.text, long_text=long.text))
-    return out
+    # scispacy collects them in a set: order them so that outputs are reproducible
+    return sorted(out, key=lambda a: (a.short.start, a.short.end, a.long.start, a.long.end))
 
 
 class Parser:
@@ -234,8 +267,8 @@ class Parser:
     def _to_document(self, doc: Document, sdoc: Any, ents: list[Entity],
                      use_ner: bool) -> Document:
         source = self.source
-        text = sdoc.text
-        sents = [_sentence(s, f"{doc.id}.s{i}", 0, source, text)
+        text, rows = sdoc.text, token_rows(sdoc)
+        sents = [_sentence(s, f"{doc.id}.s{i}", 0, source, text, rows)
                  for i, s in enumerate(sdoc.sents)]
         sents = [s for s in sents if s.tokens]
         for i, s in enumerate(sents):
