@@ -16,11 +16,13 @@ from typing import Any
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
+from relx.kernels.nonstationary import NonstationaryPathKernel
 from relx.kernels.structure import PathKernel, SumKernel, TreeKernel
 from relx.learn.ensemble import ProbabilityEnsemble
 from relx.learn.flda import MSEFLDA
 from relx.learn.forest import RandomSubspaceForest
 from relx.learn.kernel_svm import KernelSVM
+from relx.learn.optimise import MIOptimisedKLSH
 from relx.represent.g2p import G2PEmbedding
 from relx.represent.instances import StructureExtractor
 from relx.represent.klsh import KLSHEncoder
@@ -48,6 +50,8 @@ register("knn")(KNeighborsClassifier)
 register("similarity_features")(SimilarityFeatures)
 register("g2p")(G2PEmbedding)
 register("mse_flda")(MSEFLDA)
+register("nonstationary_path_kernel")(NonstationaryPathKernel)
+register("mi_klsh")(MIOptimisedKLSH)
 register("ensemble")(ProbabilityEnsemble)
 
 
