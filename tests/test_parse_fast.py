@@ -93,3 +93,24 @@ def test_sentence_char_spans_match_pysbd(text: str) -> None:
     want = [(s.sent, s.start, s.end) for s in stock.sentences_with_char_spans(sentences)]
     assert sentence_char_spans(sentences, text) == want
     assert len(want) >= 2
+
+
+def test_segmenter_matches_stock_pysbd() -> None:
+    """relx's pysbd segmenter (abbreviation pre-check, span search) gives the stock spans,
+    on texts with abbreviations at line starts, mid-word look-alikes, the non-ASCII
+    letters that IGNORECASE folds to ASCII, and real GE abstracts."""
+    import pysbd
+
+    from relx.parse.fast import _segmenter
+
+    texts = TEXTS + _ge_texts(200) + [
+        "Fig. 1 shows it. fig. 2 too. Al. et al. showed. Prof. X. vs. Y. Cf. Z. No. 5 is.",
+        "ca. 5 mg. Approx. ten. inc. Ltd. Co. Jr. Sr. St. Mt. e.g. this. i.e. that.",
+        "The \u212aelvin fig. and \u0130nc. and \u017ft. ext. and pp. 4. Dept. of X.",
+        "viz. A\nfig. B\r\nno. 3\tetc. End.",
+    ]
+    stock = pysbd.Segmenter(language="en", clean=False, char_span=True)
+    fast = _segmenter()
+    for text in texts:
+        assert [(s.sent, s.start, s.end) for s in fast.segment(text)] == \
+            [(s.sent, s.start, s.end) for s in stock.segment(text)], text[:80]

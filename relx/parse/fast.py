@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import types
@@ -153,10 +154,66 @@ def _segmenter() -> Any:
     _patch_pysbd()
 
     class _Segmenter(pysbd.Segmenter):
+        def processor(self, text: str) -> Any:
+            return _processor_class()(text, self.language_module, char_span=self.char_span)
+
         def sentences_with_char_spans(self, sentences: list[str]) -> list[Any]:
             return [TextSpan(*span) for span in sentence_char_spans(sentences, self.original_text)]
 
     return _Segmenter(language="en", clean=False, char_span=True)
+
+
+# the non-ASCII characters that re.IGNORECASE matches with an ASCII letter (İ ı ſ K)
+_ASCII_CASE_FOLDS = re.compile("[\u0130\u0131\u017f\u212a]")
+_LOWER_WORD = re.compile("[a-z]+")
+
+
+@functools.lru_cache(maxsize=1)
+def _processor_class() -> type:
+    """pysbd's English processor with an exact pre-check in the abbreviation search: pysbd
+    runs ``re.findall("(?:^|\\s|\\r|\\n)" + abbr, line, re.IGNORECASE)`` for every one of
+    its ~190 abbreviations that occurs anywhere in the line; an all-letter abbreviation can
+    only match there if some whitespace-delimited word of the line starts with it (checked
+    by bisection in the sorted lower-cased words), so the regex runs only then."""
+    import pysbd.abbreviation_replacer
+    from pysbd.lang.english import English
+    from pysbd.processor import Processor
+
+    _patch_pysbd()
+    cached_re = pysbd.abbreviation_replacer.re
+
+    class _Replacer(English.AbbreviationReplacer):
+        def search_for_abbreviations_in_string(self, text: str) -> str:
+            if not text.isascii() and _ASCII_CASE_FOLDS.search(text):
+                return super().search_for_abbreviations_in_string(text)
+            lowered = text.lower()
+            words: list[str] = []
+            words_of = None
+            for abbr in self.lang.Abbreviation.ABBREVIATIONS:
+                stripped = abbr.strip()
+                if stripped not in lowered:
+                    continue
+                if _LOWER_WORD.fullmatch(stripped):
+                    if words_of != text:  # text changes when a period is replaced
+                        words, words_of = sorted(set(text.lower().split())), text
+                    i = bisect.bisect_left(words, stripped)
+                    if i == len(words) or not words[i].startswith(stripped):
+                        continue
+                abbrev_match = cached_re.findall(
+                    rf"(?:^|\s|\r|\n){stripped}", text, flags=re.IGNORECASE)
+                if not abbrev_match:
+                    continue
+                next_word_start = r"(?<={" + str(re.escape(stripped)) + "} ).{1}"
+                char_array = cached_re.findall(next_word_start, text)
+                for ind, match in enumerate(abbrev_match):
+                    text = self.scan_for_replacements(text, match, ind, char_array)
+            return text
+
+    class _Processor(Processor):
+        def abbreviations_replacer(self) -> Any:
+            return _Replacer(self.text, self.lang)
+
+    return _Processor
 
 
 def relx_sentencizer(doc: Any) -> Any:

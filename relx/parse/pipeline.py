@@ -160,6 +160,22 @@ def token_rows(doc: Any) -> list[tuple[int, int, bool, str, str, str, int, str]]
             in zip(arr.tolist(), heads, strict=True)]
 
 
+def sentence_spans(doc: Any) -> list[Any]:
+    """``list(doc.sents)`` from one ``SENT_START`` array (``Doc.sents`` first checks the
+    annotation by creating a ``Token`` per token); a doc without sentence starts is one
+    sentence."""
+    from spacy.attrs import SENT_START
+    from spacy.tokens import Span as SpacySpan
+
+    if "sents" in doc.user_hooks:
+        return list(doc.sents)
+    if not len(doc):
+        return []
+    starts = np.flatnonzero(doc.to_array([SENT_START]).astype(np.int64) == 1)
+    bounds = [0, *(int(i) for i in starts if i > 0), len(doc)]
+    return [SpacySpan(doc, a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
 def _sentence(span: Any, sid: str, base: int, source: str, text: str | None = None,
               rows: list[tuple] | None = None) -> Sentence:
     """A spaCy sentence span as a relx Sentence; offsets shifted by ``base``.
@@ -269,7 +285,7 @@ class Parser:
         source = self.source
         text, rows = sdoc.text, token_rows(sdoc)
         sents = [_sentence(s, f"{doc.id}.s{i}", 0, source, text, rows)
-                 for i, s in enumerate(sdoc.sents)]
+                 for i, s in enumerate(sentence_spans(sdoc))]
         sents = [s for s in sents if s.tokens]
         for i, s in enumerate(sents):
             s.id = f"{doc.id}.s{i}"
