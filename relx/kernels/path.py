@@ -301,11 +301,14 @@ def _blocks(what, ntask, oa, ea, wa, la, pa, ob, eb, wb, lb, pb, da, db, normali
 
 
 def _n_threads(n_jobs: int | None) -> int:
+    """Threads for ``n_jobs``: -1/None = the process's current numba thread count (all
+    cores unless the process limited it, e.g. a batch worker that owns one core); an
+    explicit count is capped at the cores numba was started with."""
     top = numba.config.NUMBA_NUM_THREADS
     if n_jobs is None or n_jobs == -1:
-        return top
+        return numba.get_num_threads()
     if n_jobs < -1:
-        return max(1, top + 1 + n_jobs)
+        return max(1, numba.get_num_threads() + 1 + n_jobs)
     if n_jobs == 0:
         raise ValueError("n_jobs must be != 0")
     return min(int(n_jobs), top)
