@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from thinc.api import NumpyOps
 
-__all__ = ["FastNumpyOps", "TagPosLemma", "fuse_pos_lemma", "relx_sentencizer"]
+__all__ = ["FastNumpyOps", "TagPosLemma", "doc_text", "fuse_pos_lemma", "relx_sentencizer"]
 
 
 class FastNumpyOps(NumpyOps):
@@ -216,6 +216,18 @@ def _processor_class() -> type:
     return _Processor
 
 
+def doc_text(doc: Any) -> str:
+    """``doc.text`` from the doc's ORTH/SPACY arrays (``Doc.text`` creates a ``Token``
+    object per token)."""
+    from spacy.attrs import ORTH, SPACY
+
+    if not len(doc):
+        return ""
+    strings = doc.vocab.strings
+    return "".join(strings[orth] + " " if space else strings[orth]
+                   for orth, space in doc.to_array([ORTH, SPACY]).tolist())
+
+
 def relx_sentencizer(doc: Any) -> Any:
     """Sentence starts from pysbd, exactly as scispacy's ``pysbd_sentencizer`` (written
     as one ``SENT_START`` array instead of a token attribute per token)."""
@@ -225,7 +237,7 @@ def relx_sentencizer(doc: Any) -> Any:
     if not len(doc):
         return doc
     abbreviations = _abbreviations(tuple(ABBREVIATIONS))
-    text = doc.text
+    text = doc_text(doc)
     starts: set[int] = set()
     for sent in _segmenter().segment(text):
         span = doc.char_span(sent.start, sent.end - (len(sent.sent) - len(sent.sent.rstrip(" "))))
