@@ -95,7 +95,8 @@ def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
 
 
 class Extractor:
-    """Parse -> proteins (given, or NER) -> grounding -> candidate pairs -> model scores.
+    """Sentences + proteins (given, or NER) -> parse of the sentences with two or more
+    mentions -> grounding -> candidate pairs -> model scores.
 
     ``threshold``: report pairs scoring above it (default: the model's own threshold).
     ``ground``: fill each entity's ``norm_ids`` with HGNC/FamPlex candidates.
@@ -124,7 +125,8 @@ class Extractor:
                  ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:
         """Per document: the parsed document with its *reported* relations on its sentences,
         the extracted relations, and the number of candidate pairs scored."""
-        for chunk in _chunks(self.parser.parse_documents(docs), self.batch_docs):
+        parsed = self.parser.parse_documents(docs, min_entities=2)  # pairs need two mentions
+        for chunk in _chunks(parsed, self.batch_docs):
             chunk = [self._ground(d) for d in chunk]
             inst: list[PairInstance] = []
             for d in chunk:

@@ -156,3 +156,28 @@ def test_genia_dev_scores() -> None:
     assert res["sentences"] > 1000
     # floors well below the measured scores (see docs/results.md), so a broken model fails
     assert res["pos_acc"] > 0.95 and res["uas"] > 0.84 and res["las"] > 0.81
+
+
+def test_parse_only_sentences_with_entities() -> None:
+    """min_entities: sentences with fewer mentions keep tokens but get no parse; the others
+    are parsed on their own (single rooted tree); entities and sentences are unchanged."""
+    from relx.parse.pipeline import Parser
+
+    text = ("STAT5 is phosphorylated by JAK1 in T cells. The cells were grown overnight. "
+            "IL-2 binds the IL-2 receptor.")
+    parser = Parser()
+    full = parser.parse_text(text)
+    sel = next(parser.parse_documents([Document(id="doc", text=text)], min_entities=2))
+    assert [(s.start, s.end) for s in sel.sentences] == [(s.start, s.end) for s in full.sentences]
+    assert [[e.text for e in s.entities] for s in sel.sentences] == \
+        [[e.text for e in s.entities] for s in full.sentences]
+    for s, f in zip(sel.sentences, full.sentences, strict=True):
+        assert [t.text for t in s.tokens] == [t.text for t in f.tokens]
+        assert all(text[t.start:t.end] == t.text for t in s.tokens)
+        if len(s.entities) >= 2:
+            assert len(s.dependencies) == len(s.tokens) - 1  # one tree over the sentence
+            assert all(t.pos for t in s.tokens)
+        else:
+            assert not s.dependencies and not any(t.pos for t in s.tokens)
+    assert sum(len(s.entities) >= 2 for s in sel.sentences) >= 1
+    assert any(len(s.entities) < 2 for s in sel.sentences)

@@ -14,7 +14,9 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span,
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
+SENTENCIZERS = frozenset({"pysbd_sentencizer", "senter", "sentencizer"})
 
 
 def models_dir() -> Path:
@@ -258,19 +261,27 @@ class Parser:
         if not ner:
             off |= {"ner"} & names
         if not sentencize:
-            off |= {"pysbd_sentencizer", "senter", "sentencizer"} & names
+            off |= SENTENCIZERS & names
         return sorted(off)
 
     def parse_text(self, text: str, doc_id: str = "doc") -> Document:
         """Sentences, tokens, lemmas, POS, dependencies, abbreviations and NER proteins."""
         return next(self.parse_documents([Document(id=doc_id, text=text)]))
 
-    def parse_documents(self, docs: Iterable[Document]) -> Iterator[Document]:
+    def parse_documents(self, docs: Iterable[Document], *, min_entities: int = 0
+                        ) -> Iterator[Document]:
         """Split, tag and parse each document's text into new sentences.
 
         Entities a document already has (from its reader) are kept, re-assigned to the new
         sentences, and tokens are split at their boundaries; documents without entities get
         the NER's protein mentions (when ``ner``). Relations are not carried over.
+
+        ``min_entities > 0``: tag and parse only the sentences holding at least that many
+        entity mentions (relation extraction needs no parse elsewhere), each on its own
+        like the corpus sentences the models are trained on; the other sentences keep their
+        tokens without tags, lemmas or dependencies. Sentences are then exactly the
+        sentence splitter's. Falls back to the full parse for pipelines without a sentence
+        splitter or whose NER listens to a shared tok2vec.
         """
         def prepared() -> Iterator[tuple[Any, tuple[Document, list[Entity]]]]:
             for doc in docs:
@@ -279,25 +290,91 @@ class Parser:
                 yield _doc_from_text(self.nlp, doc.text, cuts), (doc, ents)
 
         off = self._disabled(ner=self.ner)
-        for sdoc, (doc, ents) in self.nlp.pipe(prepared(), as_tuples=True, disable=off,
-                                               batch_size=self.batch_size):
-            yield self._to_document(doc, sdoc, ents, self.ner and not ents)
+        syntax = self._syntax_pipes() if min_entities > 0 else None
+        if syntax is None:
+            for sdoc, (doc, ents) in self.nlp.pipe(prepared(), as_tuples=True, disable=off,
+                                                   batch_size=self.batch_size):
+                yield self._to_document(doc, sdoc, ents, self.ner and not ents)
+            return
+        first = self.nlp.pipe(prepared(), as_tuples=True, disable=sorted({*off, *syntax}),
+                              batch_size=self.batch_size)
+        later = sorted(set(self.nlp.pipe_names) - set(syntax))
+        while chunk := list(islice(first, self.batch_size)):
+            yield from self._parse_selected(chunk, min_entities, later)
+
+    def _syntax_pipes(self) -> list[str] | None:
+        """The components a sentence needs for its tags and parse (all but the sentence
+        splitter, the NER and the abbreviation detector), or None when the pipeline cannot
+        run them separately."""
+        names = self.nlp.pipe_names
+        if not set(names) & SENTENCIZERS:
+            return None
+        if "ner" in names and any(n.name == "tok2vec-listener"
+                                  for n in self.nlp.get_pipe("ner").model.walk()):
+            return None
+        return [n for n in names if n not in SENTENCIZERS | {"ner", "abbreviation_detector"}]
+
+    def _parse_selected(self, chunk: list[tuple[Any, tuple[Document, list[Entity]]]],
+                        min_entities: int, off: list[str]) -> Iterator[Document]:
+        """Tag and parse, one sentence at a time, the sentences of ``chunk`` (NER and
+        sentence-split spaCy docs) with ``min_entities`` mentions or more."""
+        from spacy.attrs import SENT_START
+
+        jobs, plans = [], []
+        for sdoc, (doc, ents) in chunk:
+            if self.ner and not ents:
+                ents = self._ner_entities(doc, sdoc)
+            starts = sorted(e.start for e in ents)
+            spans = sentence_spans(sdoc)
+            selected = [bisect_left(starts, sp.end_char) - bisect_left(starts, sp.start_char)
+                        >= min_entities for sp in spans]
+            for sp, sel in zip(spans, selected, strict=True):
+                if sel:
+                    one = sp.as_doc()
+                    flags = np.full(len(one), -1, dtype=np.int64)
+                    flags[0] = 1  # one sentence: the parser may not split it
+                    one.from_array([SENT_START], flags.astype(np.uint64).reshape(-1, 1))
+                    jobs.append(one)
+            plans.append((sdoc, doc, ents, spans, selected))
+        parsed = iter(self.nlp.pipe(jobs, disable=off, batch_size=self.batch_size))
+        from relx.parse.fast import doc_text
+
+        for sdoc, doc, ents, spans, selected in plans:
+            text, rows = doc_text(sdoc), token_rows(sdoc)
+            sents = []
+            for i, (sp, sel) in enumerate(zip(spans, selected, strict=True)):
+                sid = f"{doc.id}.s{i}"
+                if sel:
+                    one = next(parsed)
+                    sents.append(_sentence(one[:], sid, sp.start_char, self.source,
+                                           text[sp.start_char:sp.end_char], token_rows(one)))
+                else:
+                    sents.append(_sentence(sp, sid, 0, self.source, text, rows))
+            yield self._document(doc, sdoc, sents, ents)
+
+    @staticmethod
+    def _ner_entities(doc: Document, sdoc: Any) -> list[Entity]:
+        return [Entity(id=f"{doc.id}.e{k}", spans=[Span(start=e.start_char, end=e.end_char)],
+                       type="Protein", text=e.text)
+                for k, e in enumerate(x for x in sdoc.ents if x.label_.upper() in NER_LABELS)]
 
     def _to_document(self, doc: Document, sdoc: Any, ents: list[Entity],
                      use_ner: bool) -> Document:
-        source = self.source
         from relx.parse.fast import doc_text
 
         text, rows = doc_text(sdoc), token_rows(sdoc)
-        sents = [_sentence(s, f"{doc.id}.s{i}", 0, source, text, rows)
+        sents = [_sentence(s, f"{doc.id}.s{i}", 0, self.source, text, rows)
                  for i, s in enumerate(sentence_spans(sdoc))]
+        return self._document(doc, sdoc, sents,
+                              self._ner_entities(doc, sdoc) if use_ner else ents)
+
+    def _document(self, doc: Document, sdoc: Any, sents: list[Sentence],
+                  ents: list[Entity]) -> Document:
+        """The relx Document: non-empty sentences numbered in order, entities placed in the
+        sentence holding their start, abbreviations from ``sdoc``."""
         sents = [s for s in sents if s.tokens]
         for i, s in enumerate(sents):
             s.id = f"{doc.id}.s{i}"
-        if use_ner:
-            ents = [Entity(id=f"{doc.id}.e{k}", spans=[Span(start=e.start_char, end=e.end_char)],
-                           type="Protein", text=e.text)
-                    for k, e in enumerate(x for x in sdoc.ents if x.label_.upper() in NER_LABELS)]
         for e in ents:
             home = next((s for s in sents if s.start <= e.start < s.end), None)
             if home is not None:
