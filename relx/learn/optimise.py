@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import logging
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -34,6 +35,8 @@ from relx.kernels.nonstationary import NonstationaryPathKernel, edge_labels
 from relx.kernels.structure import PathKernel, SumKernel, gram, n_samples, take
 from relx.represent.klsh import KLSHEncoder, _balanced_sample
 from relx.represent.mi import MutualInformation
+
+log = logging.getLogger(__name__)
 
 __all__ = ["EdgeSigmaMH", "GreedyReferenceSet", "KernelParamSearch", "MIOptimisedKLSH",
            "initial_reference", "set_kernel_params", "with_edge_sigma"]
@@ -265,6 +268,7 @@ class KernelParamSearch(_MIMixin, BaseEstimator):
                 scored[idx] = self._objective(set_kernel_params(self.kernel, params), X, y,
                                               ref, evals)
                 self.history_.append((params, scored[idx]))
+                log.debug("theta %s: I=%.3f", params, scored[idx])
             return scored[idx]
 
         self.history_: list[tuple[dict, float]] = []
@@ -358,6 +362,8 @@ class EdgeSigmaMH(_MIMixin, BaseEstimator):
             accept = bool(rng.random_sample()
                           < math.exp(min(0.0, (new_i - cur_i) / self.temperature)))
             self.history_.append((label, new_i, accept))
+            log.debug("sigma flip %s: I=%.3f (current %.3f) %s", label, new_i, cur_i,
+                      "accepted" if accept else "rejected")
             if accept:
                 cur, cur_i = new, new_i
                 if cur_i > best_i:
@@ -458,6 +464,7 @@ class GreedyReferenceSet(_MIMixin, BaseEstimator):
                     enc.weights_[:, bits], enc.offsets_[bits] = w, b
                 self.n_replaced_ += 1
             self.history_.append((j, before, best_i))
+            log.debug("reference position %d: I %.3f -> %.3f", j, before, best_i)
         self.reference_indices_ = ref
         self.subsets_ = self._subsets
         return self
@@ -533,6 +540,8 @@ class MIOptimisedKLSH(TransformerMixin, BaseEstimator):
                 "best": s.best_params_, "mi": s.best_score_, "n_scored": len(s.history_),
                 "history": [[p, i] for p, i in s.history_],
                 "seconds": time.perf_counter() - t0}
+            log.info("theta: best %s, I=%.3f of %d settings (%.0f s)", s.best_params_,
+                     s.best_score_, len(s.history_), self.optimisation_["theta"]["seconds"])
         if self.learn_sigma:
             t0 = time.perf_counter()
             s = EdgeSigmaMH(kernel, structure=self.sigma_structure, n_iter=self.sigma_iter,
@@ -544,6 +553,9 @@ class MIOptimisedKLSH(TransformerMixin, BaseEstimator):
                 "zero": sorted(s.edge_sigma_), "mi_start": s.initial_score_,
                 "mi": s.best_score_, "acceptance": s.acceptance_rate_,
                 "n_labels": len(s.labels_), "seconds": time.perf_counter() - t0}
+            log.info("sigma: zero for %s; I %.3f -> %.3f, acceptance %.2f, %d labels (%.0f s)",
+                     sorted(s.edge_sigma_), s.initial_score_, s.best_score_, s.acceptance_rate_,
+                     len(s.labels_), self.optimisation_["sigma"]["seconds"])
         ref = subsets = None
         if self.optimise_reference:
             t0 = time.perf_counter()
@@ -556,6 +568,9 @@ class MIOptimisedKLSH(TransformerMixin, BaseEstimator):
                 "replaced": s.n_replaced_, "steps": len(s.history_),
                 "mi_gain_mean": float(np.mean([b - a for _, a, b in s.history_])),
                 "seconds": time.perf_counter() - t0}
+            log.info("reference: %d of %d positions replaced, mean step gain %.3f (%.0f s)",
+                     s.n_replaced_, len(s.history_), self.optimisation_["reference"]["mi_gain_mean"],
+                     self.optimisation_["reference"]["seconds"])
         self.kernel_ = kernel
         enc = KLSHEncoder(kernel, n_reference=self.n_reference, n_bits=self.n_bits,
                           alpha=self.alpha, hash_function=self.hash_function,
