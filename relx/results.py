@@ -50,11 +50,15 @@ def run_one(method: str, train: str, test: str | None, shared: Path, runs: Path)
 
 
 def _run(config: str, method: str, train: str, test: str | None, shared: Path, out: Path,
-         parses: str = "corpus") -> dict:
-    """One train/test or 10-fold CV run of ``config``; its report is kept at ``out``."""
+         parses: str = "corpus", overrides: dict | None = None) -> dict:
+    """One train/test or 10-fold CV run of ``config`` (``overrides``: ``{"section.key":
+    value}`` set on the loaded config); its report is kept at ``out``."""
     if out.exists():
         return json.loads(out.read_text())
     cfg = load_config(config)
+    for dotted, value in (overrides or {}).items():
+        section, key = dotted.rsplit(".", 1)
+        cfg.setdefault(section, {})[key] = value
     seed = int(cfg["pipeline"].get("seed", 0))
 
     def path(name: str) -> Path:
@@ -123,7 +127,7 @@ def run_ablation(rows: list[dict], shared: Path, runs: Path,
                 continue
             t0 = time.perf_counter()
             r = _run(config, row.get("method", row["name"]), a, b, shared,
-                     ablation_report(row, a, b, runs))
+                     ablation_report(row, a, b, runs), overrides=row.get("set"))
             results[row["key"], a, b] = r
             print(f"ablation {row['key']:10s} {a:8s} -> {b or 'CV10':8s} F1 {r['f1']:.3f} "
                   f"({time.perf_counter() - t0:.0f} s)", flush=True)
