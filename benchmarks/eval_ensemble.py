@@ -1,12 +1,12 @@
-"""Evaluate an ensemble config (``configs/ppi-best*.toml``) once and report it with and
-without the EM prior-shift adjustment: the same fitted model, two decision rules, so the
-costly fit is not repeated. Same protocol and report fields as ``relx evaluate``
+"""Evaluate an ensemble config (``configs/ppi-best*.toml``) once and report it under each
+decision rule (training threshold; EM prior shift; training positive rate, see
+relx.learn.ensemble): the same fitted model, so the costly fit is not repeated. Same protocol and report fields as ``relx evaluate``
 (train on one corpus / test on another, or k-fold CV by document with the same seeded
 folds); each report also lists every member's own P/R/F1/AUC at its own threshold.
 
     python benchmarks/eval_ensemble.py --config configs/ppi-best.toml \
         --train AIMed --test BioInfer --report runs/g2p/best-a2b.json
-    (writes runs/g2p/best-a2b.json and runs/g2p/best-a2b-em.json)
+    (writes runs/g2p/best-a2b.json, best-a2b-em.json, best-a2b-rate.json, best-a2b.npz)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from relx.represent.instances import labels, pair_instances
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
-SHIFTS = (None, "em")
+SHIFTS = (None, "em", "rate")
 
 
 def corpus_path(name: str) -> Path:
@@ -47,8 +47,10 @@ def fit_score(cfg: dict, train: list, test: list, seed: int) -> dict:
     for shift in SHIFTS:
         ens.set_params(prior_shift=shift)
         q = ens.posterior(P)
-        out[shift] = ((q > ens.threshold_).astype(int), q,
-                      getattr(ens, "test_prior_", None) if shift else None)
+        out[shift] = (ens.decide(P), q, getattr(ens, "test_prior_", None) if shift == "em" else None)
+    out["combiner"] = {"weights": list(map(float, ens._weights())), "calibration": ens.calibration_,
+                       "score_threshold": ens.score_threshold_, "prior": ens.prior_,
+                       "train_positive_rate": ens.train_positive_rate_}
     return out
 
 
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
                 m = binary_metrics(y[te], pred, q)
                 m.update(fold=f, train_seconds=r["train_seconds"], test_prior=prior)
                 per_fold[s].append(m)
-            print(f"fold {f}: F1 {per_fold[None][-1]['f1']:.3f} / EM {per_fold['em'][-1]['f1']:.3f}"
+            print(f"fold {f}: F1 {per_fold[None][-1]['f1']:.3f} / EM {per_fold['em'][-1]['f1']:.3f} / rate {per_fold['rate'][-1]['f1']:.3f}"
                   f" ({r['train_seconds']:.0f} s)", flush=True)
         for s in SHIFTS:
             f1s = np.array([m["f1"] for m in per_fold[s]])
@@ -114,15 +116,17 @@ def main(argv: list[str] | None = None) -> None:
             pred, q, prior = r[s]
             rep = binary_metrics(y, pred, q)
             rep.update({k: r[k] for k in ("train_seconds", "predict_seconds", "n_train", "n_test")})
-            rep.update(train=args.train, test=args.test, test_prior=prior,
+            rep.update(train=args.train, test=args.test, test_prior=prior, combiner=r["combiner"],
                        members=member_metrics(y, r["members"], r["member_thresholds"]))
             reports[s] = rep
+        np.savez_compressed(args.report.with_suffix(".npz"), members=r["members"], y=y)
     for s in SHIFTS:
         rep = reports[s]
         cfg_s = {**cfg, "ensemble": {**cfg["ensemble"], "prior_shift": s or "none"}}
         rep.update(parse_source="corpus:split_parse", seed=seed, config=cfg_s,
-                   decision="EM prior shift (Saerens 2002)" if s else "training threshold")
-        path = args.report if s is None else args.report.with_name(args.report.stem + "-em.json")
+                   decision={None: "training threshold", "em": "EM prior shift (Saerens 2002)",
+                             "rate": "training positive-prediction rate on the test batch"}[s])
+        path = args.report if s is None else args.report.with_name(f"{args.report.stem}-{s}.json")
         write_json(rep, path)
         print(f"{path}: P {rep['precision']:.3f} R {rep['recall']:.3f} F1 {rep['f1']:.3f} "
               f"AUC {rep['roc_auc']:.3f} train {rep['train_seconds']:.0f} s", flush=True)

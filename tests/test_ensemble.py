@@ -100,3 +100,14 @@ def test_best_config_builds_an_ensemble_of_the_two_member_pipelines():
     assert kinds == [["KLSHEncoder", "RandomSubspaceForest"],
                      ["SimilarityFeatures", "G2PEmbedding", "MSEFLDA"]]
     assert len(ens.weights) == len(ens.estimators) == len(ens.refit_steps)
+
+
+def test_ensemble_rate_rule_keeps_the_training_positive_prediction_rate():
+    X, y = _data(1000, seed=4, weights=(0.7,))
+    ens = ProbabilityEnsemble(_members(), prior_shift="rate", random_state=0).fit(X[:600], y[:600])
+    assert 0 < ens.train_positive_rate_ < 1
+    test = np.r_[np.flatnonzero(y[600:] == 0), np.flatnonzero(y[600:] == 1)[:20]] + 600
+    pred = ens.predict(X[test])
+    assert abs(pred.mean() - ens.train_positive_rate_) < 0.01
+    plain = ens.set_params(prior_shift=None).predict(X[test])
+    assert pred.sum() > plain.sum()  # negative-heavy batch: the rate rule lowers the threshold

@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from relx.learn.forest import best_f1_threshold
 
-PRIOR_SHIFTS = (None, "em")
+PRIOR_SHIFTS = (None, "em", "rate")
 _EPS = 1e-6
 
 
@@ -173,6 +173,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             lr = LogisticRegression(C=1e4).fit(z, positive)
             self.calibration_ = (float(lr.coef_[0, 0]), float(lr.intercept_[0]))
         self.prior_ = float(positive.mean())
+        self.train_positive_rate_ = float((s > self.score_threshold_).mean())
         self.threshold_ = float(self._calibrate(np.array([self.score_threshold_]))[0])
         return self
 
@@ -203,9 +204,16 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         q = self.posterior(self.member_proba(X))
         return np.c_[1 - q, q]
 
+    def decide(self, member_proba: np.ndarray) -> np.ndarray:
+        """(N,) 0/1 decisions for a batch of member probabilities."""
+        q = self.posterior(member_proba)
+        if self.prior_shift == "rate" and len(q) > 1:
+            t = np.quantile(q, 1 - self.train_positive_rate_)
+            return (q > t).astype(int)
+        return (q > self.threshold_).astype(int)
+
     def predict(self, X) -> np.ndarray:
-        q = self.predict_proba(X)[:, 1]
-        return self.classes_[(q > self.threshold_).astype(int)]
+        return self.classes_[self.decide(self.member_proba(X))]
 
 
 def _len(X) -> int:
