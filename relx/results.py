@@ -143,7 +143,9 @@ def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None],
              "F1 (P, R and AUC are in each run report); CV: 10-fold by "
              "document, pooled F1. *train s*: seconds to train on all of BioInfer (the "
              "BioInfer→AIMed run; 2 shared cores). Rows and configs: `configs/ablation.toml`; "
-             "*not run*: no report yet (or no config).", "",
+             "*not run*: no report yet (or no config). The EM prior-shift and positive-rate "
+             "rows change only the decision threshold, using the unlabelled test inputs "
+             "(`relx/learn/ensemble.py`).", "",
              "| configuration | config | " + " | ".join(head) + " | train s |",
              "|---|---|" + "---|" * (len(head) + 1)]
     for row in rows:
