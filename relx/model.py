@@ -36,6 +36,10 @@ TRUSTED_TYPES = [
     "relx.structures.StructureEncoder", "relx.structures.Vocab", "sklearn.tree._tree.Tree",
     "relx.kernels.structure.TreeKernel", "relx.structures.EncodedTrees",
     "relx.represent.trees.TreeStructureExtractor",
+    "relx.represent.similarity.SimilarityFeatures", "relx.represent.g2p.G2PEmbedding",
+    "relx.learn.flda.MSEFLDA", "relx.learn.ensemble.ProbabilityEnsemble",
+    "relx.kernels.nonstationary.NonstationaryPathKernel",
+    "relx.learn.optimise.MIOptimisedKLSH",
 ]
 
 

@@ -234,3 +234,20 @@ def test_g2p_flda_config_learns_on_aimed_documents():
     baseline = 2 * y.mean() / (1 + y.mean())  # F1 of calling every pair positive
     assert f1_score(y, pred) > baseline + 0.08
     assert roc_auc_score(y, pipe.predict_proba(test)[:, 1]) > 0.68
+
+
+def test_g2p_flda_model_saves_and_loads(tmp_path) -> None:
+    """A trained G2P + MSE-FLDA relation model round-trips through skops (its types are
+    trusted by relx.model) and scores the same afterwards."""
+    from conftest import FIXTURES
+
+    from relx.io.ppi_xml import read_ppi_xml
+    from relx.model import load_model, train_model
+    from relx.registry import load_config
+    from relx.represent.instances import pair_instances
+
+    docs = list(read_ppi_xml(FIXTURES / "ppi-mini.xml"))
+    model = train_model(load_config("configs/ppi-g2p-flda.toml"), docs, name="g2p-test")
+    loaded = load_model(model.save(tmp_path / "m"))
+    inst = pair_instances(docs)
+    np.testing.assert_allclose(loaded.scores(inst), model.scores(inst))
