@@ -183,12 +183,13 @@ def _sentence(span: Any, sid: str, base: int, source: str, text: str | None = No
               rows: list[tuple] | None = None) -> Sentence:
     """A spaCy sentence span as a relx Sentence; offsets shifted by ``base``.
 
-    ``text`` and ``rows``: the spaCy document's text and :func:`token_rows` (``Doc.text``
-    re-joins every token on each access, so callers converting many sentences pass them
-    once).
+    ``text`` and ``rows``: the spaCy document's text and :func:`token_rows` (computed here
+    when not given; callers converting many sentences of one doc pass them once).
     """
+    from relx.parse.fast import doc_text
+
     doc = span.doc
-    text = doc.text if text is None else text
+    text = doc_text(doc) if text is None else text
     rows = token_rows(doc) if rows is None else rows
     toks, k, heads = [], {}, []
     for i in range(span.start, span.end):
