@@ -4,7 +4,7 @@ relx.learn.ensemble): the same fitted model, so the costly fit is not repeated. 
 (train on one corpus / test on another, or k-fold CV by document with the same seeded
 folds); each report also lists every member's own P/R/F1/AUC at its own threshold.
 
-    python benchmarks/eval_ensemble.py --config configs/ppi-best.toml \
+    python benchmarks/eval_ensemble.py --config configs/ppi-ensemble-g2p.toml \
         --train AIMed --test BioInfer --report runs/g2p/best-a2b.json
     (writes runs/g2p/best-a2b.json, best-a2b-em.json, best-a2b-rate.json, best-a2b.npz)
 """

@@ -1,4 +1,4 @@
-"""Choose the member weights of an ensemble config (e.g. ``configs/ppi-best.toml``) on a
+"""Choose the member weights of an ensemble config (e.g. ``configs/ppi-ensemble-g2p.toml``) on a
 document validation split of a *training* corpus (never on a test corpus).
 
 The ensemble is fitted once on the training documents of the split (documents dealt into
@@ -7,7 +7,7 @@ re-derives threshold and calibration from the stored out-of-fold member probabil
 (``ProbabilityEnsemble.fit_combiner``) and is scored on the held-out documents, with and
 without the EM prior-shift adjustment. One JSON line per (weights, prior_shift).
 
-    python benchmarks/tune_ensemble.py --config configs/ppi-best.toml --corpus AIMed --split 0
+    python benchmarks/tune_ensemble.py --config configs/ppi-ensemble-g2p.toml --corpus AIMed --split 0
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ CORPORA = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--config", type=Path, default=ROOT / "configs" / "ppi-best.toml")
+    ap.add_argument("--config", type=Path, default=ROOT / "configs" / "ppi-ensemble-g2p.toml")
     ap.add_argument("--corpus", default="AIMed", choices=sorted(CORPORA))
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--split", type=int, default=0)

@@ -40,6 +40,7 @@ TRUSTED_TYPES = [
     "relx.learn.flda.MSEFLDA", "relx.learn.ensemble.ProbabilityEnsemble",
     "relx.kernels.nonstationary.NonstationaryPathKernel",
     "relx.learn.optimise.MIOptimisedKLSH",
+    "relx.represent.pair_features.PairFeatureExtractor",
 ]
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
 
@@ -26,6 +27,7 @@ from relx.learn.optimise import MIOptimisedKLSH
 from relx.represent.g2p import G2PEmbedding
 from relx.represent.instances import StructureExtractor
 from relx.represent.klsh import KLSHEncoder
+from relx.represent.pair_features import PairFeatureExtractor
 from relx.represent.similarity import SimilarityFeatures
 from relx.represent.trees import TreeStructureExtractor
 
@@ -53,6 +55,8 @@ register("mse_flda")(MSEFLDA)
 register("nonstationary_path_kernel")(NonstationaryPathKernel)
 register("mi_klsh")(MIOptimisedKLSH)
 register("ensemble")(ProbabilityEnsemble)
+register("pair_features")(PairFeatureExtractor)
+register("logistic_regression")(LogisticRegression)
 
 
 @register("pipeline")

@@ -93,7 +93,7 @@ def test_best_config_builds_an_ensemble_of_the_two_member_pipelines():
 
     from relx.registry import build_pipeline, load_config
 
-    pipe = build_pipeline(load_config(ROOT / "configs" / "ppi-best.toml"), random_state=7)
+    pipe = build_pipeline(load_config(ROOT / "configs" / "ppi-ensemble-g2p.toml"), random_state=7)
     ens = pipe.steps[-1][1]
     assert isinstance(ens, ProbabilityEnsemble) and ens.random_state == 7
     kinds = [[type(s).__name__ for _, s in m.steps] for m in ens.estimators]

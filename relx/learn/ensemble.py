@@ -10,8 +10,14 @@ training data (cheap: kernel blocks are not recomputed). Steps that learn from l
 optimistic. The ensemble score is the weighted mean of the members'
 positive-class probabilities, ``s = Σ w_m p_m / Σ w_m``.
 
-Decision: ``threshold="auto"`` picks the score threshold with the best F1 on the
-out-of-fold ensemble scores (the training data only). ``predict_proba`` returns a
+``normalise="quantile"``: each member's probability is first mapped through the empirical
+CDF of its own out-of-fold probabilities on the training data (a fixed, monotone map
+learned in ``fit``), so members on different probability scales (a class-balanced logistic
+regression, a forest trained at the corpus's positive rate) weigh equally.
+
+Decision: ``threshold="auto"`` (= ``"f1"``) picks the score threshold with the best F1 on
+the out-of-fold ensemble scores (the training data only); ``"youden"`` the one with the
+best TPR - FPR there, which does not depend on the training corpus's positive rate. ``predict_proba`` returns a
 posterior ``q = σ(a·logit(s) + b)`` calibrated by logistic regression on those
 out-of-fold scores (monotone in s, so AUC is that of s), and ``threshold_`` is the
 threshold mapped into q.
@@ -36,9 +42,10 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from relx.learn.forest import best_f1_threshold
+from relx.learn.forest import rule_threshold
 
 PRIOR_SHIFTS = (None, "em", "rate")
+NORMALISATIONS = (None, "quantile")
 _EPS = 1e-6
 
 
@@ -74,30 +81,33 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         Members: classifiers or Pipelines ending in one, all taking the same input X.
     weights : list of float, optional
         Member weights (>= 0); equal by default. Weight-0 members are not fitted.
-    threshold : float or ``"auto"``
-        Score threshold on s, or the F1-best one on out-of-fold scores.
+    threshold : float, ``"auto"``/``"f1"`` or ``"youden"``
+        Score threshold on s, or the F1-best / Youden-best one on out-of-fold scores.
     cv : int
         Folds for the out-of-fold member probabilities.
     refit_steps : list of int, optional
         Per member, how many trailing pipeline steps are refitted per fold (default 1).
     prior_shift : None or ``"em"`` (see module doc).
+    normalise : None or ``"quantile"`` (see module doc).
     random_state : seed of the fold split; when set, also every member step's seed.
 
     Attributes: ``estimators_`` (fitted members, weight-0 ones None), ``oof_`` (n, m)
     out-of-fold member probabilities, ``score_threshold_`` (on s), ``calibration_`` (a, b),
-    ``prior_`` (training positive rate), ``threshold_`` (on the posterior), ``classes_``.
+    ``prior_`` (training positive rate), ``threshold_`` (on the posterior), ``classes_``,
+    ``reference_`` (m, n) sorted out-of-fold probabilities (``normalise="quantile"``).
     """
 
     def __init__(self, estimators: Sequence = (), weights: Sequence[float] | None = None,
                  threshold: float | str = "auto", cv: int = 3,
                  refit_steps: Sequence[int] | None = None, prior_shift: str | None = None,
-                 random_state=None) -> None:
+                 normalise: str | None = None, random_state=None) -> None:
         self.estimators = estimators
         self.weights = weights
         self.threshold = threshold
         self.cv = cv
         self.refit_steps = refit_steps
         self.prior_shift = prior_shift
+        self.normalise = normalise
         self.random_state = random_state
 
     def _weights(self) -> np.ndarray:
@@ -116,6 +126,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             raise ValueError(f"ProbabilityEnsemble is binary; got {len(self.classes_)} classes")
         if self.prior_shift not in PRIOR_SHIFTS:
             raise ValueError(f"prior_shift must be one of {PRIOR_SHIFTS}, not {self.prior_shift!r}")
+        if self.normalise not in NORMALISATIONS:
+            raise ValueError(f"normalise must be one of {NORMALISATIONS}, not {self.normalise!r}")
         w = self._weights()
         pos = y == self.classes_[1]
         self.estimators_ = []
@@ -159,13 +171,14 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
 
     def fit_combiner(self, oof: np.ndarray, positive: np.ndarray) -> ProbabilityEnsemble:
         """Threshold, calibration and prior from (n, m) out-of-fold member probabilities."""
+        self.reference_ = np.sort(oof, axis=0).T.copy() if self.normalise == "quantile" else None
         s = self.score(oof)
-        if self.threshold == "auto":
-            self.score_threshold_ = best_f1_threshold(positive, s)
+        if isinstance(self.threshold, str):
+            self.score_threshold_ = rule_threshold(self.threshold, positive, s)
         elif isinstance(self.threshold, (int, float)):
             self.score_threshold_ = float(self.threshold)
         else:
-            raise ValueError(f"threshold must be a number or 'auto', not {self.threshold!r}")
+            raise ValueError(f"threshold must be a number or a rule name, not {self.threshold!r}")
         z = _logit(s)[:, None]
         if positive.all() or not positive.any():
             self.calibration_ = (1.0, 0.0)
@@ -180,6 +193,11 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
     def score(self, member_proba: np.ndarray) -> np.ndarray:
         """(N,) ensemble score s from (N, m) member probabilities."""
         w = self._weights()
+        ref = getattr(self, "reference_", None)
+        if ref is not None:
+            member_proba = np.column_stack([
+                np.searchsorted(r, member_proba[:, j], side="right") / max(len(r), 1)
+                for j, r in enumerate(ref)])
         return member_proba @ w / w.sum()
 
     def _calibrate(self, s: np.ndarray) -> np.ndarray:

@@ -27,14 +27,41 @@ def best_f1_threshold(y: np.ndarray, score: np.ndarray) -> float:
     return float((s[i] + s[i + 1]) / 2) if i + 1 < len(s) else float(s[i] - 1e-9)
 
 
+def best_youden_threshold(y: np.ndarray, score: np.ndarray) -> float:
+    """The score threshold (predict ``score > t``) with the highest TPR - FPR (Youden's J).
+
+    Unlike the F1-best threshold it does not depend on the positive rate of (y, score), so it
+    carries over to data with another positive rate (a corpus annotated more or less densely).
+    """
+    order = np.argsort(-score, kind="stable")
+    s, t = score[order], np.asarray(y, bool)[order]
+    n_pos, n_neg = max(int(t.sum()), 1), max(int((~t).sum()), 1)
+    j = np.cumsum(t) / n_pos - np.cumsum(~t) / n_neg
+    last = np.r_[s[1:] != s[:-1], True]
+    i = int(np.argmax(np.where(last, j, -np.inf)))
+    return float((s[i] + s[i + 1]) / 2) if i + 1 < len(s) else float(s[i] - 1e-9)
+
+
+THRESHOLD_RULES = {"auto": best_f1_threshold, "f1": best_f1_threshold,
+                   "youden": best_youden_threshold}
+
+
+def rule_threshold(rule: str, y: np.ndarray, score: np.ndarray) -> float:
+    """Threshold by a named rule on (training-side, out-of-fold) labels and scores."""
+    if rule not in THRESHOLD_RULES:
+        raise ValueError(f"threshold must be a number or one of {sorted(THRESHOLD_RULES)}, "
+                         f"not {rule!r}")
+    return THRESHOLD_RULES[rule](y, score)
+
+
 class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
     """Ensemble of ``n_estimators`` (R) trees on ``max_features`` (η) random features each.
 
     ``max_features=None`` uses all features (then ``bootstrap=True`` gives bagging);
     ``class_weight`` is passed to the trees; ``threshold`` is the positive-class probability
-    above which a binary ``predict`` says yes, or ``"auto"``: the threshold that maximises
-    F1 on out-of-fold probabilities of ``threshold_folds``-fold CV on the training data
-    (learned as ``threshold_``).
+    above which a binary ``predict`` says yes, or ``"auto"`` (= ``"f1"``): the threshold that
+    maximises F1 on out-of-fold probabilities of ``threshold_folds``-fold CV on the training
+    data, or ``"youden"``: the one maximising TPR - FPR there (learned as ``threshold_``).
     """
 
     def __init__(self, n_estimators: int = 250, max_features: int | None = 30,
@@ -69,10 +96,9 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.ensemble_ = self._ensemble(X.shape[1]).fit(X, y)
         self.classes_ = self.ensemble_.classes_
-        if self.threshold == "auto":
+        if isinstance(self.threshold, str):
+            rule_threshold(self.threshold, np.array([0, 1]), np.array([0.0, 1.0]))  # validate
             self.threshold_ = self._tune_threshold(X, y)
-        elif isinstance(self.threshold, str):
-            raise ValueError(f"threshold must be a number or 'auto', not {self.threshold!r}")
         else:
             self.threshold_ = float(self.threshold)
         return self
@@ -84,7 +110,7 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
         oof = np.zeros(len(y))
         for tr, va in folds.split(X, y):
             oof[va] = self._ensemble(X.shape[1]).fit(X[tr], y[tr]).predict_proba(X[va])[:, 1]
-        return best_f1_threshold(y == self.classes_[1], oof)
+        return rule_threshold(self.threshold, y == self.classes_[1], oof)
 
     def predict_proba(self, X) -> np.ndarray:
         """(N, n_classes) mean tree probabilities."""

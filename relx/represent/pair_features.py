@@ -1,0 +1,115 @@
+"""Sparse lexical/syntactic features of a candidate pair, for a linear classifier.
+
+The features of a pair (entities blinded as in the kernels' structures):
+
+- shortest dependency path: its edge-label string, length, edge labels, lemmas and POS
+  of its inner nodes, edge+lemma and lemma-edge-lemma walks, lemma bigrams, whether it has a
+  verb, how many other protein mentions it passes;
+- surface: lemmas between the two mentions, before the first (3 tokens) and after the
+  second (3 tokens), the token distance (binned), the number of other protein mentions
+  between them, whether the mentions overlap or have the same text.
+
+``PairFeatureExtractor`` turns :class:`~relx.represent.instances.PairInstance` lists into
+a CSR matrix (N, n_features) with a vocabulary learned in ``fit``; a sklearn
+``LogisticRegression`` on it is the ``pair_lr`` member of ``configs/ppi-best.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.feature_extraction import DictVectorizer
+
+from relx.represent.instances import PairInstance
+from relx.structures import BOTH, PROT, PROT1, PROT2, _roles, dependency_graph, shortest_path
+
+WINDOW = 3
+
+
+def _distance_bin(n: int) -> str:
+    return str(n) if n < 10 else "10-19" if n < 20 else "20+"
+
+
+def pair_feature_dict(x: PairInstance, graphs: dict | None = None) -> dict[str, float]:
+    """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs."""
+    s = x.sentence
+    e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
+    if (e2.start, e2.end) < (e1.start, e1.end):  # unordered pairs: PROT1 comes first
+        e1, e2 = e2, e1
+    g = None if graphs is None else graphs.get(s.id)
+    if g is None:
+        g = dependency_graph(s)
+        if graphs is not None:
+            graphs[s.id] = g
+    f: dict[str, float] = {}
+    path = shortest_path(s, e1, e2, g)  # [(edge, word, lemma, pos), ...]
+    f["path_len=" + str(min(len(path), 8))] = 1.0
+    f["path_edges=" + "|".join(p[0] for p in path[1:])] = 1.0
+    for i, (edge, _, lemma, pos) in enumerate(path):
+        if pos != "PROT":
+            f["path_lemma=" + lemma] = 1.0
+            f["path_pos=" + pos] = 1.0
+        if i > 0:
+            f["path_edge=" + edge] = 1.0
+            f["path_edge_lemma=" + edge + lemma] = 1.0
+            f["path_walk=" + path[i - 1][2] + edge + lemma] = 1.0
+            f["path_bigram=" + path[i - 1][2] + "_" + lemma] = 1.0
+    if any(p[3].startswith("VB") for p in path):
+        f["path_has_verb"] = 1.0
+    f["path_prot=" + str(min(sum(p[1] == PROT for p in path), 3))] = 1.0
+
+    roles = _roles(s, e1, e2)
+    t1 = [t for t, r in roles.items() if r in (PROT1, BOTH)]
+    t2 = [t for t, r in roles.items() if r in (PROT2, BOTH)]
+    if not t1 or not t2:
+        f["no_tokens"] = 1.0
+        return f
+    a, b = max(t1), min(t2)
+    if b <= a:
+        f["overlap"] = 1.0
+    between = s.tokens[a + 1:b] if b > a else []
+    f["distance=" + _distance_bin(len(between))] = 1.0
+    n_prot, prev = 0, None
+    for t in between:
+        r = roles.get(t.index)
+        if r == PROT and prev != PROT:
+            n_prot += 1
+        prev = r
+        if r is None:
+            f["between=" + (t.lemma or t.text).lower()] = 1.0
+    f["between_prot=" + str(min(n_prot, 4))] = 1.0
+    for t in s.tokens[max(0, min(t1) - WINDOW):min(t1)]:
+        if t.index not in roles:
+            f["before=" + (t.lemma or t.text).lower()] = 1.0
+    for t in s.tokens[max(t2) + 1:max(t2) + 1 + WINDOW]:
+        if t.index not in roles:
+            f["after=" + (t.lemma or t.text).lower()] = 1.0
+    if e1.text and e1.text.lower() == e2.text.lower():
+        f["same_text"] = 1.0
+    return f
+
+
+class PairFeatureExtractor(TransformerMixin, BaseEstimator):
+    """Instances -> CSR (N, n_features) of :func:`pair_feature_dict`; vocabulary in ``vectorizer_``.
+
+    Features unseen in ``fit`` are dropped at ``transform``.
+    """
+
+    def fit(self, X: Sequence[PairInstance], y=None) -> PairFeatureExtractor:
+        self.fit_transform(X, y)
+        return self
+
+    def fit_transform(self, X: Sequence[PairInstance], y=None, **fit_params):
+        self.vectorizer_ = DictVectorizer()
+        out = self.vectorizer_.fit_transform(self._dicts(X)).tocsr()
+        self.n_features_out_ = out.shape[1]
+        return out
+
+    def transform(self, X: Sequence[PairInstance]):
+        return self.vectorizer_.transform(self._dicts(X)).tocsr()
+
+    @staticmethod
+    def _dicts(X: Sequence[PairInstance]) -> list[dict[str, float]]:
+        graphs: dict = {}
+        return [pair_feature_dict(x, graphs) for x in X]

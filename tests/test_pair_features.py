@@ -1,0 +1,109 @@
+"""Sparse pair features, the Youden threshold rule and the quantile-normalised ensemble."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import FIXTURES, ROOT, corpus_file
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score, roc_curve
+from sklearn.naive_bayes import GaussianNB
+
+from relx.io.ppi_xml import read_ppi_xml
+from relx.learn.ensemble import ProbabilityEnsemble
+from relx.learn.forest import RandomSubspaceForest, best_youden_threshold, rule_threshold
+from relx.represent.instances import labels, pair_instances
+from relx.represent.pair_features import PairFeatureExtractor, pair_feature_dict
+
+
+def _mini():
+    return pair_instances(read_ppi_xml(FIXTURES / "ppi-mini.xml"))
+
+
+def test_pair_features_of_a_simple_interaction_sentence():
+    x = _mini()[0]  # "RAD51 binds BRCA2 in vivo."
+    f = pair_feature_dict(x)
+    assert {"path_edges=<nsubj|dobj>", "path_lemma=bind", "path_walk=PROT1<nsubjbind",
+            "path_has_verb", "between=bind", "distance=1", "between_prot=0",
+            "after=in", "after=vivo"} <= set(f)
+    assert not any("RAD51" in k or "BRCA2" in k for k in f)  # mentions are blinded
+    assert all(v == 1.0 for v in f.values())
+
+
+def test_pair_features_count_proteins_between_and_see_coordination():
+    x = [i for i in _mini() if i.relation.id == "mini.d0.s1.p1"][0]  # TP53 ... p21, MDM2 between
+    f = pair_feature_dict(x)
+    assert "between_prot=1" in f and "distance=8" in f and "path_edge=conj_but>" in f
+
+
+def test_extractor_learns_a_vocabulary_and_drops_unseen_features():
+    inst = _mini()
+    ext = PairFeatureExtractor().fit(inst[:2])
+    X = ext.transform(inst)
+    assert X.shape == (len(inst), ext.n_features_out_) and X.format == "csr"
+    assert X[0].sum() == len(pair_feature_dict(inst[0]))
+    assert X[2:].sum() < sum(len(pair_feature_dict(i)) for i in inst[2:])  # unseen dropped
+
+
+def test_youden_threshold_maximises_tpr_minus_fpr():
+    rng = np.random.default_rng(0)
+    y = rng.random(500) < 0.2
+    s = rng.normal(size=500) + 1.2 * y
+    t = best_youden_threshold(y, s)
+    fpr, tpr, _ = roc_curve(y, s)
+    pred = s > t
+    j = pred[y].mean() - pred[~y].mean()
+    assert j == pytest.approx((tpr - fpr).max())
+    # independent of the positive rate: duplicating the negatives leaves it unchanged
+    y2, s2 = np.r_[y, y[~y]], np.r_[s, s[~y]]
+    assert best_youden_threshold(y2, s2) == pytest.approx(t)
+    with pytest.raises(ValueError, match="youden"):
+        rule_threshold("median", y, s)
+
+
+def test_forest_and_ensemble_accept_the_youden_rule_and_quantile_normalisation():
+    X, y = make_classification(600, n_features=8, n_informative=4, weights=[0.8], random_state=0)
+    rf = RandomSubspaceForest(n_estimators=20, max_features=4, threshold="youden",
+                              random_state=0).fit(X, y)
+    assert 0 < rf.threshold_ < 1
+    members = [LogisticRegression(class_weight="balanced"), GaussianNB()]
+    ens = ProbabilityEnsemble(members, threshold="youden", normalise="quantile",
+                              random_state=0).fit(X[:400], y[:400])
+    assert ens.reference_.shape == (2, 400)
+    assert np.all(np.diff(ens.reference_, axis=1) >= 0)
+    P = ens.member_proba(X[400:])
+    s = ens.score(P)
+    assert 0 <= s.min() and s.max() <= 1
+    # the score is the mean of the members' out-of-fold-CDF values
+    cdf = [np.searchsorted(ens.reference_[j], P[:, j], side="right") / 400 for j in range(2)]
+    np.testing.assert_allclose(s, (cdf[0] + cdf[1]) / 2)
+    assert ens.score_threshold_ == best_youden_threshold(y[:400] == 1, ens.score(ens.oof_))
+    assert roc_auc_score(y[400:], ens.predict_proba(X[400:])[:, 1]) > 0.75
+    with pytest.raises(ValueError, match="normalise"):
+        ProbabilityEnsemble(members, normalise="zscore").fit(X, y)
+
+
+def test_best_config_is_klsh_rf_plus_pair_feature_regression():
+    from relx.registry import build_pipeline, load_config
+
+    pipe = build_pipeline(load_config(ROOT / "configs" / "ppi-best.toml"), random_state=3)
+    ens = pipe.steps[-1][1]
+    kinds = [[type(s).__name__ for _, s in m.steps] for m in ens.estimators]
+    assert kinds == [["StructureExtractor", "KLSHEncoder", "RandomSubspaceForest"],
+                     ["PairFeatureExtractor", "LogisticRegression"]]
+    assert ens.threshold == "youden" and ens.normalise == "quantile"
+
+
+def test_pair_lr_on_real_iepa_documents_beats_chance():
+    from relx.evaluate import document_folds, load_corpus
+    from relx.registry import build_pipeline, load_config
+
+    docs = load_corpus(corpus_file("IEPA"))
+    folds = document_folds(docs, 3, 0)
+    train = pair_instances([d for d in docs if folds[d.id] != 0])
+    test = pair_instances([d for d in docs if folds[d.id] == 0])
+    pipe = build_pipeline(load_config(ROOT / "configs" / "ppi-pair-lr.toml"), random_state=0)
+    pipe.fit(train, labels(train))
+    auc = roc_auc_score(labels(test), pipe.predict_proba(test)[:, 1])
+    assert auc > 0.7, auc
