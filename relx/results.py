@@ -353,6 +353,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="do not run the missing ablation rows (configs/ablation.toml)")
     ap.add_argument("--ablation-only", action="store_true",
                     help="run only the missing ablation rows, then rebuild the page")
+    ap.add_argument("--rows", default="",
+                    help="with --ablation-only: ','-separated row keys to run (default: all)")
     args = ap.parse_args(argv)
     args.runs.mkdir(parents=True, exist_ok=True)
     global RUNS_DIR
@@ -377,7 +379,12 @@ def main(argv: list[str] | None = None) -> None:
                 if f.exists():
                     results[(method, a, b)] = json.loads(f.read_text())
         if args.ablation_only:
-            run_ablation(rows, args.shared, args.runs, ablation)
+            keys = {k for k in args.rows.split(",") if k}
+            unknown = keys - {r["key"] for r in rows}
+            if unknown:
+                ap.error(f"--rows: no ablation rows {sorted(unknown)}")
+            run_ablation([r for r in rows if not keys or r["key"] in keys], args.shared,
+                         args.runs, ablation)
         write()
         return
     for method in args.methods.split(";"):

@@ -49,3 +49,24 @@ def test_run_ablation_skips_rows_without_a_config(tmp_path):
     results: dict = {}
     run_ablation(rows, tmp_path, tmp_path, results)  # nothing to run, nothing fails
     assert results == {} and not (tmp_path / "ablation").exists()
+
+
+def test_ablation_only_rows_option_rejects_unknown_row_keys(tmp_path, capsys):
+    import pytest
+
+    from relx.results import main
+
+    with pytest.raises(SystemExit):
+        main(["--ablation-only", "--rows", "no-such-row", "--runs", str(tmp_path / "runs"),
+              "--out", str(tmp_path / "results.md")])
+    assert "no-such-row" in capsys.readouterr().err
+
+
+def test_every_ablation_row_names_an_existing_config():
+    from pathlib import Path
+
+    rows = ablation_rows()
+    assert {"best-lr", "pair-lr", "klsh-rf-youden"} <= {r["key"] for r in rows}
+    for row in rows:
+        for a, _ in ABLATION_SETTINGS:
+            assert Path(ablation_config(row, a)).exists(), row
