@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
+from sklearn.pipeline import Pipeline
 
 from relx.doc import Document
 from relx.io import read_jsonl, read_ppi_xml
@@ -54,6 +55,20 @@ def positive_scores(model, X) -> np.ndarray:
     return model.decision_function(X)
 
 
+def scores_and_predictions(model, X) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) positive-class scores and (N,) predictions, running the pipeline's transforms
+    (kernel blocks, similarity features) and an ensemble's members only once."""
+    final, Xt = model, X
+    if isinstance(model, Pipeline):
+        final = model.steps[-1][1]
+        if len(model.steps) > 1:
+            Xt = model[:-1].transform(X)
+    if hasattr(final, "member_proba") and hasattr(final, "decide"):  # ProbabilityEnsemble
+        P = final.member_proba(Xt)
+        return final.posterior(P), final.classes_[final.decide(P)]
+    return positive_scores(final, Xt), final.predict(Xt)
+
+
 def binary_metrics(y: np.ndarray, pred: np.ndarray, score: np.ndarray) -> dict[str, float]:
     p, r, f, _ = precision_recall_fscore_support(y, pred, average="binary", zero_division=0)
     auc = float(roc_auc_score(y, score)) if len(np.unique(y)) == 2 else float("nan")
@@ -70,8 +85,8 @@ def fit_predict(cfg: dict[str, Any], train: Sequence[PairInstance], test: Sequen
     t0 = time.perf_counter()
     pipe.fit(list(train), y_train)
     t1 = time.perf_counter()
-    score = positive_scores(pipe, list(test))
-    pred = pipe.predict(list(test)).astype(int)
+    score, pred = scores_and_predictions(pipe, list(test))
+    pred = pred.astype(int)
     t2 = time.perf_counter()
     out = binary_metrics(y_test, pred, score)
     out.update(n_train=len(train), n_test=len(test), train_seconds=t1 - t0, predict_seconds=t2 - t1)

@@ -107,3 +107,22 @@ def test_pair_lr_on_real_iepa_documents_beats_chance():
     pipe.fit(train, labels(train))
     auc = roc_auc_score(labels(test), pipe.predict_proba(test)[:, 1])
     assert auc > 0.7, auc
+
+
+def test_scores_and_predictions_match_predict_proba_and_predict():
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from relx.evaluate import positive_scores, scores_and_predictions
+
+    X, y = make_classification(400, n_features=6, weights=[0.7], random_state=1)
+    pipe = Pipeline([("scale", StandardScaler()), ("lr", LogisticRegression())]).fit(X, y)
+    s, p = scores_and_predictions(pipe, X)
+    np.testing.assert_allclose(s, positive_scores(pipe, X))
+    np.testing.assert_array_equal(p, pipe.predict(X))
+    for shift in (None, "rate"):
+        ens = Pipeline([("scale", StandardScaler()), ("ens", ProbabilityEnsemble(
+            [LogisticRegression(), GaussianNB()], prior_shift=shift, random_state=0))]).fit(X, y)
+        s, p = scores_and_predictions(ens, X[:150])
+        np.testing.assert_allclose(s, ens.predict_proba(X[:150])[:, 1])
+        np.testing.assert_array_equal(p, ens.predict(X[:150]))
