@@ -126,3 +126,22 @@ def test_scores_and_predictions_match_predict_proba_and_predict():
         s, p = scores_and_predictions(ens, X[:150])
         np.testing.assert_allclose(s, ens.predict_proba(X[:150])[:, 1])
         np.testing.assert_array_equal(p, ens.predict(X[:150]))
+
+
+def test_extractor_transform_matches_dictvectorizer_and_survives_save_load(tmp_path):
+    from sklearn.feature_extraction import DictVectorizer
+
+    from relx.model import RelationModel, load_model
+    from relx.registry import build_pipeline, load_config
+
+    inst = _mini()
+    ext = PairFeatureExtractor().fit(inst[:3])
+    ref = DictVectorizer().fit([pair_feature_dict(x) for x in inst[:3]])
+    np.testing.assert_array_equal(ext.transform(inst).toarray(),
+                                  ref.transform([pair_feature_dict(x) for x in inst]).toarray())
+    assert "_index" not in ext.__getstate__()
+    cfg = load_config(ROOT / "configs" / "ppi-pair-lr.toml")
+    pipe = build_pipeline(cfg, random_state=0).fit(inst, labels(inst))
+    RelationModel(pipe, cfg, {"name": "t"}).save(tmp_path / "m")
+    back = load_model(tmp_path / "m").pipeline
+    np.testing.assert_allclose(back.predict_proba(inst), pipe.predict_proba(inst))

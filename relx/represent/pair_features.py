@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.feature_extraction import DictVectorizer
 
@@ -91,8 +93,10 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None) -> dict[str, 
 
 
 class PairFeatureExtractor(TransformerMixin, BaseEstimator):
-    """Instances -> CSR (N, n_features) of :func:`pair_feature_dict`; vocabulary in ``vectorizer_``.
+    """Instances -> CSR (N, n_features) float64 of :func:`pair_feature_dict`.
 
+    The vocabulary learned in ``fit`` is ``feature_names_`` (one numpy string array, so a
+    saved model loads fast; the name -> column dict is rebuilt on first use and not saved).
     Features unseen in ``fit`` are dropped at ``transform``.
     """
 
@@ -101,13 +105,29 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         return self
 
     def fit_transform(self, X: Sequence[PairInstance], y=None, **fit_params):
-        self.vectorizer_ = DictVectorizer()
-        out = self.vectorizer_.fit_transform(self._dicts(X)).tocsr()
-        self.n_features_out_ = out.shape[1]
+        vec = DictVectorizer()
+        out = vec.fit_transform(self._dicts(X)).tocsr()
+        self.feature_names_ = np.asarray(vec.feature_names_, dtype=str)
+        self.n_features_out_ = len(self.feature_names_)
+        self._index = vec.vocabulary_
         return out
 
-    def transform(self, X: Sequence[PairInstance]):
-        return self.vectorizer_.transform(self._dicts(X)).tocsr()
+    def transform(self, X: Sequence[PairInstance]) -> sp.csr_matrix:
+        index = self.__dict__.get("_index")
+        if index is None:
+            index = self._index = {f: i for i, f in enumerate(self.feature_names_.tolist())}
+        indptr, cols = [0], []
+        for f in self._dicts(X):
+            cols.extend(sorted(j for j in map(index.get, f) if j is not None))
+            indptr.append(len(cols))
+        data = np.ones(len(cols))
+        return sp.csr_matrix((data, np.asarray(cols, dtype=np.int64), np.asarray(indptr)),
+                             shape=(len(indptr) - 1, self.n_features_out_))
+
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        state.pop("_index", None)
+        return state
 
     @staticmethod
     def _dicts(X: Sequence[PairInstance]) -> list[dict[str, float]]:
