@@ -150,7 +150,12 @@ def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None],
              "cross-corpus F1 differences below ~0.08 are not significant; the θ, σ and "
              "reference-set rows optimise a CorEx MI estimate that varies by 1.5-2 nats "
              "between restarts on 1000-bit codes (`relx/learn/optimise.py`), and none of them "
-             "raises AUC. Train seconds of those rows were measured on loaded cores.", "",
+             "raises AUC. Train seconds of those rows were measured on loaded cores. The "
+             "*Youden* rows decide at the threshold maximising TPR - FPR on out-of-fold "
+             "training scores instead of the F1-best one. The *best: KLSH-RF + pair-feature "
+             "LR* row (`configs/ppi-best.toml`) was chosen with IEPA as the development corpus "
+             "(`benchmarks/select_ppi_best.py`), so its IEPA cells are not independent of that "
+             "choice; AIMed↔BioInfer are.", "",
              "| configuration | config | " + " | ".join(head) + " | train s |",
              "|---|---|" + "---|" * (len(head) + 1)]
     for row in rows:
