@@ -145,3 +145,27 @@ def test_extractor_transform_matches_dictvectorizer_and_survives_save_load(tmp_p
     RelationModel(pipe, cfg, {"name": "t"}).save(tmp_path / "m")
     back = load_model(tmp_path / "m").pipeline
     np.testing.assert_allclose(back.predict_proba(inst), pipe.predict_proba(inst))
+
+
+def test_ensemble_out_of_fold_splits_follow_documents_for_candidate_pairs(monkeypatch):
+    from sklearn.pipeline import Pipeline
+
+    import relx.learn.ensemble as ens_mod
+
+    inst = _mini() * 3  # 3 copies: enough pairs per class for 2 folds
+    y = labels(inst)
+    assert list(ens_mod._document_groups(inst)) == [x.document_id for x in inst]
+    assert ens_mod._document_groups(np.zeros((3, 2))) is None
+    seen = []
+    real = ens_mod.StratifiedGroupKFold.split
+
+    def spy(self, X, y=None, groups=None):
+        for tr, va in real(self, X, y, groups):
+            seen.append((set(groups[tr]), set(groups[va])))
+            yield tr, va
+
+    monkeypatch.setattr(ens_mod.StratifiedGroupKFold, "split", spy)
+    member = Pipeline([("f", PairFeatureExtractor()), ("lr", LogisticRegression())])
+    ens = ProbabilityEnsemble([member], cv=2, random_state=0).fit(inst, y)
+    assert seen and all(not (tr & va) for tr, va in seen)  # no document on both sides
+    assert ens.oof_.shape == (len(inst), 1)

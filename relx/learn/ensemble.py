@@ -3,7 +3,8 @@ structures), with an F1 threshold from out-of-fold scores and an optional prior-
 adjustment from the unlabelled test inputs (Saerens, Latinne & Decaestecker 2002).
 
 Fitting a member fits its pipeline once on all training data. Its out-of-fold
-probabilities come from ``cv``-fold refits of only its last ``refit_steps[m]`` steps
+probabilities come from ``cv``-fold (split by document when X is a list of candidate pairs,
+else stratified by label) refits of only its last ``refit_steps[m]`` steps
 (default 1: the classifier) on the features made by the earlier steps fitted on all
 training data (cheap: kernel blocks are not recomputed). Steps that learn from labels
 (e.g. a G2P embedding) should be among the refitted ones, or the out-of-fold scores are
@@ -37,7 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -130,6 +131,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             raise ValueError(f"normalise must be one of {NORMALISATIONS}, not {self.normalise!r}")
         w = self._weights()
         pos = y == self.classes_[1]
+        groups = _document_groups(X)
         self.estimators_ = []
         self.oof_ = np.zeros((len(y), len(w)))
         for j, (est, wj) in enumerate(zip(self.estimators, w, strict=True)):
@@ -137,12 +139,12 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
                 self.estimators_.append(None)
                 continue
             r = 1 if self.refit_steps is None else int(self.refit_steps[j])
-            fitted, self.oof_[:, j] = self._fit_member(est, X, y, r)
+            fitted, self.oof_[:, j] = self._fit_member(est, X, y, r, groups)
             self.estimators_.append(fitted)
         self.fit_combiner(self.oof_, pos)
         return self
 
-    def _fit_member(self, est, X, y, refit: int) -> tuple:
+    def _fit_member(self, est, X, y, refit: int, groups: np.ndarray | None = None) -> tuple:
         """Fit one member; its (n,) out-of-fold positive-class probabilities."""
         est = clone(est)
         if self.random_state is not None:  # seed every member step, as build_pipeline does
@@ -163,8 +165,11 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         if folds < 2:
             oof[:] = final.predict_proba(Xt)[:, 1]
             return est, oof
-        split = StratifiedKFold(folds, shuffle=True, random_state=self.random_state)
-        for tr, va in split.split(np.zeros(len(y)), y):
+        if groups is not None and len(np.unique(groups)) >= folds:
+            split = StratifiedGroupKFold(folds, shuffle=True, random_state=self.random_state)
+        else:
+            split, groups = StratifiedKFold(folds, shuffle=True, random_state=self.random_state), None
+        for tr, va in split.split(np.zeros(len(y)), y, groups):
             part = clone(final).fit(_take(Xt, tr), y[tr])
             oof[va] = part.predict_proba(_take(Xt, va))[:, 1]
         return est, oof
@@ -232,6 +237,14 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         return self.classes_[self.decide(self.member_proba(X))]
+
+
+def _document_groups(X) -> np.ndarray | None:
+    """(n,) document ids when X is a list of candidate pairs (so out-of-fold scores come from
+    folds split by document, as the evaluation protocol's), else None."""
+    if hasattr(X, "shape") or not len(X) or not hasattr(X[0], "document_id"):
+        return None
+    return np.array([x.document_id for x in X])
 
 
 def _len(X) -> int:
