@@ -15,16 +15,22 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 
-def best_f1_threshold(y: np.ndarray, score: np.ndarray) -> float:
-    """The score threshold (predict ``score > t``) with the highest F1 on (y, score)."""
+def _best_cut(y: np.ndarray, score: np.ndarray, objective) -> float:
+    """The threshold t (predict ``score > t``, cut only between distinct scores) maximising
+    ``objective(tp, fp, n_pos, n_neg)`` over all cuts of the descending scores."""
     order = np.argsort(-score, kind="stable")
     s, t = score[order], np.asarray(y, bool)[order]
     tp = np.cumsum(t)
-    k = np.arange(1, len(s) + 1)
-    f1 = 2 * tp / (k + t.sum())
-    last = np.r_[s[1:] != s[:-1], True]  # only cut between distinct scores
-    i = int(np.argmax(np.where(last, f1, -1)))
+    fp = np.arange(1, len(s) + 1) - tp
+    value = objective(tp, fp, int(t.sum()), len(s) - int(t.sum()))
+    last = np.r_[s[1:] != s[:-1], True]
+    i = int(np.argmax(np.where(last, value, -np.inf)))
     return float((s[i] + s[i + 1]) / 2) if i + 1 < len(s) else float(s[i] - 1e-9)
+
+
+def best_f1_threshold(y: np.ndarray, score: np.ndarray) -> float:
+    """The score threshold (predict ``score > t``) with the highest F1 on (y, score)."""
+    return _best_cut(y, score, lambda tp, fp, n_pos, n_neg: 2 * tp / (tp + fp + n_pos))
 
 
 def best_youden_threshold(y: np.ndarray, score: np.ndarray) -> float:
@@ -33,13 +39,7 @@ def best_youden_threshold(y: np.ndarray, score: np.ndarray) -> float:
     Unlike the F1-best threshold it does not depend on the positive rate of (y, score), so it
     carries over to data with another positive rate (a corpus annotated more or less densely).
     """
-    order = np.argsort(-score, kind="stable")
-    s, t = score[order], np.asarray(y, bool)[order]
-    n_pos, n_neg = max(int(t.sum()), 1), max(int((~t).sum()), 1)
-    j = np.cumsum(t) / n_pos - np.cumsum(~t) / n_neg
-    last = np.r_[s[1:] != s[:-1], True]
-    i = int(np.argmax(np.where(last, j, -np.inf)))
-    return float((s[i] + s[i + 1]) / 2) if i + 1 < len(s) else float(s[i] - 1e-9)
+    return _best_cut(y, score, lambda tp, fp, n_pos, n_neg: tp / max(n_pos, 1) - fp / max(n_neg, 1))
 
 
 THRESHOLD_RULES = {"auto": best_f1_threshold, "f1": best_f1_threshold,
@@ -97,7 +97,9 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
         self.ensemble_ = self._ensemble(X.shape[1]).fit(X, y)
         self.classes_ = self.ensemble_.classes_
         if isinstance(self.threshold, str):
-            rule_threshold(self.threshold, np.array([0, 1]), np.array([0.0, 1.0]))  # validate
+            if self.threshold not in THRESHOLD_RULES:
+                raise ValueError(f"threshold must be a number or one of "
+                                 f"{sorted(THRESHOLD_RULES)}, not {self.threshold!r}")
             self.threshold_ = self._tune_threshold(X, y)
         else:
             self.threshold_ = float(self.threshold)
