@@ -108,6 +108,9 @@ def test_segmenter_matches_stock_pysbd() -> None:
         "ca. 5 mg. Approx. ten. inc. Ltd. Co. Jr. Sr. St. Mt. e.g. this. i.e. that.",
         "The \u212aelvin fig. and \u0130nc. and \u017ft. ext. and pp. 4. Dept. of X.",
         "viz. A\nfig. B\r\nno. 3\tetc. End.",
+        # one abbreviation in several cases and contexts (memoised substitutions)
+        "No. 5 vs. no. 6 and NO. 7. A. b. a. B. c. C. Ca. ca. 5 CA. x. Dr. Smith met dr. jones.",
+        "Mr. A. vs B. vs. C. pp. 3-4. PP. 5. Fig. 2a. fig. 2B. FIG. 3 shows. al. et al. Al.",
     ]
     stock = pysbd.Segmenter(language="en", clean=False, char_span=True)
     fast = _segmenter()

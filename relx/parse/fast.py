@@ -7,8 +7,9 @@
   tests) without its hot spots: pysbd re-compiles its abbreviation regexes on every call
   once Python's 512-entry ``re`` cache overflows (it builds patterns per abbreviation),
   it compiles one regex per sentence to find the sentence's character span (done here with
-  ``str.find``, same spans), and scispacy looks up sentence starts in a list for every
-  token.
+  ``str.find``, same spans), it re-runs a whole-text substitution for every occurrence of
+  an abbreviation (memoised, and skipped when the abbreviation never precedes a period),
+  and scispacy looks up sentence starts in a list for every token.
 * ``relx_pos_lemma`` -- the tag-map ``attribute_ruler`` and the rule ``lemmatizer`` fused
   into one memoised pass over the doc's token arrays (same POS and lemmas).
 """
@@ -166,6 +167,7 @@ def _segmenter() -> Any:
 # the non-ASCII characters that re.IGNORECASE matches with an ASCII letter (İ ı ſ K)
 _ASCII_CASE_FOLDS = re.compile("[\u0130\u0131\u017f\u212a]")
 _LOWER_WORD = re.compile("[a-z]+")
+_LETTERS = re.compile("[A-Za-z]+")
 
 
 @functools.lru_cache(maxsize=1)
@@ -194,6 +196,9 @@ def _processor_class() -> type:
                 if stripped not in lowered:
                     continue
                 if _LOWER_WORD.fullmatch(stripped):
+                    # every replacement needs the abbreviation followed by a period
+                    if stripped + "." not in lowered:
+                        continue
                     if words_of != text:  # text changes when a period is replaced
                         words, words_of = sorted(set(text.lower().split())), text
                     i = bisect.bisect_left(words, stripped)
@@ -208,6 +213,31 @@ def _processor_class() -> type:
                 for ind, match in enumerate(abbrev_match):
                     text = self.scan_for_replacements(text, match, ind, char_array)
             return text
+
+        def scan_for_replacements(self, txt: str, am: str, ind: int,
+                                  char_array: list[str]) -> str:
+            # pysbd calls this once per occurrence of the abbreviation and each call
+            # re-runs a regex substitution over the whole text; those substitutions are
+            # pure functions of (text, abbreviation, rule), so they are memoised per text,
+            # and skipped when the abbreviation is never followed by a period.
+            abbr = am.strip()
+            if _LETTERS.fullmatch(abbr) and abbr + "." not in txt:
+                return txt
+            try:
+                char = char_array[ind]
+            except IndexError:
+                char = ""
+            lower = abbr.lower()
+            prepositive = lower in self.lang.Abbreviation.PREPOSITIVE_ABBREVIATIONS
+            if str(char).isupper() and not prepositive:
+                return txt
+            rule = (0 if prepositive else
+                    1 if lower in self.lang.Abbreviation.NUMBER_ABBREVIATIONS else 2)
+            key = (rule, abbr, txt)
+            memo = self.__dict__.setdefault("_memo", {})
+            if key not in memo:
+                memo[key] = super().scan_for_replacements(txt, am, ind, char_array)
+            return memo[key]
 
     class _Processor(Processor):
         def abbreviations_replacer(self) -> Any:
