@@ -169,3 +169,35 @@ def test_ensemble_out_of_fold_splits_follow_documents_for_candidate_pairs(monkey
     ens = ProbabilityEnsemble([member], cv=2, random_state=0).fit(inst, y)
     assert seen and all(not (tr & va) for tr, va in seen)  # no document on both sides
     assert ens.oof_.shape == (len(inst), 1)
+
+
+def test_relx_view_reparses_corpus_sentences_once_and_keeps_relx_parses():
+    from relx.parse import views
+
+    inst = _mini()
+    sents = list({id(x.sentence): x.sentence for x in inst}.values())
+    out = views.relx_view(sents)
+    source = views._parser(None).source
+    assert [s.id for s in out] == [s.id for s in sents]
+    for old, new in zip(sents, out, strict=True):
+        assert new.parse_source == source and old.parse_source != source
+        assert new.entities == old.entities and new.relations == old.relations
+        assert new.tokens and new.dependencies and new.text == old.text
+    again = views.relx_view(sents)  # from the cache: same parses
+    assert [s.tokens for s in again] == [s.tokens for s in out]
+    assert views.relx_view(out)[0] is out[0]  # relx parses are used as they are
+    x = inst[0]  # "RAD51 binds BRCA2 in vivo.": relx's parse sees the same verb path
+    f = pair_feature_dict(type(x)(x.document_id, out[0], x.relation))
+    assert "path_lemma=bind" in f and "path_has_verb" in f
+
+
+def test_second_parse_features_are_prefixed_and_doubled():
+    inst = _mini()
+    one = PairFeatureExtractor().fit(inst)
+    two = PairFeatureExtractor(second_parse="relx").fit(inst)
+    names = two.feature_names_.tolist()
+    assert set(one.feature_names_.tolist()) < set(names)
+    assert {n[5:] for n in names if n.startswith("relx:")} & set(one.feature_names_.tolist())
+    assert two.transform(inst).shape == (len(inst), two.n_features_out_)
+    with pytest.raises(ValueError, match="second_parse"):
+        PairFeatureExtractor(second_parse="stanza").fit(inst)

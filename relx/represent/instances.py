@@ -22,7 +22,7 @@ from relx.structures import (
     token_sequence,
 )
 
-STRUCTURES = {"path", "sequence", "amr"}
+STRUCTURES = {"path", "sequence", "amr", "relx_path"}
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,8 @@ class StructureSet:
 
 class StructureExtractor(TransformerMixin, BaseEstimator):
     """Instances -> :class:`StructureSet` (shortest dependency path, token sequence, AMR-style
-    semantic path).
+    semantic path, and ``relx_path``: the shortest path in relx's own parse of the sentence,
+    :func:`relx.parse.views.relx_view`, next to a corpus's parse).
 
     The label vocabularies live in ``encoder_``; they are built by ``fit_transform`` and
     frozen afterwards (unseen labels get call-local ids, see ``StructureEncoder.encode``),
@@ -96,6 +97,12 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
     def _transform(self, X: Sequence[PairInstance], grow: bool) -> StructureSet:
         raw: dict[str, list] = {k: [] for k in self.structures}
         graphs: dict[object, object] = {}
+        view: dict[int, Sentence] = {}
+        if "relx_path" in raw:  # the same sentences in relx's own parse
+            from relx.parse.views import relx_view
+
+            sents = {id(x.sentence): x.sentence for x in X}
+            view = dict(zip(sents, relx_view(list(sents.values())), strict=True))
         for x in X:
             s = x.sentence
             e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
@@ -108,6 +115,13 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
                 raw["path"].append(shortest_path(s, e1, e2, g))
             if "sequence" in raw:
                 raw["sequence"].append(token_sequence(s, e1, e2, self.window))
+            if "relx_path" in raw:
+                r = view[id(s)]
+                key = ("relx", s.id)
+                if key not in graphs:
+                    graphs[key] = dependency_graph(r)
+                raw["relx_path"].append(shortest_path(r, r.entity(e1.id), r.entity(e2.id),
+                                                      graphs[key]))
             if "amr" in raw:
                 from relx.parse.amr import semantic_graph, semantic_path
 

@@ -17,6 +17,7 @@ a CSR matrix (N, n_features) with a vocabulary learned in ``fit``; a sklearn
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -95,10 +96,20 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None) -> dict[str, 
 class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     """Instances -> CSR (N, n_features) float64 of :func:`pair_feature_dict`.
 
+    ``second_parse = "relx"`` adds the features of the same pair in relx's own parse of the
+    sentence (prefixed ``relx:``; :func:`relx.parse.views.relx_view`), next to those of the
+    parse the instance carries (e.g. the corpus's); a sentence relx parsed already is used
+    as it is. ``second_parse_model``: the spaCy pipeline for it (``None``: the shipped one).
+
     The vocabulary learned in ``fit`` is ``feature_names_`` (one numpy string array, so a
     saved model loads fast; the name -> column dict is rebuilt on first use and not saved).
     Features unseen in ``fit`` are dropped at ``transform``.
     """
+
+    def __init__(self, second_parse: str | None = None,
+                 second_parse_model: str | None = None) -> None:
+        self.second_parse = second_parse
+        self.second_parse_model = second_parse_model
 
     def fit(self, X: Sequence[PairInstance], y=None) -> PairFeatureExtractor:
         self.fit_transform(X, y)
@@ -129,7 +140,20 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         state.pop("_index", None)
         return state
 
-    @staticmethod
-    def _dicts(X: Sequence[PairInstance]) -> list[dict[str, float]]:
+    def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
-        return [pair_feature_dict(x, graphs) for x in X]
+        dicts = [pair_feature_dict(x, graphs) for x in X]
+        if self.second_parse is None:
+            return dicts
+        if self.second_parse != "relx":
+            raise ValueError(f"second_parse must be None or 'relx', not {self.second_parse!r}")
+        from relx.parse.views import relx_view
+
+        sents = {id(x.sentence): x.sentence for x in X}
+        view = dict(zip(sents, relx_view(list(sents.values()), self.second_parse_model),
+                        strict=True))
+        graphs = {}
+        for f, x in zip(dicts, X, strict=True):
+            other = replace(x, sentence=view[id(x.sentence)])
+            f.update({"relx:" + k: v for k, v in pair_feature_dict(other, graphs).items()})
+        return dicts
