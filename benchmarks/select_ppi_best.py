@@ -2,6 +2,7 @@
 judged on IEPA as the unseen development corpus (AIMed<->BioInfer are never looked at).
 
     python benchmarks/select_ppi_best.py [--train AIMed BioInfer] [--dev IEPA]
+        [--members klsh_rf=configs/ppi-klsh-rf.toml pair_lr=configs/ppi-pair-lr.toml]
 
 For each training corpus: 5-fold (by document) out-of-fold scores of KLSH-RF
 (configs/ppi-klsh-rf.toml) and of the pair-feature logistic regression
@@ -59,7 +60,11 @@ def main() -> None:
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     ap.add_argument("--train", nargs="+", default=["AIMed", "BioInfer"])
     ap.add_argument("--dev", default="IEPA")
+    ap.add_argument("--members", nargs="+", metavar="NAME=CONFIG",
+                    default=[f"{k}={v}" for k, v in MEMBERS.items()],
+                    help="ensemble members (default: those of configs/ppi-best.toml)")
     a = ap.parse_args()
+    members = dict(m.split("=", 1) for m in a.members)
 
     def path(name: str) -> Path:
         return a.shared / "corpora" / "ppi" / f"{FILES[name]}-learning-format.xml.gz"
@@ -70,11 +75,10 @@ def main() -> None:
     for train in a.train:
         docs = load_corpus(path(train))
         y = labels(pair_instances(docs))
-        sc = {m: member_scores(c, docs, dev) for m, c in MEMBERS.items()}
+        sc = {m: member_scores(c, docs, dev) for m, c in members.items()}
         cands = {m: v for m, v in sc.items()}
-        cands["mean"] = tuple(
-            (_cdf(sc["klsh_rf"][0], sc["klsh_rf"][i]) + _cdf(sc["pair_lr"][0], sc["pair_lr"][i])) / 2
-            for i in (0, 1))
+        cands["mean"] = tuple(np.mean([_cdf(v[0], v[i]) for v in sc.values()], axis=0)
+                              for i in (0, 1))
         for name, (oof, s) in cands.items():
             t_f1, t_j = best_f1_threshold(y == 1, oof), best_youden_threshold(y == 1, oof)
             grid = np.unique(s)

@@ -12,6 +12,7 @@ boundaries before tagging, so a mention never shares a token with its neighbour.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import warnings
 from bisect import bisect_left
@@ -33,6 +34,17 @@ def models_dir() -> Path:
     """Where shipped models live: ``$RELX_MODELS`` or the repository's ``models/``."""
     env = os.environ.get("RELX_MODELS")
     return Path(env) if env else Path(__file__).resolve().parents[2] / "models"
+
+
+def source_name(meta: dict) -> str:
+    """The ``parse_source`` a pipeline writes on its sentences, from its ``meta``."""
+    return f"{meta.get('lang', 'en')}_{meta.get('name', 'pipeline')}-{meta.get('version', '0')}"
+
+
+def default_source() -> str:
+    """``source_name`` of the shipped pipeline, read from its meta.json (not loaded)."""
+    meta = json.loads((models_dir() / DEFAULT_PIPELINE / "meta.json").read_text("utf-8"))
+    return source_name(meta)
 
 
 def _register_scispacy() -> None:
@@ -253,8 +265,7 @@ class Parser:
 
     @property
     def source(self) -> str:
-        meta = self.nlp.meta
-        return f"{meta.get('lang', 'en')}_{meta.get('name', 'pipeline')}-{meta.get('version', '0')}"
+        return source_name(self.nlp.meta)
 
     def _disabled(self, *, ner: bool, sentencize: bool = True) -> list[str]:
         names = set(self.nlp.pipe_names)

@@ -28,6 +28,13 @@ def _parser(model: str | None):
     return Parser(model)
 
 
+@functools.lru_cache(maxsize=4)
+def _source(model: str | None) -> str:
+    from relx.parse.pipeline import default_source
+
+    return default_source() if model is None else _parser(model).source
+
+
 def _key(s: Sentence, source: str) -> tuple:
     bounds = sorted({(sp.start - s.start, sp.end - s.start)
                      for e in s.entities for sp in e.spans})
@@ -37,8 +44,7 @@ def _key(s: Sentence, source: str) -> tuple:
 def relx_view(sentences: Sequence[Sentence], model: str | None = None) -> list[Sentence]:
     """``sentences`` re-parsed by relx's pipeline (``model``: ``None`` for the shipped one,
     or a spaCy pipeline name/path), one per input, same ids, entities and relations."""
-    parser = _parser(model)
-    source = parser.source
+    source = _source(model)
     out: list[Sentence | None] = [None] * len(sentences)
     todo: dict[tuple, list[int]] = {}
     for i, s in enumerate(sentences):
@@ -54,7 +60,7 @@ def relx_view(sentences: Sequence[Sentence], model: str | None = None) -> list[S
     if todo:
         firsts = [sentences[idx[0]] for idx in todo.values()]
         doc = Document(id="relx-view", text="", sentences=firsts)
-        parsed = next(parser.reparse_sentences([doc])).sentences
+        parsed = next(_parser(model).reparse_sentences([doc])).sentences
         if len(_CACHE) + len(parsed) > MAX_CACHED:
             _CACHE.clear()
         for key, new, idx in zip(todo, parsed, todo.values(), strict=True):

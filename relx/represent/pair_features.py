@@ -140,6 +140,11 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         state.pop("_index", None)
         return state
 
+    def __setstate__(self, state: dict) -> None:
+        state.setdefault("second_parse", None)  # models saved before the option existed
+        state.setdefault("second_parse_model", None)
+        super().__setstate__(state)
+
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
         dicts = [pair_feature_dict(x, graphs) for x in X]
