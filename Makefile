@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 SHARED ?= ../shared
 PPI := $(SHARED)/corpora/ppi
 
-.PHONY: install test lint demo results bench clean parser-corpus train-parser ner-corpus \
+.PHONY: install test lint demo results bench clean parser-corpus train-parser parser-corpus-g8 finetune-parser ner-corpus \
 	train-ner pipeline default-model
 
 $(BIN)/python:
@@ -38,6 +38,16 @@ train-parser: parser-corpus
 	$(BIN)/python -m spacy train configs/parser.cfg --output runs/parser/model \
 	    --paths.train runs/parser/corpus/train.spacy --paths.dev runs/parser/corpus/dev.spacy
 
+# fine-tune towards PubMed abstracts: GENIA future_use weighted 8x against CRAFT
+parser-corpus-g8: install
+	$(BIN)/python -m relx.parse.treebanks --shared $(SHARED) --out runs/parser/corpus-g8 \
+	    --genia-repeat 8
+
+finetune-parser: parser-corpus-g8
+	$(BIN)/python -m spacy train configs/parser-finetune.cfg --output runs/parser/finetune \
+	    --paths.source runs/parser/model/model-best \
+	    --paths.train runs/parser/corpus-g8/train.spacy --paths.dev runs/parser/corpus-g8/dev.spacy
+
 ner-corpus: install
 	$(BIN)/python -m relx.parse.ner build --shared $(SHARED) --out runs/ner/corpus
 
@@ -47,7 +57,7 @@ train-ner: ner-corpus
 	    --paths.dev runs/ner/corpus/dev.spacy
 
 pipeline: install
-	$(BIN)/python -m relx.parse.assemble --parser runs/parser/model/model-best \
+	$(BIN)/python -m relx.parse.assemble --parser runs/parser/finetune/model-best \
 	    --ner runs/ner/model/model-best --out models/relx_bio_sm
 
 default-model: install

@@ -152,10 +152,12 @@ def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None],
              "between restarts on 1000-bit codes (`relx/learn/optimise.py`), and none of them "
              "raises AUC. Train seconds of those rows were measured on loaded cores. The "
              "*Youden* rows decide at the threshold maximising TPR - FPR on out-of-fold "
-             "training scores instead of the F1-best one. The *best: KLSH-RF + pair-feature "
-             "LR* row (`configs/ppi-best.toml`) was chosen with IEPA as the development corpus "
-             "(`benchmarks/select_ppi_best.py`), so its IEPA cells are not independent of that "
-             "choice; AIMed↔BioInfer are.", "",
+             "training scores instead of the F1-best one. The two *best* rows "
+             "(`configs/ppi-ensemble-lr.toml`, then `configs/ppi-best.toml` with the pair "
+             "features on two parses: the corpus's and relx's own) were chosen with IEPA as the "
+             "development corpus (`benchmarks/select_ppi_best.py`), so their IEPA cells are not "
+             "independent of that choice; AIMed↔BioInfer are. Rows on two parses use relx's "
+             "pipeline 0.3.0.", "",
              "| configuration | config | " + " | ".join(head) + " | train s |",
              "|---|---|" + "---|" * (len(head) + 1)]
     for row in rows:
@@ -341,11 +343,13 @@ of the table above for the setting it decides:
 IEPA served as an unseen-corpus development target for the two cross-corpus choices, so the
 IEPA columns are not fully independent of those two choices; AIMed<->BioInfer are.
 
-`configs/ppi-best.toml` (KLSH-RF + pair-feature logistic regression) was chosen the same
-way (`python benchmarks/select_ppi_best.py`): members, score combination and decision rule
-by IEPA AUC and F1 when training on AIMed and on BioInfer (5-fold document out-of-fold
-scores on the training corpus for the thresholds); the logistic regression's C = 0.1 by
-out-of-fold AUC on AIMed and BioInfer. AIMed<->BioInfer were not looked at.
+`configs/ppi-best.toml` (KLSH-RF + pair-feature logistic regression on two parses) was
+chosen the same way (`python benchmarks/select_ppi_best.py --members ...`): members, score
+combination, decision rule and the second parse by IEPA AUC and F1 when training on AIMed
+and on BioInfer, and by 5-fold document out-of-fold AUC on the training corpus (which also
+gives the thresholds); the logistic regression's C = 0.1 by out-of-fold AUC on AIMed and
+BioInfer. The candidates and their figures are in the config's header. AIMed<->BioInfer
+were not looked at.
 """
 
 

@@ -10,7 +10,8 @@ The features of a pair (entities blinded as in the kernels' structures):
   between them, whether the mentions overlap or have the same text.
 
 ``PairFeatureExtractor`` turns :class:`~relx.represent.instances.PairInstance` lists into
-a CSR matrix (N, n_features) with a vocabulary learned in ``fit``; a sklearn
+a CSR matrix (N, n_features) with a vocabulary learned in ``fit``, optionally with the same
+features from relx's own parse of each sentence (``second_parse = "relx"``); a sklearn
 ``LogisticRegression`` on it is the ``pair_lr`` member of ``configs/ppi-best.toml``.
 """
 
