@@ -160,6 +160,8 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
                         strict=True))
         graphs = {}
         for f, x in zip(dicts, X, strict=True):
-            other = replace(x, sentence=view[id(x.sentence)])
-            f.update({"relx:" + k: v for k, v in pair_feature_dict(other, graphs).items()})
+            other = view[id(x.sentence)]
+            second = f if other is x.sentence else pair_feature_dict(  # relx parse already
+                replace(x, sentence=other), graphs)
+            f.update({"relx:" + k: v for k, v in list(second.items())})
         return dicts
