@@ -387,12 +387,12 @@ def main(argv: list[str] | None = None) -> None:
         with atomic_open(args.out) as fh:
             fh.write(render(results, raw, ablation))
 
+    for method in METHODS:  # finished reports of every method: the page shows them all
+        for a, b in settings():
+            f = args.runs / f"{_slug(method)}__{a}__{b or 'cv10'}.json"
+            if f.exists():
+                results[(method, a, b)] = json.loads(f.read_text())
     if args.render_only or args.ablation_only:
-        for method in METHODS:
-            for a, b in settings():
-                f = args.runs / f"{_slug(method)}__{a}__{b or 'cv10'}.json"
-                if f.exists():
-                    results[(method, a, b)] = json.loads(f.read_text())
         if args.ablation_only:
             keys = {k for k in args.rows.split(",") if k}
             unknown = keys - {r["key"] for r in rows}
