@@ -201,3 +201,19 @@ def test_second_parse_features_are_prefixed_and_doubled():
     assert two.transform(inst).shape == (len(inst), two.n_features_out_)
     with pytest.raises(ValueError, match="second_parse"):
         PairFeatureExtractor(second_parse="stanza").fit(inst)
+
+
+def test_relx_path_structure_comes_from_relx_parse():
+    from relx.represent.instances import StructureExtractor
+    from relx.structures import dependency_graph, shortest_path
+
+    inst = _mini()
+    out = StructureExtractor(structures=["path", "relx_path"]).fit_transform(inst)
+    assert set(out.parts) == {"path", "relx_path"} and len(out) == len(inst)
+    from relx.parse.views import relx_view_by_sentence
+
+    x = inst[0]
+    r = relx_view_by_sentence([x])[id(x.sentence)]
+    want = shortest_path(r, r.entity(x.relation.arg1), r.entity(x.relation.arg2),
+                         dependency_graph(r))
+    assert [p[2] for p in want] == ["PROT1", "bind", "PROT2"]

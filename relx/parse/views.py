@@ -70,6 +70,13 @@ def relx_view(sentences: Sequence[Sentence], model: str | None = None) -> list[S
     return out  # type: ignore[return-value]
 
 
+def relx_view_by_sentence(instances: Sequence, model: str | None = None) -> dict[int, Sentence]:
+    """``id(sentence) -> relx's parse of it`` for the distinct sentences of ``instances``
+    (objects with a ``sentence``, e.g. :class:`~relx.represent.instances.PairInstance`)."""
+    sents = {id(x.sentence): x.sentence for x in instances}
+    return dict(zip(sents, relx_view(list(sents.values()), model), strict=True))
+
+
 def _with_identity(parsed: Sentence, s: Sentence) -> Sentence:
     """The parsed tokens/dependencies with ``s``'s own id, entities and relations."""
     return s.model_copy(update={"tokens": parsed.tokens, "dependencies": parsed.dependencies,

@@ -99,10 +99,9 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
         graphs: dict[object, object] = {}
         view: dict[int, Sentence] = {}
         if "relx_path" in raw:  # the same sentences in relx's own parse
-            from relx.parse.views import relx_view
+            from relx.parse.views import relx_view_by_sentence
 
-            sents = {id(x.sentence): x.sentence for x in X}
-            view = dict(zip(sents, relx_view(list(sents.values())), strict=True))
+            view = relx_view_by_sentence(X)
         for x in X:
             s = x.sentence
             e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)

@@ -153,11 +153,9 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
             return dicts
         if self.second_parse != "relx":
             raise ValueError(f"second_parse must be None or 'relx', not {self.second_parse!r}")
-        from relx.parse.views import relx_view
+        from relx.parse.views import relx_view_by_sentence
 
-        sents = {id(x.sentence): x.sentence for x in X}
-        view = dict(zip(sents, relx_view(list(sents.values()), self.second_parse_model),
-                        strict=True))
+        view = relx_view_by_sentence(X, self.second_parse_model)
         graphs = {}
         for f, x in zip(dicts, X, strict=True):
             other = view[id(x.sentence)]
