@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from relx.evaluate import document_folds, load_corpus, positive_scores  # noqa: E402
+from relx.learn.ensemble import quantile_map  # noqa: E402
 from relx.learn.forest import best_f1_threshold, best_youden_threshold  # noqa: E402
 from relx.registry import build_pipeline, load_config  # noqa: E402
 from relx.represent.instances import labels, pair_instances  # noqa: E402
@@ -51,10 +52,6 @@ def member_scores(cfg_path: str, docs, dev_inst, k: int = 5) -> tuple[np.ndarray
     return oof, positive_scores(full, dev_inst)
 
 
-def _cdf(ref: np.ndarray, s: np.ndarray) -> np.ndarray:
-    return np.searchsorted(np.sort(ref), s, side="right") / len(ref)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
@@ -77,8 +74,9 @@ def main() -> None:
         y = labels(pair_instances(docs))
         sc = {m: member_scores(c, docs, dev) for m, c in members.items()}
         cands = {m: v for m, v in sc.items()}
-        cands["mean"] = tuple(np.mean([_cdf(v[0], v[i]) for v in sc.values()], axis=0)
-                              for i in (0, 1))
+        cands["mean"] = tuple(
+            np.mean([quantile_map(np.sort(v[0]), v[i]) for v in sc.values()], axis=0)
+            for i in (0, 1))
         for name, (oof, s) in cands.items():
             t_f1, t_j = best_f1_threshold(y == 1, oof), best_youden_threshold(y == 1, oof)
             grid = np.unique(s)

@@ -50,6 +50,11 @@ NORMALISATIONS = (None, "quantile")
 _EPS = 1e-6
 
 
+def quantile_map(sorted_ref: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Empirical CDF of ``sorted_ref`` (ascending) at each score of ``s``, in [0, 1]."""
+    return np.searchsorted(sorted_ref, s, side="right") / max(len(sorted_ref), 1)
+
+
 def _logit(p: np.ndarray) -> np.ndarray:
     p = np.clip(p, _EPS, 1 - _EPS)
     return np.log(p) - np.log1p(-p)
@@ -200,9 +205,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         w = self._weights()
         ref = getattr(self, "reference_", None)
         if ref is not None:
-            member_proba = np.column_stack([
-                np.searchsorted(r, member_proba[:, j], side="right") / max(len(r), 1)
-                for j, r in enumerate(ref)])
+            member_proba = np.column_stack([quantile_map(r, member_proba[:, j])
+                                            for j, r in enumerate(ref)])
         return member_proba @ w / w.sum()
 
     def _calibrate(self, s: np.ndarray) -> np.ndarray:

@@ -46,11 +46,16 @@ THRESHOLD_RULES = {"auto": best_f1_threshold, "f1": best_f1_threshold,
                    "youden": best_youden_threshold}
 
 
-def rule_threshold(rule: str, y: np.ndarray, score: np.ndarray) -> float:
-    """Threshold by a named rule on (training-side, out-of-fold) labels and scores."""
+def check_threshold_rule(rule: str) -> None:
+    """Raise ``ValueError`` unless ``rule`` names a threshold rule."""
     if rule not in THRESHOLD_RULES:
         raise ValueError(f"threshold must be a number or one of {sorted(THRESHOLD_RULES)}, "
                          f"not {rule!r}")
+
+
+def rule_threshold(rule: str, y: np.ndarray, score: np.ndarray) -> float:
+    """Threshold by a named rule on (training-side, out-of-fold) labels and scores."""
+    check_threshold_rule(rule)
     return THRESHOLD_RULES[rule](y, score)
 
 
@@ -97,9 +102,7 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
         self.ensemble_ = self._ensemble(X.shape[1]).fit(X, y)
         self.classes_ = self.ensemble_.classes_
         if isinstance(self.threshold, str):
-            if self.threshold not in THRESHOLD_RULES:
-                raise ValueError(f"threshold must be a number or one of "
-                                 f"{sorted(THRESHOLD_RULES)}, not {self.threshold!r}")
+            check_threshold_rule(self.threshold)  # before the out-of-fold forests
             self.threshold_ = self._tune_threshold(X, y)
         else:
             self.threshold_ = float(self.threshold)
