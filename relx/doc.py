@@ -7,12 +7,38 @@ Readers convert foreign conventions (e.g. the PPI format's inclusive ends) on th
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+_setattr = object.__setattr__
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def trusted(cls: type[M], values: dict) -> M:
+    """An instance of model ``cls`` from ``values`` that are already valid and name every
+    field, without validation: ``cls.model_construct(**values)`` at a third of its cost
+    (for the parser's ~25 tokens per sentence)."""
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = frozenset(cls.model_fields)
+    if values.keys() != fields:
+        raise ValueError(f"{cls.__name__} needs exactly the fields {sorted(cls.model_fields)}, "
+                         f"got {sorted(values)}")
+    m = cls.__new__(cls)
+    _setattr(m, "__dict__", values)
+    _setattr(m, "__pydantic_fields_set__", set(values))
+    _setattr(m, "__pydantic_extra__", None)
+    _setattr(m, "__pydantic_private__", None)
+    return m
+
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class Span(_Model):

@@ -181,3 +181,21 @@ def test_parse_only_sentences_with_entities() -> None:
             assert not s.dependencies and not any(t.pos for t in s.tokens)
     assert sum(len(s.entities) >= 2 for s in sel.sentences) >= 1
     assert any(len(s.entities) < 2 for s in sel.sentences)
+
+
+def test_trusted_models_equal_validated_ones() -> None:
+    """relx.doc.trusted (the parser's unvalidated Token/Dependency constructor) builds the
+    same objects as validation would, and refuses a missing or unknown field."""
+    from relx.doc import Dependency, Token, trusted
+
+    values = {"index": 0, "text": "IL-2", "start": 4, "end": 8, "pos": "NN", "lemma": "il-2"}
+    tok = trusted(Token, dict(values))
+    assert tok == Token(**values) and tok.model_dump() == values
+    assert tok.model_fields_set == set(values)
+    assert Token.model_validate_json(tok.model_dump_json()) == tok
+    assert trusted(Dependency, {"head": 1, "dependent": 0, "label": "nsubj"}) == \
+        Dependency(head=1, dependent=0, label="nsubj")
+    with pytest.raises(ValueError, match="lemma"):
+        trusted(Token, {k: v for k, v in values.items() if k != "lemma"})
+    with pytest.raises(ValueError, match="Token needs exactly"):
+        trusted(Token, {**values, "extra": 1})

@@ -30,17 +30,21 @@ def _annotations(docs) -> list[list[tuple]]:
              for t in d] for d in docs]
 
 
-@pytest.mark.parametrize("n_w", [1, 2, 3])
-def test_seq2col_matches_thinc(n_w: int) -> None:
+@pytest.mark.parametrize("pieces", [2, 3, 4])
+def test_maxout_matches_thinc(pieces: int) -> None:
     from thinc.api import NumpyOps
 
     from relx.parse.fast import FastNumpyOps
 
-    x = np.random.default_rng(n_w).random((40, 5)).astype("float32")
-    for lengths in (None, np.array([1, 2, 30, 7], "int32"), np.array([40], "int32")):
-        kw = {} if lengths is None else {"lengths": lengths}
-        np.testing.assert_array_equal(FastNumpyOps().seq2col(x, n_w, **kw),
-                                      NumpyOps().seq2col(x, n_w, **kw))
+    x = np.random.default_rng(pieces).standard_normal((40, 7, pieces)).astype("float32")
+    x[3, 2, :] = 1.5  # ties: the first piece wins in both
+    x[5, 1, 1:] = x[5, 1, 0] + 1
+    for y in (x, x[::2]):  # contiguous and strided
+        best, which = FastNumpyOps().maxout(y)
+        ref_best, ref_which = NumpyOps().maxout(np.ascontiguousarray(y))
+        np.testing.assert_array_equal(best, ref_best)
+        np.testing.assert_array_equal(which, ref_which)
+        assert which.dtype == ref_which.dtype and best.dtype == ref_best.dtype
 
 
 def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:

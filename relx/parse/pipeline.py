@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
+from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token, trusted
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
@@ -210,13 +210,13 @@ def _sentence(span: Any, sid: str, base: int, source: str, text: str | None = No
             continue
         k[i] = len(toks)
         start = base + idx
-        # model_construct: the values are ints and strs straight from spaCy's arrays, and
+        # trusted: the values are ints and strs straight from spaCy's arrays, and
         # validating ~25 objects per sentence was a tenth of the conversion time
-        toks.append(Token.model_construct(index=len(toks), text=text[idx:idx + n], start=start,
-                                          end=start + n, pos=tag or pos or None,
-                                          lemma=lemma or None))
+        toks.append(trusted(Token, {"index": len(toks), "text": text[idx:idx + n],
+                                    "start": start, "end": start + n,
+                                    "pos": tag or pos or None, "lemma": lemma or None}))
         heads.append((i, head, dep))
-    deps = [Dependency.model_construct(head=k[h], dependent=k[i], label=label)
+    deps = [trusted(Dependency, {"head": k[h], "dependent": k[i], "label": label})
             for i, h, label in heads if h != i and h in k]
     if toks:
         s, e = toks[0].start - base, toks[-1].end - base
@@ -256,6 +256,7 @@ class Parser:
         self.ner = ner
         self.batch_size = batch_size
         self._nlp: Any = None
+        self._source: str | None = None
 
     @property
     def nlp(self) -> Any:
@@ -265,7 +266,11 @@ class Parser:
 
     @property
     def source(self) -> str:
-        return source_name(self.nlp.meta)
+        """``parse_source`` of this pipeline (read once: spaCy rebuilds ``meta`` on every
+        access, which cost more than converting the sentence it labels)."""
+        if self._source is None:
+            self._source = source_name(self.nlp.meta)
+        return self._source
 
     def _disabled(self, *, ner: bool, sentencize: bool = True) -> list[str]:
         names = set(self.nlp.pipe_names)
