@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token, trusted
+from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
@@ -212,11 +212,10 @@ def _sentence(span: Any, sid: str, base: int, source: str, text: str | None = No
         start = base + idx
         # trusted: the values are ints and strs straight from spaCy's arrays, and
         # validating ~25 objects per sentence was a tenth of the conversion time
-        toks.append(trusted(Token, {"index": len(toks), "text": text[idx:idx + n],
-                                    "start": start, "end": start + n,
-                                    "pos": tag or pos or None, "lemma": lemma or None}))
+        toks.append(Token.trusted(len(toks), text[idx:idx + n], start, start + n,
+                                  tag or pos or None, lemma or None))
         heads.append((i, head, dep))
-    deps = [trusted(Dependency, {"head": k[h], "dependent": k[i], "label": label})
+    deps = [Dependency.trusted(k[h], k[i], label)
             for i, h, label in heads if h != i and h in k]
     if toks:
         s, e = toks[0].start - base, toks[-1].end - base
