@@ -12,6 +12,7 @@ boundaries before tagging, so a mention never shares a token with its neighbour.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import warnings
@@ -191,6 +192,20 @@ def sentence_spans(doc: Any) -> list[Any]:
     return [SpacySpan(doc, a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
 
 
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Cyclic garbage collection off inside the block (restored after). Converting a parsed
+    document makes ~100 small acyclic objects per sentence; the collections they triggered
+    cost as much as the conversion itself (they now run at most once per document)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _sentence(span: Any, sid: str, base: int, source: str, text: str | None = None,
               rows: list[tuple] | None = None) -> Sentence:
     """A spaCy sentence span as a relx Sentence; offsets shifted by ``base``.
@@ -356,17 +371,16 @@ class Parser:
         from relx.parse.fast import doc_text
 
         for sdoc, doc, ents, spans, selected in plans:
+            ones = [next(parsed) if sel else None for sel in selected]  # may run the pipeline
             text, rows = doc_text(sdoc), token_rows(sdoc)
-            sents = []
-            for i, (sp, sel) in enumerate(zip(spans, selected, strict=True)):
-                sid = f"{doc.id}.s{i}"
-                if sel:
-                    one = next(parsed)
-                    sents.append(_sentence(one[:], sid, sp.start_char, self.source,
-                                           text[sp.start_char:sp.end_char], token_rows(one)))
-                else:
-                    sents.append(_sentence(sp, sid, 0, self.source, text, rows))
-            yield self._document(doc, sdoc, sents, ents)
+            with paused_gc():
+                sents = [_sentence(sp, f"{doc.id}.s{i}", 0, self.source, text, rows)
+                         if one is None else
+                         _sentence(one[:], f"{doc.id}.s{i}", sp.start_char, self.source,
+                                   text[sp.start_char:sp.end_char], token_rows(one))
+                         for i, (sp, one) in enumerate(zip(spans, ones, strict=True))]
+                out = self._document(doc, sdoc, sents, ents)
+            yield out
 
     @staticmethod
     def _ner_entities(doc: Document, sdoc: Any) -> list[Entity]:
@@ -379,10 +393,11 @@ class Parser:
         from relx.parse.fast import doc_text
 
         text, rows = doc_text(sdoc), token_rows(sdoc)
-        sents = [_sentence(s, f"{doc.id}.s{i}", 0, self.source, text, rows)
-                 for i, s in enumerate(sentence_spans(sdoc))]
-        return self._document(doc, sdoc, sents,
-                              self._ner_entities(doc, sdoc) if use_ner else ents)
+        with paused_gc():
+            sents = [_sentence(s, f"{doc.id}.s{i}", 0, self.source, text, rows)
+                     for i, s in enumerate(sentence_spans(sdoc))]
+            return self._document(doc, sdoc, sents,
+                                  self._ner_entities(doc, sdoc) if use_ner else ents)
 
     def _document(self, doc: Document, sdoc: Any, sents: list[Sentence],
                   ents: list[Entity]) -> Document:
