@@ -16,6 +16,7 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
 
+M = TypeVar("M", bound=BaseModel)
 _setattr = object.__setattr__
 
 
@@ -28,9 +29,6 @@ def _trusted(cls: type[M], values: dict) -> M:
     _setattr(m, "__pydantic_extra__", None)
     _setattr(m, "__pydantic_private__", None)
     return m
-
-
-M = TypeVar("M", bound=BaseModel)
 
 
 class Span(_Model):

@@ -21,8 +21,6 @@ from relx.parse.pipeline import DEFAULT_PIPELINE, _register_scispacy
 
 PIPELINE_VERSION = "0.3.1"  # 0.3.0: parser fine-tuned with GENIA weighted 8x (configs/parser-finetune.cfg)
 # 0.3.1: NER tok2vec width 64 (configs/ner.cfg), same F1, 30% faster; parser unchanged
-
-
 SPACY_VERSIONS = ">=3.7.5,<3.9.0"
 
 
