@@ -35,8 +35,11 @@ def halves(docs: list, n: int) -> list[list]:
 
 
 def bench_args(doc: str) -> argparse.Namespace:
-    """``--limit`` (abstracts, default all) and ``--procs`` (default: all cores)."""
+    """``--limit`` (abstracts, default all), ``--procs`` (default: all cores) and
+    ``--repeat`` (default 1)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--limit", type=int, default=None, help="abstracts (default: all)")
     ap.add_argument("--procs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="measure N times and report the median (virtual machines are noisy)")
     return ap.parse_args()

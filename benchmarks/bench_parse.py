@@ -1,8 +1,9 @@
 """Parsing throughput of the shipped pipeline on GE abstracts: one process and all cores.
 
-    python benchmarks/bench_parse.py [--limit N]
+    python benchmarks/bench_parse.py [--limit N] [--repeat N]
 
-Last line: JSON with ``sentences_per_s_1proc``, ``sentences_per_s_all``.
+Last line: JSON with ``sentences_per_s_1proc``, ``sentences_per_s_all`` (medians over the
+repeats; every run's figure is in ``runs_1proc`` / ``runs_all``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import os
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -32,16 +34,22 @@ def _parse(docs: list) -> tuple[int, float]:
 def main() -> None:
     a = bench_args(__doc__)
     docs = ge_abstracts(a.limit)
-    n1, s1 = _parse(docs)
-    print(f"1 process: {len(docs)} abstracts, {n1} sentences in {s1:.1f} s = "
-          f"{n1 / s1:.0f} sentences/s")
-    with ProcessPoolExecutor(a.procs, mp_context=mp.get_context("spawn")) as pool:
-        parts = list(pool.map(_parse, halves(docs, a.procs)))
-    n_all, s_all = sum(p[0] for p in parts), max(p[1] for p in parts)
-    print(f"{a.procs} processes: {n_all} sentences in {s_all:.1f} s = {n_all / s_all:.0f} "
-          f"sentences/s (slowest worker's time)")
-    print(json.dumps({"sentences_per_s_1proc": round(n1 / s1, 1),
-                      "sentences_per_s_all": round(n_all / s_all, 1), "processes": a.procs,
+    one, every = [], []
+    for _ in range(max(a.repeat, 1)):
+        n1, s1 = _parse(docs)
+        one.append(n1 / s1)
+        print(f"1 process: {len(docs)} abstracts, {n1} sentences in {s1:.1f} s = "
+              f"{n1 / s1:.0f} sentences/s", flush=True)
+        with ProcessPoolExecutor(a.procs, mp_context=mp.get_context("spawn")) as pool:
+            parts = list(pool.map(_parse, halves(docs, a.procs)))
+        n_all, s_all = sum(p[0] for p in parts), max(p[1] for p in parts)
+        every.append(n_all / s_all)
+        print(f"{a.procs} processes: {n_all} sentences in {s_all:.1f} s = {n_all / s_all:.0f} "
+              f"sentences/s (slowest worker's time)", flush=True)
+    print(json.dumps({"sentences_per_s_1proc": round(statistics.median(one), 1),
+                      "sentences_per_s_all": round(statistics.median(every), 1),
+                      "runs_1proc": [round(x, 1) for x in one],
+                      "runs_all": [round(x, 1) for x in every], "processes": a.procs,
                       "abstracts": len(docs), "sentences": n1}))
 
 
