@@ -61,13 +61,14 @@ pipeline: install
 	    --ner runs/ner/model/model-best --out models/relx_bio_sm
 
 default-model: install
-	$(BIN)/relx train --config configs/ppi-best.toml --out models/ppi-default --version 0.3.0 \
+	$(BIN)/relx train --config configs/ppi-best.toml --out models/ppi-default --version 0.4.0 \
+	    --set ensemble.prior_shift=none \
 	    --train $(PPI)/AImed-learning-format.xml.gz \
 	    --train $(PPI)/BioInfer-learning-format.xml.gz \
 	    --train $(PPI)/IEPA-learning-format.xml.gz
 
 results: install
-	$(BIN)/python -m relx.results --shared $(SHARED) --out docs/results.md --runs runs/results
+	$(BIN)/python -m relx.results --shared $(SHARED) --out docs/results.md --runs docs/runs
 
 bench: install
 	$(BIN)/python benchmarks/bench_kernels.py

@@ -39,11 +39,12 @@ def fit_score(cfg: dict, train: list, test: list, seed: int) -> dict:
     pipe.fit(train, labels(train))
     t1 = time.perf_counter()
     ens = pipe.steps[-1][1]
-    P = ens.member_proba(pipe[:-1].transform(test))
+    P = ens.member_proba(pipe[:-1].transform(test) if len(pipe) > 1 else test)
     t2 = time.perf_counter()
     out = {"train_seconds": t1 - t0, "predict_seconds": t2 - t1, "n_train": len(train),
            "n_test": len(test), "members": P, "member_thresholds": [
-               None if e is None else float(e.steps[-1][1].threshold_) for e in ens.estimators_]}
+               None if e is None else float(getattr(e.steps[-1][1], "threshold_", 0.5))
+           for e in ens.estimators_]}
     for shift in SHIFTS:
         ens.set_params(prior_shift=shift)
         q = ens.posterior(P)
@@ -119,7 +120,8 @@ def main(argv: list[str] | None = None) -> None:
             rep.update(train=args.train, test=args.test, test_prior=prior, combiner=r["combiner"],
                        members=member_metrics(y, r["members"], r["member_thresholds"]))
             reports[s] = rep
-        np.savez_compressed(args.report.with_suffix(".npz"), members=r["members"], y=y)
+        np.savez_compressed(args.report.with_suffix(".npz"), members=r["members"], y=y,
+                            posterior=r[None][1])
     for s in SHIFTS:
         rep = reports[s]
         cfg_s = {**cfg, "ensemble": {**cfg["ensemble"], "prior_shift": s or "none"}}

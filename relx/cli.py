@@ -184,6 +184,9 @@ def evaluate(
     spacy_model: Annotated[str | None, typer.Option(
         help="With --parses relx: a spaCy/scispacy pipeline name or path instead of relx's.")]
     = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="SECTION.KEY=VALUE", help="Override a config value, e.g. --set ensemble.prior_shift=none "
+                      "(repeatable; the value is read as TOML, else as a string).")] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
     task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (BioNLP-ST GENIA; --train "
                                            "and --test are directories).")] = "ppi",
@@ -199,6 +202,8 @@ def evaluate(
     corpora (--task ge-events) are BioNLP-ST directories (.txt, .a1, .a2).
     """
     if task == "ge-events":
+        if set_:
+            raise typer.BadParameter("--set applies to PPI pipeline configs (--task ppi)")
         _evaluate_events(config, train, test, report, quiet, cache_dir)
         return
     if task != "ppi":
@@ -210,11 +215,11 @@ def evaluate(
         write_json,
     )
     from relx.io import ReaderError
-    from relx.registry import ConfigError, load_config
+    from relx.registry import ConfigError, apply_overrides, load_config
 
     out = Console(quiet=quiet)
     try:
-        cfg = load_config(config)
+        cfg = apply_overrides(load_config(config), set_ or [])
         seed = int(cfg["pipeline"].get("seed", 0)) if seed is None else seed
         if cv is not None:
             if corpus is None or train or test:
@@ -338,6 +343,9 @@ def train(
                                                    "Charniak-Lease.")] = "split_parse",
     spacy_model: Annotated[str | None, typer.Option(help="With --parses relx: the spaCy "
                                                          "pipeline (default: relx's).")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="SECTION.KEY=VALUE", help="Override a config value, e.g. --set ensemble.prior_shift=none "
+                      "(repeatable; the value is read as TOML, else as a string).")] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
     task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (--train BioNLP-ST "
                                            "directories).")] = "ppi",
@@ -348,6 +356,8 @@ def train(
 ) -> None:
     """Train a relation-extraction model and save it (no pickle: skops + JSON + TOML)."""
     if task == "ge-events":
+        if set_:
+            raise typer.BadParameter("--set applies to PPI pipeline configs (--task ppi)")
         _train_events(config, train, out, name, version, cache_dir, quiet)
         return
     if task != "ppi":
@@ -355,11 +365,11 @@ def train(
     from relx.evaluate import load_corpus
     from relx.io import ReaderError
     from relx.model import train_model
-    from relx.registry import ConfigError, load_config
+    from relx.registry import ConfigError, apply_overrides, load_config
 
     out_console = Console(quiet=quiet)
     try:
-        cfg = load_config(config)
+        cfg = apply_overrides(load_config(config), set_ or [])
         with out_console.status("reading and parsing the training corpora"):
             docs = [d for p in train for d in load_corpus(p, parses, corpus_parse, spacy_model)]
         with out_console.status(f"training on {len(docs)} documents"):

@@ -9,7 +9,7 @@ sklearn ``Pipeline``.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +85,38 @@ def load_config(path: str | Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: {exc}") from None
     cfg.setdefault("pipeline", {}).setdefault("source", str(path))
     return cfg
+
+
+def apply_overrides(cfg: dict[str, Any], overrides: Mapping[str, Any] | Sequence[str]
+                    ) -> dict[str, Any]:
+    """Set ``section.key`` values on a loaded config, in place; returns it.
+
+    ``overrides``: ``{"section.key": value}`` or CLI strings ``"section.key=value"``, whose
+    value is read as a TOML value (``3``, ``0.5``, ``true``, ``"x"``, ``[1, 2]``) or else
+    taken as a bare string (``ensemble.prior_shift=none``).
+    """
+    items = overrides.items() if isinstance(overrides, Mapping) else map(_split_override,
+                                                                          overrides)
+    for dotted, value in items:
+        section, dot, key = dotted.rpartition(".")
+        if not dot or not section or not key:
+            raise ConfigError(f"override {dotted!r}: expected section.key")
+        target = cfg.setdefault(section, {})
+        if not isinstance(target, dict):
+            raise ConfigError(f"override {dotted!r}: {section!r} is not a config section")
+        target[key] = value
+    return cfg
+
+
+def _split_override(item: str) -> tuple[str, Any]:
+    dotted, eq, raw = item.partition("=")
+    if not eq:
+        raise ConfigError(f"override {item!r}: expected section.key=value")
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return dotted.strip(), value
 
 
 def _resolve(cfg: dict[str, Any], value: Any, seen: tuple[str, ...]) -> Any:

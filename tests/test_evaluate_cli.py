@@ -64,6 +64,35 @@ def test_train_test_report(tmp_path, corpus, mini_xml):
     assert res.output == ""
 
 
+def test_set_overrides_config_values_and_is_recorded(tmp_path, corpus, mini_xml):
+    report = tmp_path / "tt.json"
+    res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--train", str(corpus),
+                              "--test", str(mini_xml), "--report", str(report), "--quiet",
+                              "--set", "forest.n_estimators=7", "--set", "klsh.reference=random",
+                              "--set", "forest.threshold=youden"])
+    assert res.exit_code == 0, res.output
+    cfg = json.loads(report.read_text())["config"]
+    assert cfg["forest"]["n_estimators"] == 7 and cfg["klsh"]["reference"] == "random"
+    assert cfg["forest"]["threshold"] == "youden" and cfg["klsh"]["n_bits"] == 1000
+    res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--train", str(corpus),
+                              "--test", str(mini_xml), "--report", str(report),
+                              "--set", "n_estimators=7"])
+    assert res.exit_code == 2 and "section.key" in res.output
+
+
+def test_apply_overrides_reads_toml_values():
+    from relx.registry import ConfigError, apply_overrides
+
+    cfg = {"a": {"x": 1}}
+    apply_overrides(cfg, ["a.x=0.5", "a.flag=true", "a.list=[1, 2]", "a.word=none",
+                          "b.name=\"q\""])
+    assert cfg == {"a": {"x": 0.5, "flag": True, "list": [1, 2], "word": "none"},
+                   "b": {"name": "q"}}
+    assert apply_overrides(cfg, {"a.x": 3})["a"]["x"] == 3
+    with pytest.raises(ConfigError, match="section.key=value"):
+        apply_overrides(cfg, ["a.x"])
+
+
 def test_clear_errors(tmp_path, mini_xml):
     bad = tmp_path / "bad.xml"
     bad.write_text(mini_xml.read_text().replace('interaction="True"', 'interaction="yes"', 1))

@@ -14,7 +14,11 @@ from relx.io.ppi_xml import read_ppi_xml
 from relx.learn.ensemble import ProbabilityEnsemble
 from relx.learn.forest import RandomSubspaceForest, best_youden_threshold, rule_threshold
 from relx.represent.instances import labels, pair_instances
-from relx.represent.pair_features import PairFeatureExtractor, pair_feature_dict
+from relx.represent.pair_features import (
+    PairFeatureExtractor,
+    competition_features,
+    pair_feature_dict,
+)
 
 
 def _mini():
@@ -35,6 +39,36 @@ def test_pair_features_count_proteins_between_and_see_coordination():
     x = [i for i in _mini() if i.relation.id == "mini.d0.s1.p1"][0]  # TP53 ... p21, MDM2 between
     f = pair_feature_dict(x)
     assert "between_prot=1" in f and "distance=8" in f and "path_edge=conj_but>" in f
+
+
+def test_competition_features_rank_a_pair_among_the_pairs_of_its_sentence():
+    # "TP53 and the MDM2 protein were measured, but p21 was not.": dependency distances
+    # TP53-MDM2 2 edges (conj_and, nn), TP53-p21 3 (nsubjpass, conj_but, nsubj), MDM2-p21 5
+    s = next(iter(read_ppi_xml(FIXTURES / "ppi-mini.xml"))).sentences[1]
+    table = competition_features(s)
+    e0, e1, e2 = (e.id for e in s.entities)
+    assert len(table) == 6 and table[e0, e1] == table[e1, e0]
+    assert set(table[e0, e1]) == {"competition_mentions=3-4", "competition_above_shortest=0",
+                                  "competition_nearer=0"}
+    assert set(table[e0, e2]) == {"competition_mentions=3-4", "competition_above_shortest=1",
+                                  "competition_nearer=0", "competition_nearer=1"}
+    assert set(table[e1, e2]) == {"competition_mentions=3-4", "competition_above_shortest=3",
+                                  "competition_nearer=1"}
+
+
+def test_competition_features_do_not_depend_on_the_batch():
+    inst = _mini()
+    alone = [pair_feature_dict(x, {}, competition=True) for x in inst]
+    shared: dict = {}
+    assert [pair_feature_dict(x, shared, competition=True) for x in reversed(inst)] == alone[::-1]
+    assert all(set(pair_feature_dict(x)) < set(f) for x, f in zip(inst, alone, strict=True))
+    ext = PairFeatureExtractor(competition=True).fit(inst)
+    assert any(n.startswith("competition_") for n in ext.feature_names_)
+    assert _same_rows(ext.transform(inst[1:2]), ext.transform(inst)[1:2])
+
+
+def _same_rows(a, b) -> bool:
+    return (a != b).nnz == 0
 
 
 def test_extractor_learns_a_vocabulary_and_drops_unseen_features():
@@ -93,6 +127,7 @@ def test_best_config_is_klsh_rf_plus_pair_feature_regression():
     assert kinds == [["StructureExtractor", "KLSHEncoder", "RandomSubspaceForest"],
                      ["PairFeatureExtractor", "LogisticRegression"]]
     assert ens.threshold == "youden" and ens.normalise == "quantile"
+    assert ens.prior_shift == "rate" and ens.estimators[1].steps[0][1].competition
 
 
 def test_pair_lr_on_real_iepa_documents_beats_chance():
@@ -120,7 +155,7 @@ def test_scores_and_predictions_match_predict_proba_and_predict():
     s, p = scores_and_predictions(pipe, X)
     np.testing.assert_allclose(s, positive_scores(pipe, X))
     np.testing.assert_array_equal(p, pipe.predict(X))
-    for shift in (None, "rate"):
+    for shift in (None, "none", "rate"):
         ens = Pipeline([("scale", StandardScaler()), ("ens", ProbabilityEnsemble(
             [LogisticRegression(), GaussianNB()], prior_shift=shift, random_state=0))]).fit(X, y)
         s, p = scores_and_predictions(ens, X[:150])

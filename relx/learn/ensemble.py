@@ -29,6 +29,11 @@ positive rate π' from the calibrated posteriors (Saerens et al. 2002, eqs. 2.9-
 rescales their odds by ``(π'/(1-π')) / (π/(1-π))`` (π the training rate). The decision
 threshold on the posterior stays the one chosen on the training data. No label of the
 batch is used; the result depends on the batch as a whole (transductive).
+
+``prior_shift="rate"``: ``predict`` marks as positive the same fraction of the batch that
+the training threshold marks on the out-of-fold training scores (``train_positive_rate_``),
+i.e. the threshold becomes that quantile of the batch's scores. Also transductive; a batch
+of one falls back to the training threshold. ``predict_proba`` is unchanged.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from relx.learn.forest import rule_threshold
 
-PRIOR_SHIFTS = (None, "em", "rate")
+PRIOR_SHIFTS = (None, "none", "em", "rate")  # "none": None spelt in TOML
 NORMALISATIONS = (None, "quantile")
 _EPS = 1e-6
 
@@ -93,7 +98,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         Folds for the out-of-fold member probabilities.
     refit_steps : list of int, optional
         Per member, how many trailing pipeline steps are refitted per fold (default 1).
-    prior_shift : None or ``"em"`` (see module doc).
+    prior_shift : None (or ``"none"``), ``"em"`` or ``"rate"`` (see module doc).
     normalise : None or ``"quantile"`` (see module doc).
     random_state : seed of the fold split; when set, also every member step's seed.
 

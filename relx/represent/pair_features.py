@@ -7,7 +7,15 @@ The features of a pair (entities blinded as in the kernels' structures):
   verb, how many other protein mentions it passes;
 - surface: lemmas between the two mentions, before the first (3 tokens) and after the
   second (3 tokens), the token distance (binned), the number of other protein mentions
-  between them, whether the mentions overlap or have the same text.
+  between them, whether the mentions overlap or have the same text;
+- competition (``competition=True``): how the pair fares against the other protein pairs
+  of its sentence, which transfers across corpora better than lexical cues (chosen with
+  IEPA as the development corpus: IEPA AUC of the two-parse pair LR 0.780 -> 0.796 trained
+  on AIMed, 0.823 -> 0.838 on BioInfer): the number of protein mentions in the sentence
+  (binned), how many edges longer its dependency path is than the sentence's shortest
+  pair path, and for each of its two mentions how many other mentions are closer to it
+  along the dependency graph. Computed from the sentence's own mentions, so a pair's
+  features do not depend on which other pairs are in the batch.
 
 ``PairFeatureExtractor`` turns :class:`~relx.represent.instances.PairInstance` lists into
 a CSR matrix (N, n_features) with a vocabulary learned in ``fit``, optionally with the same
@@ -20,13 +28,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.feature_extraction import DictVectorizer
 
+from relx.doc import Sentence
 from relx.represent.instances import PairInstance
-from relx.structures import BOTH, PROT, PROT1, PROT2, _roles, dependency_graph, shortest_path
+from relx.structures import (
+    BOTH,
+    PROT,
+    PROT1,
+    PROT2,
+    _roles,
+    dependency_graph,
+    entity_head,
+    shortest_path,
+)
 
 WINDOW = 3
 
@@ -35,8 +54,42 @@ def _distance_bin(n: int) -> str:
     return str(n) if n < 10 else "10-19" if n < 20 else "20+"
 
 
-def pair_feature_dict(x: PairInstance, graphs: dict | None = None) -> dict[str, float]:
-    """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs."""
+def _count_bin(n: int) -> str:
+    return "2" if n <= 2 else "3-4" if n <= 4 else "5-8" if n <= 8 else "9+"
+
+
+def competition_features(sentence: Sentence, graph: nx.MultiDiGraph | None = None
+                         ) -> dict[tuple[str, str], dict[str, float]]:
+    """``(entity id, entity id) -> features`` for every ordered pair of the sentence's
+    mentions: mention count, path length above the sentence's shortest, and per mention the
+    number of other mentions nearer to it in the undirected dependency graph (edges)."""
+    g = dependency_graph(sentence) if graph is None else graph
+    ug = g.to_undirected(as_view=True)
+    ids = [e.id for e in sentence.entities]
+    dist: dict[str, dict[int, int]] = {}
+    heads: dict[str, int | None] = {}
+    for e in sentence.entities:
+        heads[e.id] = h = entity_head(sentence, e, g)
+        dist[e.id] = {} if h is None else nx.single_source_shortest_path_length(ug, h)
+    far = len(sentence.tokens) + 1
+    length = {(a, b): far if heads[b] is None else dist[a].get(heads[b], far)
+              for a in ids for b in ids if a != b}
+    shortest = min(length.values(), default=0)
+    n = "competition_mentions=" + _count_bin(len(ids))
+    out = {}
+    for (a, b), d in length.items():
+        f = {n: 1.0, "competition_above_shortest=" + str(min(d - shortest, 3)): 1.0}
+        for u in (a, b):
+            nearer = sum(length[u, z] < d for z in ids if z != u)
+            f["competition_nearer=" + str(min(nearer, 2))] = 1.0
+        out[a, b] = f
+    return out
+
+
+def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
+                      competition: bool = False) -> dict[str, float]:
+    """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs
+    (and, with ``competition``, each sentence's :func:`competition_features`)."""
     s = x.sentence
     e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
     if (e2.start, e2.end) < (e1.start, e1.end):  # unordered pairs: PROT1 comes first
@@ -47,6 +100,14 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None) -> dict[str, 
         if graphs is not None:
             graphs[s.id] = g
     f: dict[str, float] = {}
+    if competition:
+        key = ("competition", s.id)
+        table = None if graphs is None else graphs.get(key)
+        if table is None:
+            table = competition_features(s, g)
+            if graphs is not None:
+                graphs[key] = table
+        f.update(table.get((e1.id, e2.id), {}))
     path = shortest_path(s, e1, e2, g)  # [(edge, word, lemma, pos), ...]
     f["path_len=" + str(min(len(path), 8))] = 1.0
     f["path_edges=" + "|".join(p[0] for p in path[1:])] = 1.0
@@ -101,6 +162,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     sentence (prefixed ``relx:``; :func:`relx.parse.views.relx_view`), next to those of the
     parse the instance carries (e.g. the corpus's); a sentence relx parsed already is used
     as it is. ``second_parse_model``: the spaCy pipeline for it (``None``: the shipped one).
+    ``competition = True`` adds :func:`competition_features` (for both parses).
 
     The vocabulary learned in ``fit`` is ``feature_names_`` (one numpy string array, so a
     saved model loads fast; the name -> column dict is rebuilt on first use and not saved).
@@ -108,9 +170,10 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, second_parse: str | None = None,
-                 second_parse_model: str | None = None) -> None:
+                 second_parse_model: str | None = None, competition: bool = False) -> None:
         self.second_parse = second_parse
         self.second_parse_model = second_parse_model
+        self.competition = competition
 
     def fit(self, X: Sequence[PairInstance], y=None) -> PairFeatureExtractor:
         self.fit_transform(X, y)
@@ -144,11 +207,12 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     def __setstate__(self, state: dict) -> None:
         state.setdefault("second_parse", None)  # models saved before the option existed
         state.setdefault("second_parse_model", None)
+        state.setdefault("competition", False)
         super().__setstate__(state)
 
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
-        dicts = [pair_feature_dict(x, graphs) for x in X]
+        dicts = [pair_feature_dict(x, graphs, self.competition) for x in X]
         if self.second_parse is None:
             return dicts
         if self.second_parse != "relx":
@@ -160,6 +224,6 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         for f, x in zip(dicts, X, strict=True):
             other = view[id(x.sentence)]
             second = f if other is x.sentence else pair_feature_dict(  # relx parse already
-                replace(x, sentence=other), graphs)
+                replace(x, sentence=other), graphs, self.competition)
             f.update({"relx:" + k: v for k, v in list(second.items())})
         return dicts
