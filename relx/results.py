@@ -68,7 +68,7 @@ def _run(config: str, method: str, train: str, test: str | None, shared: Path, o
         res = train_test_report(cfg, _load(path(train), parses), _load(path(test), parses), seed)
     res.update(method=method, train=train, test=test or "10-fold CV",
                parse_source="corpus:split_parse" if parses == "corpus" else _relx_source(),
-               config_file=config)
+               config_file=config, config=cfg)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json(res, out)
     return res

@@ -252,3 +252,23 @@ def test_relx_path_structure_comes_from_relx_parse():
     want = shortest_path(r, r.entity(x.relation.arg1), r.entity(x.relation.arg2),
                          dependency_graph(r))
     assert [p[2] for p in want] == ["PROT1", "bind", "PROT2"]
+
+
+def test_sentence_pair_weighting_reaches_the_regression():
+    from sklearn.pipeline import Pipeline
+
+    from relx.learn.ensemble import sentence_weights
+
+    inst = _mini()  # sentences with 1, 3 and 3 candidate pairs
+    w = sentence_weights(inst)
+    np.testing.assert_allclose(w * np.sqrt([1, 3, 3, 3, 3, 3, 3]), w[0])
+    assert w.mean() == pytest.approx(1.0) and sentence_weights(np.zeros((3, 2))) is None
+    y = labels(inst)
+    member = Pipeline([("features", PairFeatureExtractor()), ("lr", LogisticRegression())])
+    ens = ProbabilityEnsemble([member], pair_weighting="sentence", cv=2, random_state=0)
+    lr = ens.fit(inst, y).estimators_[0].steps[-1][1]
+    X = PairFeatureExtractor().fit_transform(inst)
+    np.testing.assert_allclose(lr.coef_, LogisticRegression().fit(X, y, sample_weight=w).coef_)
+    assert not np.allclose(lr.coef_, LogisticRegression().fit(X, y).coef_)
+    with pytest.raises(ValueError, match="pair_weighting"):
+        ProbabilityEnsemble([member], pair_weighting="documents").fit(inst, y)

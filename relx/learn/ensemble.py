@@ -38,6 +38,7 @@ of one falls back to the training threshold. ``predict_proba`` is unchanged.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -46,12 +47,13 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
 from sklearn.pipeline import Pipeline
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from relx.learn.forest import rule_threshold
 
 PRIOR_SHIFTS = (None, "none", "em", "rate")  # "none": None spelt in TOML
 NORMALISATIONS = (None, "quantile")
+PAIR_WEIGHTINGS = (None, "none", "sentence")
 _EPS = 1e-6
 
 
@@ -100,6 +102,10 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         Per member, how many trailing pipeline steps are refitted per fold (default 1).
     prior_shift : None (or ``"none"``), ``"em"`` or ``"rate"`` (see module doc).
     normalise : None or ``"quantile"`` (see module doc).
+    pair_weighting : None or ``"sentence"``: when X is a list of candidate pairs, members whose
+        final estimator takes ``sample_weight`` (e.g. a logistic regression) are fitted with
+        each pair weighted by ``1/sqrt(pairs of its sentence in X)``, rescaled to mean 1, so
+        sentences with many mentions (and pairs) do not dominate the fit.
     random_state : seed of the fold split; when set, also every member step's seed.
 
     Attributes: ``estimators_`` (fitted members, weight-0 ones None), ``oof_`` (n, m)
@@ -111,7 +117,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
     def __init__(self, estimators: Sequence = (), weights: Sequence[float] | None = None,
                  threshold: float | str = "auto", cv: int = 3,
                  refit_steps: Sequence[int] | None = None, prior_shift: str | None = None,
-                 normalise: str | None = None, random_state=None) -> None:
+                 normalise: str | None = None, pair_weighting: str | None = None,
+                 random_state=None) -> None:
         self.estimators = estimators
         self.weights = weights
         self.threshold = threshold
@@ -119,7 +126,12 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         self.refit_steps = refit_steps
         self.prior_shift = prior_shift
         self.normalise = normalise
+        self.pair_weighting = pair_weighting
         self.random_state = random_state
+
+    def __setstate__(self, state: dict) -> None:
+        state.setdefault("pair_weighting", None)  # models saved before the option existed
+        super().__setstate__(state)
 
     def _weights(self) -> np.ndarray:
         m = len(self.estimators)
@@ -139,9 +151,13 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             raise ValueError(f"prior_shift must be one of {PRIOR_SHIFTS}, not {self.prior_shift!r}")
         if self.normalise not in NORMALISATIONS:
             raise ValueError(f"normalise must be one of {NORMALISATIONS}, not {self.normalise!r}")
+        if self.pair_weighting not in PAIR_WEIGHTINGS:
+            raise ValueError(f"pair_weighting must be one of {PAIR_WEIGHTINGS}, "
+                             f"not {self.pair_weighting!r}")
         w = self._weights()
         pos = y == self.classes_[1]
         groups = _document_groups(X)
+        sample_weight = sentence_weights(X) if self.pair_weighting == "sentence" else None
         self.estimators_ = []
         self.oof_ = np.zeros((len(y), len(w)))
         for j, (est, wj) in enumerate(zip(self.estimators, w, strict=True)):
@@ -149,13 +165,15 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
                 self.estimators_.append(None)
                 continue
             r = 1 if self.refit_steps is None else int(self.refit_steps[j])
-            fitted, self.oof_[:, j] = self._fit_member(est, X, y, r, groups)
+            fitted, self.oof_[:, j] = self._fit_member(est, X, y, r, groups, sample_weight)
             self.estimators_.append(fitted)
         self.fit_combiner(self.oof_, pos)
         return self
 
-    def _fit_member(self, est, X, y, refit: int, groups: np.ndarray | None = None) -> tuple:
+    def _fit_member(self, est, X, y, refit: int, groups: np.ndarray | None = None,
+                    sample_weight: np.ndarray | None = None) -> tuple:
         """Fit one member; its (n,) out-of-fold positive-class probabilities."""
+        sw = sample_weight
         est = clone(est)
         if self.random_state is not None:  # seed every member step, as build_pipeline does
             seeds = {k: self.random_state for k in est.get_params(deep=True)
@@ -164,12 +182,11 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         if isinstance(est, Pipeline) and len(est.steps) > refit >= 1:
             head, tail = est[:-refit], est[-refit:]
             Xt = head.fit_transform(X, y)
-            final = tail.fit(Xt, y)
+            final = _fit_weighted(tail, Xt, y, sw)
             est = Pipeline([*head.steps, *tail.steps])
         else:
             Xt = X
-            est.fit(X, y)
-            final = est
+            final = est = _fit_weighted(est, X, y, sw)
         oof = np.zeros(len(y))
         folds = min(int(self.cv), int(np.bincount(np.unique(y, return_inverse=True)[1]).min()))
         if folds < 2:
@@ -180,7 +197,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         else:
             split, groups = StratifiedKFold(folds, shuffle=True, random_state=self.random_state), None
         for tr, va in split.split(np.zeros(len(y)), y, groups):
-            part = clone(final).fit(_take(Xt, tr), y[tr])
+            part = _fit_weighted(clone(final), _take(Xt, tr), y[tr], None if sw is None else sw[tr])
             oof[va] = part.predict_proba(_take(Xt, va))[:, 1]
         return est, oof
 
@@ -246,6 +263,27 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         return self.classes_[self.decide(self.member_proba(X))]
+
+
+def sentence_weights(X) -> np.ndarray | None:
+    """(n,) ``1/sqrt(pairs of the same sentence in X)`` rescaled to mean 1, or None when X
+    is not a list of candidate pairs."""
+    if hasattr(X, "shape") or not len(X) or not hasattr(X[0], "sentence"):
+        return None
+    keys = [(x.document_id, x.sentence.id) for x in X]
+    count = Counter(keys)
+    w = np.array([count[k] ** -0.5 for k in keys])
+    return w / w.mean()
+
+
+def _fit_weighted(est, X, y, sample_weight: np.ndarray | None):
+    """``est.fit(X, y)``, with ``sample_weight`` when given and its final estimator takes it."""
+    final = est.steps[-1][1] if isinstance(est, Pipeline) else est
+    if sample_weight is None or not has_fit_parameter(final, "sample_weight"):
+        return est.fit(X, y)
+    if isinstance(est, Pipeline):
+        return est.fit(X, y, **{f"{est.steps[-1][0]}__sample_weight": sample_weight})
+    return est.fit(X, y, sample_weight=sample_weight)
 
 
 def _document_groups(X) -> np.ndarray | None:
