@@ -12,6 +12,12 @@ from rich.table import Table
 
 from relx import __version__
 
+# `--set section.key=value` of `relx evaluate` and `relx train`
+SetOption = Annotated[list[str] | None, typer.Option(
+    "--set", metavar="SECTION.KEY=VALUE",
+    help="Override a config value, e.g. --set ensemble.prior_shift=none (repeatable; the "
+         "value is read as TOML, else as a string).")]
+
 app = typer.Typer(
     name="relx",
     help="Extract biomedical relations (protein-protein interactions, bio-events) with "
@@ -184,9 +190,7 @@ def evaluate(
     spacy_model: Annotated[str | None, typer.Option(
         help="With --parses relx: a spaCy/scispacy pipeline name or path instead of relx's.")]
     = None,
-    set_: Annotated[list[str] | None, typer.Option(
-        "--set", metavar="SECTION.KEY=VALUE", help="Override a config value, e.g. --set ensemble.prior_shift=none "
-                      "(repeatable; the value is read as TOML, else as a string).")] = None,
+    set_: SetOption = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
     task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (BioNLP-ST GENIA; --train "
                                            "and --test are directories).")] = "ppi",
@@ -343,9 +347,7 @@ def train(
                                                    "Charniak-Lease.")] = "split_parse",
     spacy_model: Annotated[str | None, typer.Option(help="With --parses relx: the spaCy "
                                                          "pipeline (default: relx's).")] = None,
-    set_: Annotated[list[str] | None, typer.Option(
-        "--set", metavar="SECTION.KEY=VALUE", help="Override a config value, e.g. --set ensemble.prior_shift=none "
-                      "(repeatable; the value is read as TOML, else as a string).")] = None,
+    set_: SetOption = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
     task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (--train BioNLP-ST "
                                            "directories).")] = "ppi",
