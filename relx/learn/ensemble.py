@@ -173,7 +173,6 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
     def _fit_member(self, est, X, y, refit: int, groups: np.ndarray | None = None,
                     sample_weight: np.ndarray | None = None) -> tuple:
         """Fit one member; its (n,) out-of-fold positive-class probabilities."""
-        sw = sample_weight
         est = clone(est)
         if self.random_state is not None:  # seed every member step, as build_pipeline does
             seeds = {k: self.random_state for k in est.get_params(deep=True)
@@ -182,11 +181,11 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         if isinstance(est, Pipeline) and len(est.steps) > refit >= 1:
             head, tail = est[:-refit], est[-refit:]
             Xt = head.fit_transform(X, y)
-            final = _fit_weighted(tail, Xt, y, sw)
+            final = _fit_weighted(tail, Xt, y, sample_weight)
             est = Pipeline([*head.steps, *tail.steps])
         else:
             Xt = X
-            final = est = _fit_weighted(est, X, y, sw)
+            final = est = _fit_weighted(est, X, y, sample_weight)
         oof = np.zeros(len(y))
         folds = min(int(self.cv), int(np.bincount(np.unique(y, return_inverse=True)[1]).min()))
         if folds < 2:
@@ -197,7 +196,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         else:
             split, groups = StratifiedKFold(folds, shuffle=True, random_state=self.random_state), None
         for tr, va in split.split(np.zeros(len(y)), y, groups):
-            part = _fit_weighted(clone(final), _take(Xt, tr), y[tr], None if sw is None else sw[tr])
+            sw = None if sample_weight is None else sample_weight[tr]
+            part = _fit_weighted(clone(final), _take(Xt, tr), y[tr], sw)
             oof[va] = part.predict_proba(_take(Xt, va))[:, 1]
         return est, oof
 
