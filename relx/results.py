@@ -14,6 +14,7 @@ import argparse
 import json
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 from relx.evaluate import cross_validation_report, load_corpus, train_test_report, write_json
@@ -115,8 +116,10 @@ def load_ablation(rows: list[dict], runs: Path) -> dict[tuple[str, str, str | No
 
 
 def run_ablation(rows: list[dict], shared: Path, runs: Path,
-                 results: dict[tuple[str, str, str | None], dict]) -> None:
-    """Run every missing ablation cell whose config exists (cheapest settings first)."""
+                 results: dict[tuple[str, str, str | None], dict],
+                 on_report: Callable[[], None] | None = None) -> None:
+    """Run every missing ablation cell whose config exists (cheapest settings first);
+    ``on_report`` is called after each finished cell (e.g. to rewrite the page)."""
     for a, b in sorted(ABLATION_SETTINGS, key=lambda s: (s[1] is None, s[0] != "IEPA")):
         for row in rows:
             config = ablation_config(row, a)
@@ -128,6 +131,8 @@ def run_ablation(rows: list[dict], shared: Path, runs: Path,
             results[row["key"], a, b] = r
             print(f"ablation {row['key']:10s} {a:8s} -> {b or 'CV10':8s} F1 {r['f1']:.3f} "
                   f"({time.perf_counter() - t0:.0f} s)", flush=True)
+            if on_report is not None:
+                on_report()
 
 
 def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None], dict]
@@ -398,7 +403,7 @@ def main(argv: list[str] | None = None) -> None:
             if unknown:
                 ap.error(f"--rows: no ablation rows {sorted(unknown)}")
             run_ablation([r for r in rows if not keys or r["key"] in keys], args.shared,
-                         args.runs, ablation)
+                         args.runs, ablation, write)
         write()
         return
     for method in args.methods.split(";"):
@@ -411,7 +416,7 @@ def main(argv: list[str] | None = None) -> None:
             write()
     ablation.update(load_ablation(rows, args.runs))  # method rows share the matrix reports
     if not args.no_ablation:
-        run_ablation(rows, args.shared, args.runs, ablation)
+        run_ablation(rows, args.shared, args.runs, ablation, write)
         write()
     if args.raw:
         for a, b in RAW_SETTINGS:
