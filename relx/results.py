@@ -154,12 +154,13 @@ def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None],
              "between restarts on 1000-bit codes (`relx/learn/optimise.py`), and none of them "
              "raises AUC. Train seconds of those rows were measured on loaded cores. The "
              "*Youden* rows decide at the threshold maximising TPR - FPR on out-of-fold "
-             "training scores instead of the F1-best one. The two *best* rows "
-             "(`configs/ppi-ensemble-lr.toml`, then `configs/ppi-best.toml` with the pair "
-             "features on two parses: the corpus's and relx's own) were chosen with IEPA as the "
-             "development corpus (`benchmarks/select_ppi_best.py`), so their IEPA cells are not "
-             "independent of that choice; AIMed↔BioInfer are. Rows on two parses use relx's "
-             "pipeline 0.3.0 (its parser is unchanged in 0.3.1, which has a slimmer NER).", "",
+             "training scores instead of the F1-best one. The ensemble rows "
+             "(`configs/ppi-ensemble-lr.toml`, `configs/ppi-best-0.3.toml`, then "
+             "`configs/ppi-best.toml`, each on the way to the current best) were chosen with "
+             "IEPA as the development corpus (`benchmarks/select_ppi_best.py`, "
+             "`benchmarks/eval_ensemble.py`), so their IEPA cells are not independent of that "
+             "choice; AIMed↔BioInfer are. Rows on two parses take the second parse from relx's "
+             "shipped pipeline (parser 0.3.0, unchanged in pipeline 0.3.1).", "",
              "| configuration | config | " + " | ".join(head) + " | train s |",
              "|---|---|" + "---|" * (len(head) + 1)]
     for row in rows:

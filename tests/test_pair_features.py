@@ -18,6 +18,7 @@ from relx.represent.pair_features import (
     PairFeatureExtractor,
     competition_features,
     pair_feature_dict,
+    path_structure_features,
 )
 
 
@@ -33,6 +34,21 @@ def test_pair_features_of_a_simple_interaction_sentence():
             "after=in", "after=vivo"} <= set(f)
     assert not any("RAD51" in k or "BRCA2" in k for k in f)  # mentions are blinded
     assert all(v == 1.0 for v in f.values())
+
+
+def test_path_structure_features_name_the_lowest_common_ancestor():
+    x = _mini()[0]  # "RAD51 binds BRCA2 in vivo.": PROT1 <nsubj bind dobj> PROT2
+    f = pair_feature_dict(x, path_structure=True)
+    assert {"lca_lemma=bind", "lca_pos=VB", "lca_up=1_down=1",
+            "edge_bigram=<nsubjdobj>"} <= set(f)
+    assert not any(k.startswith(("lca_", "edge_bigram")) for k in pair_feature_dict(x))
+    # a chain that only walks up: the last node is the ancestor
+    up = [("<none>", "PROT1", "PROT1", "PROT"), ("<nmod", "of", "of", "IN"),
+          ("<nmod", "PROT2", "PROT2", "PROT")]
+    assert path_structure_features(up) == {
+        "lca_lemma=PROT2": 1.0, "lca_pos=PR": 1.0, "lca_up=2_down=0": 1.0,
+        "edge_bigram=<nmod<nmod": 1.0}
+    assert path_structure_features(up[:1]) == {}
 
 
 def test_pair_features_count_proteins_between_and_see_coordination():

@@ -8,6 +8,12 @@ The features of a pair (entities blinded as in the kernels' structures):
 - surface: lemmas between the two mentions, before the first (3 tokens) and after the
   second (3 tokens), the token distance (binned), the number of other protein mentions
   between them, whether the mentions overlap or have the same text;
+- path structure (``path_structure=True``): the path's lowest common ancestor (the node
+  where it turns from walking up to walking down the tree: its lemma, coarse POS and the
+  number of edges up and down) and each pair of consecutive edge labels (chosen with IEPA
+  as the development corpus: IEPA AUC of the two-parse pair LR with competition features
+  0.806 -> 0.809 trained on AIMed, 0.850 -> 0.851 on BioInfer; 5-fold document
+  out-of-fold AUC 0.873 -> 0.874 on AIMed, 0.831 -> 0.835 on BioInfer);
 - competition (``competition=True``): how the pair fares against the other protein pairs
   of its sentence, which transfers across corpora better than lexical cues (chosen with
   IEPA as the development corpus: IEPA AUC of the two-parse pair LR 0.780 -> 0.796 trained
@@ -86,10 +92,29 @@ def competition_features(sentence: Sentence, graph: nx.MultiDiGraph | None = Non
     return out
 
 
+def path_structure_features(path: Sequence[tuple[str, str, str, str]]) -> dict[str, float]:
+    """Lowest common ancestor (lemma, coarse POS, edges up / down) and consecutive edge-label
+    pairs of a :func:`~relx.structures.shortest_path` (``[(edge, word, lemma, pos), ...]``)."""
+    edges = [p[0] for p in path[1:]]
+    if not edges:
+        return {}
+    up = 0
+    while up < len(edges) and edges[up].startswith("<"):
+        up += 1
+    _, _, lemma, pos = path[up]
+    f = {"lca_lemma=" + lemma: 1.0, "lca_pos=" + pos[:2]: 1.0,
+         f"lca_up={min(up, 4)}_down={min(len(edges) - up, 4)}": 1.0}
+    for a, b in zip(edges, edges[1:], strict=False):
+        f["edge_bigram=" + a + b] = 1.0
+    return f
+
+
 def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
-                      competition: bool = False) -> dict[str, float]:
+                      competition: bool = False, path_structure: bool = False
+                      ) -> dict[str, float]:
     """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs
-    (and, with ``competition``, each sentence's :func:`competition_features`)."""
+    (and, with ``competition``, each sentence's :func:`competition_features`);
+    ``path_structure`` adds :func:`path_structure_features`."""
     s = x.sentence
     e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
     if (e2.start, e2.end) < (e1.start, e1.end):  # unordered pairs: PROT1 comes first
@@ -123,6 +148,8 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
     if any(p[3].startswith("VB") for p in path):
         f["path_has_verb"] = 1.0
     f["path_prot=" + str(min(sum(p[1] == PROT for p in path), 3))] = 1.0
+    if path_structure:
+        f.update(path_structure_features(path))
 
     roles = _roles(s, e1, e2)
     t1 = [t for t, r in roles.items() if r in (PROT1, BOTH)]
@@ -162,7 +189,8 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     sentence (prefixed ``relx:``; :func:`relx.parse.views.relx_view`), next to those of the
     parse the instance carries (e.g. the corpus's); a sentence relx parsed already is used
     as it is. ``second_parse_model``: the spaCy pipeline for it (``None``: the shipped one).
-    ``competition = True`` adds :func:`competition_features` (for both parses).
+    ``competition = True`` adds :func:`competition_features`, ``path_structure = True``
+    :func:`path_structure_features` (both for both parses).
 
     The vocabulary learned in ``fit`` is ``feature_names_`` (one numpy string array, so a
     saved model loads fast; the name -> column dict is rebuilt on first use and not saved).
@@ -170,10 +198,12 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, second_parse: str | None = None,
-                 second_parse_model: str | None = None, competition: bool = False) -> None:
+                 second_parse_model: str | None = None, competition: bool = False,
+                 path_structure: bool = False) -> None:
         self.second_parse = second_parse
         self.second_parse_model = second_parse_model
         self.competition = competition
+        self.path_structure = path_structure
 
     def fit(self, X: Sequence[PairInstance], y=None) -> PairFeatureExtractor:
         self.fit_transform(X, y)
@@ -208,11 +238,12 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         state.setdefault("second_parse", None)  # models saved before the option existed
         state.setdefault("second_parse_model", None)
         state.setdefault("competition", False)
+        state.setdefault("path_structure", False)
         super().__setstate__(state)
 
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
-        dicts = [pair_feature_dict(x, graphs, self.competition) for x in X]
+        dicts = [pair_feature_dict(x, graphs, self.competition, self.path_structure) for x in X]
         if self.second_parse is None:
             return dicts
         if self.second_parse != "relx":
@@ -224,6 +255,6 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         for f, x in zip(dicts, X, strict=True):
             other = view[id(x.sentence)]
             second = f if other is x.sentence else pair_feature_dict(  # relx parse already
-                replace(x, sentence=other), graphs, self.competition)
+                replace(x, sentence=other), graphs, self.competition, self.path_structure)
             f.update({"relx:" + k: v for k, v in list(second.items())})
         return dicts
