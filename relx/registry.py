@@ -16,6 +16,7 @@ from typing import Any
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import Normalizer
 
 from relx.kernels.nonstationary import NonstationaryPathKernel
 from relx.kernels.structure import PathKernel, SumKernel, TreeKernel
@@ -57,6 +58,7 @@ register("mi_klsh")(MIOptimisedKLSH)
 register("ensemble")(ProbabilityEnsemble)
 register("pair_features")(PairFeatureExtractor)
 register("logistic_regression")(LogisticRegression)
+register("normalizer")(Normalizer)  # rows scaled to unit norm (sparse pair features)
 
 
 @register("pipeline")
