@@ -348,13 +348,15 @@ of the table above for the setting it decides:
 IEPA served as an unseen-corpus development target for the two cross-corpus choices, so the
 IEPA columns are not fully independent of those two choices; AIMed<->BioInfer are.
 
-`configs/ppi-best.toml` (KLSH-RF + pair-feature logistic regression on two parses) was
-chosen the same way (`python benchmarks/select_ppi_best.py --members ...`): members, score
-combination, decision rule and the second parse by IEPA AUC and F1 when training on AIMed
-and on BioInfer, and by 5-fold document out-of-fold AUC on the training corpus (which also
-gives the thresholds); the logistic regression's C = 0.1 by out-of-fold AUC on AIMed and
-BioInfer. The candidates and their figures are in the config's header. AIMed<->BioInfer
-were not looked at.
+`configs/ppi-best.toml` (KLSH-RF + pair-feature logistic regression on two parses, with
+competition and path-structure features) was chosen the same way
+(`python benchmarks/select_ppi_best.py --members ...`, `benchmarks/eval_ensemble.py`):
+members, feature groups, score combination, member weights, decision rule and the second
+parse by IEPA AUC and F1 when training on AIMed and on BioInfer, and by 5-fold document
+out-of-fold AUC on the training corpus (which also gives the thresholds); the logistic
+regression's C = 0.03 by IEPA and out-of-fold AUC on AIMed and BioInfer. The candidates
+and their figures, kept or not, are in the config's header. A change was kept or dropped
+before its AIMed<->BioInfer runs.
 """
 
 
