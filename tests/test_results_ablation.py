@@ -70,3 +70,24 @@ def test_every_ablation_row_names_an_existing_config():
     for row in rows:
         for a, _ in ABLATION_SETTINGS:
             assert Path(ablation_config(row, a)).exists(), row
+
+
+def test_ablation_chart_draws_one_bar_per_report_and_the_published_lines():
+    import xml.etree.ElementTree as ET
+
+    from relx.results_chart import PUBLISHED, ablation_svg
+
+    rows = [{"name": "plain", "key": "a"}, {"name": "best <one>", "key": "b", "best": True}]
+    found = {("a", "AIMed", "BioInfer"): _report(0.4), ("b", "AIMed", "BioInfer"): _report(0.6),
+             ("b", "IEPA", None): _report(0.75)}
+    svg = ablation_svg(rows, found, ABLATION_SETTINGS)
+    root = ET.fromstring(svg)  # our own text: well-formed, names escaped
+    ns = "{http://www.w3.org/2000/svg}"
+    bars = [r for r in root.iter(ns + "rect") if r.find(ns + "title") is not None]
+    assert len(bars) == len(found)
+    widths = sorted(float(r.get("width")) for r in bars)
+    assert widths == [0.4 * 150, 0.6 * 150, 0.75 * 150]
+    assert [r.get("fill") for r in bars].count("#d95f02") == 2  # the best row, both cells
+    dashed = [x for x in root.iter(ns + "line") if x.get("stroke-dasharray")]
+    assert len(dashed) == sum(s in PUBLISHED for s in ABLATION_SETTINGS)
+    assert "best &lt;one&gt;" in svg
