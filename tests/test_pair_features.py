@@ -96,6 +96,26 @@ def test_extractor_learns_a_vocabulary_and_drops_unseen_features():
     assert X[2:].sum() < sum(len(pair_feature_dict(i)) for i in inst[2:])  # unseen dropped
 
 
+def test_lexical_weight_scales_only_the_word_features():
+    import copy
+
+    inst = _mini()
+    plain = PairFeatureExtractor(path_structure=True)
+    X1 = plain.fit_transform(inst)
+    ext = PairFeatureExtractor(path_structure=True, lexical_weight=0.5)
+    X = ext.fit_transform(inst)
+    names = ext.feature_names_.tolist()
+    assert names == plain.feature_names_.tolist()
+    col = {n: j for j, n in enumerate(names)}
+    row = X[0].toarray().ravel()
+    assert row[col["between=bind"]] == row[col["path_lemma=bind"]] == row[col["lca_lemma=bind"]] == 0.5
+    assert row[col["path_edges=<nsubj|dobj>"]] == row[col["lca_pos=VB"]] == 1.0
+    assert (ext.transform(inst) != X).nnz == 0  # transform matches fit_transform
+    assert ((X1 > 0) != (X > 0)).nnz == 0  # same non-zeros, only rescaled
+    again = copy.deepcopy(ext)  # goes through __getstate__: cached weights rebuilt, not stored
+    assert "_weights" not in again.__dict__ and (again.transform(inst) != X).nnz == 0
+
+
 def test_youden_threshold_maximises_tpr_minus_fpr():
     rng = np.random.default_rng(0)
     y = rng.random(500) < 0.2

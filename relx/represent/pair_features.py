@@ -54,6 +54,10 @@ from relx.structures import (
 )
 
 WINDOW = 3
+#: feature-name prefixes of the lexical features (words and lemmas), scaled by
+#: ``PairFeatureExtractor(lexical_weight=...)``; the others are structural
+LEXICAL_PREFIXES = ("between=", "before=", "after=", "path_lemma=", "path_walk=",
+                    "path_bigram=", "path_edge_lemma=", "lca_lemma=")
 
 
 def _distance_bin(n: int) -> str:
@@ -194,16 +198,19 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
 
     The vocabulary learned in ``fit`` is ``feature_names_`` (one numpy string array, so a
     saved model loads fast; the name -> column dict is rebuilt on first use and not saved).
-    Features unseen in ``fit`` are dropped at ``transform``.
+    Features unseen in ``fit`` are dropped at ``transform``. ``lexical_weight`` scales the
+    lexical features (:data:`LEXICAL_PREFIXES`, either parse) against the structural ones,
+    which for an L2-regularised linear model is a stronger prior on the lexical weights.
     """
 
     def __init__(self, second_parse: str | None = None,
                  second_parse_model: str | None = None, competition: bool = False,
-                 path_structure: bool = False) -> None:
+                 path_structure: bool = False, lexical_weight: float = 1.0) -> None:
         self.second_parse = second_parse
         self.second_parse_model = second_parse_model
         self.competition = competition
         self.path_structure = path_structure
+        self.lexical_weight = lexical_weight
 
     def fit(self, X: Sequence[PairInstance], y=None) -> PairFeatureExtractor:
         self.fit_transform(X, y)
@@ -215,7 +222,22 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         self.feature_names_ = np.asarray(vec.feature_names_, dtype=str)
         self.n_features_out_ = len(self.feature_names_)
         self._index = vec.vocabulary_
+        out.data *= self._column_weights()[out.indices]
         return out
+
+    def _column_weights(self) -> np.ndarray:
+        """(n_features,) float64: ``lexical_weight`` for lexical columns, else 1."""
+        w = self.__dict__.get("_weights")
+        if w is None:
+            w = np.ones(self.n_features_out_)
+            if self.lexical_weight != 1.0:
+                names = np.char.replace(self.feature_names_, "relx:", "", count=1)
+                lexical = np.zeros(len(names), dtype=bool)
+                for prefix in LEXICAL_PREFIXES:
+                    lexical |= np.char.startswith(names, prefix)
+                w[lexical] = self.lexical_weight
+            self._weights = w
+        return w
 
     def transform(self, X: Sequence[PairInstance]) -> sp.csr_matrix:
         index = self.__dict__.get("_index")
@@ -225,13 +247,15 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         for f in self._dicts(X):
             cols.extend(sorted(j for j in map(index.get, f) if j is not None))
             indptr.append(len(cols))
-        data = np.ones(len(cols))
-        return sp.csr_matrix((data, np.asarray(cols, dtype=np.int64), np.asarray(indptr)),
+        cols_arr = np.asarray(cols, dtype=np.int64)
+        data = self._column_weights()[cols_arr] if len(cols_arr) else np.ones(0)
+        return sp.csr_matrix((data, cols_arr, np.asarray(indptr)),
                              shape=(len(indptr) - 1, self.n_features_out_))
 
     def __getstate__(self) -> dict:
         state = super().__getstate__()
         state.pop("_index", None)
+        state.pop("_weights", None)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -239,6 +263,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         state.setdefault("second_parse_model", None)
         state.setdefault("competition", False)
         state.setdefault("path_structure", False)
+        state.setdefault("lexical_weight", 1.0)
         super().__setstate__(state)
 
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
