@@ -248,7 +248,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
             cols.extend(sorted(j for j in map(index.get, f) if j is not None))
             indptr.append(len(cols))
         cols_arr = np.asarray(cols, dtype=np.int64)
-        data = self._column_weights()[cols_arr] if len(cols_arr) else np.ones(0)
+        data = self._column_weights()[cols_arr]
         return sp.csr_matrix((data, cols_arr, np.asarray(indptr)),
                              shape=(len(indptr) - 1, self.n_features_out_))
 
