@@ -222,6 +222,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         self.feature_names_ = np.asarray(vec.feature_names_, dtype=str)
         self.n_features_out_ = len(self.feature_names_)
         self._index = vec.vocabulary_
+        self.__dict__.pop("_weights", None)  # a refit has a new vocabulary
         out.data *= self._column_weights()[out.indices]
         return out
 
