@@ -41,6 +41,7 @@ TRUSTED_TYPES = [
     "relx.kernels.nonstationary.NonstationaryPathKernel",
     "relx.learn.optimise.MIOptimisedKLSH",
     "relx.represent.pair_features.PairFeatureExtractor",
+    "relx.learn.nb_scaling.NaiveBayesScaler",
 ]
 
 

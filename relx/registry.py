@@ -24,6 +24,7 @@ from relx.learn.ensemble import ProbabilityEnsemble
 from relx.learn.flda import MSEFLDA
 from relx.learn.forest import RandomSubspaceForest
 from relx.learn.kernel_svm import KernelSVM
+from relx.learn.nb_scaling import NaiveBayesScaler
 from relx.learn.optimise import MIOptimisedKLSH
 from relx.represent.g2p import G2PEmbedding
 from relx.represent.instances import StructureExtractor
@@ -59,6 +60,7 @@ register("ensemble")(ProbabilityEnsemble)
 register("pair_features")(PairFeatureExtractor)
 register("logistic_regression")(LogisticRegression)
 register("normalizer")(Normalizer)  # rows scaled to unit norm (sparse pair features)
+register("naive_bayes_scaler")(NaiveBayesScaler)  # NB log-count ratios (sparse pair features)
 
 
 @register("pipeline")
