@@ -1,9 +1,10 @@
 """NaiveBayesScaler: log-count ratios against a hand computation, sparse/dense agreement,
-the sklearn estimator contract, and use as a registered pipeline step."""
+the sklearn estimator contract, use as a registered pipeline step; every PPI config builds."""
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import ROOT
 from sklearn.utils.estimator_checks import check_estimator
 
 from relx.learn.nb_scaling import NaiveBayesScaler
@@ -48,3 +49,12 @@ def test_registered_pipeline_step():
     yr = (Xr[:, 0] + Xr[:, 1] > 0).astype(int)
     pipe.fit(sp.csr_matrix(Xr), yr)
     assert pipe.score(sp.csr_matrix(Xr), yr) > 0.8
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("ppi-*.toml")),
+                         ids=lambda p: p.name)
+def test_every_ppi_config_builds(path):
+    from relx.registry import load_config
+
+    pipe = build_pipeline(load_config(path), random_state=0)
+    assert hasattr(pipe, "fit") and hasattr(pipe, "predict_proba")

@@ -180,6 +180,26 @@ def test_pair_lr_on_real_iepa_documents_beats_chance():
     assert auc > 0.7, auc
 
 
+def test_nb_scaled_pair_member_on_real_iepa_documents():
+    from relx.evaluate import document_folds, load_corpus
+    from relx.registry import build_pipeline, load_config
+
+    docs = load_corpus(corpus_file("IEPA"))
+    folds = document_folds(docs, 3, 0)
+    train = pair_instances([d for d in docs if folds[d.id] != 0])
+    test = pair_instances([d for d in docs if folds[d.id] == 0])
+    ens = build_pipeline(load_config(ROOT / "configs" / "ppi-best-nb.toml"),
+                         random_state=0).steps[-1][1]
+    assert ens.refit_steps == [1, 2]  # the scaler learns from labels: refitted per OOF split
+    member = ens.estimators[1]
+    member.fit(train, labels(train))
+    scaler = member.steps[1][1]
+    names = member.steps[0][1].feature_names_
+    assert scaler.ratio_.shape == names.shape and np.isfinite(scaler.ratio_).all()
+    auc = roc_auc_score(labels(test), member.predict_proba(test)[:, 1])
+    assert auc > 0.75, auc
+
+
 def test_scores_and_predictions_match_predict_proba_and_predict():
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import StandardScaler
