@@ -58,3 +58,17 @@ def test_every_ppi_config_builds(path):
 
     pipe = build_pipeline(load_config(path), random_state=0)
     assert hasattr(pipe, "fit") and hasattr(pipe, "predict_proba")
+
+
+def test_pipeline_with_scaler_survives_model_save_load(tmp_path):
+    from relx.model import RelationModel, load_model
+
+    cfg = {"pipeline": {"steps": ["nb", "classifier"], "seed": 0},
+           "nb": {"component": "naive_bayes_scaler"},
+           "classifier": {"component": "logistic_regression"}}
+    Xs = sp.csr_matrix(X)
+    pipe = build_pipeline(cfg).fit(Xs, y)
+    RelationModel(pipe, cfg, {"name": "nb"}).save(tmp_path / "m")
+    back = load_model(tmp_path / "m").pipeline
+    np.testing.assert_allclose(back.predict_proba(Xs), pipe.predict_proba(Xs))
+    np.testing.assert_array_equal(back.steps[0][1].ratio_, pipe.steps[0][1].ratio_)
