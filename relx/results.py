@@ -352,7 +352,8 @@ IEPA served as an unseen-corpus development target for the two cross-corpus choi
 IEPA columns are not fully independent of those two choices; AIMed<->BioInfer are.
 
 `configs/ppi-best.toml` (KLSH-RF + pair-feature logistic regression on two parses, with
-competition and path-structure features) was chosen the same way
+competition and path-structure features, + the same regression on naive-Bayes-scaled
+features) was chosen the same way
 (`python benchmarks/select_ppi_best.py --members ...`, `benchmarks/eval_ensemble.py`):
 members, feature groups, score combination, member weights, decision rule and the second
 parse by IEPA AUC and F1 when training on AIMed and on BioInfer, and by 5-fold document
