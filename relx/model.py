@@ -42,6 +42,7 @@ TRUSTED_TYPES = [
     "relx.learn.optimise.MIOptimisedKLSH",
     "relx.represent.pair_features.PairFeatureExtractor",
     "relx.learn.nb_scaling.NaiveBayesScaler",
+    "relx.learn.frequent_features.FrequentFeatureSelector",
 ]
 
 

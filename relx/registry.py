@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
@@ -23,6 +24,7 @@ from relx.kernels.structure import PathKernel, SumKernel, TreeKernel
 from relx.learn.ensemble import ProbabilityEnsemble
 from relx.learn.flda import MSEFLDA
 from relx.learn.forest import RandomSubspaceForest
+from relx.learn.frequent_features import FrequentFeatureSelector
 from relx.learn.kernel_svm import KernelSVM
 from relx.learn.nb_scaling import NaiveBayesScaler
 from relx.learn.optimise import MIOptimisedKLSH
@@ -61,6 +63,8 @@ register("pair_features")(PairFeatureExtractor)
 register("logistic_regression")(LogisticRegression)
 register("normalizer")(Normalizer)  # rows scaled to unit norm (sparse pair features)
 register("naive_bayes_scaler")(NaiveBayesScaler)  # NB log-count ratios (sparse pair features)
+register("frequent_features")(FrequentFeatureSelector)  # top-k columns, dense (for trees)
+register("hist_gradient_boosting")(HistGradientBoostingClassifier)
 
 
 @register("pipeline")

@@ -162,8 +162,10 @@ def test_best_config_is_klsh_rf_plus_pair_feature_regression():
     kinds = [[type(s).__name__ for _, s in m.steps] for m in ens.estimators]
     assert kinds == [["StructureExtractor", "KLSHEncoder", "RandomSubspaceForest"],
                      ["PairFeatureExtractor", "LogisticRegression"],
-                     ["PairFeatureExtractor", "NaiveBayesScaler", "LogisticRegression"]]
-    assert ens.refit_steps == [1, 1, 2]  # the NB scaler learns from labels: refitted per split
+                     ["PairFeatureExtractor", "NaiveBayesScaler", "LogisticRegression"],
+                     ["PairFeatureExtractor", "FrequentFeatureSelector",
+                      "HistGradientBoostingClassifier"]]
+    assert ens.refit_steps == [1, 1, 2, 1]  # the NB scaler learns from labels: refitted per split
     assert ens.threshold == "youden" and ens.normalise == "quantile"
     assert ens.prior_shift == "rate" and ens.estimators[1].steps[0][1].competition
 
