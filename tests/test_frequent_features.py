@@ -41,3 +41,16 @@ def test_registered_steps_before_gradient_boosting():
     yr = (Xr[:, 0] * Xr[:, 1] + Xr[:, 2] > 0).astype(int)
     pipe = build_pipeline(cfg).fit(sp.csr_matrix(Xr), yr)
     assert pipe.score(sp.csr_matrix(Xr), yr) > 0.8
+
+
+def test_boosted_trees_survive_model_save_load(tmp_path):
+    from relx.model import RelationModel, load_model
+
+    cfg = {"pipeline": {"steps": ["frequent", "gbt"], "seed": 0},
+           "frequent": {"component": "frequent_features", "k": 3},
+           "gbt": {"component": "hist_gradient_boosting", "max_iter": 10}}
+    y = np.array([1, 0, 1, 0])
+    pipe = build_pipeline(cfg).fit(X, y)
+    RelationModel(pipe, cfg, {"name": "gbt"}).save(tmp_path / "m")
+    back = load_model(tmp_path / "m").pipeline
+    np.testing.assert_allclose(back.predict_proba(X), pipe.predict_proba(X))
