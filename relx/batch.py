@@ -4,7 +4,10 @@ Every input file gets its own outputs, written atomically, and then a ``.done/<k
 record (its counts and errors). A rerun skips inputs that have a record, so a killed batch
 resumes where it stopped; the merged ``relations.jsonl``, ``errors.jsonl`` and
 ``summary.json`` are rebuilt from the per-input files in input order at the end, so a resumed
-batch ends with the same output as an uninterrupted one.
+batch ends with the same output as an uninterrupted one. ``.settings.json`` records what
+decides the outputs (task, model name/version/creation time, threshold, parser, grounding,
+formats); resuming into a folder written with other settings is refused, so one folder never
+mixes results of two models.
 
 ``BatchOptions.task`` picks what is extracted: ``ppi`` (protein pairs, :mod:`relx.extract`)
 or ``events`` (GENIA events, :mod:`relx.ge.extract`: ``events.jsonl`` instead of
@@ -253,12 +256,48 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "doc"
 
 
+def run_settings(opts: BatchOptions) -> dict[str, Any]:
+    """What decides an input's outputs (a resumed batch must use the same)."""
+    from relx.extract import find_model_dir
+    from relx.ge.extract import DEFAULT_EVENT_MODEL
+    from relx.model import DEFAULT_MODEL
+
+    default = DEFAULT_EVENT_MODEL if opts.task == "events" else DEFAULT_MODEL
+    try:
+        meta = json.loads((find_model_dir(opts.model or default) / "meta.json").read_text())
+    except (ValueError, OSError):  # a missing model fails later with its own message
+        meta = {}
+    return {"task": opts.task, "model": opts.model or default,
+            "model_version": meta.get("version"), "model_created": meta.get("created"),
+            "threshold": opts.threshold, "spacy_model": opts.spacy_model,
+            "ground": opts.ground, "formats": sorted(opts.formats),
+            "input_format": opts.input_format}
+
+
+def check_settings(out: Path, settings: dict[str, Any]) -> None:
+    """Refuse to resume into ``out`` when its finished inputs were made with other settings;
+    else record ``settings`` in ``out/.settings.json``."""
+    path = out / ".settings.json"
+    done = out / ".done"
+    if path.exists() and done.is_dir() and any(done.glob("*.json")):
+        old = json.loads(path.read_text())
+        diff = {k: (old.get(k), v) for k, v in settings.items() if old.get(k) != v}
+        if diff:
+            what = "; ".join(f"{k}: {a!r} then, {b!r} now" for k, (a, b) in diff.items())
+            raise ValueError(f"{out} holds results made with other settings ({what}); "
+                             f"write to a new --out folder, or delete {done} to redo every input")
+    out.mkdir(parents=True, exist_ok=True)
+    with atomic_open(path) as fh:
+        json.dump(settings, fh, indent=2)
+
+
 def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
               engine: str = "local", scheduler: str | None = None,
               on_done: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Process every input not yet done, then merge outputs; returns the summary."""
     t0 = time.perf_counter()
     out = Path(opts.out)
+    check_settings(out, run_settings(opts))
     keys = input_keys(list(files))
     todo = [(f, k) for f, k in zip(files, keys, strict=True)
             if not (out / ".done" / f"{k}.json").exists()]

@@ -141,6 +141,12 @@ def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert summary["inputs_skipped_as_done"] == summary["inputs"] == 10
     assert (out / "relations.jsonl").read_text() == first
+    # resuming with other settings (here the threshold) would mix two runs' results: refused
+    r = CliRunner().invoke(app, [*args, "--threshold", "0.9"])
+    assert r.exit_code == 2 and "threshold" in r.output and "other settings" in r.output
+    assert (out / "relations.jsonl").read_text() == first
+    settings = json.loads((out / ".settings.json").read_text())
+    assert settings["model"] == DEFAULT_MODEL and settings["model_version"]
 
 
 def test_killed_batch_resumes_to_the_same_output(tmp_path: Path) -> None:
