@@ -332,3 +332,24 @@ def test_sentence_pair_weighting_reaches_the_regression():
     assert not np.allclose(lr.coef_, LogisticRegression().fit(X, y).coef_)
     with pytest.raises(ValueError, match="pair_weighting"):
         ProbabilityEnsemble([member], pair_weighting="documents").fit(inst, y)
+
+
+def test_members_with_the_same_feature_settings_compute_the_dicts_once(monkeypatch):
+    import relx.represent.pair_features as pf
+
+    inst = _mini()
+    calls = []
+    real = pf.pair_feature_dict
+    monkeypatch.setattr(pf, "pair_feature_dict", lambda *a, **k: calls.append(1) or real(*a, **k))
+    pf._last_dicts.clear()
+    a = PairFeatureExtractor(competition=True).fit_transform(inst)
+    n = len(calls)
+    b = PairFeatureExtractor(competition=True, lexical_weight=0.5).fit_transform(inst)
+    assert len(calls) == n  # same pairs, same feature settings: reused
+    assert (a != 0).sum() == (b != 0).sum()
+    PairFeatureExtractor(competition=False).fit_transform(inst)
+    assert len(calls) == 2 * n  # other settings: computed again
+    PairFeatureExtractor(competition=False).fit_transform(list(inst))
+    assert len(calls) == 2 * n  # the same pairs in a new list
+    PairFeatureExtractor(competition=False).fit_transform(inst[:-1])
+    assert len(calls) == 2 * n + len(inst) - 1  # other pairs: computed again

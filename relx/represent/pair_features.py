@@ -58,6 +58,9 @@ WINDOW = 3
 #: ``PairFeatureExtractor(lexical_weight=...)``; the others are structural
 LEXICAL_PREFIXES = ("between=", "before=", "after=", "path_lemma=", "path_walk=",
                     "path_bigram=", "path_edge_lemma=", "lca_lemma=")
+# the last _dicts call's (pairs, feature settings, dicts): ensemble members with the same
+# feature settings (ppi-best's three pair-feature members) compute them once per batch
+_last_dicts: list = []
 
 
 def _distance_bin(n: int) -> str:
@@ -268,6 +271,17 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         super().__setstate__(state)
 
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
+        """Feature dicts of X (read-only: shared with the next call on the same pairs)."""
+        key = (self.second_parse, self.second_parse_model, self.competition,
+               self.path_structure)
+        if _last_dicts and _last_dicts[1] == key and len(_last_dicts[0]) == len(X) and all(
+                a is b for a, b in zip(_last_dicts[0], X, strict=True)):
+            return _last_dicts[2]
+        dicts = self._compute_dicts(X)
+        _last_dicts[:] = [tuple(X), key, dicts]
+        return dicts
+
+    def _compute_dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
         dicts = [pair_feature_dict(x, graphs, self.competition, self.path_structure) for x in X]
         if self.second_parse is None:
