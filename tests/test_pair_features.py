@@ -10,16 +10,19 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.naive_bayes import GaussianNB
 
+from relx.doc import Dependency, Entity, Relation, Sentence, Span, Token
 from relx.io.ppi_xml import read_ppi_xml
 from relx.learn.ensemble import ProbabilityEnsemble
 from relx.learn.forest import RandomSubspaceForest, best_youden_threshold, rule_threshold
-from relx.represent.instances import labels, pair_instances
+from relx.represent.instances import PairInstance, labels, pair_instances
 from relx.represent.pair_features import (
     PairFeatureExtractor,
     competition_features,
     pair_feature_dict,
+    path_context_features,
     path_structure_features,
 )
+from relx.structures import dependency_graph
 
 
 def _mini():
@@ -49,6 +52,56 @@ def test_path_structure_features_name_the_lowest_common_ancestor():
         "lca_lemma=PROT2": 1.0, "lca_pos=PR": 1.0, "lca_up=2_down=0": 1.0,
         "edge_bigram=<nmod<nmod": 1.0}
     assert path_structure_features(up[:1]) == {}
+
+
+def _negated_sentence() -> PairInstance:
+    """"IL10 does not bind IL10R directly ." with a hand-written basic-dependency parse."""
+    words = ["IL10", "does", "not", "bind", "IL10R", "directly", "."]
+    lemmas = ["il10", "do", "not", "bind", "il10r", "directly", "."]
+    tags = ["NN", "VBZ", "RB", "VB", "NN", "RB", "."]
+    toks, pos = [], 0
+    for i, (w, lem, t) in enumerate(zip(words, lemmas, tags, strict=True)):
+        toks.append(Token(index=i, text=w, start=pos, end=pos + len(w), pos=t, lemma=lem))
+        pos += len(w) + 1
+    deps = [Dependency(head=3, dependent=d, label=lab) for d, lab in
+            [(0, "nsubj"), (1, "aux"), (2, "neg"), (4, "dobj"), (5, "advmod"), (6, "punct")]]
+    ents = [Entity(id="e1", spans=[Span(start=0, end=4)], text="IL10"),
+            Entity(id="e2", spans=[Span(start=20, end=25)], text="IL10R")]
+    rel = Relation(id="r1", arg1="e1", arg2="e2", label=False)
+    sent = Sentence(id="s", start=0, end=pos - 1, text=" ".join(words), tokens=toks,
+                    dependencies=deps, entities=ents, relations=[rel])
+    return PairInstance("d", sent, rel)
+
+
+def test_path_context_features_see_negation_and_modality_on_the_path():
+    x = _negated_sentence()
+    s = x.sentence
+    f = path_context_features(s, dependency_graph(s), s.entities[0], s.entities[1])
+    assert f == {"ctx_negated": 1.0, "ctx=neg:not": 1.0, "ctx=aux:do": 1.0,
+                 "ctx=advmod:directly": 1.0}
+    assert set(f) <= set(pair_feature_dict(x, path_context=True))
+    assert not any(k.startswith("ctx") for k in pair_feature_dict(x))
+    # without the negation the pair is not negated; punctuation is never context
+    s2 = s.model_copy(update={"dependencies": [d for d in s.dependencies if d.label != "neg"]})
+    f2 = path_context_features(s2, dependency_graph(s2), s.entities[0], s.entities[1])
+    assert "ctx_negated" not in f2 and "ctx=aux:do" in f2 and not any(":." in k for k in f2)
+    # a determiner is context only when it negates ("no effect on")
+    for lemma, negated in (("no", True), ("the", False)):
+        toks = [t.model_copy(update={"lemma": lemma}) if t.index == 2 else t for t in s.tokens]
+        deps = [d.model_copy(update={"label": "det"}) if d.label == "neg" else d
+                for d in s.dependencies]
+        s3 = s.model_copy(update={"tokens": toks, "dependencies": deps})
+        f3 = path_context_features(s3, dependency_graph(s3), s.entities[0], s.entities[1])
+        assert ("ctx_negated" in f3) is negated and (f"ctx=det:{lemma}" in f3) is negated
+
+
+def test_path_context_is_lexical_and_survives_the_extractor():
+    x = _negated_sentence()
+    fx = PairFeatureExtractor(path_context=True, lexical_weight=0.5).fit([x])
+    names = list(fx.feature_names_)
+    row = fx.transform([x]).toarray()[0]
+    assert row[names.index("ctx=neg:not")] == 0.5 and row[names.index("ctx_negated")] == 1.0
+    assert "path_context" in fx.get_params()
 
 
 def test_pair_features_count_proteins_between_and_see_coordination():

@@ -57,7 +57,7 @@ WINDOW = 3
 #: feature-name prefixes of the lexical features (words and lemmas), scaled by
 #: ``PairFeatureExtractor(lexical_weight=...)``; the others are structural
 LEXICAL_PREFIXES = ("between=", "before=", "after=", "path_lemma=", "path_walk=",
-                    "path_bigram=", "path_edge_lemma=", "lca_lemma=")
+                    "path_bigram=", "path_edge_lemma=", "lca_lemma=", "ctx=")
 # the last _dicts call's (pairs, feature settings, dicts): ensemble members with the same
 # feature settings (ppi-best's three pair-feature members) compute them once per batch
 _last_dicts: list = []
@@ -116,12 +116,47 @@ def path_structure_features(path: Sequence[tuple[str, str, str, str]]) -> dict[s
     return f
 
 
+NEGATION_LEMMAS = frozenset({"not", "no", "n't", "never", "without", "nor", "neither"})
+#: dependents of a path word that modify what the path says (negation, modality, degree)
+CONTEXT_LABELS = frozenset({"neg", "aux", "advmod", "det"})
+
+
+def path_context_features(sentence: Sentence, graph: nx.MultiDiGraph, e1, e2
+                          ) -> dict[str, float]:
+    """Dependents (not on the path) of the inner words of the shortest path between the two
+    mentions' heads: ``ctx_negated`` when one is a negation (label ``neg`` or a negation word:
+    "does *not* bind", "*no* effect on"), and ``ctx=label:lemma`` for each ``neg``/``aux``/
+    ``advmod`` dependent and each negating ``det`` (modality: "*may* link", "*directly*")."""
+    h1, h2 = entity_head(sentence, e1, graph), entity_head(sentence, e2, graph)
+    if h1 is None or h2 is None or h1 == h2:
+        return {}
+    try:
+        nodes = nx.shortest_path(graph.to_undirected(as_view=True), h1, h2)
+    except nx.NetworkXNoPath:
+        return {}
+    on_path = set(nodes)
+    f: dict[str, float] = {}
+    for u in nodes[1:-1]:
+        for _, v, data in graph.out_edges(u, data=True):
+            label = data.get("label", "")
+            if v in on_path or label not in CONTEXT_LABELS:
+                continue
+            lemma = graph.nodes[v]["lemma"].lower()
+            negation = label == "neg" or lemma in NEGATION_LEMMAS
+            if negation:
+                f["ctx_negated"] = 1.0
+            if label != "det" or negation:
+                f["ctx=" + label + ":" + lemma] = 1.0
+    return f
+
+
 def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
-                      competition: bool = False, path_structure: bool = False
-                      ) -> dict[str, float]:
+                      competition: bool = False, path_structure: bool = False,
+                      path_context: bool = False) -> dict[str, float]:
     """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs
     (and, with ``competition``, each sentence's :func:`competition_features`);
-    ``path_structure`` adds :func:`path_structure_features`."""
+    ``path_structure`` adds :func:`path_structure_features`, ``path_context``
+    :func:`path_context_features`."""
     s = x.sentence
     e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
     if (e2.start, e2.end) < (e1.start, e1.end):  # unordered pairs: PROT1 comes first
@@ -157,6 +192,8 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
     f["path_prot=" + str(min(sum(p[1] == PROT for p in path), 3))] = 1.0
     if path_structure:
         f.update(path_structure_features(path))
+    if path_context:
+        f.update(path_context_features(s, g, e1, e2))
 
     roles = _roles(s, e1, e2)
     t1 = [t for t, r in roles.items() if r in (PROT1, BOTH)]
@@ -208,12 +245,14 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
 
     def __init__(self, second_parse: str | None = None,
                  second_parse_model: str | None = None, competition: bool = False,
-                 path_structure: bool = False, lexical_weight: float = 1.0) -> None:
+                 path_structure: bool = False, lexical_weight: float = 1.0,
+                 path_context: bool = False) -> None:
         self.second_parse = second_parse
         self.second_parse_model = second_parse_model
         self.competition = competition
         self.path_structure = path_structure
         self.lexical_weight = lexical_weight
+        self.path_context = path_context
 
     def fit(self, X: Sequence[PairInstance], y=None) -> PairFeatureExtractor:
         self.fit_transform(X, y)
@@ -268,12 +307,13 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         state.setdefault("competition", False)
         state.setdefault("path_structure", False)
         state.setdefault("lexical_weight", 1.0)
+        state.setdefault("path_context", False)
         super().__setstate__(state)
 
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         """Feature dicts of X (read-only: shared with the next call on the same pairs)."""
         key = (self.second_parse, self.second_parse_model, self.competition,
-               self.path_structure)
+               self.path_structure, self.path_context)
         if _last_dicts and _last_dicts[1] == key and len(_last_dicts[0]) == len(X) and all(
                 a is b for a, b in zip(_last_dicts[0], X, strict=True)):
             return _last_dicts[2]
@@ -283,7 +323,8 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
 
     def _compute_dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
-        dicts = [pair_feature_dict(x, graphs, self.competition, self.path_structure) for x in X]
+        dicts = [pair_feature_dict(x, graphs, self.competition, self.path_structure,
+                                   self.path_context) for x in X]
         if self.second_parse is None:
             return dicts
         if self.second_parse != "relx":
@@ -295,6 +336,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         for f, x in zip(dicts, X, strict=True):
             other = view[id(x.sentence)]
             second = f if other is x.sentence else pair_feature_dict(  # relx parse already
-                replace(x, sentence=other), graphs, self.competition, self.path_structure)
+                replace(x, sentence=other), graphs, self.competition, self.path_structure,
+                self.path_context)
             f.update({"relx:" + k: v for k, v in list(second.items())})
         return dicts
