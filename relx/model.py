@@ -43,6 +43,7 @@ TRUSTED_TYPES = [
     "relx.represent.pair_features.PairFeatureExtractor",
     "relx.learn.nb_scaling.NaiveBayesScaler",
     "relx.learn.frequent_features.FrequentFeatureSelector",
+    "relx.learn.packed_trees.PackedExtraTrees",
     "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
 ]
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
@@ -28,6 +28,7 @@ from relx.learn.frequent_features import FrequentFeatureSelector
 from relx.learn.kernel_svm import KernelSVM
 from relx.learn.nb_scaling import NaiveBayesScaler
 from relx.learn.optimise import MIOptimisedKLSH
+from relx.learn.packed_trees import PackedExtraTrees
 from relx.represent.g2p import G2PEmbedding
 from relx.represent.instances import StructureExtractor
 from relx.represent.klsh import KLSHEncoder
@@ -65,6 +66,8 @@ register("normalizer")(Normalizer)  # rows scaled to unit norm (sparse pair feat
 register("naive_bayes_scaler")(NaiveBayesScaler)  # NB log-count ratios (sparse pair features)
 register("frequent_features")(FrequentFeatureSelector)  # top-k columns, dense (for trees)
 register("hist_gradient_boosting")(HistGradientBoostingClassifier)
+register("random_forest")(RandomForestClassifier)  # bagged trees (dense frequent features)
+register("extra_trees")(PackedExtraTrees)  # randomised trees, packed (dense frequent features)
 
 
 @register("pipeline")
