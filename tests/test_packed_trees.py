@@ -67,3 +67,19 @@ def test_packed_extra_trees_is_a_registered_trusted_component():
 
     assert COMPONENTS["extra_trees"] is PackedExtraTrees
     assert "relx.learn.packed_trees.PackedExtraTrees" in TRUSTED_TYPES
+
+
+def test_packed_trees_survive_model_save_load(tmp_path):
+    from relx.model import RelationModel, load_model
+    from relx.registry import build_pipeline
+
+    cfg = {"pipeline": {"steps": ["frequent", "et"], "seed": 0},
+           "frequent": {"component": "frequent_features", "k": 20},
+           "et": {"component": "extra_trees", "n_estimators": 15,
+                  "class_weight": "balanced_subsample"}}
+    X, y = _binary_data(600, 30)
+    pipe = build_pipeline(cfg).fit(X, y)
+    RelationModel(pipe, cfg, {"name": "et"}).save(tmp_path / "m")
+    back = load_model(tmp_path / "m").pipeline
+    np.testing.assert_array_equal(back.predict_proba(X), pipe.predict_proba(X))
+    assert back[-1].node_right_.dtype == np.int32
