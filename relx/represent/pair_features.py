@@ -234,7 +234,8 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     parse the instance carries (e.g. the corpus's); a sentence relx parsed already is used
     as it is. ``second_parse_model``: the spaCy pipeline for it (``None``: the shipped one).
     ``competition = True`` adds :func:`competition_features`, ``path_structure = True``
-    :func:`path_structure_features` (both for both parses).
+    :func:`path_structure_features`, ``path_context = True`` :func:`path_context_features`
+    (each for both parses).
 
     The vocabulary learned in ``fit`` is ``feature_names_`` (one numpy string array, so a
     saved model loads fast; the name -> column dict is rebuilt on first use and not saved).
