@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline
@@ -66,7 +66,6 @@ register("normalizer")(Normalizer)  # rows scaled to unit norm (sparse pair feat
 register("naive_bayes_scaler")(NaiveBayesScaler)  # NB log-count ratios (sparse pair features)
 register("frequent_features")(FrequentFeatureSelector)  # top-k columns, dense (for trees)
 register("hist_gradient_boosting")(HistGradientBoostingClassifier)
-register("random_forest")(RandomForestClassifier)  # bagged trees (dense frequent features)
 register("extra_trees")(PackedExtraTrees)  # randomised trees, packed (dense frequent features)
 
 

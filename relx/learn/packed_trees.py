@@ -91,11 +91,6 @@ def pack_trees(trees: list, grids: list[np.ndarray], n_classes: int
             raise ValueError("tree nodes are not in depth-first order (left child = node + 1)")
         f = np.where(leaf, -1, t.feature).astype(np.int32)
         thr = np.where(leaf, 0.0, t.threshold)
-        for i in np.flatnonzero(~leaf):
-            g = grids[f[i]]
-            k = np.searchsorted(g, thr[i], side="right")  # g[k-1] <= thr < g[k]
-            if 0 < k < len(g):
-                thr[i] = g[k - 1] + (g[k] - g[k - 1]) / 2
         roots.append(offset)
         feature.append(f)
         threshold.append(thr)
@@ -104,8 +99,19 @@ def pack_trees(trees: list, grids: list[np.ndarray], n_classes: int
         v = v / np.maximum(v.sum(axis=1, keepdims=True), np.finfo(float).tiny)
         value.append(np.where(leaf[:, None], v, 0.0))
         offset += n
-    return (np.asarray(roots, np.int32), np.concatenate(feature), np.concatenate(threshold),
-            np.concatenate(right), np.concatenate(value))
+    feature_all, threshold_all = np.concatenate(feature), np.concatenate(threshold)
+    order = np.argsort(feature_all, kind="stable")  # inner nodes grouped by feature
+    starts = np.searchsorted(feature_all[order], np.arange(len(grids) + 1))
+    for j, g in enumerate(grids):
+        idx = order[starts[j]:starts[j + 1]]
+        if len(idx) == 0 or len(g) < 2:
+            continue
+        k = np.searchsorted(g, threshold_all[idx], side="right")  # g[k-1] <= thr < g[k]
+        inside = (k > 0) & (k < len(g))
+        lo, hi = g[k[inside] - 1], g[k[inside]]
+        threshold_all[idx[inside]] = lo + (hi - lo) / 2
+    return (np.asarray(roots, np.int32), feature_all, threshold_all, np.concatenate(right),
+            np.concatenate(value))
 
 
 @njit(cache=True, nogil=True)
