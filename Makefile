@@ -62,7 +62,6 @@ pipeline: install
 
 default-model: install
 	$(BIN)/relx train --config configs/ppi-best.toml --out models/ppi-default --version 0.9.0 \
-	    --set ensemble.prior_shift=none \
 	    --train $(PPI)/AImed-learning-format.xml.gz \
 	    --train $(PPI)/BioInfer-learning-format.xml.gz \
 	    --train $(PPI)/IEPA-learning-format.xml.gz

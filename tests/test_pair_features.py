@@ -222,7 +222,7 @@ def test_best_config_is_klsh_rf_plus_pair_feature_regression():
     assert ens.refit_steps == [1, 1, 2, 1, 1]  # the NB scaler learns from labels: refitted per split
     assert ens.weights == [1.0, 2.0, 1.0, 1.0, 4.0]
     assert ens.threshold == "youden" and ens.normalise == "quantile"
-    assert ens.prior_shift == "rate" and ens.estimators[1].steps[0][1].competition
+    assert ens.prior_shift == "none" and ens.estimators[1].steps[0][1].competition
 
 
 def test_pair_lr_on_real_iepa_documents_beats_chance():
