@@ -21,6 +21,7 @@ from relx.represent.pair_features import (
     pair_feature_dict,
     path_context_features,
     path_structure_features,
+    surface_context_features,
 )
 from relx.structures import dependency_graph
 
@@ -102,6 +103,36 @@ def test_path_context_is_lexical_and_survives_the_extractor():
     row = fx.transform([x]).toarray()[0]
     assert row[names.index("ctx=neg:not")] == 0.5 and row[names.index("ctx_negated")] == 1.0
     assert "path_context" in fx.get_params()
+
+
+def test_surface_context_features_of_a_short_and_a_long_pair():
+    x = _mini()[0]  # "RAD51 binds BRCA2 in vivo."
+    f = pair_feature_dict(x, surface_context=True)
+    surface = {k for k in f if k.startswith(("between_bigram", "between_pos", "local", "gov"))}
+    assert surface == {"between_pos=VB", "gov=nsubj:bind", "gov=dobj:bind",
+                       "local1+1=bind", "local1+2=PROT", "local2-2=PROT", "local2-1=bind",
+                       "local2+1=in", "local2+2=vivo"}  # nothing before RAD51: no local1-
+    assert not surface & set(pair_feature_dict(x))  # off by default
+    # "TP53 and the MDM2 protein were measured, but p21 was not.": MDM2 is blinded
+    y = [i for i in _mini() if i.relation.id == "mini.d0.s1.p1"][0]
+    s = y.sentence
+    g = pair_feature_dict(y, surface_context=True)
+    assert {"between_bigram=the_PROT", "between_bigram=PROT_protein", "between_bigram=,_but",
+            "gov=nsubjpass:measure", "gov=nsubj:be", "local2-1=but", "local2+2=not"} <= set(g)
+    assert not any("mdm2" in k.lower() for k in g)
+    direct = surface_context_features(s, dependency_graph(s), s.entities[0], s.entities[2],
+                                      {0: "PROT1", 3: "PROT", 9: "PROT2"}, [0], [9])
+    assert direct["between_bigram=the_PROT"] == 1.0 and "local1-1=" not in "".join(direct)
+
+
+def test_surface_context_is_lexical_and_survives_the_extractor():
+    x = _mini()[0]
+    fx = PairFeatureExtractor(surface_context=True, lexical_weight=0.5).fit([x])
+    names = list(fx.feature_names_)
+    row = fx.transform([x]).toarray()[0]
+    assert row[names.index("gov=nsubj:bind")] == 0.5 and row[names.index("local2+1=in")] == 0.5
+    assert row[names.index("between_pos=VB")] == 1.0  # structural
+    assert fx.get_params()["surface_context"] is True
 
 
 def test_pair_features_count_proteins_between_and_see_coordination():
@@ -223,6 +254,8 @@ def test_best_config_is_klsh_rf_plus_pair_feature_regression():
     assert ens.weights == [1.0, 2.0, 1.0, 1.0, 4.0]
     assert ens.threshold == "youden" and ens.normalise == "quantile"
     assert ens.prior_shift == "none" and ens.estimators[1].steps[0][1].competition
+    # the surface context goes to the randomised trees only (the regressions transfer worse)
+    assert [m.steps[0][1].surface_context for m in ens.estimators[1:]] == [False] * 3 + [True]
 
 
 def test_pair_lr_on_real_iepa_documents_beats_chance():

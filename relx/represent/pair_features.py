@@ -57,7 +57,8 @@ WINDOW = 3
 #: feature-name prefixes of the lexical features (words and lemmas), scaled by
 #: ``PairFeatureExtractor(lexical_weight=...)``; the others are structural
 LEXICAL_PREFIXES = ("between=", "before=", "after=", "path_lemma=", "path_walk=",
-                    "path_bigram=", "path_edge_lemma=", "lca_lemma=", "ctx=")
+                    "path_bigram=", "path_edge_lemma=", "lca_lemma=", "ctx=", "between_bigram=",
+                    "local", "gov=")
 # the last _dicts call's (pairs, feature settings, dicts): ensemble members with the same
 # feature settings (ppi-best's three pair-feature members) compute them once per batch
 _last_dicts: list = []
@@ -150,13 +151,49 @@ def path_context_features(sentence: Sentence, graph: nx.MultiDiGraph, e1, e2
     return f
 
 
+def surface_context_features(sentence: Sentence, graph: nx.MultiDiGraph, e1, e2, roles: dict,
+                             t1: list[int], t2: list[int]) -> dict[str, float]:
+    """Shallow-linguistic context of a pair (after Giuliano et al. 2006) from its mentions'
+    token indices ``t1`` < ``t2`` and the token ``roles`` of :func:`relx.structures._roles`:
+    lemma bigrams and coarse POS between the mentions (mention tokens blinded as ``PROT``),
+    the lemmas at offsets -2, -1 before and +1, +2 after each mention (``local1-1=``,
+    ``local2+2=``, ...) and each mention head's incoming dependency label and governor lemma
+    (``gov=nsubj:bind``)."""
+    tokens = sentence.tokens
+
+    def word(i: int) -> str:
+        return PROT if i in roles else (tokens[i].lemma or tokens[i].text).lower()
+
+    f: dict[str, float] = {}
+    between = range(max(t1) + 1, min(t2))
+    for i in between:
+        if i + 1 < min(t2):
+            f["between_bigram=" + word(i) + "_" + word(i + 1)] = 1.0
+        if i not in roles:
+            f["between_pos=" + (tokens[i].pos or "")[:2]] = 1.0
+    for name, e, lo, hi in (("1", e1, min(t1), max(t1)), ("2", e2, min(t2), max(t2))):
+        for off in (-2, -1):
+            if lo + off >= 0:
+                f[f"local{name}{off}=" + word(lo + off)] = 1.0
+        for off in (1, 2):
+            if hi + off < len(tokens):
+                f[f"local{name}+{off}=" + word(hi + off)] = 1.0
+        h = entity_head(sentence, e, graph)
+        for v, _, data in graph.in_edges(h, data=True) if h is not None else ():
+            gov = PROT if v in roles else graph.nodes[v]["lemma"].lower()
+            f["gov=" + data.get("label", "") + ":" + gov] = 1.0
+    return f
+
+
 def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
                       competition: bool = False, path_structure: bool = False,
-                      path_context: bool = False) -> dict[str, float]:
+                      path_context: bool = False, surface_context: bool = False
+                      ) -> dict[str, float]:
     """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs
     (and, with ``competition``, each sentence's :func:`competition_features`);
     ``path_structure`` adds :func:`path_structure_features`, ``path_context``
-    :func:`path_context_features`."""
+    :func:`path_context_features`, ``surface_context`` :func:`surface_context_features`
+    (pairs whose mentions do not overlap)."""
     s = x.sentence
     e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
     if (e2.start, e2.end) < (e1.start, e1.end):  # unordered pairs: PROT1 comes first
@@ -223,6 +260,8 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
             f["after=" + (t.lemma or t.text).lower()] = 1.0
     if e1.text and e1.text.lower() == e2.text.lower():
         f["same_text"] = 1.0
+    if surface_context and b > a:
+        f.update(surface_context_features(s, g, e1, e2, roles, t1, t2))
     return f
 
 
@@ -234,8 +273,8 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     parse the instance carries (e.g. the corpus's); a sentence relx parsed already is used
     as it is. ``second_parse_model``: the spaCy pipeline for it (``None``: the shipped one).
     ``competition = True`` adds :func:`competition_features`, ``path_structure = True``
-    :func:`path_structure_features`, ``path_context = True`` :func:`path_context_features`
-    (each for both parses).
+    :func:`path_structure_features`, ``path_context = True`` :func:`path_context_features`,
+    ``surface_context = True`` :func:`surface_context_features` (each for both parses).
 
     The vocabulary learned in ``fit`` is ``feature_names_`` (one numpy string array, so a
     saved model loads fast; the name -> column dict is rebuilt on first use and not saved).
@@ -247,13 +286,14 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     def __init__(self, second_parse: str | None = None,
                  second_parse_model: str | None = None, competition: bool = False,
                  path_structure: bool = False, lexical_weight: float = 1.0,
-                 path_context: bool = False) -> None:
+                 path_context: bool = False, surface_context: bool = False) -> None:
         self.second_parse = second_parse
         self.second_parse_model = second_parse_model
         self.competition = competition
         self.path_structure = path_structure
         self.lexical_weight = lexical_weight
         self.path_context = path_context
+        self.surface_context = surface_context
 
     def fit(self, X: Sequence[PairInstance], y=None) -> PairFeatureExtractor:
         self.fit_transform(X, y)
@@ -309,12 +349,13 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         state.setdefault("path_structure", False)
         state.setdefault("lexical_weight", 1.0)
         state.setdefault("path_context", False)
+        state.setdefault("surface_context", False)
         super().__setstate__(state)
 
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         """Feature dicts of X (read-only: shared with the next call on the same pairs)."""
         key = (self.second_parse, self.second_parse_model, self.competition,
-               self.path_structure, self.path_context)
+               self.path_structure, self.path_context, self.surface_context)
         if _last_dicts and _last_dicts[1] == key and len(_last_dicts[0]) == len(X) and all(
                 a is b for a, b in zip(_last_dicts[0], X, strict=True)):
             return _last_dicts[2]
@@ -325,7 +366,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     def _compute_dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
         dicts = [pair_feature_dict(x, graphs, self.competition, self.path_structure,
-                                   self.path_context) for x in X]
+                                   self.path_context, self.surface_context) for x in X]
         if self.second_parse is None:
             return dicts
         if self.second_parse != "relx":
@@ -338,6 +379,6 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
             other = view[id(x.sentence)]
             second = f if other is x.sentence else pair_feature_dict(  # relx parse already
                 replace(x, sentence=other), graphs, self.competition, self.path_structure,
-                self.path_context)
+                self.path_context, self.surface_context)
             f.update({"relx:" + k: v for k, v in list(second.items())})
         return dicts
