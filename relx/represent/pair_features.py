@@ -21,7 +21,11 @@ The features of a pair (entities blinded as in the kernels' structures):
   (binned), how many edges longer its dependency path is than the sentence's shortest
   pair path, and for each of its two mentions how many other mentions are closer to it
   along the dependency graph. Computed from the sentence's own mentions, so a pair's
-  features do not depend on which other pairs are in the batch.
+  features do not depend on which other pairs are in the batch;
+- surface context (``surface_context=True``, :func:`surface_context_features`): lemma
+  bigrams and POS between the mentions, lemmas around each, the mention heads' governors
+  (used by ppi-best's randomised-trees member only: chosen with IEPA as the development
+  corpus, it helps the trees' transfer and not the regressions').
 
 ``PairFeatureExtractor`` turns :class:`~relx.represent.instances.PairInstance` lists into
 a CSR matrix (N, n_features) with a vocabulary learned in ``fit``, optionally with the same
