@@ -189,15 +189,9 @@ def surface_context_features(sentence: Sentence, graph: nx.MultiDiGraph, e1, e2,
     return f
 
 
-def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
-                      competition: bool = False, path_structure: bool = False,
-                      path_context: bool = False, surface_context: bool = False
-                      ) -> dict[str, float]:
-    """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs
-    (and, with ``competition``, each sentence's :func:`competition_features`);
-    ``path_structure`` adds :func:`path_structure_features`, ``path_context``
-    :func:`path_context_features`, ``surface_context`` :func:`surface_context_features`
-    (pairs whose mentions do not overlap)."""
+def _pair_parts(x: PairInstance, graphs: dict | None = None) -> tuple:
+    """(sentence, first mention, second mention, dependency graph) of a pair; ``graphs``
+    caches the graph by sentence id."""
     s = x.sentence
     e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
     if (e2.start, e2.end) < (e1.start, e1.end):  # unordered pairs: PROT1 comes first
@@ -207,6 +201,36 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
         g = dependency_graph(s)
         if graphs is not None:
             graphs[s.id] = g
+    return s, e1, e2, g
+
+
+def _mention_tokens(roles: dict[int, str]) -> tuple[list[int], list[int]]:
+    """Token indices of the first and of the second mention of a pair."""
+    return ([t for t, r in roles.items() if r in (PROT1, BOTH)],
+            [t for t, r in roles.items() if r in (PROT2, BOTH)])
+
+
+def surface_context_dict(x: PairInstance, graphs: dict | None = None) -> dict[str, float]:
+    """:func:`surface_context_features` of one candidate pair, ``{}`` when its mentions
+    overlap (what ``pair_feature_dict(..., surface_context=True)`` adds)."""
+    s, e1, e2, g = _pair_parts(x, graphs)
+    roles = _roles(s, e1, e2)
+    t1, t2 = _mention_tokens(roles)
+    if not t1 or not t2 or min(t2) <= max(t1):
+        return {}
+    return surface_context_features(s, g, e1, e2, roles, t1, t2)
+
+
+def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
+                      competition: bool = False, path_structure: bool = False,
+                      path_context: bool = False, surface_context: bool = False
+                      ) -> dict[str, float]:
+    """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs
+    (and, with ``competition``, each sentence's :func:`competition_features`);
+    ``path_structure`` adds :func:`path_structure_features`, ``path_context``
+    :func:`path_context_features`, ``surface_context`` :func:`surface_context_features`
+    (pairs whose mentions do not overlap)."""
+    s, e1, e2, g = _pair_parts(x, graphs)
     f: dict[str, float] = {}
     if competition:
         key = ("competition", s.id)
@@ -237,8 +261,7 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
         f.update(path_context_features(s, g, e1, e2))
 
     roles = _roles(s, e1, e2)
-    t1 = [t for t, r in roles.items() if r in (PROT1, BOTH)]
-    t2 = [t for t, r in roles.items() if r in (PROT2, BOTH)]
+    t1, t2 = _mention_tokens(roles)
     if not t1 or not t2:
         f["no_tokens"] = 1.0
         return f
@@ -359,18 +382,37 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         """Feature dicts of X (read-only: shared with the next call on the same pairs)."""
         key = (self.second_parse, self.second_parse_model, self.competition,
-               self.path_structure, self.path_context, self.surface_context)
+               self.path_structure, self.path_context)
         if _last_dicts and _last_dicts[1] == key and len(_last_dicts[0]) == len(X) and all(
                 a is b for a, b in zip(_last_dicts[0], X, strict=True)):
-            return _last_dicts[2]
-        dicts = self._compute_dicts(X)
-        _last_dicts[:] = [tuple(X), key, dicts]
-        return dicts
+            dicts = _last_dicts[2]
+        else:
+            dicts = self._compute_dicts(X)
+            _last_dicts[:] = [tuple(X), key, dicts]
+        return self._with_surface_context(X, dicts) if self.surface_context else dicts
+
+    def _with_surface_context(self, X: Sequence[PairInstance], dicts: list[dict[str, float]]
+                              ) -> list[dict[str, float]]:
+        """New dicts: ``dicts`` (the other features, shared with members without surface
+        context) plus each pair's :func:`surface_context_dict`, in both parses."""
+        graphs: dict = {}
+        own = [surface_context_dict(x, graphs) for x in X]
+        if self.second_parse is not None:
+            from relx.parse.views import relx_view_by_sentence
+
+            view = relx_view_by_sentence(X, self.second_parse_model)
+            graphs = {}
+            for extra, x in zip(own, X, strict=True):
+                other = view[id(x.sentence)]
+                second = extra if other is x.sentence else surface_context_dict(
+                    replace(x, sentence=other), graphs)
+                extra.update({"relx:" + k: v for k, v in list(second.items())})
+        return [{**f, **extra} for f, extra in zip(dicts, own, strict=True)]
 
     def _compute_dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
         dicts = [pair_feature_dict(x, graphs, self.competition, self.path_structure,
-                                   self.path_context, self.surface_context) for x in X]
+                                   self.path_context) for x in X]
         if self.second_parse is None:
             return dicts
         if self.second_parse != "relx":
@@ -383,6 +425,6 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
             other = view[id(x.sentence)]
             second = f if other is x.sentence else pair_feature_dict(  # relx parse already
                 replace(x, sentence=other), graphs, self.competition, self.path_structure,
-                self.path_context, self.surface_context)
+                self.path_context)
             f.update({"relx:" + k: v for k, v in list(second.items())})
         return dicts
