@@ -44,6 +44,7 @@ TRUSTED_TYPES = [
     "relx.learn.nb_scaling.NaiveBayesScaler",
     "relx.learn.frequent_features.FrequentFeatureSelector",
     "relx.learn.packed_trees.PackedExtraTrees",
+    "relx.represent.pair_vectors.PairVectorFeatures",
     "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
 ]
 

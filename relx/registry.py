@@ -16,7 +16,7 @@ from typing import Any
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
-from sklearn.pipeline import Pipeline
+from sklearn.pipeline import FeatureUnion, Pipeline
 from sklearn.preprocessing import Normalizer
 
 from relx.kernels.nonstationary import NonstationaryPathKernel
@@ -33,6 +33,7 @@ from relx.represent.g2p import G2PEmbedding
 from relx.represent.instances import StructureExtractor
 from relx.represent.klsh import KLSHEncoder
 from relx.represent.pair_features import PairFeatureExtractor
+from relx.represent.pair_vectors import PairVectorFeatures
 from relx.represent.similarity import SimilarityFeatures
 from relx.represent.trees import TreeStructureExtractor
 
@@ -65,6 +66,7 @@ register("logistic_regression")(LogisticRegression)
 register("normalizer")(Normalizer)  # rows scaled to unit norm (sparse pair features)
 register("naive_bayes_scaler")(NaiveBayesScaler)  # NB log-count ratios (sparse pair features)
 register("frequent_features")(FrequentFeatureSelector)  # top-k columns, dense (for trees)
+register("pair_vectors")(PairVectorFeatures)  # mean word vectors of a pair's contexts (dense)
 register("hist_gradient_boosting")(HistGradientBoostingClassifier)
 register("extra_trees")(PackedExtraTrees)  # randomised trees, packed (dense frequent features)
 
@@ -75,6 +77,14 @@ def _sub_pipeline(steps: list) -> Pipeline:
     if not steps:
         raise ConfigError("a pipeline component needs steps = [...]")
     return Pipeline([(f"{i}_{type(s).__name__.lower()}", s) for i, s in enumerate(steps)])
+
+
+@register("feature_union")
+def _feature_union(parts: list) -> FeatureUnion:
+    """Already-built transformers side by side: their outputs concatenated column-wise."""
+    if not parts:
+        raise ConfigError("a feature_union component needs parts = [...]")
+    return FeatureUnion([(f"{i}_{type(p).__name__.lower()}", p) for i, p in enumerate(parts)])
 
 
 @register("sum_kernel")

@@ -249,13 +249,15 @@ def test_best_config_is_klsh_rf_plus_pair_feature_regression():
                      ["PairFeatureExtractor", "NaiveBayesScaler", "LogisticRegression"],
                      ["PairFeatureExtractor", "FrequentFeatureSelector",
                       "HistGradientBoostingClassifier"],
-                     ["PairFeatureExtractor", "FrequentFeatureSelector", "PackedExtraTrees"]]
+                     ["FeatureUnion", "PackedExtraTrees"]]
     assert ens.refit_steps == [1, 1, 2, 1, 1]  # the NB scaler learns from labels: refitted per split
     assert ens.weights == [1.0, 2.0, 1.0, 1.0, 4.0]
     assert ens.threshold == "youden" and ens.normalise == "quantile"
     assert ens.prior_shift == "none" and ens.estimators[1].steps[0][1].competition
     # the surface context goes to the randomised trees only (the regressions transfer worse)
-    assert [m.steps[0][1].surface_context for m in ens.estimators[1:]] == [False] * 3 + [True]
+    trees_features = ens.estimators[4].steps[0][1].transformer_list[0][1].steps[0][1]
+    assert [m.steps[0][1].surface_context for m in ens.estimators[1:4]] == [False] * 3
+    assert trees_features.surface_context
 
 
 def test_pair_lr_on_real_iepa_documents_beats_chance():
