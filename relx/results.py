@@ -163,8 +163,8 @@ def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None],
              "IEPA as the development corpus (`benchmarks/select_ppi_best.py`, "
              "`benchmarks/eval_ensemble.py`), so their IEPA cells are not independent of that "
              "choice; AIMed↔BioInfer are. Rows on two parses take the second parse from relx's "
-             "shipped pipeline (parser 0.3.0, unchanged in pipeline 0.3.1). The `best-et` and "
-             "`best-sc` reports were written by `benchmarks/eval_ensemble.py`: one fit per setting or "
+             "shipped pipeline (parser 0.3.0, unchanged in pipeline 0.3.1). The `best-et`, "
+             "`best-sc` and `best-vec` reports were written by `benchmarks/eval_ensemble.py`: one fit per setting or "
              "fold serves both decision rules (same folds, seeds and decision code as `relx "
              "evaluate`; field `produced_by`).", "",
              "| configuration | config | " + " | ".join(head) + " | train s |",
