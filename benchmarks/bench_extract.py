@@ -4,7 +4,7 @@
 
 Each of P processes loads the shipped models, then (timed) parses its share of the
 abstracts, and separately runs the whole extractor (parse, NER, grounding, candidate pairs,
-KLSH-RF scores) on the same share. Last line: JSON with ``abstracts_per_s``,
+the shipped model's scores) on the same share. Last line: JSON with ``abstracts_per_s``,
 ``parse_only_abstracts_per_s``, ``peak_rss_mb`` (sum of the processes' peak resident sizes).
 """
 
