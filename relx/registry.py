@@ -76,7 +76,12 @@ def _sub_pipeline(steps: list) -> Pipeline:
     """A nested pipeline of already-built components (e.g. an ensemble member)."""
     if not steps:
         raise ConfigError("a pipeline component needs steps = [...]")
-    return Pipeline([(f"{i}_{type(s).__name__.lower()}", s) for i, s in enumerate(steps)])
+    return Pipeline(_named(steps))
+
+
+def _named(parts: list) -> list[tuple[str, Any]]:
+    """``(name, component)`` pairs for a nested Pipeline or FeatureUnion: index + class name."""
+    return [(f"{i}_{type(p).__name__.lower()}", p) for i, p in enumerate(parts)]
 
 
 @register("feature_union")
@@ -84,7 +89,7 @@ def _feature_union(parts: list) -> FeatureUnion:
     """Already-built transformers side by side: their outputs concatenated column-wise."""
     if not parts:
         raise ConfigError("a feature_union component needs parts = [...]")
-    return FeatureUnion([(f"{i}_{type(p).__name__.lower()}", p) for i, p in enumerate(parts)])
+    return FeatureUnion(_named(parts))
 
 
 @register("sum_kernel")
