@@ -21,13 +21,11 @@ def ge_abstracts(limit: int | None = None) -> list[Document]:
 
 
 def one_thread() -> None:
-    """One compute thread in this process (numba kernels and numpy's BLAS): each benchmark
-    process stands for one core."""
-    import numba
-    from threadpoolctl import threadpool_limits
+    """One compute thread in this process (each benchmark process stands for one core),
+    as ``relx batch`` sets its workers: :func:`relx.batch.single_thread`."""
+    from relx.batch import single_thread
 
-    numba.set_num_threads(1)
-    threadpool_limits(1)
+    single_thread()
 
 
 def halves(docs: list, n: int) -> list[list]:

@@ -8,7 +8,7 @@ dependent along ``nsubj`` gives ``nsubj>``, the other way ``<nsubj``.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -31,6 +31,34 @@ def dependency_graph(sentence: Sentence) -> nx.MultiDiGraph:
         g.add_node(t.index, text=t.text, lemma=t.lemma or t.text.lower(), pos=t.pos or "")
     for d in sentence.dependencies:
         g.add_edge(d.head, d.dependent, label=d.label)
+    return g
+
+
+# Recently built graphs and shortest paths, by sentence identity: the pipeline's stages
+# (structures, pair features, word-vector features) read the same sentence objects in turn.
+CACHE_SENTENCES = 2048
+_graph_cache: OrderedDict[int, tuple[Sentence, int, nx.MultiDiGraph]] = OrderedDict()
+_path_cache: OrderedDict[tuple, tuple[Sentence, list]] = OrderedDict()
+
+
+def _remember(cache: OrderedDict, key, value, size: int) -> None:
+    try:
+        cache[key] = value
+        while len(cache) > size:
+            cache.popitem(last=False)
+    except KeyError:  # another thread evicted the same entry first
+        pass
+
+
+def sentence_graph(sentence: Sentence) -> nx.MultiDiGraph:
+    """:func:`dependency_graph` of ``sentence``, shared with the other stages that read the
+    same sentence object (the last :data:`CACHE_SENTENCES` sentences). Do not modify it."""
+    hit = _graph_cache.get(id(sentence))
+    if hit is not None and hit[0] is sentence and hit[1] == len(sentence.dependencies):
+        return hit[2]
+    g = dependency_graph(sentence)
+    _remember(_graph_cache, id(sentence), (sentence, len(sentence.dependencies), g),
+              CACHE_SENTENCES)
     return g
 
 
@@ -91,7 +119,20 @@ def shortest_path(sentence: Sentence, e1: Entity, e2: Entity,
     Returns ``[(edge, word, lemma, pos), ...]``; the first tuple's edge is ``<none>``.
     Without a connecting path the two heads are joined by a ``NOPATH`` edge.
     """
-    graph = dependency_graph(sentence) if graph is None else graph
+    hit = _graph_cache.get(id(sentence))
+    if graph is None or (hit is not None and hit[2] is graph and hit[0] is sentence):  # the shared graph: the path is shared too (do not modify it)
+        key = (id(sentence), e1.id, e2.id, len(sentence.entities))
+        found = _path_cache.get(key)
+        if found is not None and found[0] is sentence:
+            return found[1]
+        path = _shortest_path(sentence, e1, e2, sentence_graph(sentence))
+        _remember(_path_cache, key, (sentence, path), 8 * CACHE_SENTENCES)
+        return path
+    return _shortest_path(sentence, e1, e2, graph)
+
+
+def _shortest_path(sentence: Sentence, e1: Entity, e2: Entity, graph: nx.MultiDiGraph
+                   ) -> list[Tuple]:
     h1, h2 = entity_head(sentence, e1, graph), entity_head(sentence, e2, graph)
     roles = _roles(sentence, e1, e2)
     if h1 is None or h2 is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import gzip
 import json
 import os
@@ -191,6 +192,20 @@ def test_jobs_and_dask_match_a_single_process(tmp_path: Path) -> None:
     for d in ("two", "dask"):
         assert (tmp_path / d / "errors.jsonl").read_text() == \
             (tmp_path / "one" / "errors.jsonl").read_text()
+
+
+def test_worker_processes_compute_on_one_thread() -> None:
+    """Every thread pool of a batch worker is limited to one thread, including scikit-learn's
+    OpenMP runtime (the boosted trees predict with it), which loads after the limit call."""
+    code = ("from relx.batch import single_thread; single_thread(); "
+            "import sklearn.ensemble, threadpoolctl; "
+            "print([(i['internal_api'], i['num_threads']) "
+            "for i in threadpoolctl.threadpool_info()])")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    pools = ast.literal_eval(out)
+    assert ("openmp", 1) in pools and all(n == 1 for _, n in pools), pools
 
 
 def test_models_command_lists_shipped_models() -> None:

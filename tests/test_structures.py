@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from relx.doc import Entity, Span
 from relx.io import read_ppi_xml
 from relx.represent.instances import StructureExtractor, pair_instances
 from relx.structures import (
     StructureEncoder,
     dependency_graph,
     entity_head,
+    sentence_graph,
     shortest_path,
     token_sequence,
 )
@@ -23,6 +25,30 @@ def test_shortest_path_is_blinded_and_directed(mini_xml):
     path = shortest_path(s, s.entity("mini.d0.s0.e0"), s.entity("mini.d0.s0.e1"))
     assert path == [("<none>", "PROT1", "PROT1", "PROT"), ("<nsubj", "binds", "bind", "VBZ"),
                     ("dobj>", "PROT2", "PROT2", "PROT")]
+
+
+def test_graph_and_path_are_shared_by_sentence_object(mini_xml):
+    s = _sent(mini_xml, 0, 0)
+    e1, e2 = s.entity("mini.d0.s0.e0"), s.entity("mini.d0.s0.e1")
+    g = sentence_graph(s)
+    assert sentence_graph(s) is g
+    assert shortest_path(s, e1, e2) is shortest_path(s, e1, e2, g)  # one computation
+    own = dependency_graph(s)  # a caller's own graph: computed, not taken from the cache
+    assert shortest_path(s, e1, e2, own) is not shortest_path(s, e1, e2)
+    assert shortest_path(s, e1, e2, own) == shortest_path(s, e1, e2)
+    other = s.model_copy(deep=True)  # same id and text, another object: its own graph
+    assert sentence_graph(other) is not g
+    assert shortest_path(other, e1, e2) == shortest_path(s, e1, e2)
+
+
+def test_shared_path_follows_a_new_entity(mini_xml):
+    s = _sent(mini_xml, 0, 0)  # RAD51 binds BRCA2: PROT1 binds PROT2
+    e1, e2 = s.entity("mini.d0.s0.e0"), s.entity("mini.d0.s0.e1")
+    assert [t[1] for t in shortest_path(s, e1, e2)] == ["PROT1", "binds", "PROT2"]
+    binds = next(t for t in s.tokens if t.text == "binds")
+    s.entities.append(Entity(id="mini.d0.s0.x", text="binds", type="Protein",
+                             spans=[Span(start=binds.start, end=binds.end)]))
+    assert [t[1] for t in shortest_path(s, e1, e2)] == ["PROT1", "PROT", "PROT2"]
 
 
 def test_other_entities_are_blinded_as_prot(mini_xml):

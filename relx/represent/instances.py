@@ -17,7 +17,6 @@ from relx.doc import Document, Relation, Sentence
 from relx.structures import (
     EncodedStructures,
     StructureEncoder,
-    dependency_graph,
     shortest_path,
     token_sequence,
 )
@@ -108,19 +107,12 @@ class StructureExtractor(TransformerMixin, BaseEstimator):
             if (e2.start, e2.end) < (e1.start, e1.end):  # PPI pairs are unordered:
                 e1, e2 = e2, e1  # PROT1 is always the mention that comes first
             if "path" in raw:
-                g = graphs.get(s.id)
-                if g is None:
-                    g = graphs[s.id] = dependency_graph(s)
-                raw["path"].append(shortest_path(s, e1, e2, g))
+                raw["path"].append(shortest_path(s, e1, e2))
             if "sequence" in raw:
                 raw["sequence"].append(token_sequence(s, e1, e2, self.window))
             if "relx_path" in raw:
                 r = view[id(s)]
-                key = ("relx", s.id)
-                if key not in graphs:
-                    graphs[key] = dependency_graph(r)
-                raw["relx_path"].append(shortest_path(r, r.entity(e1.id), r.entity(e2.id),
-                                                      graphs[key]))
+                raw["relx_path"].append(shortest_path(r, r.entity(e1.id), r.entity(e2.id)))
             if "amr" in raw:
                 from relx.parse.amr import semantic_graph, semantic_path
 

@@ -52,8 +52,8 @@ from relx.structures import (
     PROT1,
     PROT2,
     _roles,
-    dependency_graph,
     entity_head,
+    sentence_graph,
     shortest_path,
 )
 
@@ -81,7 +81,7 @@ def competition_features(sentence: Sentence, graph: nx.MultiDiGraph | None = Non
     """``(entity id, entity id) -> features`` for every ordered pair of the sentence's
     mentions: mention count, path length above the sentence's shortest, and per mention the
     number of other mentions nearer to it in the undirected dependency graph (edges)."""
-    g = dependency_graph(sentence) if graph is None else graph
+    g = sentence_graph(sentence) if graph is None else graph
     ug = g.to_undirected(as_view=True)
     ids = [e.id for e in sentence.entities]
     dist: dict[str, dict[int, int]] = {}
@@ -189,19 +189,14 @@ def surface_context_features(sentence: Sentence, graph: nx.MultiDiGraph, e1, e2,
     return f
 
 
-def _pair_parts(x: PairInstance, graphs: dict | None = None) -> tuple:
-    """(sentence, first mention, second mention, dependency graph) of a pair; ``graphs``
-    caches the graph by sentence id."""
+def _pair_parts(x: PairInstance) -> tuple:
+    """(sentence, first mention, second mention, dependency graph) of a pair (the graph
+    shared through :func:`relx.structures.sentence_graph`)."""
     s = x.sentence
     e1, e2 = s.entity(x.relation.arg1), s.entity(x.relation.arg2)
     if (e2.start, e2.end) < (e1.start, e1.end):  # unordered pairs: PROT1 comes first
         e1, e2 = e2, e1
-    g = None if graphs is None else graphs.get(s.id)
-    if g is None:
-        g = dependency_graph(s)
-        if graphs is not None:
-            graphs[s.id] = g
-    return s, e1, e2, g
+    return s, e1, e2, sentence_graph(s)
 
 
 def _mention_tokens(roles: dict[int, str]) -> tuple[list[int], list[int]]:
@@ -210,10 +205,10 @@ def _mention_tokens(roles: dict[int, str]) -> tuple[list[int], list[int]]:
             [t for t, r in roles.items() if r in (PROT2, BOTH)])
 
 
-def surface_context_dict(x: PairInstance, graphs: dict | None = None) -> dict[str, float]:
+def surface_context_dict(x: PairInstance) -> dict[str, float]:
     """:func:`surface_context_features` of one candidate pair, ``{}`` when its mentions
     overlap (what ``pair_feature_dict(..., surface_context=True)`` adds)."""
-    s, e1, e2, g = _pair_parts(x, graphs)
+    s, e1, e2, g = _pair_parts(x)
     roles = _roles(s, e1, e2)
     t1, t2 = _mention_tokens(roles)
     if not t1 or not t2 or min(t2) <= max(t1):
@@ -225,12 +220,12 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
                       competition: bool = False, path_structure: bool = False,
                       path_context: bool = False, surface_context: bool = False
                       ) -> dict[str, float]:
-    """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches sentence graphs
-    (and, with ``competition``, each sentence's :func:`competition_features`);
+    """Binary features of one candidate pair (names -> 1.0); ``graphs`` caches, with
+    ``competition``, each sentence's :func:`competition_features` by sentence id;
     ``path_structure`` adds :func:`path_structure_features`, ``path_context``
     :func:`path_context_features`, ``surface_context`` :func:`surface_context_features`
     (pairs whose mentions do not overlap)."""
-    s, e1, e2, g = _pair_parts(x, graphs)
+    s, e1, e2, g = _pair_parts(x)
     f: dict[str, float] = {}
     if competition:
         key = ("competition", s.id)
@@ -395,17 +390,15 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
                               ) -> list[dict[str, float]]:
         """New dicts: ``dicts`` (the other features, shared with members without surface
         context) plus each pair's :func:`surface_context_dict`, in both parses."""
-        graphs: dict = {}
-        own = [surface_context_dict(x, graphs) for x in X]
+        own = [surface_context_dict(x) for x in X]
         if self.second_parse is not None:
             from relx.parse.views import relx_view_by_sentence
 
             view = relx_view_by_sentence(X, self.second_parse_model)
-            graphs = {}
             for extra, x in zip(own, X, strict=True):
                 other = view[id(x.sentence)]
                 second = extra if other is x.sentence else surface_context_dict(
-                    replace(x, sentence=other), graphs)
+                    replace(x, sentence=other))
                 extra.update({"relx:" + k: v for k, v in list(second.items())})
         return [{**f, **extra} for f, extra in zip(dicts, own, strict=True)]
 

@@ -31,10 +31,10 @@ from relx.vectors import cached_vectors
 BLOCKS = ("path", "between", "governors", "window")
 
 
-def pair_vector_words(x: PairInstance, graphs: dict | None = None) -> dict[str, list]:
+def pair_vector_words(x: PairInstance) -> dict[str, list]:
     """The words of each block of one pair: ``{"path": [...], "between": [...],
     "window": [...], "governors": [[words of head 1], [words of head 2]]}``."""
-    s, e1, e2, g = _pair_parts(x, graphs)
+    s, e1, e2, g = _pair_parts(x)
     toks = s.tokens
     path = shortest_path(s, e1, e2, g)  # [(edge, word, lemma, pos), ...]
     roles = _roles(s, e1, e2)
@@ -90,9 +90,9 @@ class PairVectorFeatures(TransformerMixin, BaseEstimator):
     def transform(self, X: Sequence[PairInstance]) -> np.ndarray:
         index, m = self._index(), self.matrix_.astype(np.float32)
         out = np.zeros((len(X), self.n_features_out_), np.float32)
-        d, graphs = m.shape[1], {}
+        d = m.shape[1]
         for i, x in enumerate(X):
-            w = pair_vector_words(x, graphs)
+            w = pair_vector_words(x)
             out[i, :d] = self._mean(w["path"], index, m)
             out[i, d:2 * d] = self._mean(w["between"], index, m)
             out[i, 2 * d:3 * d] = sum(self._mean(ws, index, m) for ws in w["governors"])
