@@ -34,32 +34,31 @@ def dependency_graph(sentence: Sentence) -> nx.MultiDiGraph:
     return g
 
 
-# Recently built graphs and shortest paths, by sentence identity: the pipeline's stages
-# (structures, pair features, word-vector features) read the same sentence objects in turn.
-CACHE_SENTENCES = 2048
-_graph_cache: OrderedDict[int, tuple[Sentence, int, nx.MultiDiGraph]] = OrderedDict()
-_path_cache: OrderedDict[tuple, tuple[Sentence, list]] = OrderedDict()
+# The dependency graphs of recently seen sentences, by sentence identity, each with the
+# shortest paths found in it: the pipeline's stages (structures, pair features, word-vector
+# features) read the same sentence objects in turn.
+CACHE_SENTENCES = 1024
+_graph_cache: OrderedDict[int, tuple[Sentence, int, nx.MultiDiGraph, dict]] = OrderedDict()
 
 
-def _remember(cache: OrderedDict, key, value, size: int) -> None:
+def _cached(sentence: Sentence) -> tuple[Sentence, int, nx.MultiDiGraph, dict]:
+    hit = _graph_cache.get(id(sentence))
+    if hit is not None and hit[0] is sentence and hit[1] == len(sentence.dependencies):
+        return hit
+    entry = (sentence, len(sentence.dependencies), dependency_graph(sentence), {})
     try:
-        cache[key] = value
-        while len(cache) > size:
-            cache.popitem(last=False)
+        _graph_cache[id(sentence)] = entry
+        while len(_graph_cache) > CACHE_SENTENCES:
+            _graph_cache.popitem(last=False)
     except KeyError:  # another thread evicted the same entry first
         pass
+    return entry
 
 
 def sentence_graph(sentence: Sentence) -> nx.MultiDiGraph:
     """:func:`dependency_graph` of ``sentence``, shared with the other stages that read the
     same sentence object (the last :data:`CACHE_SENTENCES` sentences). Do not modify it."""
-    hit = _graph_cache.get(id(sentence))
-    if hit is not None and hit[0] is sentence and hit[1] == len(sentence.dependencies):
-        return hit[2]
-    g = dependency_graph(sentence)
-    _remember(_graph_cache, id(sentence), (sentence, len(sentence.dependencies), g),
-              CACHE_SENTENCES)
-    return g
+    return _cached(sentence)[2]
 
 
 def entity_tokens(sentence: Sentence, entity: Entity) -> list[int]:
@@ -120,14 +119,13 @@ def shortest_path(sentence: Sentence, e1: Entity, e2: Entity,
     Without a connecting path the two heads are joined by a ``NOPATH`` edge.
     """
     hit = _graph_cache.get(id(sentence))
-    if graph is None or (hit is not None and hit[2] is graph and hit[0] is sentence):  # the shared graph: the path is shared too (do not modify it)
-        key = (id(sentence), e1.id, e2.id, len(sentence.entities))
-        found = _path_cache.get(key)
-        if found is not None and found[0] is sentence:
-            return found[1]
-        path = _shortest_path(sentence, e1, e2, sentence_graph(sentence))
-        _remember(_path_cache, key, (sentence, path), 8 * CACHE_SENTENCES)
-        return path
+    if graph is None or (hit is not None and hit[2] is graph and hit[0] is sentence):
+        _, _, shared, paths = _cached(sentence)  # the shared graph: shared paths too
+        key = (e1.id, e2.id, len(sentence.entities))
+        path = paths.get(key)
+        if path is None:
+            path = paths[key] = _shortest_path(sentence, e1, e2, shared)
+        return path  # do not modify it
     return _shortest_path(sentence, e1, e2, graph)
 
 
