@@ -18,6 +18,7 @@ from relx.represent.instances import PairInstance, labels, pair_instances
 from relx.represent.pair_features import (
     PairFeatureExtractor,
     competition_features,
+    document_context_features,
     pair_feature_dict,
     path_context_features,
     path_structure_features,
@@ -443,3 +444,49 @@ def test_members_with_the_same_feature_settings_compute_the_dicts_once(monkeypat
     assert len(calls) == 2 * n  # the same pairs in a new list
     PairFeatureExtractor(competition=False).fit_transform(inst[:-1])
     assert len(calls) == 2 * n + len(inst) - 1  # other pairs: computed again
+
+
+def _doc_pairs() -> list[PairInstance]:
+    """Pairs of two documents; ``d1`` names IL-2 and its receptor together in two sentences."""
+    def sent(sid: str, names: list[str]) -> Sentence:
+        text, ents = "", []
+        for i, n in enumerate(names):
+            ents.append(Entity(id=f"{sid}.e{i}", text=n, spans=[Span(start=len(text),
+                                                                         end=len(text) + len(n))]))
+            text += n + " "
+        return Sentence(id=sid, start=0, end=len(text), text=text, entities=ents)
+
+    docs = {"d1": [sent("d1.s0", ["IL-2", "IL2R"]), sent("d1.s1", ["il2", "IL-2R", "JAK1"]),
+                   sent("d1.s2", ["IL-2", "IL 2"])],
+            "d2": [sent("d2.s0", ["IL-2", "IL2R"])]}
+    out = []
+    for d, sents in docs.items():
+        for s in sents:
+            es = s.entities
+            for i in range(len(es)):
+                for j in range(i + 1, len(es)):
+                    rel = Relation(id=f"{s.id}.p{i}{j}", arg1=es[i].id, arg2=es[j].id)
+                    out.append(PairInstance(d, s, rel))
+    return out
+
+
+def test_document_context_counts_sentences_naming_both_mentions():
+    pairs = _doc_pairs()
+    f = dict(zip([x.relation.id for x in pairs], document_context_features(pairs), strict=True))
+    assert f["d1.s0.p01"] == f["d1.s1.p01"] == {"doc_cooc=2": 1.0}  # IL-2 = il2, IL2R = IL-2R
+    assert f["d1.s1.p02"] == f["d1.s1.p12"] == {"doc_cooc=1": 1.0}  # JAK1: one sentence
+    assert f["d1.s2.p01"] == {}  # IL-2 and IL 2: one name
+    assert f["d2.s0.p01"] == {"doc_cooc=1": 1.0}  # other documents do not count
+    alone = document_context_features([pairs[0]])  # only the batch's sentences count
+    assert alone == [{"doc_cooc=1": 1.0}]
+
+
+def test_document_context_option_of_the_extractor():
+    inst = _mini()
+    fx = PairFeatureExtractor(document_context=True).fit(inst)
+    names = list(fx.feature_names_)
+    assert "doc_cooc=1" in names and "document_context" in fx.get_params()
+    col = names.index("doc_cooc=1")
+    assert (fx.transform(inst).toarray()[:, col] == 1.0).all()  # each pair named once
+    assert not any(n.startswith("doc_cooc") for n in PairFeatureExtractor().fit(
+        inst).feature_names_)
