@@ -38,14 +38,38 @@ def dependency_graph(sentence: Sentence) -> nx.MultiDiGraph:
 # shortest paths found in it: the pipeline's stages (structures, pair features, word-vector
 # features) read the same sentence objects in turn.
 CACHE_SENTENCES = 1024
-_graph_cache: OrderedDict[int, tuple[Sentence, int, nx.MultiDiGraph, dict]] = OrderedDict()
 
 
-def _cached(sentence: Sentence) -> tuple[Sentence, int, nx.MultiDiGraph, dict]:
+@dataclass
+class _Cached:
+    """A sentence's graph and paths, valid while its token, dependency and entity lists are
+    the same list objects of the same lengths."""
+
+    sentence: Sentence
+    lists: tuple[list, list, list]
+    sizes: tuple[int, int, int]
+    graph: nx.MultiDiGraph
+    paths: dict = field(default_factory=dict)
+
+    def fits(self, s: Sentence) -> bool:
+        now = _lists(s)
+        return (self.sentence is s and all(a is b for a, b in zip(self.lists, now, strict=True))
+                and self.sizes == tuple(map(len, now)))
+
+
+def _lists(s: Sentence) -> tuple[list, list, list]:
+    return s.tokens, s.dependencies, s.entities
+
+
+_graph_cache: OrderedDict[int, _Cached] = OrderedDict()
+
+
+def _cached(sentence: Sentence) -> _Cached:
     hit = _graph_cache.get(id(sentence))
-    if hit is not None and hit[0] is sentence and hit[1] == len(sentence.dependencies):
+    if hit is not None and hit.fits(sentence):
         return hit
-    entry = (sentence, len(sentence.dependencies), dependency_graph(sentence), {})
+    lists = _lists(sentence)
+    entry = _Cached(sentence, lists, tuple(map(len, lists)), dependency_graph(sentence))
     try:
         _graph_cache[id(sentence)] = entry
         while len(_graph_cache) > CACHE_SENTENCES:
@@ -58,7 +82,7 @@ def _cached(sentence: Sentence) -> tuple[Sentence, int, nx.MultiDiGraph, dict]:
 def sentence_graph(sentence: Sentence) -> nx.MultiDiGraph:
     """:func:`dependency_graph` of ``sentence``, shared with the other stages that read the
     same sentence object (the last :data:`CACHE_SENTENCES` sentences). Do not modify it."""
-    return _cached(sentence)[2]
+    return _cached(sentence).graph
 
 
 def entity_tokens(sentence: Sentence, entity: Entity) -> list[int]:
@@ -119,12 +143,11 @@ def shortest_path(sentence: Sentence, e1: Entity, e2: Entity,
     Without a connecting path the two heads are joined by a ``NOPATH`` edge.
     """
     hit = _graph_cache.get(id(sentence))
-    if graph is None or (hit is not None and hit[2] is graph and hit[0] is sentence):
-        _, _, shared, paths = _cached(sentence)  # the shared graph: shared paths too
-        key = (e1.id, e2.id, len(sentence.entities))
-        path = paths.get(key)
+    if graph is None or (hit is not None and hit.graph is graph and hit.fits(sentence)):
+        entry = _cached(sentence)  # the shared graph: shared paths too
+        path = entry.paths.get((e1.id, e2.id))
         if path is None:
-            path = paths[key] = _shortest_path(sentence, e1, e2, shared)
+            path = entry.paths[e1.id, e2.id] = _shortest_path(sentence, e1, e2, entry.graph)
         return path  # do not modify it
     return _shortest_path(sentence, e1, e2, graph)
 

@@ -49,6 +49,8 @@ def test_shared_path_follows_a_new_entity(mini_xml):
     s.entities.append(Entity(id="mini.d0.s0.x", text="binds", type="Protein",
                              spans=[Span(start=binds.start, end=binds.end)]))
     assert [t[1] for t in shortest_path(s, e1, e2)] == ["PROT1", "PROT", "PROT2"]
+    s.entities = s.entities[:2]  # a new entity list: the path is found again
+    assert [t[1] for t in shortest_path(s, e1, e2)] == ["PROT1", "binds", "PROT2"]
 
 
 def test_other_entities_are_blinded_as_prot(mini_xml):
