@@ -205,8 +205,9 @@ def document_context_features(X: Sequence[PairInstance]) -> list[dict[str, float
     mentions' names (:func:`_name`) both occur; ``{}`` for two mentions of one name."""
     names: dict[str, dict[int, set[str]]] = {}
     for x in X:
-        names.setdefault(x.document_id, {}).setdefault(
-            id(x.sentence), {_name(e.text) for e in x.sentence.entities})
+        doc = names.setdefault(x.document_id, {})
+        if id(x.sentence) not in doc:
+            doc[id(x.sentence)] = {_name(e.text) for e in x.sentence.entities}
     out: list[dict[str, float]] = []
     counts: dict[tuple[str, str, str], int] = {}
     for x in X:
