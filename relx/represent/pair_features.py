@@ -424,17 +424,23 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         else:
             dicts = self._compute_dicts(X)
             _last_dicts[:] = [tuple(X), key, dicts]
+        layers = []  # per-member features on top of the shared dicts, merged into new dicts
         if self.surface_context:
-            dicts = self._with_surface_context(X, dicts)
+            layers.append(self._surface_context(X))
         if self.document_context:
-            dicts = [{**f, **extra} for f, extra in zip(dicts, document_context_features(X),
-                                                         strict=True)]
-        return dicts
+            layers.append(document_context_features(X))
+        if not layers:
+            return dicts
+        merged = []
+        for shared, *extra in zip(dicts, *layers, strict=True):
+            f = dict(shared)
+            for e in extra:
+                f.update(e)
+            merged.append(f)
+        return merged
 
-    def _with_surface_context(self, X: Sequence[PairInstance], dicts: list[dict[str, float]]
-                              ) -> list[dict[str, float]]:
-        """New dicts: ``dicts`` (the other features, shared with members without surface
-        context) plus each pair's :func:`surface_context_dict`, in both parses."""
+    def _surface_context(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
+        """Each pair's :func:`surface_context_dict`, in both parses."""
         own = [surface_context_dict(x) for x in X]
         if self.second_parse is not None:
             from relx.parse.views import relx_view_by_sentence
@@ -445,7 +451,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
                 second = extra if other is x.sentence else surface_context_dict(
                     replace(x, sentence=other))
                 extra.update({"relx:" + k: v for k, v in list(second.items())})
-        return [{**f, **extra} for f, extra in zip(dicts, own, strict=True)]
+        return own
 
     def _compute_dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         graphs: dict = {}
