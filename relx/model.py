@@ -25,7 +25,8 @@ from relx.io.atomic import atomic_open
 from relx.registry import build_pipeline
 from relx.represent.instances import PairInstance, labels, pair_instances
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: pair-feature vocabularies stored packed (relx.represent.pair_features)
+READABLE_FORMATS = (1, 2)
 DEFAULT_MODEL = "ppi-default"
 # relx types a saved pipeline may contain (besides what skops trusts by default)
 TRUSTED_TYPES = [
@@ -116,9 +117,10 @@ def load_model(path: str | Path) -> RelationModel:
     if not meta_file.exists():
         raise ModelError(f"{path}: not a relx model (no meta.json)")
     meta = json.loads(meta_file.read_text())
-    if meta.get("format_version") != FORMAT_VERSION:
+    if meta.get("format_version") not in READABLE_FORMATS:
         raise ModelError(f"{path}: model format {meta.get('format_version')!r}, this relx reads "
-                         f"format {FORMAT_VERSION}; retrain with `relx train`")
+                         f"formats {', '.join(map(str, READABLE_FORMATS))}; retrain with "
+                         "`relx train`")
     config = tomllib.loads((path / "config.toml").read_text())
     file = path / "pipeline.skops"
     untrusted = set(sio.get_untrusted_types(file=file)) - set(TRUSTED_TYPES)

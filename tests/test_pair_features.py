@@ -9,6 +9,7 @@ from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score, roc_curve
 from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import Pipeline
 
 from relx.doc import Dependency, Entity, Relation, Sentence, Span, Token
 from relx.io.ppi_xml import read_ppi_xml
@@ -490,3 +491,45 @@ def test_document_context_option_of_the_extractor():
     assert (fx.transform(inst).toarray()[:, col] == 1.0).all()  # each pair named once
     assert not any(n.startswith("doc_cooc") for n in PairFeatureExtractor().fit(
         inst).feature_names_)
+
+
+def test_saved_vocabulary_is_packed_and_older_string_arrays_still_load(tmp_path):
+    """A model file stores the vocabulary as UTF-8 bytes (no fixed-width str array); a
+    loaded model, and one saved before (a ``<U`` array), transform exactly as fitted."""
+    import json
+    import zipfile
+
+    from relx.model import RelationModel, load_model
+    from relx.represent.pair_features import pack_names, unpack_names
+
+    X = _mini()
+    fx = PairFeatureExtractor(competition=True, lexical_weight=0.75)
+    want = fx.fit_transform(X).toarray()
+    names = fx.feature_names_.tolist()
+    assert fx.feature_names_.dtype == object and all(isinstance(n, str) for n in names)
+    assert unpack_names(pack_names(["α-β", "", "x=1"])).tolist() == ["α-β", "", "x=1"]
+
+    path = RelationModel(Pipeline([("features", fx)]), {}, {"name": "f"}).save(tmp_path / "m")
+    np.testing.assert_array_equal(fx.transform(X).toarray(), want)  # saving left it intact
+    with zipfile.ZipFile(path / "pipeline.skops") as z:
+        schema = z.read("schema.json").decode()
+        arrays = [n for n in z.namelist() if n.endswith(".npy")]
+        dtypes = {np.lib.format.read_array(z.open(n)).dtype.kind for n in arrays}
+    assert "U" not in dtypes and "utf8" in schema
+    back = load_model(path).pipeline.steps[0][1]
+    assert back.feature_names_.tolist() == names
+    np.testing.assert_array_equal(back.transform(X).toarray(), want)
+
+    old = PairFeatureExtractor(competition=True, lexical_weight=0.75)
+    state = fx.__getstate__()
+    state["feature_names_"] = np.asarray(names, dtype=str)  # how models up to format 1 saved it
+    old.__setstate__(state)
+    assert old.feature_names_.dtype == object
+    np.testing.assert_array_equal(old.transform(X).toarray(), want)
+
+    meta = json.loads((path / "meta.json").read_text())
+    (path / "meta.json").write_text(json.dumps({**meta, "format_version": 1}))
+    assert load_model(path).pipeline.steps[0][1].feature_names_.tolist() == names
+    (path / "meta.json").write_text(json.dumps({**meta, "format_version": 99}))
+    with pytest.raises(ValueError, match="model format 99, this relx reads formats 1, 2"):
+        load_model(path)

@@ -323,6 +323,29 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
     return f
 
 
+def _name_array(names: Sequence[str]) -> np.ndarray:
+    """(n,) object array of the names (Python strings; a fixed-width ``str`` array would
+    take 4 bytes x the longest name per entry: ~56 MB for a 86,512-name vocabulary)."""
+    out = np.empty(len(names), dtype=object)
+    out[:] = names
+    return out
+
+
+def pack_names(names: Sequence[str]) -> dict[str, np.ndarray]:
+    """A vocabulary as two arrays a model file stores compactly: ``utf8`` (uint8, the
+    names' UTF-8 bytes back to back) and ``ends`` (int64, each name's end offset)."""
+    encoded = [n.encode("utf-8") for n in names]
+    ends = np.cumsum([len(b) for b in encoded], dtype=np.int64)
+    return {"utf8": np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), "ends": ends}
+
+
+def unpack_names(packed: dict[str, np.ndarray]) -> np.ndarray:
+    """Inverse of :func:`pack_names`: (n,) object array of the names."""
+    data, ends = np.asarray(packed["utf8"], dtype=np.uint8).tobytes(), packed["ends"].tolist()
+    starts = [0, *ends[:-1]]
+    return _name_array([data[a:b].decode("utf-8") for a, b in zip(starts, ends, strict=True)])
+
+
 class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     """Instances -> CSR (N, n_features) float64 of :func:`pair_feature_dict`.
 
@@ -335,8 +358,10 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     ``surface_context = True`` :func:`surface_context_features` (each for both parses),
     ``document_context = True`` :func:`document_context_features` (parse-independent).
 
-    The vocabulary learned in ``fit`` is ``feature_names_`` (one numpy string array, so a
-    saved model loads fast; the name -> column dict is rebuilt on first use and not saved).
+    The vocabulary learned in ``fit`` is ``feature_names_`` ((n_features,) object array of
+    str; saved packed as UTF-8 bytes, :func:`pack_names`, so a model file loads fast and a
+    loaded model does not hold fixed-width string arrays; the name -> column dict is rebuilt
+    on first use and not saved).
     Features unseen in ``fit`` are dropped at ``transform``. ``lexical_weight`` scales the
     lexical features (:data:`LEXICAL_PREFIXES`, either parse) against the structural ones,
     which for an L2-regularised linear model is a stronger prior on the lexical weights.
@@ -363,7 +388,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     def fit_transform(self, X: Sequence[PairInstance], y=None, **fit_params):
         vec = DictVectorizer()
         out = vec.fit_transform(self._dicts(X)).tocsr()
-        self.feature_names_ = np.asarray(vec.feature_names_, dtype=str)
+        self.feature_names_ = _name_array(vec.feature_names_)
         self.n_features_out_ = len(self.feature_names_)
         self._index = vec.vocabulary_
         self.__dict__.pop("_weights", None)  # a refit has a new vocabulary
@@ -376,10 +401,9 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         if w is None:
             w = np.ones(self.n_features_out_)
             if self.lexical_weight != 1.0:
-                names = np.char.replace(self.feature_names_, "relx:", "", count=1)
-                lexical = np.zeros(len(names), dtype=bool)
-                for prefix in LEXICAL_PREFIXES:
-                    lexical |= np.char.startswith(names, prefix)
+                lexical = np.fromiter(
+                    (n.replace("relx:", "", 1).startswith(LEXICAL_PREFIXES)
+                     for n in self.feature_names_), dtype=bool, count=self.n_features_out_)
                 w[lexical] = self.lexical_weight
             self._weights = w
         return w
@@ -398,9 +422,11 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
                              shape=(len(indptr) - 1, self.n_features_out_))
 
     def __getstate__(self) -> dict:
-        state = super().__getstate__()
+        state = dict(super().__getstate__())  # a copy: Python's default is the live __dict__
         state.pop("_index", None)
         state.pop("_weights", None)
+        if "feature_names_" in state:
+            state["feature_names_"] = pack_names(state["feature_names_"])
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -412,6 +438,10 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         state.setdefault("path_context", False)
         state.setdefault("surface_context", False)
         state.setdefault("document_context", False)
+        if "feature_names_" in state:  # packed, or a fixed-width str array (older models)
+            names = state["feature_names_"]
+            state["feature_names_"] = (unpack_names(names) if isinstance(names, dict)
+                                       else _name_array(np.asarray(names).tolist()))
         super().__setstate__(state)
 
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
