@@ -61,7 +61,7 @@ pipeline: install
 	    --ner runs/ner/model/model-best --out models/relx_bio_sm
 
 default-model: install
-	$(BIN)/relx train --config configs/ppi-best.toml --out models/ppi-default --version 0.12.0 \
+	$(BIN)/relx train --config configs/ppi-best.toml --out models/ppi-default --version 0.13.0 \
 	    --train $(PPI)/AImed-learning-format.xml.gz \
 	    --train $(PPI)/BioInfer-learning-format.xml.gz \
 	    --train $(PPI)/IEPA-learning-format.xml.gz

@@ -533,3 +533,34 @@ def test_saved_vocabulary_is_packed_and_older_string_arrays_still_load(tmp_path)
     (path / "meta.json").write_text(json.dumps({**meta, "format_version": 99}))
     with pytest.raises(ValueError, match="model format 99, this relx reads formats 1, 2"):
         load_model(path)
+
+
+def test_min_documents_keeps_features_of_several_training_documents():
+    from relx.represent.pair_features import document_counts
+
+    X = _mini()  # two documents: mini.d0 (2 sentences, 4 pairs), mini.d1 (3 pairs)
+    docs = [x.document_id for x in X]
+    every = PairFeatureExtractor()
+    full = every.fit_transform(X)
+    counts = document_counts(full, docs)
+    by_doc = {d: set(np.flatnonzero(full[[i for i, e in enumerate(docs) if e == d]]
+                                    .toarray().any(axis=0))) for d in set(docs)}
+    np.testing.assert_array_equal(
+        counts, [sum(j in cols for cols in by_doc.values()) for j in range(full.shape[1])])
+    assert {1, 2} == set(counts.tolist())
+
+    two = PairFeatureExtractor(min_documents=2)
+    kept = two.fit_transform(X)
+    names = two.feature_names_.tolist()
+    assert names == [n for n, c in zip(every.feature_names_.tolist(), counts, strict=True)
+                     if c == 2]
+    assert "path_lemma=bind" not in names  # only "RAD51 binds BRCA2" (mini.d0) has it
+    np.testing.assert_array_equal(kept.toarray(), two.transform(X).toarray())
+    np.testing.assert_array_equal(
+        kept.toarray(), full.toarray()[:, [every.feature_names_.tolist().index(n)
+                                           for n in names]])
+    state = two.__getstate__()
+    del state["min_documents"]  # a model saved before the option
+    old = PairFeatureExtractor()
+    old.__setstate__(state)
+    assert old.min_documents == 1

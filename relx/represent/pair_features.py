@@ -323,6 +323,14 @@ def pair_feature_dict(x: PairInstance, graphs: dict | None = None,
     return f
 
 
+def document_counts(X: sp.csr_matrix, documents: Sequence[str]) -> np.ndarray:
+    """(n_features,) in how many distinct documents each column is non-zero."""
+    _, doc = np.unique(np.asarray(documents), return_inverse=True)
+    D = sp.csr_matrix((np.ones(len(doc)), (doc, np.arange(len(doc)))),
+                      shape=(doc.max() + 1, len(doc)))
+    return np.asarray(((D @ (X != 0).astype(np.float64)) > 0).sum(axis=0)).ravel()
+
+
 def _name_array(names: Sequence[str]) -> np.ndarray:
     """(n,) object array of the names (Python strings; a fixed-width ``str`` array would
     take 4 bytes x the longest name per entry: ~56 MB for a 86,512-name vocabulary)."""
@@ -362,7 +370,10 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     str; saved packed as UTF-8 bytes, :func:`pack_names`, so a model file loads fast and a
     loaded model does not hold fixed-width string arrays; the name -> column dict is rebuilt
     on first use and not saved).
-    Features unseen in ``fit`` are dropped at ``transform``. ``lexical_weight`` scales the
+    Features unseen in ``fit`` are dropped at ``transform``; ``min_documents = m`` keeps
+    only features seen in at least m training documents (:func:`document_counts`: a
+    sentence with many protein pairs repeats its words in every pair, which counts once
+    here). ``lexical_weight`` scales the
     lexical features (:data:`LEXICAL_PREFIXES`, either parse) against the structural ones,
     which for an L2-regularised linear model is a stronger prior on the lexical weights.
     """
@@ -371,7 +382,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
                  second_parse_model: str | None = None, competition: bool = False,
                  path_structure: bool = False, lexical_weight: float = 1.0,
                  path_context: bool = False, surface_context: bool = False,
-                 document_context: bool = False) -> None:
+                 document_context: bool = False, min_documents: int = 1) -> None:
         self.second_parse = second_parse
         self.second_parse_model = second_parse_model
         self.competition = competition
@@ -380,6 +391,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         self.path_context = path_context
         self.surface_context = surface_context
         self.document_context = document_context
+        self.min_documents = min_documents
 
     def fit(self, X: Sequence[PairInstance], y=None) -> PairFeatureExtractor:
         self.fit_transform(X, y)
@@ -388,9 +400,14 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     def fit_transform(self, X: Sequence[PairInstance], y=None, **fit_params):
         vec = DictVectorizer()
         out = vec.fit_transform(self._dicts(X)).tocsr()
-        self.feature_names_ = _name_array(vec.feature_names_)
+        names = vec.feature_names_
+        if self.min_documents > 1:
+            keep = document_counts(out, [x.document_id for x in X]) >= self.min_documents
+            out = out[:, np.flatnonzero(keep)]
+            names = [n for n, k in zip(names, keep, strict=True) if k]
+        self.feature_names_ = _name_array(names)
         self.n_features_out_ = len(self.feature_names_)
-        self._index = vec.vocabulary_
+        self._index = {n: i for i, n in enumerate(names)}
         self.__dict__.pop("_weights", None)  # a refit has a new vocabulary
         out.data *= self._column_weights()[out.indices]
         return out
@@ -438,6 +455,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         state.setdefault("path_context", False)
         state.setdefault("surface_context", False)
         state.setdefault("document_context", False)
+        state.setdefault("min_documents", 1)
         if "feature_names_" in state:  # packed, or a fixed-width str array (older models)
             names = state["feature_names_"]
             state["feature_names_"] = (unpack_names(names) if isinstance(names, dict)
