@@ -210,7 +210,7 @@ def run_raw(train: str, test: str, shared: Path, runs: Path, method: str = "KLSH
     model = train_model(cfg, _load(path(train), "relx"), name="raw-eval", parse_source="relx")
     res = raw_text_report(model, _load(path(test), "corpus"))
     res["gold_entities_relx_parses"] = gold_entity_report(model, _load(path(test), "relx"))
-    res.update(method=method, config_file=RAW_METHODS[method], train=train, test=test,
+    res.update(method=method, config_file=RAW_METHODS[method], config=cfg, train=train, test=test,
                parse_source=_relx_source(),
                train_seconds=model.meta["train_seconds"], n_train=model.meta["n_train"])
     write_json(res, out)
