@@ -400,14 +400,15 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     def fit_transform(self, X: Sequence[PairInstance], y=None, **fit_params):
         vec = DictVectorizer()
         out = vec.fit_transform(self._dicts(X)).tocsr()
-        names = vec.feature_names_
+        names, index = vec.feature_names_, vec.vocabulary_
         if self.min_documents > 1:
             keep = document_counts(out, [x.document_id for x in X]) >= self.min_documents
             out = out[:, np.flatnonzero(keep)]
             names = [n for n, k in zip(names, keep, strict=True) if k]
+            index = {n: i for i, n in enumerate(names)}
         self.feature_names_ = _name_array(names)
         self.n_features_out_ = len(self.feature_names_)
-        self._index = {n: i for i, n in enumerate(names)}
+        self._index = index
         self.__dict__.pop("_weights", None)  # a refit has a new vocabulary
         out.data *= self._column_weights()[out.indices]
         return out
