@@ -68,8 +68,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cv", type=int)
     ap.add_argument("--corpus", choices=sorted(CORPORA))
     ap.add_argument("--report", type=Path, required=True)
+    ap.add_argument("--extra-train", type=Path, action="append", default=[],
+                    help="relx JSONL of extra training documents (e.g. silver pairs from "
+                         "`relx silver-ppi`), added to every training set, never tested on")
     args = ap.parse_args(argv)
     cfg = load_config(args.config)
+    extra = [x for p in args.extra_train for x in pair_instances(load_corpus(p))]
     seed = int(cfg["pipeline"].get("seed", 0))
     reports = {s: {} for s in SHIFTS}
     if args.cv:
@@ -85,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
         secs = [0.0, 0.0]
         for f in range(args.cv):
             te, tr = np.flatnonzero(fold_of == f), np.flatnonzero(fold_of != f)
-            r = fit_score(cfg, [inst[i] for i in tr], [inst[i] for i in te], seed + f)
+            r = fit_score(cfg, [inst[i] for i in tr] + extra, [inst[i] for i in te], seed + f)
             secs[0] += r["train_seconds"]
             secs[1] += r["predict_seconds"]
             P_all = np.zeros((len(y), r["members"].shape[1])) if P_all is None else P_all
@@ -104,12 +108,12 @@ def main(argv: list[str] | None = None) -> None:
             rep = binary_metrics(y, *pooled[s])
             rep.update(folds=per_fold[s], f1_mean=float(f1s.mean()), f1_std=float(f1s.std(ddof=1)),
                        roc_auc=float(np.mean([m["roc_auc"] for m in per_fold[s]])),
-                       n_train=int(len(y) * (args.cv - 1) / args.cv), n_test=len(y),
+                       n_train=int(len(y) * (args.cv - 1) / args.cv) + len(extra), n_test=len(y),
                        train_seconds=secs[0], predict_seconds=secs[1], corpus=args.corpus,
                        members_pooled_fixed_thresholds_of_last_fold=member_metrics(y, P_all, thr))
             reports[s] = rep
     else:
-        train = pair_instances(load_corpus(corpus_path(args.train)))
+        train = pair_instances(load_corpus(corpus_path(args.train))) + extra
         test = pair_instances(load_corpus(corpus_path(args.test)))
         r = fit_score(cfg, train, test, seed)
         y = labels(test)
@@ -126,6 +130,7 @@ def main(argv: list[str] | None = None) -> None:
         rep = reports[s]
         cfg_s = {**cfg, "ensemble": {**cfg["ensemble"], "prior_shift": s or "none"}}
         rep.update(parse_source="corpus:split_parse", seed=seed, config=cfg_s,
+                   extra_train=[str(p) for p in args.extra_train],
                    decision={None: "training threshold", "em": "EM prior shift (Saerens 2002)",
                              "rate": "training positive-prediction rate on the test batch"}[s])
         path = args.report if s is None else args.report.with_name(f"{args.report.stem}-{s}.json")

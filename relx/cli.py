@@ -412,6 +412,46 @@ def _train_events(config: Path, train: list[Path], out: Path, name: str | None, 
                   f", {size:.1f} MB")
 
 
+@app.command("silver-ppi", rich_help_panel="Evaluate and train")
+def silver_ppi(
+    ge: Annotated[list[Path], typer.Argument(help="BioNLP-ST GE directories (*.txt, *.a1, "
+                                                  "*.a2), e.g. ../shared/corpora/"
+                                                  "bionlp-st-ge/2011/train.")],
+    out: Annotated[Path, typer.Option(help="relx JSONL to write (a --train input).")],
+    exclude: Annotated[list[Path] | None, typer.Option(
+        help="Drop GE documents sharing a sentence with this corpus (repeatable; the corpora "
+             "you will evaluate on).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
+) -> None:
+    """Silver PPI training pairs from GE event annotation: every same-sentence protein pair,
+    positive when a Binding or a regulation (Cause -> Theme) event connects the two
+    (relx.ge.ppi_pairs). The pairs are marked silver: with decision_rows = "gold" in the
+    ensemble they help rank, and only the gold corpora's pairs set the threshold."""
+    from relx.evaluate import load_corpus
+    from relx.ge.data import load_ge
+    from relx.ge.ppi_pairs import drop_shared_documents, silver_ppi_documents
+    from relx.io import ReaderError
+    from relx.io.jsonl import write_jsonl
+
+    console = Console(quiet=quiet)
+    try:
+        docs = []
+        for d in ge:
+            with console.status(f"parsing {d}"):
+                pairs = load_ge(d)
+            docs += silver_ppi_documents([g.standoff for g in pairs], [g.parsed for g in pairs])
+        others = [x for p in exclude or [] for x in load_corpus(p)]
+        docs, dropped = drop_shared_documents(docs, others)
+        write_jsonl(docs, out)
+    except (ReaderError, ValueError, OSError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    rels = [r for d in docs for s in d.sentences for r in s.relations]
+    console.print(f"saved {out}: {len(rels)} pairs ({sum(bool(r.label) for r in rels)} positive)"
+                  f" from {len(docs)} documents; {len(dropped)} dropped as shared with "
+                  f"--exclude corpora{': ' + ', '.join(dropped) if dropped else ''}")
+
+
 @app.command("train-vectors", rich_help_panel="Evaluate and train")
 def train_vectors(
     out: Annotated[Path, typer.Option(help="Vectors file to write (.npz).")]

@@ -106,7 +106,8 @@ class Relation(_Model):
     """A (candidate) binary relation between two entities of a sentence.
 
     ``label`` is the gold answer when known (True = interaction), ``score`` a model's
-    probability when predicted.
+    probability when predicted. ``silver`` is True when the label was derived from other
+    annotation (e.g. GE events, :mod:`relx.ge.ppi_pairs`) instead of annotated as a PPI.
     """
 
     id: str
@@ -115,6 +116,7 @@ class Relation(_Model):
     type: str = "PPI"
     label: bool | None = None
     score: float | None = None
+    silver: bool | None = None
 
 
 class Sentence(_Model):

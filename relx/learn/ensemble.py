@@ -23,6 +23,11 @@ posterior ``q = σ(a·logit(s) + b)`` calibrated by logistic regression on those
 out-of-fold scores (monotone in s, so AUC is that of s), and ``threshold_`` is the
 threshold mapped into q.
 
+``decision_rows="gold"``: when some training pairs carry silver labels
+(``Relation.silver``, e.g. pairs derived from GE events), the threshold, the calibration and
+the training prior come from the out-of-fold scores of the gold-labelled pairs only: silver
+pairs help rank, gold pairs decide. The quantile reference keeps every row.
+
 ``prior_shift="em"``: at prediction time the batch given to ``predict``/``predict_proba``
 is treated as an unlabelled sample of the test distribution; EM re-estimates its
 positive rate π' from the calibrated posteriors (Saerens et al. 2002, eqs. 2.9-2.10) and
@@ -54,6 +59,7 @@ from relx.learn.forest import rule_threshold
 PRIOR_SHIFTS = (None, "none", "em", "rate")  # "none": None spelt in TOML
 NORMALISATIONS = (None, "quantile")
 PAIR_WEIGHTINGS = (None, "none", "sentence")
+DECISION_ROWS = ("all", "gold")
 _EPS = 1e-6
 
 
@@ -106,6 +112,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         final estimator takes ``sample_weight`` (e.g. a logistic regression) are fitted with
         each pair weighted by ``1/sqrt(pairs of its sentence in X)``, rescaled to mean 1, so
         sentences with many mentions (and pairs) do not dominate the fit.
+    decision_rows : ``"all"`` or ``"gold"`` (see module doc; the same when no pair is silver).
     random_state : seed of the fold split; when set, also every member step's seed.
 
     Attributes: ``estimators_`` (fitted members, weight-0 ones None), ``oof_`` (n, m)
@@ -118,7 +125,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
                  threshold: float | str = "auto", cv: int = 3,
                  refit_steps: Sequence[int] | None = None, prior_shift: str | None = None,
                  normalise: str | None = None, pair_weighting: str | None = None,
-                 random_state=None) -> None:
+                 decision_rows: str = "all", random_state=None) -> None:
         self.estimators = estimators
         self.weights = weights
         self.threshold = threshold
@@ -127,10 +134,12 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         self.prior_shift = prior_shift
         self.normalise = normalise
         self.pair_weighting = pair_weighting
+        self.decision_rows = decision_rows
         self.random_state = random_state
 
     def __setstate__(self, state: dict) -> None:
-        state.setdefault("pair_weighting", None)  # models saved before the option existed
+        state.setdefault("pair_weighting", None)  # models saved before the options existed
+        state.setdefault("decision_rows", "all")
         super().__setstate__(state)
 
     def _weights(self) -> np.ndarray:
@@ -154,6 +163,9 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         if self.pair_weighting not in PAIR_WEIGHTINGS:
             raise ValueError(f"pair_weighting must be one of {PAIR_WEIGHTINGS}, "
                              f"not {self.pair_weighting!r}")
+        if self.decision_rows not in DECISION_ROWS:
+            raise ValueError(f"decision_rows must be one of {DECISION_ROWS}, "
+                             f"not {self.decision_rows!r}")
         w = self._weights()
         pos = y == self.classes_[1]
         groups = _document_groups(X)
@@ -167,7 +179,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             r = 1 if self.refit_steps is None else int(self.refit_steps[j])
             fitted, self.oof_[:, j] = self._fit_member(est, X, y, r, groups, sample_weight)
             self.estimators_.append(fitted)
-        self.fit_combiner(self.oof_, pos)
+        rows = gold_rows(X) if self.decision_rows == "gold" else None
+        self.fit_combiner(self.oof_, pos, rows)
         return self
 
     def _fit_member(self, est, X, y, refit: int, groups: np.ndarray | None = None,
@@ -201,10 +214,14 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             oof[va] = part.predict_proba(_take(Xt, va))[:, 1]
         return est, oof
 
-    def fit_combiner(self, oof: np.ndarray, positive: np.ndarray) -> ProbabilityEnsemble:
-        """Threshold, calibration and prior from (n, m) out-of-fold member probabilities."""
+    def fit_combiner(self, oof: np.ndarray, positive: np.ndarray,
+                     rows: np.ndarray | None = None) -> ProbabilityEnsemble:
+        """Threshold, calibration and prior from (n, m) out-of-fold member probabilities
+        (only the ``rows`` mask's, when given; the quantile reference uses all)."""
         self.reference_ = np.sort(oof, axis=0).T.copy() if self.normalise == "quantile" else None
         s = self.score(oof)
+        if rows is not None and rows.any():
+            s, positive = s[rows], positive[rows]
         if isinstance(self.threshold, str):
             self.score_threshold_ = rule_threshold(self.threshold, positive, s)
         elif isinstance(self.threshold, (int, float)):
@@ -284,6 +301,14 @@ def _fit_weighted(est, X, y, sample_weight: np.ndarray | None):
     if isinstance(est, Pipeline):
         return est.fit(X, y, **{f"{est.steps[-1][0]}__sample_weight": sample_weight})
     return est.fit(X, y, sample_weight=sample_weight)
+
+
+def gold_rows(X) -> np.ndarray | None:
+    """(n,) True for candidate pairs whose label is not silver; None when X is not a list
+    of candidate pairs."""
+    if hasattr(X, "shape") or not len(X) or not hasattr(X[0], "relation"):
+        return None
+    return np.array([not x.relation.silver for x in X])
 
 
 def _document_groups(X) -> np.ndarray | None:
