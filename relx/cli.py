@@ -183,6 +183,10 @@ def evaluate(
     test: Annotated[Path | None, typer.Option(help="Test corpus.")] = None,
     cv: Annotated[int | None, typer.Option(help="k-fold cross-validation by document.")] = None,
     corpus: Annotated[Path | None, typer.Option(help="Corpus to cross-validate on (with --cv).")] = None,
+    extra_train: Annotated[list[Path] | None, typer.Option(
+        help="relx JSONL of extra training pairs, e.g. from `relx silver-ppi` (repeatable): "
+             "added to the training side of every setting and fold, never tested on; read "
+             "as stored (their own parses).")] = None,
     parses: Annotated[str, typer.Option(help="'corpus': the parses shipped in the corpus; "
                                              "'relx': relx's own parser.")] = "corpus",
     corpus_parse: Annotated[str, typer.Option(help="Which shipped parse: split_parse or "
@@ -225,6 +229,7 @@ def evaluate(
     try:
         cfg = apply_overrides(load_config(config), set_ or [])
         seed = int(cfg["pipeline"].get("seed", 0)) if seed is None else seed
+        extra = [d for p in extra_train or [] for d in load_corpus(p)]
         if cv is not None:
             if corpus is None or train or test:
                 raise typer.BadParameter("--cv needs --corpus (and no --train/--test)")
@@ -234,7 +239,7 @@ def evaluate(
                 out.print(f"fold {f + 1}/{cv}: P {r['precision']:.3f} R {r['recall']:.3f} "
                           f"F1 {r['f1']:.3f} AUC {r['roc_auc']:.3f} ({r['train_seconds']:.1f} s)")
 
-            res, folds = cross_validation_report(cfg, docs, cv, seed, progress)
+            res, folds = cross_validation_report(cfg, docs, cv, seed, progress, extra)
             fold_file = report.with_name(report.stem + ".folds.json")
             write_json({"seed": seed, "k": cv, "corpus": str(corpus), "folds": folds}, fold_file)
             res.update(corpus=str(corpus), fold_file=str(fold_file))
@@ -245,7 +250,7 @@ def evaluate(
                                          "or --cv K --corpus FILE")
             train_docs = [d for p in train for d in load_corpus(p, parses, corpus_parse, spacy_model)]
             test_docs = load_corpus(test, parses, corpus_parse, spacy_model)
-            res = train_test_report(cfg, train_docs, test_docs, seed)
+            res = train_test_report(cfg, train_docs, test_docs, seed, extra)
             res.update(train=[str(p) for p in train], test=str(test))
             title = f"{'+'.join(p.name for p in train)} -> {test.name}"
     except (ReaderError, ConfigError, NotImplementedError, ValueError, OSError) as exc:
@@ -253,7 +258,7 @@ def evaluate(
         raise typer.Exit(2) from None
     res.update(parse_source=f"{parses}:{corpus_parse}" if parses == "corpus"
                else f"relx:{spacy_model or 'relx_bio_sm'}",
-               seed=seed, config=cfg)
+               seed=seed, config=cfg, extra_train=[str(p) for p in extra_train or []])
     write_json(res, report)
     out.print(_table(title, [(cfg["pipeline"].get("name", config.stem), res)]))
     if cv is not None:

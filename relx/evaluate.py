@@ -106,17 +106,23 @@ def document_folds(docs: Sequence[Document], k: int, seed: int) -> dict[str, int
 
 
 def train_test_report(cfg: dict[str, Any], train_docs: Sequence[Document],
-                      test_docs: Sequence[Document], seed: int = 0) -> dict[str, Any]:
-    res = fit_predict(cfg, pair_instances(train_docs), pair_instances(test_docs), seed)
+                      test_docs: Sequence[Document], seed: int = 0,
+                      extra_train: Sequence[Document] = ()) -> dict[str, Any]:
+    """Fit on ``train_docs`` (+ ``extra_train``, e.g. silver pairs), score ``test_docs``."""
+    res = fit_predict(cfg, pair_instances([*train_docs, *extra_train]),
+                      pair_instances(test_docs), seed)
     res.pop("_scores"), res.pop("_pred")
     return res
 
 
 def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: int = 10,
-                            seed: int = 0, progress=None) -> tuple[dict[str, Any], dict[str, int]]:
-    """k-fold CV by document: per-fold figures, mean ± sd F1 and pooled P/R/F1."""
+                            seed: int = 0, progress=None, extra_train: Sequence[Document] = ()
+                            ) -> tuple[dict[str, Any], dict[str, int]]:
+    """k-fold CV by document: per-fold figures, mean ± sd F1 and pooled P/R/F1;
+    ``extra_train`` documents join every fold's training set and no test set."""
     folds = document_folds(docs, k, seed)
     inst = pair_instances(docs)
+    extra = pair_instances(extra_train)
     fold_of = np.array([folds[x.document_id] for x in inst])
     y = labels(inst)
     pooled_pred = np.zeros(len(inst), dtype=int)
@@ -125,7 +131,8 @@ def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: in
     for f in range(k):
         test_idx = np.flatnonzero(fold_of == f)
         train_idx = np.flatnonzero(fold_of != f)
-        res = fit_predict(cfg, [inst[i] for i in train_idx], [inst[i] for i in test_idx], seed + f)
+        res = fit_predict(cfg, [inst[i] for i in train_idx] + extra,
+                          [inst[i] for i in test_idx], seed + f)
         pooled_pred[test_idx] = res.pop("_pred")
         pooled_score[test_idx] = res.pop("_scores")
         res["fold"] = f

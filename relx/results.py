@@ -52,23 +52,31 @@ def run_one(method: str, train: str, test: str | None, shared: Path, runs: Path)
 
 
 def _run(config: str, method: str, train: str, test: str | None, shared: Path, out: Path,
-         parses: str = "corpus", overrides: dict | None = None) -> dict:
+         parses: str = "corpus", overrides: dict | None = None,
+         extra_train: list[str] | None = None) -> dict:
     """One train/test or 10-fold CV run of ``config`` (``overrides``: ``{"section.key":
-    value}`` set on the loaded config); its report is kept at ``out``."""
+    value}`` set on the loaded config; ``extra_train``: relx JSONL files of extra training
+    pairs, e.g. ``make silver``'s); its report is kept at ``out``."""
     if out.exists():
         return json.loads(out.read_text())
     cfg = apply_overrides(load_config(config), overrides or {})
     seed = int(cfg["pipeline"].get("seed", 0))
+    for p in extra_train or []:
+        if not Path(p).is_file():
+            raise FileNotFoundError(f"{p}: extra training pairs missing (run `make silver`)")
+    extra = [d for p in extra_train or [] for d in load_corpus(p)]
 
     def path(name: str) -> Path:
         return shared / "corpora" / "ppi" / f"{CORPORA[name]}-learning-format.xml.gz"
 
     if test is None:
-        res, folds = cross_validation_report(cfg, _load(path(train), parses), 10, seed)
+        res, folds = cross_validation_report(cfg, _load(path(train), parses), 10, seed,
+                                             extra_train=extra)
         write_json({"seed": seed, "k": 10, "folds": folds}, out.with_suffix(".folds.json"))
     else:
-        res = train_test_report(cfg, _load(path(train), parses), _load(path(test), parses), seed)
-    res.update(method=method, train=train, test=test or "10-fold CV",
+        res = train_test_report(cfg, _load(path(train), parses), _load(path(test), parses), seed,
+                                extra)
+    res.update(method=method, train=train, test=test or "10-fold CV", extra_train=extra_train or [],
                parse_source="corpus:split_parse" if parses == "corpus" else _relx_source(),
                config_file=config, config=cfg)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -129,7 +137,8 @@ def run_ablation(rows: list[dict], shared: Path, runs: Path,
                 continue
             t0 = time.perf_counter()
             r = _run(config, row.get("method", row["name"]), a, b, shared,
-                     ablation_report(row, a, b, runs), overrides=row.get("set"))
+                     ablation_report(row, a, b, runs), overrides=row.get("set"),
+                     extra_train=row.get("extra_train"))
             results[row["key"], a, b] = r
             print(f"ablation {row['key']:10s} {a:8s} -> {b or 'CV10':8s} F1 {r['f1']:.3f} "
                   f"({time.perf_counter() - t0:.0f} s)", flush=True)

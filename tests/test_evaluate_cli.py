@@ -141,3 +141,26 @@ def test_score_events_cli(tmp_path):
     res = runner.invoke(app, ["score-events", "--gold", str(gold), "--pred", str(empty), "--json"])
     r = json.loads(res.output)
     assert r["recall"] == 0.0 and r["gold"] > 0
+
+
+def test_extra_training_pairs_join_every_fold_and_are_never_tested(tmp_path, corpus):
+    from relx.ge.ppi_pairs import silver_ppi_documents
+    from relx.io import read_jsonl
+    from relx.io.standoff import read_standoff
+
+    fx = ROOT / "tests" / "fixtures"
+    names = ("ge-1", "ge-2", "ge-3")
+    parsed = {d.id: d for d in read_jsonl(fx / "ge-parsed.jsonl")}
+    silver = silver_ppi_documents([read_standoff(fx / f"{n}.txt") for n in names],
+                                  [parsed[n] for n in names])
+    extra = tmp_path / "silver.jsonl"
+    write_jsonl(silver, extra)
+    plain, with_extra = tmp_path / "plain.json", tmp_path / "extra.json"
+    for out, more in ((plain, []), (with_extra, ["--extra-train", str(extra)])):
+        res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--cv", "3", "--corpus",
+                                  str(corpus), "--report", str(out), "--quiet", *more])
+        assert res.exit_code == 0, res.output
+    a, b = json.loads(plain.read_text()), json.loads(with_extra.read_text())
+    assert a["n_test"] == b["n_test"] == 42  # the 7 silver pairs are never tested
+    assert [f["n_train"] + 7 for f in a["folds"]] == [f["n_train"] for f in b["folds"]]
+    assert b["extra_train"] == [str(extra)] and a["extra_train"] == []

@@ -91,3 +91,12 @@ def test_ablation_chart_draws_one_bar_per_report_and_the_published_lines():
     dashed = [x for x in root.iter(ns + "line") if x.get("stroke-dasharray")]
     assert len(dashed) == sum(s in PUBLISHED for s in ABLATION_SETTINGS)
     assert "best &lt;one&gt;" in svg
+
+
+def test_a_row_with_missing_extra_training_pairs_says_how_to_build_them(tmp_path):
+    import pytest
+
+    rows = [{"name": "silver", "key": "s", "config": "configs/ppi-klsh-rf.toml",
+             "extra_train": [str(tmp_path / "silver.jsonl")]}]
+    with pytest.raises(FileNotFoundError, match="make silver"):
+        run_ablation(rows, tmp_path, tmp_path, {})
