@@ -419,7 +419,8 @@ def _train_events(config: Path, train: list[Path], out: Path, name: str | None, 
 
 @app.command("silver-ppi", rich_help_panel="Evaluate and train")
 def silver_ppi(
-    ge: Annotated[list[Path], typer.Argument(help="BioNLP-ST GE directories (*.txt, *.a1, "
+    ge: Annotated[list[Path], typer.Argument(metavar="GE_DIR...",
+                                             help="BioNLP-ST GE directories (*.txt, *.a1, "
                                                   "*.a2), e.g. ../shared/corpora/"
                                                   "bionlp-st-ge/2011/train.")],
     out: Annotated[Path, typer.Option(help="relx JSONL to write (a --train input).")],
@@ -444,6 +445,8 @@ def silver_ppi(
         for d in ge:
             with console.status(f"parsing {d}"):
                 pairs = load_ge(d)
+            if not any(g.standoff.events for g in pairs):
+                raise ValueError(f"{d}: no events (.a2 files) to derive labels from")
             docs += silver_ppi_documents([g.standoff for g in pairs], [g.parsed for g in pairs])
         others = [x for p in exclude or [] for x in load_corpus(p)]
         docs, dropped = drop_shared_documents(docs, others)

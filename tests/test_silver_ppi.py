@@ -131,3 +131,11 @@ def test_silver_ppi_command_on_real_ge_documents(tmp_path: Path):
     for x in inst:  # both mentions are .a1 proteins of the pair's sentence
         ids = {e.id for e in x.sentence.entities}
         assert {x.relation.arg1, x.relation.arg2} <= ids
+
+
+def test_silver_ppi_command_refuses_a_directory_without_events(tmp_path: Path):
+    for ext in ("txt", "a1"):
+        shutil.copy(FIXTURES / f"ge-1.{ext}", tmp_path / f"ge-1.{ext}")
+    res = CliRunner().invoke(app, ["silver-ppi", str(tmp_path), "--out", str(tmp_path / "o.jsonl")])
+    assert res.exit_code == 2 and "no events" in res.output
+    assert not (tmp_path / "o.jsonl").exists()
