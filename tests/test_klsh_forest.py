@@ -22,7 +22,10 @@ def _data(n=400, seed=0):
     KLSHEncoder(n_reference=20, n_bits=16, random_state=0),
 ], ids=lambda e: type(e).__name__)
 def test_sklearn_estimator_contract(estimator):
-    check_estimator(estimator)
+    # tree ensembles: weighted and repeated rows differ, as in sklearn's own (#16298)
+    check_estimator(estimator, expected_failed_checks={
+        f"check_sample_weight_equivalence_on_{kind}_data": "randomised trees"
+        for kind in ("dense", "sparse")})
 
 
 @pytest.mark.parametrize("hash_function", ["rmm", "rknn", "kulis"])

@@ -57,9 +57,17 @@ def test_packed_extra_trees_multiclass_and_errors():
     with pytest.raises(ValueError):
         m.predict_proba(X[:, :4])
 
+TREE_WEIGHT_CHECKS = {
+    f"check_sample_weight_equivalence_on_{kind}_data":
+        "sample_weight is not equivalent to removing/repeating samples."
+    for kind in ("dense", "sparse")}
+
 
 def test_packed_extra_trees_follows_the_estimator_contract():
-    check_estimator(PackedExtraTrees(n_estimators=5, random_state=0))
+    # as sklearn's own ExtraTrees/RandomForest/Bagging: randomised split thresholds make
+    # weighted and repeated rows differ (sklearn meta-issue #16298)
+    check_estimator(PackedExtraTrees(n_estimators=5, random_state=0),
+                    expected_failed_checks=TREE_WEIGHT_CHECKS)
 
 
 def test_packed_extra_trees_is_a_registered_trusted_component():

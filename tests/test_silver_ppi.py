@@ -139,3 +139,45 @@ def test_silver_ppi_command_refuses_a_directory_without_events(tmp_path: Path):
     res = CliRunner().invoke(app, ["silver-ppi", str(tmp_path), "--out", str(tmp_path / "o.jsonl")])
     assert res.exit_code == 2 and "no events" in res.output
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_silver_weight_scales_the_silver_pairs_in_every_member_fit():
+    rng = np.random.default_rng(1)
+    n_gold, n_silver = 300, 300
+    x = rng.normal(size=(n_gold + n_silver, 1))
+    y = (x[:, 0] + rng.normal(scale=0.8, size=len(x)) > 0.5).astype(int)
+    y[n_gold:] = (x[n_gold:, 0] > -1.0).astype(int)  # silver labels disagree with the gold
+    items = _items(x, np.arange(len(x)) // 3, [False] * n_gold + [True] * n_silver)
+    member = Pipeline([("f", FunctionTransformer(_features)), ("lr", LogisticRegression())])
+    fitted = ProbabilityEnsemble(estimators=[member], silver_weight=0.25, threshold="youden",
+                                 random_state=0).fit(items, y)
+    lr = fitted.estimators_[0].steps[-1][1]
+    direct = LogisticRegression().fit(x, y, sample_weight=[1.0] * n_gold + [0.25] * n_silver)
+    np.testing.assert_allclose(lr.coef_, direct.coef_, rtol=1e-5)
+    unweighted = ProbabilityEnsemble(estimators=[member], random_state=0).fit(items, y)
+    assert not np.allclose(unweighted.estimators_[0].steps[-1][1].coef_, lr.coef_)
+    with pytest.raises(ValueError, match="silver_weight"):
+        ProbabilityEnsemble(estimators=[member], silver_weight=0.0).fit(items, y)
+
+
+def test_tree_members_take_sample_weights():
+    from sklearn.ensemble import ExtraTreesClassifier
+
+    from relx.learn.forest import RandomSubspaceForest
+    from relx.learn.packed_trees import PackedExtraTrees
+
+    rng = np.random.default_rng(2)
+    x = rng.integers(0, 3, size=(200, 6)).astype(np.float32)
+    y = (x[:, 0] + x[:, 1] + rng.normal(size=200) > 2).astype(int)
+    w = rng.uniform(0.1, 2.0, size=200)
+    packed = PackedExtraTrees(n_estimators=20, random_state=0).fit(x, y, sample_weight=w)
+    ref = ExtraTreesClassifier(n_estimators=20, random_state=0).fit(x, y, sample_weight=w)
+    np.testing.assert_allclose(packed.predict_proba(x), ref.predict_proba(x), atol=1e-12)
+    kw = dict(n_estimators=20, max_features=3, min_samples_leaf=10, random_state=0)
+    a = RandomSubspaceForest(**kw).fit(x, y, sample_weight=np.ones(200)).predict_proba(x)
+    np.testing.assert_allclose(a, RandomSubspaceForest(**kw).fit(x, y).predict_proba(x))
+    c = RandomSubspaceForest(**kw).fit(x, y, sample_weight=w).predict_proba(x)
+    assert not np.allclose(a, c)
+    kw.update(bootstrap=True, max_features=None)  # bagging: the draws' counts times the weights
+    a = RandomSubspaceForest(**kw).fit(x, y, sample_weight=np.ones(200)).predict_proba(x)
+    np.testing.assert_allclose(a, RandomSubspaceForest(**kw).fit(x, y).predict_proba(x))

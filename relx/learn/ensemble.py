@@ -113,6 +113,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         each pair weighted by ``1/sqrt(pairs of its sentence in X)``, rescaled to mean 1, so
         sentences with many mentions (and pairs) do not dominate the fit.
     decision_rows : ``"all"`` or ``"gold"`` (see module doc; the same when no pair is silver).
+    silver_weight : sample weight of silver-labelled pairs (``Relation.silver``) in every
+        member that takes ``sample_weight`` (1: as gold pairs; multiplies ``pair_weighting``).
     random_state : seed of the fold split; when set, also every member step's seed.
 
     Attributes: ``estimators_`` (fitted members, weight-0 ones None), ``oof_`` (n, m)
@@ -125,7 +127,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
                  threshold: float | str = "auto", cv: int = 3,
                  refit_steps: Sequence[int] | None = None, prior_shift: str | None = None,
                  normalise: str | None = None, pair_weighting: str | None = None,
-                 decision_rows: str = "all", random_state=None) -> None:
+                 decision_rows: str = "all", silver_weight: float = 1.0,
+                 random_state=None) -> None:
         self.estimators = estimators
         self.weights = weights
         self.threshold = threshold
@@ -135,11 +138,13 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         self.normalise = normalise
         self.pair_weighting = pair_weighting
         self.decision_rows = decision_rows
+        self.silver_weight = silver_weight
         self.random_state = random_state
 
     def __setstate__(self, state: dict) -> None:
         state.setdefault("pair_weighting", None)  # models saved before the options existed
         state.setdefault("decision_rows", "all")
+        state.setdefault("silver_weight", 1.0)
         super().__setstate__(state)
 
     def _weights(self) -> np.ndarray:
@@ -170,6 +175,12 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         pos = y == self.classes_[1]
         groups = _document_groups(X)
         sample_weight = sentence_weights(X) if self.pair_weighting == "sentence" else None
+        gold = gold_rows(X)
+        if float(self.silver_weight) != 1.0 and gold is not None and not gold.all():
+            if not float(self.silver_weight) > 0:
+                raise ValueError(f"silver_weight must be > 0, not {self.silver_weight!r}")
+            base = np.ones(len(y)) if sample_weight is None else sample_weight
+            sample_weight = np.where(gold, 1.0, float(self.silver_weight)) * base
         self.estimators_ = []
         self.oof_ = np.zeros((len(y), len(w)))
         for j, (est, wj) in enumerate(zip(self.estimators, w, strict=True)):
@@ -179,7 +190,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             r = 1 if self.refit_steps is None else int(self.refit_steps[j])
             fitted, self.oof_[:, j] = self._fit_member(est, X, y, r, groups, sample_weight)
             self.estimators_.append(fitted)
-        rows = gold_rows(X) if self.decision_rows == "gold" else None
+        rows = gold if self.decision_rows == "gold" else None
         self.fit_combiner(self.oof_, pos, rows)
         return self
 

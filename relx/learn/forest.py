@@ -99,25 +99,46 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
             bootstrap=self.bootstrap, bootstrap_features=False, n_jobs=self.n_jobs,
             random_state=self.random_state)
 
-    def fit(self, X, y) -> RandomSubspaceForest:
+    def fit(self, X, y, sample_weight: np.ndarray | None = None) -> RandomSubspaceForest:
+        """``sample_weight`` (N,): per-instance weights passed to every tree (optional)."""
         X, y = validate_data(self, X, y, reset=True)
         check_classification_targets(y)
-        self.ensemble_ = self._ensemble(X.shape[1]).fit(X, y)
+        sw = None if sample_weight is None else np.asarray(sample_weight, float)
+        self.ensemble_ = self._fit_ensemble(X, y, sw)
         self.classes_ = self.ensemble_.classes_
         if isinstance(self.threshold, str):
             check_threshold_rule(self.threshold)  # before the out-of-fold forests
-            self.threshold_ = self._tune_threshold(X, y)
+            self.threshold_ = self._tune_threshold(X, y, sw)
         else:
             self.threshold_ = float(self.threshold)
         return self
 
-    def _tune_threshold(self, X: np.ndarray, y: np.ndarray) -> float:
+    def _fit_ensemble(self, X: np.ndarray, y: np.ndarray,
+                      sample_weight: np.ndarray | None) -> BaggingClassifier:
+        ens = self._ensemble(X.shape[1])
+        if sample_weight is None:
+            return ens.fit(X, y)
+        # BaggingClassifier turns sample_weight into sampling probabilities (without the
+        # bootstrap: ignored), so the subspaces and tree seeds are drawn on depth-1 trees and
+        # each tree is then grown on its subspace with its rows' counts times the weights
+        ens.set_params(estimator__max_depth=1).fit(X, y)
+        for tree, feats, rows in zip(ens.estimators_, ens.estimators_features_,
+                                     ens.estimators_samples_, strict=True):
+            counts = np.bincount(rows, minlength=len(y)) if self.bootstrap else 1.0
+            tree.set_params(max_depth=self.max_depth)
+            tree.fit(X[:, feats], y, sample_weight=sample_weight * counts)
+        return ens.set_params(estimator__max_depth=self.max_depth)
+
+    def _tune_threshold(self, X: np.ndarray, y: np.ndarray,
+                        sample_weight: np.ndarray | None = None) -> float:
         if len(self.classes_) != 2:
             return 0.5
         folds = StratifiedKFold(self.threshold_folds, shuffle=True, random_state=self.random_state)
         oof = np.zeros(len(y))
         for tr, va in folds.split(X, y):
-            oof[va] = self._ensemble(X.shape[1]).fit(X[tr], y[tr]).predict_proba(X[va])[:, 1]
+            sw = None if sample_weight is None else sample_weight[tr]
+            part = self._fit_ensemble(X[tr], y[tr], sw)
+            oof[va] = part.predict_proba(X[va])[:, 1]
         return rule_threshold(self.threshold, y == self.classes_[1], oof)
 
     def predict_proba(self, X) -> np.ndarray:

@@ -49,7 +49,8 @@ class PackedExtraTrees(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
-    def fit(self, X, y) -> PackedExtraTrees:
+    def fit(self, X, y, sample_weight: np.ndarray | None = None) -> PackedExtraTrees:
+        """``sample_weight`` (N,): per-instance weights of the trees' splits and leaves."""
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         forest = ExtraTreesClassifier(
@@ -57,7 +58,7 @@ class PackedExtraTrees(ClassifierMixin, BaseEstimator):
             min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth,
             min_weight_fraction_leaf=self.min_weight_fraction_leaf,
             class_weight=self.class_weight, n_jobs=self.n_jobs,
-            random_state=self.random_state).fit(X, y)
+            random_state=self.random_state).fit(X, y, sample_weight=sample_weight)
         self.classes_ = forest.classes_
         grids = [np.unique(X[:, j]).astype(np.float64) for j in range(X.shape[1])]
         (self.roots_, self.node_feature_, self.node_threshold_, self.node_right_,
