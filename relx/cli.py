@@ -441,12 +441,15 @@ def silver_ppi(
 
     console = Console(quiet=quiet)
     try:
-        docs = []
+        docs, repeated = [], []
         for d in ge:
             with console.status(f"parsing {d}"):
                 pairs = load_ge(d)
             if not any(g.standoff.events for g in pairs):
                 raise ValueError(f"{d}: no events (.a2 files) to derive labels from")
+            seen = {x.id for x in docs}  # a document in two editions: the first directory's
+            repeated += [g.parsed.id for g in pairs if g.parsed.id in seen]
+            pairs = [g for g in pairs if g.parsed.id not in seen]
             docs += silver_ppi_documents([g.standoff for g in pairs], [g.parsed for g in pairs])
         others = [x for p in exclude or [] for x in load_corpus(p)]
         docs, dropped = drop_shared_documents(docs, others)
@@ -457,7 +460,9 @@ def silver_ppi(
     rels = [r for d in docs for s in d.sentences for r in s.relations]
     console.print(f"saved {out}: {len(rels)} pairs ({sum(bool(r.label) for r in rels)} positive)"
                   f" from {len(docs)} documents; {len(dropped)} dropped as shared with "
-                  f"--exclude corpora{': ' + ', '.join(dropped) if dropped else ''}")
+                  f"--exclude corpora{': ' + ', '.join(dropped) if dropped else ''}"
+                  + (f"; {len(repeated)} skipped as already read from an earlier directory"
+                     if repeated else ""))
 
 
 @app.command("train-vectors", rich_help_panel="Evaluate and train")

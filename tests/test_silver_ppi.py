@@ -119,11 +119,18 @@ def test_silver_ppi_command_on_real_ge_documents(tmp_path: Path):
     for n in names:
         for ext in ("txt", "a1", "a2"):
             shutil.copy(GE_2011 / "devel" / f"{n}.{ext}", src / f"{n}.{ext}")
+    again = tmp_path / "ge-later-edition"  # 4 of the same documents and 2 new ones
+    again.mkdir()
+    more = sorted(p.stem for p in (GE_2011 / "devel").glob("*.a2"))[8:14]
+    for n in more:
+        for ext in ("txt", "a1", "a2"):
+            shutil.copy(GE_2011 / "devel" / f"{n}.{ext}", again / f"{n}.{ext}")
     out = tmp_path / "silver.jsonl"
-    res = CliRunner().invoke(app, ["silver-ppi", str(src), "--out", str(out), "--quiet"])
+    res = CliRunner().invoke(app, ["silver-ppi", str(src), str(again), "--out", str(out)])
     assert res.exit_code == 0, res.output
+    assert "4 skipped as already read" in " ".join(res.output.split())
     docs = list(read_jsonl(out))
-    assert [d.id for d in docs] == names
+    assert [d.id for d in docs] == names + more[4:]
     inst = pair_instances(docs)
     y = labels(inst)
     assert len(inst) > 50 and 0 < y.mean() < 0.5
