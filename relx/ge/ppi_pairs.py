@@ -47,13 +47,7 @@ def interacting_pairs(doc: StandoffDocument) -> set[frozenset[str]]:
             causes = set().union(*(_theme_proteins(c, proteins, events) for c in ev.refs("Cause")))
             themes = set().union(*(_theme_proteins(t, proteins, events) for t in ev.refs("Theme")))
             pairs.update(frozenset((c, t)) for c in causes for t in themes if c != t)
-    groups = {}
-    for eq in doc.equivs:
-        members = set(eq.ids)
-        for m in eq.ids:
-            members |= groups.get(m, set())
-        for m in members:
-            groups[m] = members
+    groups = doc.equiv_classes()
     closed = set()
     for pair in pairs:
         a, b = sorted(pair)
