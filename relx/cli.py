@@ -419,7 +419,7 @@ def _train_events(config: Path, train: list[Path], out: Path, name: str | None, 
 
 @app.command("silver-ppi", rich_help_panel="Evaluate and train")
 def silver_ppi(
-    ge: Annotated[list[Path], typer.Argument(metavar="GE_DIR...",
+    ge: Annotated[list[Path], typer.Argument(metavar="GE_DIR",
                                              help="BioNLP-ST GE directories (*.txt, *.a1, "
                                                   "*.a2), e.g. ../shared/corpora/"
                                                   "bionlp-st-ge/2011/train.")],
@@ -429,10 +429,12 @@ def silver_ppi(
              "you will evaluate on).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
-    """Silver PPI training pairs from GE event annotation: every same-sentence protein pair,
-    positive when a Binding or a regulation (Cause -> Theme) event connects the two
-    (relx.ge.ppi_pairs). The pairs are marked silver: with decision_rows = "gold" in the
-    ensemble they help rank, and only the gold corpora's pairs set the threshold."""
+    """Silver PPI training pairs from GENIA event annotation (a --train/--extra-train input).
+
+    Every same-sentence protein pair, positive when a Binding or a regulation (Cause -> Theme)
+    event connects the two (relx.ge.ppi_pairs). The pairs are marked silver: with
+    decision_rows = "gold" in the ensemble they help rank, and only the gold corpora's pairs
+    set the threshold."""
     from relx.evaluate import load_corpus
     from relx.ge.data import load_ge
     from relx.ge.ppi_pairs import drop_shared_documents, silver_ppi_documents
@@ -483,8 +485,10 @@ def train_vectors(
                                               "corpora/bionlp-st-ge).")] = Path("../shared"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
-    """Train EigenWord / SVD-NS word vectors on all corpus text (entities blinded) for the
-    path kernel's vector token kernels (config: vectors = "models/eigenwords.npz")."""
+    """Train EigenWord / SVD-NS word vectors on corpus text (entities blinded).
+
+    The vectors feed the path kernel's vector token kernels and the pair-vector features
+    (config: vectors = "models/eigenwords.npz")."""
     import time
     from collections import Counter
 
