@@ -171,14 +171,14 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         if self.decision_rows not in DECISION_ROWS:
             raise ValueError(f"decision_rows must be one of {DECISION_ROWS}, "
                              f"not {self.decision_rows!r}")
+        if not float(self.silver_weight) > 0:
+            raise ValueError(f"silver_weight must be > 0, not {self.silver_weight!r}")
         w = self._weights()
         pos = y == self.classes_[1]
         groups = _document_groups(X)
         sample_weight = sentence_weights(X) if self.pair_weighting == "sentence" else None
         gold = gold_rows(X)
         if float(self.silver_weight) != 1.0 and gold is not None and not gold.all():
-            if not float(self.silver_weight) > 0:
-                raise ValueError(f"silver_weight must be > 0, not {self.silver_weight!r}")
             base = np.ones(len(y)) if sample_weight is None else sample_weight
             sample_weight = np.where(gold, 1.0, float(self.silver_weight)) * base
         self.estimators_ = []
