@@ -25,8 +25,10 @@ from relx.io.atomic import atomic_open
 from relx.registry import build_pipeline
 from relx.represent.instances import PairInstance, labels, pair_instances
 
-FORMAT_VERSION = 2  # 2: pair-feature vocabularies stored packed (relx.represent.pair_features)
-READABLE_FORMATS = (1, 2)
+# 2: pair-feature vocabularies stored packed (relx.represent.pair_features);
+# 3: RandomSubspaceForest trees stored as flat node arrays (relx.learn.packed_trees)
+FORMAT_VERSION = 3
+READABLE_FORMATS = (1, 2, 3)
 DEFAULT_MODEL = "ppi-default"
 # relx types a saved pipeline may contain (besides what skops trusts by default)
 TRUSTED_TYPES = [

@@ -117,5 +117,20 @@ def test_forest_fast_proba_equals_bagging_proba(bootstrap):
     y[:2] = 2  # a rare class
     forest = RandomSubspaceForest(n_estimators=40, max_features=None if bootstrap else 10,
                                   bootstrap=bootstrap, random_state=0).fit(X, y)
-    np.testing.assert_allclose(forest.predict_proba(X[:50]),
-                               forest.ensemble_.predict_proba(X[:50]), atol=1e-12)
+    bagging = forest._ensemble(X.shape[1]).fit(X, y)  # the same seeds: the same trees
+    assert not hasattr(forest, "ensemble_")  # only the packed arrays are kept
+    np.testing.assert_allclose(forest.predict_proba(X[:50]), bagging.predict_proba(X[:50]),
+                               atol=1e-12)
+
+
+def test_forest_saved_before_packing_still_predicts():
+    """A model of format <= 2 holds the sklearn ensemble (``ensemble_``), not the arrays."""
+    rng = np.random.default_rng(2)
+    X = (rng.random((150, 40)) < 0.5).astype(float)
+    y = (X[:, :3].sum(1) > 1).astype(int)
+    new = RandomSubspaceForest(n_estimators=20, max_features=8, random_state=3).fit(X, y)
+    old = RandomSubspaceForest(n_estimators=20, max_features=8, random_state=3)
+    old.ensemble_ = old._ensemble(X.shape[1]).fit(X, y)
+    old.classes_, old.threshold_, old.n_features_in_ = new.classes_, new.threshold_, 40
+    np.testing.assert_allclose(old.predict_proba(X), new.predict_proba(X), atol=1e-12)
+    np.testing.assert_array_equal(old.predict(X), new.predict(X))

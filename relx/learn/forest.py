@@ -2,20 +2,22 @@
 
 R decision trees, each on η randomly drawn features (bits) — or, with ``max_features=None``
 and ``bootstrap=True``, bagging over samples — and the mean of their class probabilities.
+The fitted trees are kept as flat node arrays (``relx.learn.packed_trees.pack_trees``), not
+as sklearn objects: 250 fully grown trees stored node by node made the shipped model ~30 MB
+larger, and the arrays are walked in one compiled loop.
 """
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
-from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import BaggingClassifier
 from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from relx.learn.packed_trees import pack_trees, training_grids, walk_trees
 
 
 def _best_cut(y: np.ndarray, score: np.ndarray, objective) -> float:
@@ -70,6 +72,12 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
     above which a binary ``predict`` says yes, or ``"auto"`` (= ``"f1"``): the threshold that
     maximises F1 on out-of-fold probabilities of ``threshold_folds``-fold CV on the training
     data, or ``"youden"``: the one maximising TPR - FPR there (learned as ``threshold_``).
+
+    Attributes: ``classes_``, ``threshold_``, ``n_features_in_`` and the packed trees:
+    ``roots_`` (R,) int32 first node of each tree, ``node_feature_`` (nodes,) int32 X column
+    (-1 at leaves), ``node_threshold_`` (nodes,) float64 (go left when ``x <= threshold``;
+    the left child of node i is i + 1), ``node_right_`` (nodes,) int32, ``leaf_value_``
+    (nodes, n_classes) float64 class probabilities (0 at inner nodes).
     """
 
     def __init__(self, n_estimators: int = 250, max_features: int | None = 30,
@@ -104,8 +112,9 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, reset=True)
         check_classification_targets(y)
         sw = None if sample_weight is None else np.asarray(sample_weight, float)
-        self.ensemble_ = self._fit_ensemble(X, y, sw)
-        self.classes_ = self.ensemble_.classes_
+        ensemble = self._fit_ensemble(X, y, sw)
+        self.classes_ = ensemble.classes_
+        self._pack(ensemble, training_grids(X))
         if isinstance(self.threshold, str):
             check_threshold_rule(self.threshold)  # before the out-of-fold forests
             self.threshold_ = self._tune_threshold(X, y, sw)
@@ -122,6 +131,7 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
         # bootstrap: ignored), so the subspaces and tree seeds are drawn on depth-1 trees and
         # each tree is then grown on its subspace with its rows' counts times the weights
         ens.set_params(estimator__max_depth=1).fit(X, y)
+        y = np.searchsorted(ens.classes_, y)  # class indices, as Bagging gives its trees
         for tree, feats, rows in zip(ens.estimators_, ens.estimators_features_,
                                      ens.estimators_samples_, strict=True):
             counts = np.bincount(rows, minlength=len(y)) if self.bootstrap else 1.0
@@ -141,66 +151,24 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
             oof[va] = part.predict_proba(X[va])[:, 1]
         return rule_threshold(self.threshold, y == self.classes_[1], oof)
 
+    def _pack(self, ensemble: BaggingClassifier, grids: list[np.ndarray] | None) -> None:
+        (self.roots_, self.node_feature_, self.node_threshold_, self.node_right_,
+         self.leaf_value_) = pack_trees(
+            [t.tree_ for t in ensemble.estimators_], grids, len(self.classes_),
+            features=ensemble.estimators_features_,
+            tree_classes=[t.classes_.astype(int) for t in ensemble.estimators_])  # encoded
+
     def predict_proba(self, X) -> np.ndarray:
         """(N, n_classes) mean tree probabilities."""
-        check_is_fitted(self, "ensemble_")
+        if not hasattr(self, "roots_") and hasattr(self, "ensemble_"):
+            self._pack(self.ensemble_, None)  # a model saved before the trees were packed
+        check_is_fitted(self, "roots_")
         X = validate_data(self, X, reset=False, dtype=np.float32, order="C")
-        # BaggingClassifier.predict_proba validates X once per tree (250 times) and walking
-        # the trees one by one from Python cost ~10 ms per call on small batches: all trees
-        # are packed into flat node arrays once and walked in one compiled loop
-        packed = _PACKED.get(self.ensemble_)
-        if packed is None:  # kept beside the estimator, not in it: not saved with the model
-            packed = _PACKED[self.ensemble_] = _pack_trees(self.ensemble_, len(self.classes_))
-        return _forest_proba(X, *packed)
+        return walk_trees(X, self.roots_, self.node_feature_, self.node_threshold_,
+                          self.node_right_, self.leaf_value_)
 
     def predict(self, X) -> np.ndarray:
         proba = self.predict_proba(X)
         if len(self.classes_) == 2:
             return self.classes_[(proba[:, 1] > self.threshold_).astype(int)]
         return self.classes_[proba.argmax(axis=1)]
-
-
-_PACKED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # fitted ensemble -> arrays
-
-
-def _pack_trees(ens: BaggingClassifier, n_classes: int) -> tuple[np.ndarray, ...]:
-    """The fitted trees of ``ens`` as flat arrays: (roots (R,), feature (nodes,) in X's
-    columns, threshold, left, right (absolute node indices, -1 at leaves), value (nodes,
-    n_classes) leaf class probabilities)."""
-    roots, feature, threshold, left, right, value = [], [], [], [], [], []
-    offset = 0
-    for tree, feats in zip(ens.estimators_, ens.estimators_features_, strict=True):
-        t = tree.tree_
-        leaf = t.children_left == -1
-        roots.append(offset)
-        feature.append(np.where(leaf, 0, np.asarray(feats)[np.maximum(t.feature, 0)]))
-        threshold.append(t.threshold)
-        left.append(np.where(leaf, -1, t.children_left + offset))
-        right.append(np.where(leaf, -1, t.children_right + offset))
-        p = t.value.reshape(t.node_count, -1)[:, :len(tree.classes_)]
-        p = p / np.maximum(p.sum(axis=1, keepdims=True), np.finfo(float).tiny)
-        v = np.zeros((t.node_count, n_classes))
-        if len(tree.classes_) == n_classes:
-            v[:] = p
-        else:  # the tree's bootstrap sample missed a class: its columns are class indices
-            v[:, tree.classes_.astype(int)] = p
-        value.append(v)
-        offset += t.node_count
-    return (np.asarray(roots, np.int64), np.concatenate(feature).astype(np.int64),
-            np.concatenate(threshold).astype(np.float64), np.concatenate(left).astype(np.int64),
-            np.concatenate(right).astype(np.int64), np.concatenate(value))
-
-
-@njit(cache=True, nogil=True)
-def _forest_proba(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.ndarray,
-                  left: np.ndarray, right: np.ndarray, value: np.ndarray) -> np.ndarray:
-    n, k = X.shape[0], value.shape[1]
-    out = np.zeros((n, k))
-    for i in range(n):
-        for r in range(roots.shape[0]):
-            node = roots[r]
-            while left[node] != -1:  # sklearn's rule: go left when x <= threshold
-                node = left[node] if X[i, feature[node]] <= threshold[node] else right[node]
-            for c in range(k):
-                out[i, c] += value[node, c]
-    return out / roots.shape[0]

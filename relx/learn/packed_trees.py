@@ -60,10 +60,9 @@ class PackedExtraTrees(ClassifierMixin, BaseEstimator):
             class_weight=self.class_weight, n_jobs=self.n_jobs,
             random_state=self.random_state).fit(X, y, sample_weight=sample_weight)
         self.classes_ = forest.classes_
-        grids = [np.unique(X[:, j]).astype(np.float64) for j in range(X.shape[1])]
         (self.roots_, self.node_feature_, self.node_threshold_, self.node_right_,
-         self.leaf_value_) = pack_trees([e.tree_ for e in forest.estimators_], grids,
-                                        len(self.classes_))
+         self.leaf_value_) = pack_trees([e.tree_ for e in forest.estimators_],
+                                        training_grids(X), len(self.classes_))
         return self
 
     def predict_proba(self, X) -> np.ndarray:
@@ -78,41 +77,71 @@ class PackedExtraTrees(ClassifierMixin, BaseEstimator):
         return self.classes_[proba.argmax(axis=1)]
 
 
-def pack_trees(trees: list, grids: list[np.ndarray], n_classes: int
-               ) -> tuple[np.ndarray, ...]:
-    """sklearn ``Tree`` objects -> (roots, feature, threshold, right, value) flat arrays;
-    ``grids[j]``: the sorted training values of column j (thresholds snap to midpoints)."""
+def pack_trees(trees: list, grids: list[np.ndarray] | None, n_classes: int,
+               features: list[np.ndarray] | None = None,
+               tree_classes: list[np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
+    """sklearn ``Tree`` objects -> (roots, feature, threshold, right, value) flat arrays.
+
+    ``grids[j]``: the sorted training values of column j (thresholds snap to midpoints;
+    ``None`` keeps sklearn's thresholds); ``features[r]``: the X columns of tree r's inputs
+    (a random subspace; default: the identity); ``tree_classes[r]``: the class indices of
+    tree r's value columns when it saw only some classes (default: all ``n_classes``).
+    """
     roots, feature, threshold, right, value = [], [], [], [], []
     offset = 0
-    for t in trees:
+    for r, t in enumerate(trees):
         n = t.node_count
         left = t.children_left
         leaf = left == -1
         if not (leaf | (left == np.arange(n) + 1)).all():
             raise ValueError("tree nodes are not in depth-first order (left child = node + 1)")
-        f = np.where(leaf, -1, t.feature).astype(np.int32)
-        thr = np.where(leaf, 0.0, t.threshold)
+        f = np.maximum(t.feature, 0)
+        if features is not None:
+            f = np.asarray(features[r])[f]
         roots.append(offset)
-        feature.append(f)
-        threshold.append(thr)
+        feature.append(np.where(leaf, -1, f).astype(np.int32))
+        threshold.append(np.where(leaf, 0.0, t.threshold))
         right.append(np.where(leaf, -1, t.children_right + offset).astype(np.int32))
-        v = t.value.reshape(n, -1)[:, :n_classes]
+        cls = np.arange(n_classes) if tree_classes is None else np.asarray(tree_classes[r], int)
+        v = t.value.reshape(n, -1)[:, :len(cls)]
         v = v / np.maximum(v.sum(axis=1, keepdims=True), np.finfo(float).tiny)
-        value.append(np.where(leaf[:, None], v, 0.0))
+        full = np.zeros((n, n_classes))
+        full[:, cls] = np.where(leaf[:, None], v, 0.0)
+        value.append(full)
         offset += n
     feature_all, threshold_all = np.concatenate(feature), np.concatenate(threshold)
-    order = np.argsort(feature_all, kind="stable")  # inner nodes grouped by feature
-    starts = np.searchsorted(feature_all[order], np.arange(len(grids) + 1))
+    if grids is not None:
+        _snap_thresholds(feature_all, threshold_all, grids)
+    return (np.asarray(roots, np.int32), feature_all, threshold_all, np.concatenate(right),
+            np.concatenate(value))
+
+
+def _snap_thresholds(feature: np.ndarray, threshold: np.ndarray, grids: list[np.ndarray]) -> None:
+    """Move each inner node's threshold (in place) to the midpoint of the two training values
+    of its feature around it: the same split of the training data, repeated thresholds."""
+    order = np.argsort(feature, kind="stable")  # inner nodes grouped by feature
+    starts = np.searchsorted(feature[order], np.arange(len(grids) + 1))
     for j, g in enumerate(grids):
         idx = order[starts[j]:starts[j + 1]]
         if len(idx) == 0 or len(g) < 2:
             continue
-        k = np.searchsorted(g, threshold_all[idx], side="right")  # g[k-1] <= thr < g[k]
+        k = np.searchsorted(g, threshold[idx], side="right")  # g[k-1] <= thr < g[k]
         inside = (k > 0) & (k < len(g))
         lo, hi = g[k[inside] - 1], g[k[inside]]
-        threshold_all[idx[inside]] = lo + (hi - lo) / 2
-    return (np.asarray(roots, np.int32), feature_all, threshold_all, np.concatenate(right),
-            np.concatenate(value))
+        threshold[idx[inside]] = lo + (hi - lo) / 2
+
+
+def training_grids(X: np.ndarray) -> list[np.ndarray]:
+    """The sorted distinct float32 values of each column of X (as sklearn's trees see them)."""
+    X32 = np.asarray(X, dtype=np.float32)
+    return [np.unique(X32[:, j]).astype(np.float64) for j in range(X32.shape[1])]
+
+
+def walk_trees(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.ndarray,
+               right: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """(N, n_classes) mean leaf class probabilities of packed trees for float32 C-order X."""
+    return _walk(np.ascontiguousarray(X, dtype=np.float32), roots, feature, threshold, right,
+                 value)
 
 
 @njit(cache=True, nogil=True)
