@@ -7,7 +7,7 @@ import pytest
 from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from relx.learn.packed_trees import PackedExtraTrees
+from relx.learn.packed_trees import PACKED_ATTRIBUTES, PackedExtraTrees, expand_trees
 from relx.model import TRUSTED_TYPES
 
 
@@ -29,11 +29,19 @@ def test_packed_probabilities_equal_sklearns_on_binary_features():
     np.testing.assert_allclose(ours.predict_proba(Xq), ref.predict_proba(Xq), atol=1e-12)
     assert (ours.predict(Xq) == ref.predict(Xq)).all()
     # each tree's thresholds sit at the midpoint of the two training values they separate
-    inner = ours.node_feature_ >= 0
-    assert set(np.round(ours.node_threshold_[inner], 6)) <= {0.375, 0.5}
+    assert set(np.round(ours.split_threshold_, 6)) <= {0.375, 0.5}
     assert ours.roots_.shape == (25,) and ours.roots_[0] == 0
-    leaves = ~inner
-    np.testing.assert_allclose(ours.leaf_value_[leaves].sum(axis=1), 1.0)
+    n_leaves = int(ours.node_is_leaf_.sum())
+    assert len(ours.split_feature_) == len(ours.node_is_leaf_) - n_leaves
+    assert ours.leaf_value_.shape == (n_leaves, 2)
+    np.testing.assert_allclose(ours.leaf_value_.sum(axis=1), 1.0)
+    # the right children rebuilt from the leaf flags are sklearn's
+    _, _, right, _ = expand_trees(ours.roots_, ours.node_is_leaf_, ours.split_feature_,
+                                  ours.split_threshold_)
+    sk_right = np.concatenate([np.where(e.tree_.children_right == -1, -1,
+                                        e.tree_.children_right + root)
+                               for e, root in zip(ref.estimators_, ours.roots_, strict=True)])
+    np.testing.assert_array_equal(right, sk_right)
 
 
 def test_packed_trees_take_a_fraction_of_sklearns_bytes():
@@ -43,9 +51,8 @@ def test_packed_trees_take_a_fraction_of_sklearns_bytes():
     ref = ExtraTreesClassifier(**kw).fit(X, y)
     ref_bytes = sum(e.tree_.__getstate__()["nodes"].nbytes + e.tree_.value.nbytes
                     for e in ref.estimators_)
-    ours_bytes = sum(a.nbytes for a in (ours.roots_, ours.node_feature_, ours.node_threshold_,
-                                        ours.node_right_, ours.leaf_value_))
-    assert ours_bytes < 0.5 * ref_bytes
+    ours_bytes = sum(getattr(ours, a).nbytes for a in PACKED_ATTRIBUTES)
+    assert ours_bytes < 0.25 * ref_bytes
 
 
 def test_packed_extra_trees_multiclass_and_errors():
@@ -90,4 +97,27 @@ def test_packed_trees_survive_model_save_load(tmp_path):
     RelationModel(pipe, cfg, {"name": "et"}).save(tmp_path / "m")
     back = load_model(tmp_path / "m").pipeline
     np.testing.assert_array_equal(back.predict_proba(X), pipe.predict_proba(X))
-    assert back[-1].node_right_.dtype == np.int32
+    assert back[-1].split_feature_.dtype == np.int32 and back[-1].node_is_leaf_.dtype == bool
+    assert not hasattr(back[-1], "node_right_")  # rebuilt on prediction, not saved
+
+
+def test_format_2_per_node_arrays_still_predict():
+    """Models of format 2 stored every node's feature, threshold, right child and value."""
+    X, y = _binary_data(500, 20)
+    new = PackedExtraTrees(n_estimators=8, random_state=0).fit(X, y)
+    feature, threshold, right, leaf_row = expand_trees(
+        new.roots_, new.node_is_leaf_, new.split_feature_, new.split_threshold_)
+    old = PackedExtraTrees(n_estimators=8, random_state=0)
+    old.classes_, old.n_features_in_, old.roots_ = new.classes_, 20, new.roots_
+    old.node_feature_, old.node_threshold_, old.node_right_ = feature, threshold, right
+    old.leaf_value_ = np.where(leaf_row[:, None] >= 0, new.leaf_value_[leaf_row], 0.0)
+    np.testing.assert_array_equal(old.predict_proba(X), new.predict_proba(X))
+
+
+def test_expand_trees_refuses_inconsistent_arrays():
+    roots = np.array([0], np.int32)
+    with pytest.raises(ValueError):  # an inner node without its two children
+        expand_trees(roots, np.array([False, True]), np.array([0], np.int32), np.array([0.5]))
+    with pytest.raises(ValueError):  # more leaves than the splits allow
+        expand_trees(roots, np.array([False, True, True, True]), np.array([0], np.int32),
+                     np.array([0.5]))

@@ -17,7 +17,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from relx.learn.packed_trees import pack_trees, training_grids, walk_trees
+from relx.learn.packed_trees import PackedTreesMixin, pack_trees, training_grids
 
 
 def _best_cut(y: np.ndarray, score: np.ndarray, objective) -> float:
@@ -64,7 +64,7 @@ def rule_threshold(rule: str, y: np.ndarray, score: np.ndarray) -> float:
     return THRESHOLD_RULES[rule](y, score)
 
 
-class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
+class RandomSubspaceForest(PackedTreesMixin, ClassifierMixin, BaseEstimator):
     """Ensemble of ``n_estimators`` (R) trees on ``max_features`` (η) random features each.
 
     ``max_features=None`` uses all features (then ``bootstrap=True`` gives bagging);
@@ -73,11 +73,11 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
     maximises F1 on out-of-fold probabilities of ``threshold_folds``-fold CV on the training
     data, or ``"youden"``: the one maximising TPR - FPR there (learned as ``threshold_``).
 
-    Attributes: ``classes_``, ``threshold_``, ``n_features_in_`` and the packed trees:
-    ``roots_`` (R,) int32 first node of each tree, ``node_feature_`` (nodes,) int32 X column
-    (-1 at leaves), ``node_threshold_`` (nodes,) float64 (go left when ``x <= threshold``;
-    the left child of node i is i + 1), ``node_right_`` (nodes,) int32, ``leaf_value_``
-    (nodes, n_classes) float64 class probabilities (0 at inner nodes).
+    Attributes: ``classes_``, ``threshold_``, ``n_features_in_`` and the packed trees
+    (``relx.learn.packed_trees.pack_trees``): ``roots_`` (R,) int32 first node of each tree, ``node_is_leaf_`` (nodes,) bool (the nodes of
+    all trees in depth-first order), ``split_feature_`` (inner nodes,) int32 X column,
+    ``split_threshold_`` (inner nodes,) float64 (go left when ``x <= threshold``),
+    ``leaf_value_`` (leaves, n_classes) float64 class probabilities.
     """
 
     def __init__(self, n_estimators: int = 250, max_features: int | None = 30,
@@ -152,11 +152,10 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
         return rule_threshold(self.threshold, y == self.classes_[1], oof)
 
     def _pack(self, ensemble: BaggingClassifier, grids: list[np.ndarray] | None) -> None:
-        (self.roots_, self.node_feature_, self.node_threshold_, self.node_right_,
-         self.leaf_value_) = pack_trees(
+        self._set_packed(pack_trees(
             [t.tree_ for t in ensemble.estimators_], grids, len(self.classes_),
             features=ensemble.estimators_features_,
-            tree_classes=[t.classes_.astype(int) for t in ensemble.estimators_])  # encoded
+            tree_classes=[t.classes_.astype(int) for t in ensemble.estimators_]))  # encoded
 
     def predict_proba(self, X) -> np.ndarray:
         """(N, n_classes) mean tree probabilities."""
@@ -164,11 +163,11 @@ class RandomSubspaceForest(ClassifierMixin, BaseEstimator):
             self._pack(self.ensemble_, None)  # a model saved before the trees were packed
         check_is_fitted(self, "roots_")
         X = validate_data(self, X, reset=False, dtype=np.float32, order="C")
-        return walk_trees(X, self.roots_, self.node_feature_, self.node_threshold_,
-                          self.node_right_, self.leaf_value_)
+        return self._packed_proba(X)
 
     def predict(self, X) -> np.ndarray:
         proba = self.predict_proba(X)
         if len(self.classes_) == 2:
             return self.classes_[(proba[:, 1] > self.threshold_).astype(int)]
         return self.classes_[proba.argmax(axis=1)]
+

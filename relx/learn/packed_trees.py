@@ -1,20 +1,24 @@
-"""Extremely randomised trees (Geurts et al. 2006; scikit-learn's ``ExtraTreesClassifier``)
-kept as flat node arrays, so a fitted forest is small to save and fast to apply.
+"""Tree ensembles kept as compact arrays, so a fitted forest is small to save and fast to
+apply; ``PackedExtraTrees`` is scikit-learn's ``ExtraTreesClassifier`` (Geurts et al. 2006)
+stored that way.
 
 A fitted sklearn tree stores 80 bytes per node (children, feature, threshold, impurity,
-sample counts, class values); fully grown trees on ~16,000 candidate pairs have ~10,000
-nodes each, so 300 of them take ~250 MB. ``PackedExtraTrees`` fits the sklearn forest,
-keeps per node only the feature (int32), the threshold (float64), the right child (int32;
-the left child of node ``i`` is ``i + 1``, as sklearn's depth-first builder numbers them)
-and, at leaves, the class probabilities, and drops the sklearn object. Each threshold is
-moved to the midpoint between the two training values of its feature around it (ET draws
-it uniformly there), so it sends every training value the same way as before and the
-thresholds of binary features repeat, which the model file's compression exploits. For
-inputs whose columns take only training values (e.g. binary pair features) the
-probabilities equal sklearn's up to the order of floating-point summation.
+sample counts, class values); fully grown trees on ~36,000 candidate pairs have ~13,000
+nodes each. A packed ensemble keeps the nodes of all trees in sklearn's depth-first order
+(the left child of node ``i`` is ``i + 1``) and stores only what cannot be derived: which
+nodes are leaves, each split's feature and threshold, and each leaf's class probabilities.
+The right children and the node -> leaf row map are rebuilt once per process on the first
+prediction (:func:`expand_trees`; not saved). Each threshold is moved to the midpoint
+between the two training values of its feature around it (ET draws it uniformly there), so
+it sends every training value the same way as before and the thresholds of binary features
+repeat, which the model file's compression exploits. For inputs whose columns take only
+training values (e.g. binary pair features) the probabilities equal sklearn's up to the
+order of floating-point summation.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 from numba import njit
@@ -23,18 +27,48 @@ from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+PACKED_ATTRIBUTES = ("roots_", "node_is_leaf_", "split_feature_", "split_threshold_",
+                     "leaf_value_")
 
-class PackedExtraTrees(ClassifierMixin, BaseEstimator):
-    """``ExtraTreesClassifier`` with the fitted trees packed into flat arrays (dense X).
+
+class PackedTreesMixin:
+    """Prediction from the packed arrays named in ``PACKED_ATTRIBUTES``."""
+
+    def _set_packed(self, packed: tuple[np.ndarray, ...]) -> None:
+        for name, value in zip(PACKED_ATTRIBUTES, packed, strict=True):
+            setattr(self, name, value)
+        _EXPANDED.pop(self, None)
+
+    def _packed_proba(self, X: np.ndarray) -> np.ndarray:
+        """(N, n_classes) mean leaf class probabilities of the packed trees."""
+        cached = _EXPANDED.get(self)
+        if cached is None:
+            if "node_right_" in vars(self):  # format 2: per-node arrays, a value on every node
+                nodes = (self.node_feature_, self.node_threshold_, self.node_right_,
+                         np.arange(len(self.node_right_), dtype=np.int32))
+            else:
+                nodes = expand_trees(self.roots_, self.node_is_leaf_, self.split_feature_,
+                                     self.split_threshold_)
+            cached = _EXPANDED[self] = nodes
+        return _walk(np.ascontiguousarray(X, dtype=np.float32), self.roots_, *cached,
+                     self.leaf_value_)
+
+
+_EXPANDED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # estimator -> node arrays
+
+
+class PackedExtraTrees(PackedTreesMixin, ClassifierMixin, BaseEstimator):
+    """``ExtraTreesClassifier`` with the fitted trees packed into compact arrays (dense X).
 
     Parameters are sklearn's (``n_estimators``, ``max_features``, ``min_samples_leaf``,
-    ``max_depth``, ``min_weight_fraction_leaf``, ``class_weight``, ``n_jobs`` for fitting, ``random_state``).
+    ``max_depth``, ``min_weight_fraction_leaf``, ``class_weight``, ``n_jobs`` for fitting,
+    ``random_state``).
 
-    Attributes: ``classes_``, ``n_features_in_``, ``roots_`` (n_estimators,) int32 first
-    node of each tree, ``node_feature_`` (nodes,) int32 (-1 at leaves),
-    ``node_threshold_`` (nodes,) float64 (go left when ``x <= threshold``),
-    ``node_right_`` (nodes,) int32, ``leaf_value_`` (nodes, n_classes) float64 class
-    probabilities (0 at inner nodes).
+    Attributes: ``classes_``, ``n_features_in_`` and the packed trees (:func:`pack_trees`):
+    ``roots_`` (R,) int32 first node of each tree, ``node_is_leaf_`` (nodes,) bool (the nodes of
+    all trees in depth-first order), ``split_feature_`` (inner nodes,) int32 X column,
+    ``split_threshold_`` (inner nodes,) float64 (go left when ``x <= threshold``),
+    ``leaf_value_`` (leaves, n_classes) float64 class probabilities.
     """
 
     def __init__(self, n_estimators: int = 100, max_features="sqrt", min_samples_leaf: int = 1,
@@ -60,34 +94,34 @@ class PackedExtraTrees(ClassifierMixin, BaseEstimator):
             class_weight=self.class_weight, n_jobs=self.n_jobs,
             random_state=self.random_state).fit(X, y, sample_weight=sample_weight)
         self.classes_ = forest.classes_
-        (self.roots_, self.node_feature_, self.node_threshold_, self.node_right_,
-         self.leaf_value_) = pack_trees([e.tree_ for e in forest.estimators_],
-                                        training_grids(X), len(self.classes_))
+        self._set_packed(pack_trees([e.tree_ for e in forest.estimators_], training_grids(X),
+                                    len(self.classes_)))
         return self
 
     def predict_proba(self, X) -> np.ndarray:
         """(N, n_classes) mean of the trees' leaf class probabilities."""
         check_is_fitted(self, "roots_")
         X = validate_data(self, X, dtype=np.float32, reset=False, order="C")
-        return _walk(X, self.roots_, self.node_feature_, self.node_threshold_,
-                     self.node_right_, self.leaf_value_)
+        return self._packed_proba(X)
 
     def predict(self, X) -> np.ndarray:
         proba = self.predict_proba(X)
         return self.classes_[proba.argmax(axis=1)]
 
 
+
 def pack_trees(trees: list, grids: list[np.ndarray] | None, n_classes: int,
                features: list[np.ndarray] | None = None,
                tree_classes: list[np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
-    """sklearn ``Tree`` objects -> (roots, feature, threshold, right, value) flat arrays.
+    """sklearn ``Tree`` objects -> (roots, is_leaf, split_feature, split_threshold,
+    leaf_value) arrays (see ``PACKED_ATTRIBUTES``).
 
     ``grids[j]``: the sorted training values of column j (thresholds snap to midpoints;
     ``None`` keeps sklearn's thresholds); ``features[r]``: the X columns of tree r's inputs
     (a random subspace; default: the identity); ``tree_classes[r]``: the class indices of
     tree r's value columns when it saw only some classes (default: all ``n_classes``).
     """
-    roots, feature, threshold, right, value = [], [], [], [], []
+    roots, is_leaf, feature, threshold, value = [], [], [], [], []
     offset = 0
     for r, t in enumerate(trees):
         n = t.node_count
@@ -95,31 +129,31 @@ def pack_trees(trees: list, grids: list[np.ndarray] | None, n_classes: int,
         leaf = left == -1
         if not (leaf | (left == np.arange(n) + 1)).all():
             raise ValueError("tree nodes are not in depth-first order (left child = node + 1)")
-        f = np.maximum(t.feature, 0)
+        f = t.feature[~leaf]
         if features is not None:
             f = np.asarray(features[r])[f]
         roots.append(offset)
-        feature.append(np.where(leaf, -1, f).astype(np.int32))
-        threshold.append(np.where(leaf, 0.0, t.threshold))
-        right.append(np.where(leaf, -1, t.children_right + offset).astype(np.int32))
+        is_leaf.append(leaf)
+        feature.append(f.astype(np.int32))
+        threshold.append(t.threshold[~leaf].astype(np.float64))
         cls = np.arange(n_classes) if tree_classes is None else np.asarray(tree_classes[r], int)
-        v = t.value.reshape(n, -1)[:, :len(cls)]
+        v = t.value.reshape(n, -1)[leaf, :len(cls)]
         v = v / np.maximum(v.sum(axis=1, keepdims=True), np.finfo(float).tiny)
-        full = np.zeros((n, n_classes))
-        full[:, cls] = np.where(leaf[:, None], v, 0.0)
+        full = np.zeros((len(v), n_classes))
+        full[:, cls] = v
         value.append(full)
         offset += n
     feature_all, threshold_all = np.concatenate(feature), np.concatenate(threshold)
     if grids is not None:
         _snap_thresholds(feature_all, threshold_all, grids)
-    return (np.asarray(roots, np.int32), feature_all, threshold_all, np.concatenate(right),
+    return (np.asarray(roots, np.int32), np.concatenate(is_leaf), feature_all, threshold_all,
             np.concatenate(value))
 
 
 def _snap_thresholds(feature: np.ndarray, threshold: np.ndarray, grids: list[np.ndarray]) -> None:
-    """Move each inner node's threshold (in place) to the midpoint of the two training values
-    of its feature around it: the same split of the training data, repeated thresholds."""
-    order = np.argsort(feature, kind="stable")  # inner nodes grouped by feature
+    """Move each split's threshold (in place) to the midpoint of the two training values of
+    its feature around it: the same split of the training data, repeated thresholds."""
+    order = np.argsort(feature, kind="stable")  # splits grouped by feature
     starts = np.searchsorted(feature[order], np.arange(len(grids) + 1))
     for j, g in enumerate(grids):
         idx = order[starts[j]:starts[j + 1]]
@@ -137,16 +171,47 @@ def training_grids(X: np.ndarray) -> list[np.ndarray]:
     return [np.unique(X32[:, j]).astype(np.float64) for j in range(X32.shape[1])]
 
 
-def walk_trees(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.ndarray,
-               right: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """(N, n_classes) mean leaf class probabilities of packed trees for float32 C-order X."""
-    return _walk(np.ascontiguousarray(X, dtype=np.float32), roots, feature, threshold, right,
-                 value)
+@njit(cache=True)
+def expand_trees(roots: np.ndarray, is_leaf: np.ndarray, split_feature: np.ndarray,
+                 split_threshold: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                       np.ndarray]:
+    """Per-node (feature (-1 at leaves), threshold, right child (-1 at leaves), row in
+    ``leaf_value_`` (-1 at inner nodes)) from the depth-first leaf flags and the splits."""
+    n = is_leaf.shape[0]
+    feature = np.full(n, -1, np.int32)
+    threshold = np.zeros(n)
+    right = np.full(n, -1, np.int32)
+    leaf_row = np.full(n, -1, np.int32)
+    stack = np.empty(n, np.int64)  # inner nodes still waiting for their right child
+    top, n_split, n_leaf, r = 0, 0, 0, 0
+    for i in range(n):
+        if r < roots.shape[0] and roots[r] == i:  # a new tree: no pending right children
+            if top != 0:
+                raise ValueError("packed trees: a tree ends with nodes missing")
+            r += 1
+        elif i > 0 and is_leaf[i - 1]:
+            # after a leaf comes the right child of the nearest ancestor still without one
+            if top == 0:
+                raise ValueError("packed trees: a node has no parent")
+            top -= 1
+            right[stack[top]] = i
+        if is_leaf[i]:
+            leaf_row[i] = n_leaf
+            n_leaf += 1
+        else:
+            feature[i] = split_feature[n_split]
+            threshold[i] = split_threshold[n_split]
+            n_split += 1
+            stack[top] = i
+            top += 1
+    if top != 0 or n_split != split_feature.shape[0]:
+        raise ValueError("packed trees: the leaf flags do not match the splits")
+    return feature, threshold, right, leaf_row
 
 
 @njit(cache=True, nogil=True)
 def _walk(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.ndarray,
-          right: np.ndarray, value: np.ndarray) -> np.ndarray:
+          right: np.ndarray, leaf_row: np.ndarray, value: np.ndarray) -> np.ndarray:
     n, k = X.shape[0], value.shape[1]
     out = np.zeros((n, k))
     for i in range(n):
@@ -154,6 +219,7 @@ def _walk(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.n
             node = roots[r]
             while right[node] != -1:
                 node = node + 1 if X[i, feature[node]] <= threshold[node] else right[node]
+            row = leaf_row[node]
             for c in range(k):
-                out[i, c] += value[node, c]
+                out[i, c] += value[row, c]
     return out / roots.shape[0]
