@@ -359,6 +359,33 @@ class Vocab:
     def __len__(self) -> int:
         return len(self.itos)
 
+    def __getstate__(self) -> dict:
+        # a model file holds the strings as one byte array, not ~80,000 list and dict nodes
+        return {"packed": pack_strings(self.itos[1:])}
+
+    def __setstate__(self, state: dict) -> None:
+        if "packed" not in state:  # models of format <= 2: the plain attributes
+            self.__dict__.update(state)
+            return
+        self.itos, self.stoi = [NONE], {NONE: 0}
+        for s in unpack_strings(state["packed"]):
+            self.add(s)
+
+
+def pack_strings(strings: Sequence[str]) -> dict[str, np.ndarray]:
+    """Strings as two arrays a model file stores compactly: ``utf8`` (uint8, the strings'
+    UTF-8 bytes back to back) and ``ends`` (int64, each string's end offset)."""
+    encoded = [x.encode("utf-8") for x in strings]
+    ends = np.cumsum([len(b) for b in encoded], dtype=np.int64)
+    return {"utf8": np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), "ends": ends}
+
+
+def unpack_strings(packed: dict[str, np.ndarray]) -> list[str]:
+    """Inverse of :func:`pack_strings`."""
+    data, ends = np.asarray(packed["utf8"], dtype=np.uint8).tobytes(), packed["ends"].tolist()
+    starts = [0, *ends[:-1]]
+    return [data[a:b].decode("utf-8") for a, b in zip(starts, ends, strict=True)]
+
 
 @dataclass
 class EncodedStructures:

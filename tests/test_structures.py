@@ -108,3 +108,17 @@ def test_every_real_pair_gets_a_path():
                 nopath += any(t[0] == "NOPATH" for t in p)
                 assert p[0][1] in ("PROT1", "PROT1+PROT2")
     assert n > 500 and nopath / n < 0.05
+
+
+def test_vocab_saves_its_strings_packed_and_loads_old_state():
+    from relx.structures import Vocab
+
+    v = Vocab(["nsubj", "dobj", "β-catenin", ""])
+    state = v.__getstate__()
+    assert set(state) == {"packed"} and state["packed"]["utf8"].dtype == np.uint8
+    back = Vocab.__new__(Vocab)
+    back.__setstate__(state)
+    assert back.itos == v.itos and back.stoi == v.stoi
+    old = Vocab.__new__(Vocab)  # models of format <= 2 stored the attributes themselves
+    old.__setstate__({"itos": list(v.itos), "stoi": dict(v.stoi)})
+    assert old.itos == v.itos and old.stoi == v.stoi

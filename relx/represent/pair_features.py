@@ -57,8 +57,10 @@ from relx.structures import (
     PROT2,
     _roles,
     entity_head,
+    pack_strings,
     sentence_graph,
     shortest_path,
+    unpack_strings,
 )
 
 WINDOW = 3
@@ -340,18 +342,13 @@ def _name_array(names: Sequence[str]) -> np.ndarray:
 
 
 def pack_names(names: Sequence[str]) -> dict[str, np.ndarray]:
-    """A vocabulary as two arrays a model file stores compactly: ``utf8`` (uint8, the
-    names' UTF-8 bytes back to back) and ``ends`` (int64, each name's end offset)."""
-    encoded = [n.encode("utf-8") for n in names]
-    ends = np.cumsum([len(b) for b in encoded], dtype=np.int64)
-    return {"utf8": np.frombuffer(b"".join(encoded), dtype=np.uint8).copy(), "ends": ends}
+    """A vocabulary as two arrays a model file stores compactly (:func:`pack_strings`)."""
+    return pack_strings(names)
 
 
 def unpack_names(packed: dict[str, np.ndarray]) -> np.ndarray:
     """Inverse of :func:`pack_names`: (n,) object array of the names."""
-    data, ends = np.asarray(packed["utf8"], dtype=np.uint8).tobytes(), packed["ends"].tolist()
-    starts = [0, *ends[:-1]]
-    return _name_array([data[a:b].decode("utf-8") for a, b in zip(starts, ends, strict=True)])
+    return _name_array(unpack_strings(packed))
 
 
 class PairFeatureExtractor(TransformerMixin, BaseEstimator):
