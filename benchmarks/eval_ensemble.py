@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from relx.evaluate import binary_metrics, document_folds, load_corpus, write_json
+from relx.evaluate import binary_metrics, document_folds, f1_interval, load_corpus, write_json
 from relx.registry import build_pipeline, load_config
 from relx.represent.instances import labels, pair_instances
 
@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         for s in SHIFTS:
             f1s = np.array([m["f1"] for m in per_fold[s]])
             rep = binary_metrics(y, *pooled[s])
+            rep["f1_ci95"] = f1_interval(y, pooled[s][0], [x.document_id for x in inst])
             rep.update(folds=per_fold[s], f1_mean=float(f1s.mean()), f1_std=float(f1s.std(ddof=1)),
                        roc_auc=float(np.mean([m["roc_auc"] for m in per_fold[s]])),
                        n_train=int(len(y) * (args.cv - 1) / args.cv) + len(extra), n_test=len(y),
@@ -120,6 +121,7 @@ def main(argv: list[str] | None = None) -> None:
         for s in SHIFTS:
             pred, q, prior = r[s]
             rep = binary_metrics(y, pred, q)
+            rep["f1_ci95"] = f1_interval(y, pred, [x.document_id for x in test])
             rep.update({k: r[k] for k in ("train_seconds", "predict_seconds", "n_train", "n_test")})
             rep.update(train=args.train, test=args.test, test_prior=prior, combiner=r["combiner"],
                        members=member_metrics(y, r["members"], r["member_thresholds"]))
@@ -136,6 +138,7 @@ def main(argv: list[str] | None = None) -> None:
         path = args.report if s is None else args.report.with_name(f"{args.report.stem}-{s}.json")
         write_json(rep, path)
         print(f"{path}: P {rep['precision']:.3f} R {rep['recall']:.3f} F1 {rep['f1']:.3f} "
+              f"(95 % interval {rep['f1_ci95'][0]:.3f}-{rep['f1_ci95'][1]:.3f}) "
               f"AUC {rep['roc_auc']:.3f} train {rep['train_seconds']:.0f} s", flush=True)
 
 

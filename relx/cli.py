@@ -261,6 +261,8 @@ def evaluate(
                seed=seed, config=cfg, extra_train=[str(p) for p in extra_train or []])
     write_json(res, report)
     out.print(_table(title, [(cfg["pipeline"].get("name", config.stem), res)]))
+    lo, hi = res["f1_ci95"]
+    out.print(f"F1 95 % interval, test documents resampled: {lo:.3f}-{hi:.3f}")
     if cv is not None:
         out.print(f"F1 mean ± sd over folds: {res['f1_mean']:.3f} ± {res['f1_std']:.3f}")
     out.print(f"report: {report}")

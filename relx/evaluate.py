@@ -77,6 +77,28 @@ def binary_metrics(y: np.ndarray, pred: np.ndarray, score: np.ndarray) -> dict[s
             "fn": int(((pred == 0) & (y == 1)).sum())}
 
 
+def f1_interval(y: np.ndarray, pred: np.ndarray, groups: Sequence[str], n_boot: int = 2000,
+                level: float = 0.95, seed: int = 0) -> list[float]:
+    """Percentile bootstrap interval [lo, hi] of F1 over documents: ``n_boot`` resamples of
+    the test documents with replacement (pairs of one document move together, as they are
+    not independent), F1 of each resample's pooled TP/FP/FN."""
+    _, doc = np.unique(np.asarray(groups), return_inverse=True)
+    y, pred = np.asarray(y).astype(bool), np.asarray(pred).astype(bool)
+    n_docs = int(doc.max()) + 1 if len(doc) else 0
+    if n_docs == 0:
+        return [float("nan"), float("nan")]
+    counts = np.stack([np.bincount(doc, weights=(pred & y), minlength=n_docs),
+                       np.bincount(doc, weights=(pred & ~y), minlength=n_docs),
+                       np.bincount(doc, weights=(~pred & y), minlength=n_docs)], axis=1)
+    draws = np.random.default_rng(seed).multinomial(n_docs, np.full(n_docs, 1 / n_docs),
+                                                     size=n_boot)
+    tp, fp, fn = (draws @ counts).T
+    denom = 2 * tp + fp + fn
+    f1 = np.divide(2 * tp, denom, out=np.zeros_like(tp), where=denom > 0)
+    a = (1 - level) / 2
+    return [float(np.quantile(f1, a)), float(np.quantile(f1, 1 - a))]
+
+
 def fit_predict(cfg: dict[str, Any], train: Sequence[PairInstance], test: Sequence[PairInstance],
                 seed: int) -> dict[str, Any]:
     """Fit the configured pipeline on ``train``; metrics and timings on ``test``."""
@@ -90,6 +112,7 @@ def fit_predict(cfg: dict[str, Any], train: Sequence[PairInstance], test: Sequen
     t2 = time.perf_counter()
     out = binary_metrics(y_test, pred, score)
     out.update(n_train=len(train), n_test=len(test), train_seconds=t1 - t0, predict_seconds=t2 - t1)
+    out["f1_ci95"] = f1_interval(y_test, pred, [x.document_id for x in test])
     out["_scores"] = score
     out["_pred"] = pred
     return out
@@ -148,7 +171,8 @@ def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: in
         "train_seconds": float(sum(r["train_seconds"] for r in per_fold)),
         "predict_seconds": float(sum(r["predict_seconds"] for r in per_fold)),
     }
-    for key in ("precision", "recall", "f1", "roc_auc"):
+    report["pooled"]["f1_ci95"] = f1_interval(y, pooled_pred, [x.document_id for x in inst])
+    for key in ("precision", "recall", "f1", "roc_auc", "f1_ci95"):
         report[key] = report["pooled"][key]
     report["roc_auc"] = float(np.mean([r["roc_auc"] for r in per_fold]))
     return report, folds

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from relx.cli import app
-from relx.evaluate import document_folds
+from relx.evaluate import document_folds, f1_interval
 from relx.io import read_ppi_xml, write_jsonl
 from tests.conftest import ROOT
 
@@ -52,6 +52,8 @@ def test_cv_report_and_fold_file(tmp_path, corpus):
     # every pair is tested exactly once, in the fold of its document
     assert sum(f["n_test"] for f in r["folds"]) == 42
     assert "F1" in res.output
+    lo, hi = r["f1_ci95"]
+    assert 0 <= lo <= r["f1"] <= hi <= 1 and "95 % interval" in res.output
 
 
 def test_train_test_report(tmp_path, corpus, mini_xml):
@@ -164,3 +166,23 @@ def test_extra_training_pairs_join_every_fold_and_are_never_tested(tmp_path, cor
     assert a["n_test"] == b["n_test"] == 42  # the 7 silver pairs are never tested
     assert [f["n_train"] + 7 for f in a["folds"]] == [f["n_train"] for f in b["folds"]]
     assert b["extra_train"] == [str(extra)] and a["extra_train"] == []
+
+
+def test_f1_interval_resamples_whole_documents():
+    import numpy as np
+
+    # nine documents are right, one holds every error: resamples without it score 1.0
+    y = np.array([1, 1] * 9 + [1, 0])
+    pred = np.array([1, 1] * 9 + [0, 1])
+    docs = [f"d{i // 2}" for i in range(20)]
+    observed = 2 * 18 / (2 * 18 + 1 + 1)
+    lo, hi = f1_interval(y, pred, docs, n_boot=4000, seed=1)
+    assert hi == 1.0 and 0.8 < lo < observed
+    assert f1_interval(y, pred, docs, seed=1) == f1_interval(y, pred, docs, seed=1)
+    # all correct: a zero-width interval at 1; all wrong: at 0
+    assert f1_interval(y, y, docs) == [1.0, 1.0]
+    assert f1_interval(y, 1 - y, docs) == [0.0, 0.0]
+    # more documents of the same kind: a narrower interval
+    many = [f"{d}{k}" for k in range(50) for d in docs]
+    lo2, hi2 = f1_interval(np.tile(y, 50), np.tile(pred, 50), many, seed=1)
+    assert hi2 - lo2 < hi - lo
