@@ -241,3 +241,17 @@ def test_thousand_abstracts_with_corrupt_files(tmp_path: Path) -> None:
     errors = [json.loads(x) for x in (tmp_path / "out" / "errors.jsonl").read_text().splitlines()]
     assert sorted(Path(e["input"]).name for e in errors) == sorted(bad)
     assert summary["documents"] >= len(texts) and summary["relations"] > 0
+
+
+def test_shipped_model_is_current_format_and_compact(extractor) -> None:
+    from relx.model import FORMAT_VERSION
+
+    model_dir = models_dir() / DEFAULT_MODEL
+    meta = json.loads((model_dir / "meta.json").read_text())
+    assert meta["format_version"] == FORMAT_VERSION
+    # format 3 keeps the forests as compact arrays: 20 MB, against 50 MB for the same
+    # model stored as sklearn trees (format 2)
+    assert (model_dir / "pipeline.skops").stat().st_size < 30e6
+    forests = [e.steps[-1][1] for e in extractor.model.pipeline.steps[-1][1].estimators_
+               if e is not None and hasattr(e.steps[-1][1], "node_is_leaf_")]
+    assert len(forests) == 2 and not any(hasattr(f, "ensemble_") for f in forests)
