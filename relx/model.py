@@ -26,7 +26,8 @@ from relx.registry import build_pipeline
 from relx.represent.instances import PairInstance, labels, pair_instances
 
 # 2: pair-feature vocabularies stored packed (relx.represent.pair_features);
-# 3: RandomSubspaceForest trees stored as flat node arrays (relx.learn.packed_trees)
+# 3: both tree forests stored as compact arrays (relx.learn.packed_trees), structure
+#    vocabularies as UTF-8 bytes (relx.structures.Vocab)
 FORMAT_VERSION = 3
 READABLE_FORMATS = (1, 2, 3)
 DEFAULT_MODEL = "ppi-default"

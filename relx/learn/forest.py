@@ -74,10 +74,7 @@ class RandomSubspaceForest(PackedTreesMixin, ClassifierMixin, BaseEstimator):
     data, or ``"youden"``: the one maximising TPR - FPR there (learned as ``threshold_``).
 
     Attributes: ``classes_``, ``threshold_``, ``n_features_in_`` and the packed trees
-    (``relx.learn.packed_trees.pack_trees``): ``roots_`` (R,) int32 first node of each tree, ``node_is_leaf_`` (nodes,) bool (the nodes of
-    all trees in depth-first order), ``split_feature_`` (inner nodes,) int32 X column,
-    ``split_threshold_`` (inner nodes,) float64 (go left when ``x <= threshold``),
-    ``leaf_value_`` (leaves, n_classes) float64 class probabilities.
+    (``relx.learn.packed_trees.PACKED_ATTRIBUTES``, described at ``pack_trees``).
     """
 
     def __init__(self, n_estimators: int = 250, max_features: int | None = 30,

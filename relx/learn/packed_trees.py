@@ -64,11 +64,8 @@ class PackedExtraTrees(PackedTreesMixin, ClassifierMixin, BaseEstimator):
     ``max_depth``, ``min_weight_fraction_leaf``, ``class_weight``, ``n_jobs`` for fitting,
     ``random_state``).
 
-    Attributes: ``classes_``, ``n_features_in_`` and the packed trees (:func:`pack_trees`):
-    ``roots_`` (R,) int32 first node of each tree, ``node_is_leaf_`` (nodes,) bool (the nodes of
-    all trees in depth-first order), ``split_feature_`` (inner nodes,) int32 X column,
-    ``split_threshold_`` (inner nodes,) float64 (go left when ``x <= threshold``),
-    ``leaf_value_`` (leaves, n_classes) float64 class probabilities.
+    Attributes: ``classes_``, ``n_features_in_`` and the packed trees (``PACKED_ATTRIBUTES``,
+    described at :func:`pack_trees`).
     """
 
     def __init__(self, n_estimators: int = 100, max_features="sqrt", min_samples_leaf: int = 1,
@@ -113,8 +110,12 @@ class PackedExtraTrees(PackedTreesMixin, ClassifierMixin, BaseEstimator):
 def pack_trees(trees: list, grids: list[np.ndarray] | None, n_classes: int,
                features: list[np.ndarray] | None = None,
                tree_classes: list[np.ndarray] | None = None) -> tuple[np.ndarray, ...]:
-    """sklearn ``Tree`` objects -> (roots, is_leaf, split_feature, split_threshold,
-    leaf_value) arrays (see ``PACKED_ATTRIBUTES``).
+    """sklearn ``Tree`` objects -> the arrays an estimator keeps as ``PACKED_ATTRIBUTES``:
+    ``roots_`` (R,) int32 first node of each tree, ``node_is_leaf_`` (nodes,) bool (the nodes
+    of all trees in depth-first order: the left child of node i is i + 1),
+    ``split_feature_`` (inner nodes,) int32 X column, ``split_threshold_`` (inner nodes,)
+    float64 (go left when ``x <= threshold``), ``leaf_value_`` (leaves, n_classes) float64
+    class probabilities.
 
     ``grids[j]``: the sorted training values of column j (thresholds snap to midpoints;
     ``None`` keeps sklearn's thresholds); ``features[r]``: the X columns of tree r's inputs
