@@ -50,7 +50,7 @@ class BatchOptions:
     input_format: str | None = None
     model: str | None = None
     spacy_model: str | None = None
-    threshold: float | None = None
+    threshold: float | str | None = None  # a number, "in-domain" or the model's (None)
     ground: bool = True
     task: str = "ppi"
 

@@ -55,9 +55,18 @@ def positive_scores(model, X) -> np.ndarray:
     return model.decision_function(X)
 
 
-def scores_and_predictions(model, X) -> tuple[np.ndarray, np.ndarray]:
-    """(N,) positive-class scores and (N,) predictions, running the pipeline's transforms
-    (kernel blocks, similarity features) and an ensemble's members only once."""
+def scores_and_predictions(model, X, in_domain: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) positive-class scores and (N,) predictions (by the in-domain rule if asked and
+    the model has one), running the pipeline's transforms once."""
+    score, decisions = scores_and_decisions(model, X)
+    return score, decisions["in-domain" if in_domain and "in-domain" in decisions else "model"]
+
+
+def scores_and_decisions(model, X) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """(N,) positive-class scores and (N,) predictions per decision rule: ``"model"`` (the
+    model's own threshold, for new text) and, for an ensemble with an in-domain rule,
+    ``"in-domain"`` (``ProbabilityEnsemble.in_domain_threshold``); the pipeline's transforms (kernel blocks,
+    similarity features) and an ensemble's members run only once."""
     final, Xt = model, X
     if isinstance(model, Pipeline):
         final = model.steps[-1][1]
@@ -65,8 +74,11 @@ def scores_and_predictions(model, X) -> tuple[np.ndarray, np.ndarray]:
             Xt = model[:-1].transform(X)
     if hasattr(final, "member_proba") and hasattr(final, "decide"):  # ProbabilityEnsemble
         P = final.member_proba(Xt)
-        return final.posterior(P), final.classes_[final.decide(P)]
-    return positive_scores(final, Xt), final.predict(Xt)
+        decisions = {"model": final.classes_[final.decide(P)]}
+        if getattr(final, "in_domain_threshold", None) not in (None, "none"):
+            decisions["in-domain"] = final.classes_[final.decide(P, in_domain=True)]
+        return final.posterior(P), decisions
+    return positive_scores(final, Xt), {"model": final.predict(Xt)}
 
 
 def binary_metrics(y: np.ndarray, pred: np.ndarray, score: np.ndarray) -> dict[str, float]:
@@ -100,19 +112,30 @@ def f1_interval(y: np.ndarray, pred: np.ndarray, groups: Sequence[str], n_boot: 
 
 
 def fit_predict(cfg: dict[str, Any], train: Sequence[PairInstance], test: Sequence[PairInstance],
-                seed: int) -> dict[str, Any]:
-    """Fit the configured pipeline on ``train``; metrics and timings on ``test``."""
+                seed: int, in_domain: bool = False) -> dict[str, Any]:
+    """Fit the configured pipeline on ``train``; metrics and timings on ``test``.
+
+    ``in_domain`` (test drawn from the training distribution, as in CV): decide with the
+    model's in-domain rule where it has one (``ProbabilityEnsemble.in_domain_threshold``);
+    the new-text rule's figures are then kept under ``"new_text_rule"``."""
     pipe = build_pipeline(cfg, random_state=seed)
     y_train, y_test = labels(train), labels(test)
     t0 = time.perf_counter()
     pipe.fit(list(train), y_train)
     t1 = time.perf_counter()
-    score, pred = scores_and_predictions(pipe, list(test))
-    pred = pred.astype(int)
+    score, decisions = scores_and_decisions(pipe, list(test))
     t2 = time.perf_counter()
+    new_text = None
+    if in_domain and "in-domain" in decisions:
+        new_text = decisions["model"].astype(int)
+    pred = decisions["in-domain" if new_text is not None else "model"].astype(int)
     out = binary_metrics(y_test, pred, score)
     out.update(n_train=len(train), n_test=len(test), train_seconds=t1 - t0, predict_seconds=t2 - t1)
+    out["decision"] = "in-domain" if new_text is not None else "model"
     out["f1_ci95"] = f1_interval(y_test, pred, [x.document_id for x in test])
+    if new_text is not None:
+        out["new_text_rule"] = binary_metrics(y_test, new_text, score)
+        out["_pred_new_text"] = new_text
     out["_scores"] = score
     out["_pred"] = pred
     return out
@@ -141,8 +164,9 @@ def train_test_report(cfg: dict[str, Any], train_docs: Sequence[Document],
 def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: int = 10,
                             seed: int = 0, progress=None, extra_train: Sequence[Document] = ()
                             ) -> tuple[dict[str, Any], dict[str, int]]:
-    """k-fold CV by document: per-fold figures, mean ± sd F1 and pooled P/R/F1;
-    ``extra_train`` documents join every fold's training set and no test set."""
+    """k-fold CV by document: per-fold figures, mean ± sd F1 and pooled P/R/F1, decided
+    by the model's in-domain rule (``fit_predict``); ``extra_train`` documents join every
+    fold's training set and no test set."""
     folds = document_folds(docs, k, seed)
     inst = pair_instances(docs)
     extra = pair_instances(extra_train)
@@ -150,13 +174,15 @@ def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: in
     y = labels(inst)
     pooled_pred = np.zeros(len(inst), dtype=int)
     pooled_score = np.zeros(len(inst))
+    pooled_new_text = np.zeros(len(inst), dtype=int)
     per_fold = []
     for f in range(k):
         test_idx = np.flatnonzero(fold_of == f)
         train_idx = np.flatnonzero(fold_of != f)
         res = fit_predict(cfg, [inst[i] for i in train_idx] + extra,
-                          [inst[i] for i in test_idx], seed + f)
+                          [inst[i] for i in test_idx], seed + f, in_domain=True)
         pooled_pred[test_idx] = res.pop("_pred")
+        pooled_new_text[test_idx] = res.pop("_pred_new_text", pooled_pred[test_idx])
         pooled_score[test_idx] = res.pop("_scores")
         res["fold"] = f
         per_fold.append(res)
@@ -171,7 +197,11 @@ def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: in
         "train_seconds": float(sum(r["train_seconds"] for r in per_fold)),
         "predict_seconds": float(sum(r["predict_seconds"] for r in per_fold)),
     }
-    report["pooled"]["f1_ci95"] = f1_interval(y, pooled_pred, [x.document_id for x in inst])
+    doc_ids = [x.document_id for x in inst]
+    report["pooled"]["f1_ci95"] = f1_interval(y, pooled_pred, doc_ids)
+    if any("new_text_rule" in r for r in per_fold):
+        report["new_text_rule"] = binary_metrics(y, pooled_new_text, pooled_score)
+        report["new_text_rule"]["f1_ci95"] = f1_interval(y, pooled_new_text, doc_ids)
     for key in ("precision", "recall", "f1", "roc_auc", "f1_ci95"):
         report[key] = report["pooled"][key]
     report["roc_auc"] = float(np.mean([r["roc_auc"] for r in per_fold]))

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
-from relx.model import DEFAULT_MODEL, ModelError, RelationModel, load_model
+from relx.model import DEFAULT_MODEL, IN_DOMAIN, ModelError, RelationModel, load_model
 from relx.parse.pipeline import Parser, models_dir
 from relx.represent.instances import PairInstance
 
@@ -98,16 +98,23 @@ class Extractor:
     """Sentences + proteins (given, or NER) -> parse of the sentences with two or more
     mentions -> grounding -> candidate pairs -> model scores.
 
-    ``threshold``: report pairs scoring above it (default: the model's own threshold).
+    ``threshold``: report pairs scoring above it (default: the model's own threshold, for
+    new text); ``"in-domain"``: the model's threshold for text like its training corpus
+    (``RelationModel.in_domain_threshold``).
     ``ground``: fill each entity's ``norm_ids`` with HGNC/FamPlex candidates.
     """
 
     def __init__(self, model: str | Path | RelationModel | None = None, *,
-                 spacy_model: str | Path | None = None, threshold: float | None = None,
+                 spacy_model: str | Path | None = None, threshold: float | str | None = None,
                  ground: bool = True, batch_docs: int = 64) -> None:
         self.model = resolve_model(model).sequential()
         self.parser = Parser(spacy_model)
-        self.threshold = self.model.threshold if threshold is None else float(threshold)
+        if threshold is None:
+            self.threshold = self.model.threshold
+        elif threshold == IN_DOMAIN:
+            self.threshold = self.model.in_domain_threshold
+        else:
+            self.threshold = float(threshold)
         self.ground = ground
         self.batch_docs = batch_docs
         self._grounder: Any = None

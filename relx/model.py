@@ -57,6 +57,9 @@ class ModelError(ValueError):
     """A model directory that cannot be used (missing, wrong format version, untrusted)."""
 
 
+IN_DOMAIN = "in-domain"  # threshold choice: the model's in-domain decision rule
+
+
 @dataclass
 class RelationModel:
     """A fitted pipeline plus what is needed to use and describe it."""
@@ -79,6 +82,14 @@ class RelationModel:
         clf = self.pipeline.steps[-1][1]
         t = getattr(clf, "threshold_", getattr(clf, "threshold", 0.5))
         return float(t) if not isinstance(t, str) else 0.5
+
+    @property
+    def in_domain_threshold(self) -> float:
+        """The threshold for text like the training corpus (an ensemble's
+        ``in_domain_threshold_``; else the same as ``threshold``)."""
+        clf = self.pipeline.steps[-1][1]
+        t = getattr(clf, "in_domain_threshold_", None)
+        return self.threshold if t is None else float(t)
 
     def sequential(self) -> RelationModel:
         """Predict in this process only (no joblib worker pools): extraction parallelises

@@ -111,3 +111,26 @@ def test_ensemble_rate_rule_keeps_the_training_positive_prediction_rate():
     assert abs(pred.mean() - ens.train_positive_rate_) < 0.01
     plain = ens.set_params(prior_shift=None).predict(X[test])
     assert pred.sum() > plain.sum()  # negative-heavy batch: the rate rule lowers the threshold
+
+
+def test_in_domain_rule_is_a_second_threshold_from_the_same_out_of_fold_scores():
+    from relx.learn.forest import rule_threshold
+
+    X, y = _data(800, seed=3, weights=(0.85,))
+    kw = dict(estimators=_members(), threshold="youden", random_state=0)
+    ens = ProbabilityEnsemble(in_domain_threshold="f1", **kw).fit(X[:500], y[:500])
+    s = ens.score(ens.oof_)
+    assert ens.score_threshold_ == rule_threshold("youden", y[:500] == 1, s)
+    f1_cut = rule_threshold("f1", y[:500] == 1, s)
+    np.testing.assert_allclose(ens.in_domain_threshold_, ens._calibrate(np.array([f1_cut]))[0])
+    assert ens.in_domain_threshold_ != ens.threshold_
+    P = ens.member_proba(X[500:])
+    q = ens.posterior(P)
+    np.testing.assert_array_equal(ens.decide(P, in_domain=True), q > ens.in_domain_threshold_)
+    np.testing.assert_array_equal(ens.decide(P), q > ens.threshold_)  # new text: Youden
+    # with a rare positive class Youden marks more pairs than the F1-best cut
+    assert ens.decide(P).sum() > ens.decide(P, in_domain=True).sum()
+    # unset (or "none" from TOML): the in-domain rule is the new-text rule
+    for unset in (None, "none"):
+        plain = ProbabilityEnsemble(in_domain_threshold=unset, **kw).fit(X[:500], y[:500])
+        assert plain.in_domain_threshold_ == plain.threshold_ == ens.threshold_

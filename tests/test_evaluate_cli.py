@@ -186,3 +186,25 @@ def test_f1_interval_resamples_whole_documents():
     many = [f"{d}{k}" for k in range(50) for d in docs]
     lo2, hi2 = f1_interval(np.tile(y, 50), np.tile(pred, 50), many, seed=1)
     assert hi2 - lo2 < hi - lo
+
+
+def test_cv_decides_by_the_in_domain_rule_and_reports_the_new_text_rule(tmp_path, corpus):
+    config = ROOT / "configs" / "ppi-ensemble-lr.toml"
+    reports, printed = {}, {}
+    for rule in ("f1", "none"):
+        out = tmp_path / f"{rule}.json"
+        res = runner.invoke(app, ["evaluate", "--config", str(config), "--cv", "3", "--corpus",
+                                  str(corpus), "--report", str(out),
+                                  "--set", f"ensemble.in_domain_threshold={rule}"])
+        assert res.exit_code == 0, res.output
+        reports[rule], printed[rule] = json.loads(out.read_text()), res.output
+    f1, plain = reports["f1"], reports["none"]
+    assert [f["decision"] for f in f1["folds"]] == ["in-domain"] * 3
+    assert [f["decision"] for f in plain["folds"]] == ["model"] * 3
+    assert "new_text_rule" not in plain and "new_text_rule" in f1
+    # same fits (same seeds): the new-text figures of the in-domain run are the plain run's
+    for key in ("tp", "fp", "fn", "f1", "roc_auc"):
+        assert f1["new_text_rule"][key] == plain["pooled"][key]
+    assert f1["pooled"]["roc_auc"] == plain["pooled"]["roc_auc"]
+    assert f1["pooled"]["tp"] + f1["pooled"]["fn"] == plain["pooled"]["tp"] + plain["pooled"]["fn"]
+    assert "in-domain rule" in printed["f1"] and "in-domain rule" not in printed["none"]

@@ -23,6 +23,13 @@ posterior ``q = σ(a·logit(s) + b)`` calibrated by logistic regression on those
 out-of-fold scores (monotone in s, so AUC is that of s), and ``threshold_`` is the
 threshold mapped into q.
 
+``in_domain_threshold``: a second rule (or number) for text drawn from the training
+corpus's own distribution (k-fold CV; a curator's further documents of the same collection),
+learned as ``in_domain_threshold_`` on q from the same out-of-fold scores; ``None`` means
+the same as ``threshold``. In-domain the out-of-fold scores are a sample of the test
+distribution, so ``"f1"`` maximises the expected F1; across corpora the positive rate moves
+and ``"youden"`` does not depend on it. ``decide(..., in_domain=True)`` uses it.
+
 ``decision_rows="gold"``: when some training pairs carry silver labels
 (``Relation.silver``, e.g. pairs derived from GE events), the threshold, the calibration and
 the training prior come from the out-of-fold scores of the gold-labelled pairs only: silver
@@ -112,6 +119,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         final estimator takes ``sample_weight`` (e.g. a logistic regression) are fitted with
         each pair weighted by ``1/sqrt(pairs of its sentence in X)``, rescaled to mean 1, so
         sentences with many mentions (and pairs) do not dominate the fit.
+    in_domain_threshold : None (or ``"none"``), float or a rule name (see module doc).
     decision_rows : ``"all"`` or ``"gold"`` (see module doc; the same when no pair is silver).
     silver_weight : sample weight of silver-labelled pairs (``Relation.silver``) in every
         member that takes ``sample_weight`` (1: as gold pairs; multiplies ``pair_weighting``).
@@ -119,7 +127,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
 
     Attributes: ``estimators_`` (fitted members, weight-0 ones None), ``oof_`` (n, m)
     out-of-fold member probabilities, ``score_threshold_`` (on s), ``calibration_`` (a, b),
-    ``prior_`` (training positive rate), ``threshold_`` (on the posterior), ``classes_``,
+    ``prior_`` (training positive rate), ``threshold_`` and ``in_domain_threshold_`` (on the
+    posterior), ``classes_``,
     ``reference_`` (m, n) sorted out-of-fold probabilities (``normalise="quantile"``).
     """
 
@@ -128,7 +137,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
                  refit_steps: Sequence[int] | None = None, prior_shift: str | None = None,
                  normalise: str | None = None, pair_weighting: str | None = None,
                  decision_rows: str = "all", silver_weight: float = 1.0,
-                 random_state=None) -> None:
+                 in_domain_threshold: float | str | None = None, random_state=None) -> None:
         self.estimators = estimators
         self.weights = weights
         self.threshold = threshold
@@ -139,12 +148,16 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         self.pair_weighting = pair_weighting
         self.decision_rows = decision_rows
         self.silver_weight = silver_weight
+        self.in_domain_threshold = in_domain_threshold
         self.random_state = random_state
 
     def __setstate__(self, state: dict) -> None:
         state.setdefault("pair_weighting", None)  # models saved before the options existed
         state.setdefault("decision_rows", "all")
         state.setdefault("silver_weight", 1.0)
+        state.setdefault("in_domain_threshold", None)
+        if "threshold_" in state:
+            state.setdefault("in_domain_threshold_", state["threshold_"])
         super().__setstate__(state)
 
     def _weights(self) -> np.ndarray:
@@ -233,12 +246,11 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         s = self.score(oof)
         if rows is not None and rows.any():
             s, positive = s[rows], positive[rows]
-        if isinstance(self.threshold, str):
-            self.score_threshold_ = rule_threshold(self.threshold, positive, s)
-        elif isinstance(self.threshold, (int, float)):
-            self.score_threshold_ = float(self.threshold)
-        else:
-            raise ValueError(f"threshold must be a number or a rule name, not {self.threshold!r}")
+        self.score_threshold_ = _score_threshold(self.threshold, positive, s)
+        in_domain = self.in_domain_threshold
+        if in_domain is None or in_domain == "none":  # "none": None spelt in TOML
+            in_domain = self.threshold
+        in_domain_score = _score_threshold(in_domain, positive, s)
         z = _logit(s)[:, None]
         if positive.all() or not positive.any():
             self.calibration_ = (1.0, 0.0)
@@ -247,7 +259,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             self.calibration_ = (float(lr.coef_[0, 0]), float(lr.intercept_[0]))
         self.prior_ = float(positive.mean())
         self.train_positive_rate_ = float((s > self.score_threshold_).mean())
-        self.threshold_ = float(self._calibrate(np.array([self.score_threshold_]))[0])
+        self.threshold_, self.in_domain_threshold_ = map(
+            float, self._calibrate(np.array([self.score_threshold_, in_domain_score])))
         return self
 
     def score(self, member_proba: np.ndarray) -> np.ndarray:
@@ -281,9 +294,12 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         q = self.posterior(self.member_proba(X))
         return np.c_[1 - q, q]
 
-    def decide(self, member_proba: np.ndarray) -> np.ndarray:
-        """(N,) 0/1 decisions for a batch of member probabilities."""
+    def decide(self, member_proba: np.ndarray, in_domain: bool = False) -> np.ndarray:
+        """(N,) 0/1 decisions for a batch of member probabilities; ``in_domain``: at
+        ``in_domain_threshold_`` (text from the training corpus's distribution)."""
         q = self.posterior(member_proba)
+        if in_domain:
+            return (q > self.in_domain_threshold_).astype(int)
         if self.prior_shift == "rate" and len(q) > 1:
             t = np.quantile(q, 1 - self.train_positive_rate_)
             return (q > t).astype(int)
@@ -291,6 +307,14 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         return self.classes_[self.decide(self.member_proba(X))]
+
+
+def _score_threshold(rule: float | str, positive: np.ndarray, s: np.ndarray) -> float:
+    if isinstance(rule, str):
+        return rule_threshold(rule, positive, s)
+    if isinstance(rule, (int, float)):
+        return float(rule)
+    raise ValueError(f"threshold must be a number or a rule name, not {rule!r}")
 
 
 def sentence_weights(X) -> np.ndarray | None:
