@@ -134,3 +134,16 @@ def test_in_domain_rule_is_a_second_threshold_from_the_same_out_of_fold_scores()
     for unset in (None, "none"):
         plain = ProbabilityEnsemble(in_domain_threshold=unset, **kw).fit(X[:500], y[:500])
         assert plain.in_domain_threshold_ == plain.threshold_ == ens.threshold_
+
+
+def test_relation_model_exposes_the_in_domain_threshold():
+    from relx.model import RelationModel
+
+    X, y = _data(500, seed=4, weights=(0.85,))
+    ens = ProbabilityEnsemble(_members(), threshold="youden", in_domain_threshold="f1",
+                              random_state=0).fit(X, y)
+    model = RelationModel(Pipeline([("ensemble", ens)]), config={})
+    assert model.threshold == ens.threshold_
+    assert model.in_domain_threshold == ens.in_domain_threshold_ != ens.threshold_
+    single = RelationModel(Pipeline([("lr", LogisticRegression().fit(X, y))]), config={})
+    assert single.in_domain_threshold == single.threshold == 0.5

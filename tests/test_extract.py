@@ -145,6 +145,10 @@ def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
     # resuming with other settings (here the threshold) would mix two runs' results: refused
     r = CliRunner().invoke(app, [*args, "--threshold", "0.9"])
     assert r.exit_code == 2 and "threshold" in r.output and "other settings" in r.output
+    r = CliRunner().invoke(app, [*args, "--threshold", "in-domain"])
+    assert r.exit_code == 2 and "other settings" in r.output
+    r = CliRunner().invoke(app, [*args, "--threshold", "high"])
+    assert r.exit_code == 2 and "a number or 'in-domain'" in r.output
     assert (out / "relations.jsonl").read_text() == first
     settings = json.loads((out / ".settings.json").read_text())
     assert settings["model"] == DEFAULT_MODEL and settings["model_version"]
@@ -255,3 +259,13 @@ def test_shipped_model_is_current_format_and_compact(extractor) -> None:
     forests = [e.steps[-1][1] for e in extractor.model.pipeline.steps[-1][1].estimators_
                if e is not None and hasattr(e.steps[-1][1], "node_is_leaf_")]
     assert len(forests) == 2 and not any(hasattr(f, "ensemble_") for f in forests)
+
+
+def test_in_domain_threshold_option_uses_the_models_in_domain_rule(extractor) -> None:
+    from relx.extract import Extractor
+
+    model = extractor.model
+    inside = Extractor(model, threshold="in-domain")
+    assert inside.threshold == model.in_domain_threshold
+    assert extractor.threshold == model.threshold
+    assert Extractor(model, threshold=0.25).threshold == 0.25
