@@ -465,18 +465,18 @@ def silver_ppi(
     from relx.ge.ppi_pairs import drop_shared_documents, silver_ppi_documents
     from relx.io import ReaderError
     from relx.io.jsonl import write_jsonl
+    from relx.io.standoff import read_standoff_dir
 
     console = Console(quiet=quiet)
     try:
         docs, repeated = [], []
         for d in ge:
-            with console.status(f"parsing {d}"):
-                pairs = load_ge(d)
-            if not any(g.standoff.events for g in pairs):
-                raise ValueError(f"{d}: no events (.a2 files) to derive labels from")
             seen = {x.id for x in docs}  # a document in two editions: the first directory's
-            repeated += [g.parsed.id for g in pairs if g.parsed.id in seen]
-            pairs = [g for g in pairs if g.parsed.id not in seen]
+            with console.status(f"parsing {d}"):
+                repeated += [x.id for x in read_standoff_dir(d) if x.id in seen]
+                pairs = load_ge(d, skip_ids=seen)
+            if pairs and not any(g.standoff.events for g in pairs):
+                raise ValueError(f"{d}: no events (.a2 files) to derive labels from")
             docs += silver_ppi_documents([g.standoff for g in pairs], [g.parsed for g in pairs])
         others = [x for p in exclude or [] for x in load_corpus(p)]
         docs, dropped = drop_shared_documents(docs, others)

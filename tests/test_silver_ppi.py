@@ -188,3 +188,26 @@ def test_tree_members_take_sample_weights():
     kw.update(bootstrap=True, max_features=None)  # bagging: the draws' counts times the weights
     a = RandomSubspaceForest(**kw).fit(x, y, sample_weight=np.ones(200)).predict_proba(x)
     np.testing.assert_allclose(a, RandomSubspaceForest(**kw).fit(x, y).predict_proba(x))
+
+
+def test_load_ge_leaves_skipped_documents_out_before_parsing(tmp_path: Path):
+    from relx.ge.data import load_ge
+
+    for n in NAMES:
+        for ext in ("txt", "a1", "a2"):
+            shutil.copy(FIXTURES / f"{n}.{ext}", tmp_path / f"{n}.{ext}")
+    calls = []
+
+    class CountingParser:  # relx's real parser, counting the documents it is given
+        def __init__(self):
+            from relx.parse.pipeline import Parser
+            self.parser = Parser(ner=False)
+
+        def parse_documents(self, docs):
+            docs = list(docs)
+            calls.extend(d.id for d in docs)
+            return self.parser.parse_documents(docs)
+
+    got = load_ge(tmp_path, parser=CountingParser(), skip_ids={"ge-2"})
+    assert [g.parsed.id for g in got] == [g.standoff.id for g in got] == ["ge-1", "ge-3"]
+    assert calls == ["ge-1", "ge-3"]

@@ -8,7 +8,7 @@ match the requested ones by id and text.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,9 +47,12 @@ def _cache_ok(cached: list[Document], docs: Sequence[StandoffDocument]) -> bool:
 
 
 def load_ge(directory: str | Path, cache: str | Path | None = None,
-            parser=None) -> list[GEDoc]:
-    """Read a GE directory (``*.txt/.a1[/.a2]``) and parse it; reuse/write ``cache`` JSONL."""
+            parser=None, skip_ids: Collection[str] = ()) -> list[GEDoc]:
+    """Read a GE directory (``*.txt/.a1[/.a2]``) and parse it; reuse/write ``cache`` JSONL.
+    Documents whose id is in ``skip_ids`` are left out before parsing."""
     docs = read_standoff_dir(directory)
+    if skip_ids:
+        docs = [d for d in docs if d.id not in skip_ids]
     parsed: list[Document] | None = None
     if cache is not None and Path(cache).is_file():
         cached = list(read_jsonl(cache))
