@@ -1,12 +1,13 @@
 """Evaluate an ensemble config (``configs/ppi-best*.toml``) once and report it under each
-decision rule (training threshold; EM prior shift; training positive rate, see
-relx.learn.ensemble): the same fitted model, so the costly fit is not repeated. Same protocol and report fields as ``relx evaluate``
+decision rule (training threshold; EM prior shift; training positive rate; the in-domain
+threshold, see relx.learn.ensemble): the same fitted model, so the costly fit is not repeated. Same protocol and report fields as ``relx evaluate``
 (train on one corpus / test on another, or k-fold CV by document with the same seeded
 folds); each report also lists every member's own P/R/F1/AUC at its own threshold.
 
     python benchmarks/eval_ensemble.py --config configs/ppi-ensemble-g2p.toml \
         --train AIMed --test BioInfer --report runs/g2p/best-a2b.json
-    (writes runs/g2p/best-a2b.json, best-a2b-em.json, best-a2b-rate.json, best-a2b.npz)
+    (writes runs/g2p/best-a2b.json, best-a2b-em.json, best-a2b-rate.json,
+    best-a2b-in-domain.json, best-a2b.npz)
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from relx.represent.instances import labels, pair_instances
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
 SHIFTS = (None, "em", "rate")
+RULES = (*SHIFTS, "in-domain")  # "in-domain": the ensemble's in_domain_threshold, no shift
 
 
 def corpus_path(name: str) -> Path:
@@ -49,8 +51,11 @@ def fit_score(cfg: dict, train: list, test: list, seed: int) -> dict:
         ens.set_params(prior_shift=shift)
         q = ens.posterior(P)
         out[shift] = (ens.decide(P), q, getattr(ens, "test_prior_", None) if shift == "em" else None)
+    ens.set_params(prior_shift=None)
+    out["in-domain"] = (ens.decide(P, in_domain=True), out[None][1], None)
     out["combiner"] = {"weights": list(map(float, ens._weights())), "calibration": ens.calibration_,
                        "score_threshold": ens.score_threshold_, "prior": ens.prior_,
+                       "in_domain_threshold": ens.in_domain_threshold_,
                        "train_positive_rate": ens.train_positive_rate_}
     return out
 
@@ -72,18 +77,19 @@ def main(argv: list[str] | None = None) -> None:
                     help="relx JSONL of extra training documents (e.g. silver pairs from "
                          "`relx silver-ppi`), added to every training set, never tested on")
     args = ap.parse_args(argv)
+    args.report.parent.mkdir(parents=True, exist_ok=True)
     cfg = load_config(args.config)
     extra = [x for p in args.extra_train for x in pair_instances(load_corpus(p))]
     seed = int(cfg["pipeline"].get("seed", 0))
-    reports = {s: {} for s in SHIFTS}
+    reports = {s: {} for s in RULES}
     if args.cv:
         docs = load_corpus(corpus_path(args.corpus))
         folds = document_folds(docs, args.cv, seed)
         inst = pair_instances(docs)
         fold_of = np.array([folds[x.document_id] for x in inst])
         y = labels(inst)
-        pooled = {s: (np.zeros(len(y), int), np.zeros(len(y))) for s in SHIFTS}
-        per_fold = {s: [] for s in SHIFTS}
+        pooled = {s: (np.zeros(len(y), int), np.zeros(len(y))) for s in RULES}
+        per_fold = {s: [] for s in RULES}
         P_all = None
         thr = None
         secs = [0.0, 0.0]
@@ -95,15 +101,15 @@ def main(argv: list[str] | None = None) -> None:
             P_all = np.zeros((len(y), r["members"].shape[1])) if P_all is None else P_all
             P_all[te] = r["members"]
             thr = r["member_thresholds"]
-            for s in SHIFTS:
+            for s in RULES:
                 pred, q, prior = r[s]
                 pooled[s][0][te], pooled[s][1][te] = pred, q
                 m = binary_metrics(y[te], pred, q)
                 m.update(fold=f, train_seconds=r["train_seconds"], test_prior=prior)
                 per_fold[s].append(m)
-            print(f"fold {f}: F1 {per_fold[None][-1]['f1']:.3f} / EM {per_fold['em'][-1]['f1']:.3f} / rate {per_fold['rate'][-1]['f1']:.3f}"
+            print(f"fold {f}: F1 {per_fold[None][-1]['f1']:.3f} / EM {per_fold['em'][-1]['f1']:.3f} / rate {per_fold['rate'][-1]['f1']:.3f} / in-domain {per_fold['in-domain'][-1]['f1']:.3f}"
                   f" ({r['train_seconds']:.0f} s)", flush=True)
-        for s in SHIFTS:
+        for s in RULES:
             f1s = np.array([m["f1"] for m in per_fold[s]])
             rep = binary_metrics(y, *pooled[s])
             rep["f1_ci95"] = f1_interval(y, pooled[s][0], [x.document_id for x in inst])
@@ -118,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         test = pair_instances(load_corpus(corpus_path(args.test)))
         r = fit_score(cfg, train, test, seed)
         y = labels(test)
-        for s in SHIFTS:
+        for s in RULES:
             pred, q, prior = r[s]
             rep = binary_metrics(y, pred, q)
             rep["f1_ci95"] = f1_interval(y, pred, [x.document_id for x in test])
@@ -128,13 +134,15 @@ def main(argv: list[str] | None = None) -> None:
             reports[s] = rep
         np.savez_compressed(args.report.with_suffix(".npz"), members=r["members"], y=y,
                             posterior=r[None][1])
-    for s in SHIFTS:
+    for s in RULES:
         rep = reports[s]
-        cfg_s = {**cfg, "ensemble": {**cfg["ensemble"], "prior_shift": s or "none"}}
+        shift = "none" if s in (None, "in-domain") else s
+        cfg_s = {**cfg, "ensemble": {**cfg["ensemble"], "prior_shift": shift}}
         rep.update(parse_source="corpus:split_parse", seed=seed, config=cfg_s,
                    extra_train=[str(p) for p in args.extra_train],
                    decision={None: "training threshold", "em": "EM prior shift (Saerens 2002)",
-                             "rate": "training positive-prediction rate on the test batch"}[s])
+                             "rate": "training positive-prediction rate on the test batch",
+                             "in-domain": "in-domain threshold (in_domain_threshold)"}[s])
         path = args.report if s is None else args.report.with_name(f"{args.report.stem}-{s}.json")
         write_json(rep, path)
         print(f"{path}: P {rep['precision']:.3f} R {rep['recall']:.3f} F1 {rep['f1']:.3f} "
