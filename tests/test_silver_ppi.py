@@ -208,6 +208,15 @@ def test_load_ge_leaves_skipped_documents_out_before_parsing(tmp_path: Path):
             calls.extend(d.id for d in docs)
             return self.parser.parse_documents(docs)
 
-    got = load_ge(tmp_path, parser=CountingParser(), skip_ids={"ge-2"})
+    src = tmp_path / "ge"
+    src.mkdir()
+    for f in tmp_path.glob("ge-*.*"):
+        f.rename(src / f.name)
+    cache = tmp_path / "cache.jsonl"
+    got = load_ge(src, cache, parser=CountingParser(), skip_ids={"ge-2"})
     assert [g.parsed.id for g in got] == [g.standoff.id for g in got] == ["ge-1", "ge-3"]
-    assert calls == ["ge-1", "ge-3"]
+    assert calls == ["ge-1", "ge-3"] and not cache.exists()  # a cache holds whole directories
+    load_ge(src, cache, parser=CountingParser())
+    assert calls[2:] == list(NAMES) and cache.exists()
+    got = load_ge(src, cache, parser=CountingParser(), skip_ids={"ge-1"})
+    assert [g.parsed.id for g in got] == ["ge-2", "ge-3"] and len(calls) == 5  # from the cache

@@ -48,22 +48,20 @@ def _cache_ok(cached: list[Document], docs: Sequence[StandoffDocument]) -> bool:
 
 def load_ge(directory: str | Path, cache: str | Path | None = None,
             parser=None, skip_ids: Collection[str] = ()) -> list[GEDoc]:
-    """Read a GE directory (``*.txt/.a1[/.a2]``) and parse it; reuse/write ``cache`` JSONL.
-    Documents whose id is in ``skip_ids`` are left out before parsing."""
+    """Read a GE directory (``*.txt/.a1[/.a2]``) and parse it; reuse/write ``cache`` JSONL
+    (always of the whole directory). Documents whose id is in ``skip_ids`` are left out,
+    before parsing."""
     docs = read_standoff_dir(directory)
-    if skip_ids:
-        docs = [d for d in docs if d.id not in skip_ids]
-    parsed: list[Document] | None = None
+    keep = [d.id not in skip_ids for d in docs]
     if cache is not None and Path(cache).is_file():
         cached = list(read_jsonl(cache))
         if _cache_ok(cached, docs):
-            parsed = cached
-        else:
-            log.warning("parse cache %s does not match %s; re-parsing", cache, directory)
-    if parsed is None:
-        parsed = parse_standoff(docs, parser)
-        if cache is not None:
-            write_jsonl(parsed, cache)
+            return [GEDoc(s, p) for s, p, k in zip(docs, cached, keep, strict=True) if k]
+        log.warning("parse cache %s does not match %s; re-parsing", cache, directory)
+    docs = [d for d, k in zip(docs, keep, strict=True) if k]
+    parsed = parse_standoff(docs, parser)
+    if cache is not None and all(keep):
+        write_jsonl(parsed, cache)
     return [GEDoc(s, p) for s, p in zip(docs, parsed, strict=True)]
 
 
