@@ -69,6 +69,7 @@ def extract(
     spacy_model: Annotated[str | None, typer.Option(
         help="spaCy/scispacy pipeline for parsing and NER (default: relx's).")] = None,
     threshold: Annotated[str | None, typer.Option(
+        metavar="NUMBER|in-domain",
         help="Report pairs scoring above this number, or 'in-domain': the model's threshold "
              "for text like its training corpus (default: its threshold for new text).")
     ] = None,
