@@ -147,3 +147,19 @@ def test_relation_model_exposes_the_in_domain_threshold():
     assert model.in_domain_threshold == ens.in_domain_threshold_ != ens.threshold_
     single = RelationModel(Pipeline([("lr", LogisticRegression().fit(X, y))]), config={})
     assert single.in_domain_threshold == single.threshold == 0.5
+
+
+def test_bagged_f1_threshold_is_the_median_of_resampled_f1_best_cuts():
+    from relx.learn.forest import bagged_f1_threshold, rule_threshold
+
+    rng = np.random.default_rng(0)
+    y = rng.random(2000) < 0.2
+    s = np.where(y, rng.normal(1.0, 1.0, 2000), rng.normal(0.0, 1.0, 2000))
+    t = bagged_f1_threshold(y, s, n_resamples=20, seed=3)
+    assert t == bagged_f1_threshold(y, s, n_resamples=20, seed=3)  # seeded
+    assert rule_threshold("f1-bagged", y, s) == bagged_f1_threshold(y, s)
+    draws = np.random.default_rng(3)
+    cuts = [best_f1_threshold(y[i], s[i]) for i in (draws.integers(0, 2000, 2000)
+                                                     for _ in range(20))]
+    assert t == float(np.median(cuts))
+    assert abs(t - best_f1_threshold(y, s)) < 0.5  # near the single cut on clean data

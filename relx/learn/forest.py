@@ -47,8 +47,20 @@ def best_youden_threshold(y: np.ndarray, score: np.ndarray) -> float:
     return _best_cut(y, score, lambda tp, fp, n_pos, n_neg: tp / max(n_pos, 1) - fp / max(n_neg, 1))
 
 
+def bagged_f1_threshold(y: np.ndarray, score: np.ndarray, n_resamples: int = 50,
+                        seed: int = 0) -> float:
+    """The median of the F1-best thresholds of ``n_resamples`` bootstrap resamples of the
+    (y, score) pairs: a steadier estimate of the F1-best cut than one argmax of a noisy
+    curve (seeded, so deterministic)."""
+    y, score = np.asarray(y), np.asarray(score)
+    rng = np.random.default_rng(seed)
+    cuts = [best_f1_threshold(y[i], score[i])
+            for i in (rng.integers(0, len(y), len(y)) for _ in range(n_resamples))]
+    return float(np.median(cuts))
+
+
 THRESHOLD_RULES = {"auto": best_f1_threshold, "f1": best_f1_threshold,
-                   "youden": best_youden_threshold}
+                   "f1-bagged": bagged_f1_threshold, "youden": best_youden_threshold}
 
 
 def check_threshold_rule(rule: str) -> None:
