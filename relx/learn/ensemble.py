@@ -107,8 +107,9 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         Members: classifiers or Pipelines ending in one, all taking the same input X.
     weights : list of float, optional
         Member weights (>= 0); equal by default. Weight-0 members are not fitted.
-    threshold : float, ``"auto"``/``"f1"`` or ``"youden"``
-        Score threshold on s, or the F1-best / Youden-best one on out-of-fold scores.
+    threshold : float, ``"auto"``/``"f1"``, ``"f1-bagged"`` or ``"youden"``
+        Score threshold on s, or the F1-best (one argmax, or the bootstrap median of them) /
+        Youden-best one on out-of-fold scores.
     cv : int
         Folds for the out-of-fold member probabilities.
     refit_steps : list of int, optional

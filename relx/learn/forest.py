@@ -83,7 +83,9 @@ class RandomSubspaceForest(PackedTreesMixin, ClassifierMixin, BaseEstimator):
     ``class_weight`` is passed to the trees; ``threshold`` is the positive-class probability
     above which a binary ``predict`` says yes, or ``"auto"`` (= ``"f1"``): the threshold that
     maximises F1 on out-of-fold probabilities of ``threshold_folds``-fold CV on the training
-    data, or ``"youden"``: the one maximising TPR - FPR there (learned as ``threshold_``).
+    data, ``"f1-bagged"``: the median of such cuts over bootstrap resamples
+    (``bagged_f1_threshold``), or ``"youden"``: the one maximising TPR - FPR there (learned as
+    ``threshold_``).
 
     Attributes: ``classes_``, ``threshold_``, ``n_features_in_`` and the packed trees
     (``relx.learn.packed_trees.PACKED_ATTRIBUTES``, described at ``pack_trees``).
