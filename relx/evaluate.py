@@ -75,7 +75,7 @@ def scores_and_decisions(model, X) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     if hasattr(final, "member_proba") and hasattr(final, "decide"):  # ProbabilityEnsemble
         P = final.member_proba(Xt)
         decisions = {"model": final.classes_[final.decide(P)]}
-        if getattr(final, "in_domain_threshold", None) not in (None, "none"):
+        if getattr(final, "has_in_domain_rule", False):
             decisions["in-domain"] = final.classes_[final.decide(P, in_domain=True)]
         return final.posterior(P), decisions
     return positive_scores(final, Xt), {"model": final.predict(Xt)}

@@ -161,6 +161,11 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             state.setdefault("in_domain_threshold_", state["threshold_"])
         super().__setstate__(state)
 
+    @property
+    def has_in_domain_rule(self) -> bool:
+        """Whether ``in_domain_threshold`` is set (``"none"``: None spelt in TOML)."""
+        return self.in_domain_threshold not in (None, "none")
+
     def _weights(self) -> np.ndarray:
         m = len(self.estimators)
         w = np.ones(m) if self.weights is None else np.asarray(self.weights, float)
@@ -248,9 +253,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         if rows is not None and rows.any():
             s, positive = s[rows], positive[rows]
         self.score_threshold_ = _score_threshold(self.threshold, positive, s)
-        in_domain = self.in_domain_threshold
-        if in_domain is None or in_domain == "none":  # "none": None spelt in TOML
-            in_domain = self.threshold
+        in_domain = self.in_domain_threshold if self.has_in_domain_rule else self.threshold
         in_domain_score = _score_threshold(in_domain, positive, s)
         z = _logit(s)[:, None]
         if positive.all() or not positive.any():
