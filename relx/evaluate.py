@@ -58,15 +58,17 @@ def positive_scores(model, X) -> np.ndarray:
 def scores_and_predictions(model, X, in_domain: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(N,) positive-class scores and (N,) predictions (by the in-domain rule if asked and
     the model has one), running the pipeline's transforms once."""
-    score, decisions = scores_and_decisions(model, X)
-    return score, decisions["in-domain" if in_domain and "in-domain" in decisions else "model"]
+    scores, decisions = scores_and_decisions(model, X)
+    mode = "in-domain" if in_domain and "in-domain" in decisions else "model"
+    return scores[mode], decisions[mode]
 
 
-def scores_and_decisions(model, X) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """(N,) positive-class scores and (N,) predictions per decision rule: ``"model"`` (the
-    model's own threshold, for new text) and, for an ensemble with an in-domain rule,
-    ``"in-domain"`` (``ProbabilityEnsemble.in_domain_threshold``); the pipeline's transforms (kernel blocks,
-    similarity features) and an ensemble's members run only once."""
+def scores_and_decisions(model, X) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """(N,) positive-class scores and (N,) predictions per decision mode: ``"model"`` (the
+    model's own scores and threshold, for new text) and, for an ensemble with an in-domain
+    rule, ``"in-domain"`` (``ProbabilityEnsemble.in_domain_threshold`` on its
+    ``in_domain_posterior``); the pipeline's transforms (kernel blocks, similarity features)
+    and an ensemble's members run only once."""
     final, Xt = model, X
     if isinstance(model, Pipeline):
         final = model.steps[-1][1]
@@ -74,11 +76,13 @@ def scores_and_decisions(model, X) -> tuple[np.ndarray, dict[str, np.ndarray]]:
             Xt = model[:-1].transform(X)
     if hasattr(final, "member_proba") and hasattr(final, "decide"):  # ProbabilityEnsemble
         P = final.member_proba(Xt)
+        scores = {"model": final.posterior(P)}
         decisions = {"model": final.classes_[final.decide(P)]}
         if getattr(final, "has_in_domain_rule", False):
+            scores["in-domain"] = final.in_domain_posterior(P)
             decisions["in-domain"] = final.classes_[final.decide(P, in_domain=True)]
-        return final.posterior(P), decisions
-    return positive_scores(final, Xt), {"model": final.predict(Xt)}
+        return scores, decisions
+    return {"model": positive_scores(final, Xt)}, {"model": final.predict(Xt)}
 
 
 def binary_metrics(y: np.ndarray, pred: np.ndarray, score: np.ndarray) -> dict[str, float]:
@@ -123,19 +127,20 @@ def fit_predict(cfg: dict[str, Any], train: Sequence[PairInstance], test: Sequen
     t0 = time.perf_counter()
     pipe.fit(list(train), y_train)
     t1 = time.perf_counter()
-    score, decisions = scores_and_decisions(pipe, list(test))
+    scores, decisions = scores_and_decisions(pipe, list(test))
     t2 = time.perf_counter()
     new_text = None
     if in_domain and "in-domain" in decisions:
         new_text = decisions["model"].astype(int)
-    pred = decisions["in-domain" if new_text is not None else "model"].astype(int)
+    mode = "in-domain" if new_text is not None else "model"
+    pred, score = decisions[mode].astype(int), scores[mode]
     out = binary_metrics(y_test, pred, score)
     out.update(n_train=len(train), n_test=len(test), train_seconds=t1 - t0, predict_seconds=t2 - t1)
     out["decision"] = "in-domain" if new_text is not None else "model"
     out["f1_ci95"] = f1_interval(y_test, pred, [x.document_id for x in test])
     if new_text is not None:
-        out["new_text_rule"] = binary_metrics(y_test, new_text, score)
-        out["_pred_new_text"] = new_text
+        out["new_text_rule"] = binary_metrics(y_test, new_text, scores["model"])
+        out["_pred_new_text"], out["_scores_new_text"] = new_text, scores["model"]
     out["_scores"] = score
     out["_pred"] = pred
     return out
@@ -157,7 +162,8 @@ def train_test_report(cfg: dict[str, Any], train_docs: Sequence[Document],
     """Fit on ``train_docs`` (+ ``extra_train``, e.g. silver pairs), score ``test_docs``."""
     res = fit_predict(cfg, pair_instances([*train_docs, *extra_train]),
                       pair_instances(test_docs), seed)
-    res.pop("_scores"), res.pop("_pred")
+    for key in ("_scores", "_pred", "_pred_new_text", "_scores_new_text"):
+        res.pop(key, None)
     return res
 
 
@@ -175,6 +181,7 @@ def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: in
     pooled_pred = np.zeros(len(inst), dtype=int)
     pooled_score = np.zeros(len(inst))
     pooled_new_text = np.zeros(len(inst), dtype=int)
+    pooled_score_new_text = np.zeros(len(inst))
     per_fold = []
     for f in range(k):
         test_idx = np.flatnonzero(fold_of == f)
@@ -184,6 +191,7 @@ def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: in
         pooled_pred[test_idx] = res.pop("_pred")
         pooled_new_text[test_idx] = res.pop("_pred_new_text", pooled_pred[test_idx])
         pooled_score[test_idx] = res.pop("_scores")
+        pooled_score_new_text[test_idx] = res.pop("_scores_new_text", pooled_score[test_idx])
         res["fold"] = f
         per_fold.append(res)
         if progress is not None:
@@ -200,7 +208,7 @@ def cross_validation_report(cfg: dict[str, Any], docs: Sequence[Document], k: in
     doc_ids = [x.document_id for x in inst]
     report["pooled"]["f1_ci95"] = f1_interval(y, pooled_pred, doc_ids)
     if any("new_text_rule" in r for r in per_fold):
-        report["new_text_rule"] = binary_metrics(y, pooled_new_text, pooled_score)
+        report["new_text_rule"] = binary_metrics(y, pooled_new_text, pooled_score_new_text)
         report["new_text_rule"]["f1_ci95"] = f1_interval(y, pooled_new_text, doc_ids)
     for key in ("precision", "recall", "f1", "roc_auc", "f1_ci95"):
         report[key] = report["pooled"][key]

@@ -99,8 +99,8 @@ class Extractor:
     mentions -> grounding -> candidate pairs -> model scores.
 
     ``threshold``: report pairs scoring above it (default: the model's own threshold, for
-    new text); ``"in-domain"``: the model's threshold for text like its training corpus
-    (``RelationModel.in_domain_threshold``).
+    new text); ``"in-domain"``: the model's scores and threshold for text like its training
+    corpus (``RelationModel.scores(..., in_domain=True)``, ``in_domain_threshold``).
     ``ground``: fill each entity's ``norm_ids`` with HGNC/FamPlex candidates.
     """
 
@@ -109,9 +109,10 @@ class Extractor:
                  ground: bool = True, batch_docs: int = 64) -> None:
         self.model = resolve_model(model).sequential()
         self.parser = Parser(spacy_model)
+        self.in_domain = threshold == IN_DOMAIN
         if threshold is None:
             self.threshold = self.model.threshold
-        elif threshold == IN_DOMAIN:
+        elif self.in_domain:
             self.threshold = self.model.in_domain_threshold
         else:
             self.threshold = float(threshold)
@@ -140,7 +141,7 @@ class Extractor:
                 for s in d.sentences:
                     s.relations = candidate_pairs(s, d.abbreviations)
                     inst += [PairInstance(d.id, s, r) for r in s.relations]
-            scores = iter(self.model.scores(inst).tolist())
+            scores = iter(self.model.scores(inst, in_domain=self.in_domain).tolist())
             for d in chunk:
                 found, n = [], 0
                 for s in d.sentences:

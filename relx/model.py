@@ -86,7 +86,7 @@ class RelationModel:
     @property
     def in_domain_threshold(self) -> float:
         """The threshold for text like the training corpus (an ensemble's
-        ``in_domain_threshold_``; else the same as ``threshold``)."""
+        ``in_domain_threshold_``, on ``scores(..., in_domain=True)``; else ``threshold``)."""
         clf = self.pipeline.steps[-1][1]
         t = getattr(clf, "in_domain_threshold_", None)
         return self.threshold if t is None else float(t)
@@ -100,10 +100,16 @@ class RelationModel:
                     est.n_jobs = 1
         return self
 
-    def scores(self, instances: Sequence[PairInstance]) -> np.ndarray:
-        """(N,) positive-class probabilities."""
+    def scores(self, instances: Sequence[PairInstance], in_domain: bool = False) -> np.ndarray:
+        """(N,) positive-class probabilities; ``in_domain``: the ones for text like the
+        training corpus (an ensemble's ``in_domain_proba``, where it differs)."""
         if not instances:
             return np.zeros(0)
+        clf = self.pipeline.steps[-1][1]
+        if in_domain and hasattr(clf, "in_domain_proba"):
+            head = self.pipeline[:-1].transform(list(instances)) if len(self.pipeline) > 1 \
+                else list(instances)
+            return clf.in_domain_proba(head)[:, 1]
         return self.pipeline.predict_proba(list(instances))[:, 1]
 
     def save(self, path: str | Path) -> Path:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator
 from sklearn.datasets import make_classification
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import f1_score
+from sklearn.metrics import f1_score, roc_auc_score
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
@@ -134,6 +135,57 @@ def test_in_domain_rule_is_a_second_threshold_from_the_same_out_of_fold_scores()
     for unset in (None, "none"):
         plain = ProbabilityEnsemble(in_domain_threshold=unset, **kw).fit(X[:500], y[:500])
         assert plain.in_domain_threshold_ == plain.threshold_ == ens.threshold_
+
+
+def test_stacked_in_domain_combiner_learns_member_weights_on_out_of_fold_logits():
+    from relx.learn.ensemble import _logit, quantile_map
+    from relx.learn.forest import rule_threshold
+
+    X, y = _data(900, seed=5, weights=(0.8,))
+    rng = np.random.default_rng(0)
+    Xn = np.c_[X, rng.normal(size=(len(X), 3))]
+    # member 2 sees only noise columns: the stacker should weigh it near zero
+    members = [Pipeline([("pick", _Columns(slice(0, 10))), ("lr", LogisticRegression())]),
+               Pipeline([("pick", _Columns(slice(10, 13))), ("lr", LogisticRegression())])]
+    kw = dict(estimators=members, weights=[1.0, 1.0], threshold="youden", normalise="quantile",
+              in_domain_threshold="f1", random_state=0)
+    ens = ProbabilityEnsemble(in_domain_combiner="stacked", **kw).fit(Xn[:600], y[:600])
+    plain = ProbabilityEnsemble(**kw).fit(Xn[:600], y[:600])
+    Z = _logit(np.column_stack([quantile_map(np.sort(ens.oof_[:, j]), ens.oof_[:, j])
+                                for j in range(2)]))
+    ref = LogisticRegression(C=1.0, max_iter=1000).fit(Z, y[:600] == 1)
+    np.testing.assert_allclose(ens.in_domain_coef_, ref.coef_[0], rtol=1e-6)
+    assert ens.in_domain_intercept_ == pytest.approx(ref.intercept_[0], rel=1e-6)
+    assert ens.in_domain_coef_[0] > 5 * abs(ens.in_domain_coef_[1])
+    q_oof = ref.predict_proba(Z)[:, 1]
+    assert ens.in_domain_threshold_ == pytest.approx(rule_threshold("f1", y[:600] == 1, q_oof))
+    P = ens.member_proba(Xn[600:])
+    q_in = ens.in_domain_posterior(P)
+    np.testing.assert_array_equal(ens.decide(P, in_domain=True), q_in > ens.in_domain_threshold_)
+    np.testing.assert_allclose(ens.in_domain_proba(Xn[600:])[:, 1], q_in)
+    # the stacked posterior ignores the noise member; the fixed 1:1 mean does not
+    assert roc_auc_score(y[600:], q_in) > roc_auc_score(y[600:], ens.posterior(P)) + 0.02
+    # new text is untouched: same posterior, threshold and decisions as without the stacker
+    np.testing.assert_allclose(ens.posterior(P), plain.posterior(P))
+    assert ens.threshold_ == plain.threshold_
+    np.testing.assert_array_equal(ens.predict(Xn[600:]), plain.predict(Xn[600:]))
+    assert ens.has_in_domain_rule and plain.in_domain_coef_ is None
+    assert ProbabilityEnsemble(in_domain_combiner="stacked").has_in_domain_rule
+    with pytest.raises(ValueError, match="in_domain_combiner"):
+        ProbabilityEnsemble(in_domain_combiner="mean", **kw).fit(Xn[:100], y[:100])
+
+
+class _Columns(BaseEstimator):
+    """Keep a slice of the columns (a stand-in feature extractor for one member)."""
+
+    def __init__(self, cols=slice(None)):
+        self.cols = cols
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X):
+        return X[:, self.cols]
 
 
 def test_relation_model_exposes_the_in_domain_threshold():

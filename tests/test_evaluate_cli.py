@@ -208,3 +208,24 @@ def test_cv_decides_by_the_in_domain_rule_and_reports_the_new_text_rule(tmp_path
     assert f1["pooled"]["roc_auc"] == plain["pooled"]["roc_auc"]
     assert f1["pooled"]["tp"] + f1["pooled"]["fn"] == plain["pooled"]["tp"] + plain["pooled"]["fn"]
     assert "in-domain rule" in printed["f1"] and "in-domain rule" not in printed["none"]
+
+
+def test_cv_with_stacked_in_domain_combiner_scores_in_domain_and_keeps_new_text(tmp_path, corpus):
+    config = ROOT / "configs" / "ppi-ensemble-lr.toml"
+    reports = {}
+    for combiner in ("stacked", "weights"):
+        out = tmp_path / f"{combiner}.json"
+        res = runner.invoke(app, ["evaluate", "--config", str(config), "--cv", "3", "--corpus",
+                                  str(corpus), "--report", str(out),
+                                  "--set", "ensemble.in_domain_threshold=none",
+                                  "--set", f"ensemble.in_domain_combiner={combiner}"])
+        assert res.exit_code == 0, res.output
+        reports[combiner] = json.loads(out.read_text())
+    stacked, plain = reports["stacked"], reports["weights"]
+    assert [f["decision"] for f in stacked["folds"]] == ["in-domain"] * 3
+    assert "new_text_rule" not in plain
+    # new text: the fixed weights and threshold, the same fits as the plain run
+    for key in ("tp", "fp", "fn", "f1", "roc_auc"):
+        assert stacked["new_text_rule"][key] == plain["pooled"][key]
+    assert stacked["pooled"]["tp"] + stacked["pooled"]["fn"] == plain["pooled"]["tp"] + \
+        plain["pooled"]["fn"]

@@ -30,6 +30,15 @@ the same as ``threshold``. In-domain the out-of-fold scores are a sample of the 
 distribution, so ``"f1"`` maximises the expected F1; across corpora the positive rate moves
 and ``"youden"`` does not depend on it. ``decide(..., in_domain=True)`` uses it.
 
+``in_domain_combiner="stacked"``: in-domain, the members are also weighed by what the
+training corpus itself says: a logistic regression (``C=1``) on the logits of the members'
+quantile-mapped out-of-fold probabilities (the ``decision_rows`` rows) gives the in-domain
+posterior ``q_in = σ(Σ_m c_m logit(u_m) + c_0)`` (``in_domain_coef_``,
+``in_domain_intercept_``; ``in_domain_proba``), and ``in_domain_threshold`` is chosen on
+q_in. New text keeps the fixed ``weights``: learned weights fit the training corpus's
+annotation, which does not carry over to another corpus's. ``None`` (or ``"weights"``): the
+fixed weights in both modes.
+
 ``decision_rows="gold"``: when some training pairs carry silver labels
 (``Relation.silver``, e.g. pairs derived from GE events), the threshold, the calibration and
 the training prior come from the out-of-fold scores of the gold-labelled pairs only: silver
@@ -67,6 +76,7 @@ PRIOR_SHIFTS = (None, "none", "em", "rate")  # "none": None spelt in TOML
 NORMALISATIONS = (None, "quantile")
 PAIR_WEIGHTINGS = (None, "none", "sentence")
 DECISION_ROWS = ("all", "gold")
+IN_DOMAIN_COMBINERS = (None, "weights", "stacked")
 _EPS = 1e-6
 
 
@@ -121,6 +131,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         each pair weighted by ``1/sqrt(pairs of its sentence in X)``, rescaled to mean 1, so
         sentences with many mentions (and pairs) do not dominate the fit.
     in_domain_threshold : None (or ``"none"``), float or a rule name (see module doc).
+    in_domain_combiner : None (``"weights"``) or ``"stacked"`` (see module doc).
     decision_rows : ``"all"`` or ``"gold"`` (see module doc; the same when no pair is silver).
     silver_weight : sample weight of silver-labelled pairs (``Relation.silver``) in every
         member that takes ``sample_weight`` (1: as gold pairs; multiplies ``pair_weighting``).
@@ -129,7 +140,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
     Attributes: ``estimators_`` (fitted members, weight-0 ones None), ``oof_`` (n, m)
     out-of-fold member probabilities, ``score_threshold_`` (on s), ``calibration_`` (a, b),
     ``prior_`` (training positive rate), ``threshold_`` and ``in_domain_threshold_`` (on the
-    posterior), ``classes_``,
+    posterior; the in-domain one on ``in_domain_proba``'s), ``in_domain_coef_`` (m,) and
+    ``in_domain_intercept_`` (``"stacked"``, else None), ``classes_``,
     ``reference_`` (m, n) sorted out-of-fold probabilities (``normalise="quantile"``).
     """
 
@@ -138,7 +150,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
                  refit_steps: Sequence[int] | None = None, prior_shift: str | None = None,
                  normalise: str | None = None, pair_weighting: str | None = None,
                  decision_rows: str = "all", silver_weight: float = 1.0,
-                 in_domain_threshold: float | str | None = None, random_state=None) -> None:
+                 in_domain_threshold: float | str | None = None,
+                 in_domain_combiner: str | None = None, random_state=None) -> None:
         self.estimators = estimators
         self.weights = weights
         self.threshold = threshold
@@ -150,6 +163,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         self.decision_rows = decision_rows
         self.silver_weight = silver_weight
         self.in_domain_threshold = in_domain_threshold
+        self.in_domain_combiner = in_domain_combiner
         self.random_state = random_state
 
     def __setstate__(self, state: dict) -> None:
@@ -157,14 +171,19 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         state.setdefault("decision_rows", "all")
         state.setdefault("silver_weight", 1.0)
         state.setdefault("in_domain_threshold", None)
+        state.setdefault("in_domain_combiner", None)
+        state.setdefault("in_domain_coef_", None)
+        state.setdefault("in_domain_intercept_", None)
         if "threshold_" in state:
             state.setdefault("in_domain_threshold_", state["threshold_"])
         super().__setstate__(state)
 
     @property
     def has_in_domain_rule(self) -> bool:
-        """Whether ``in_domain_threshold`` is set (``"none"``: None spelt in TOML)."""
-        return self.in_domain_threshold not in (None, "none")
+        """Whether in-domain text is decided differently: ``in_domain_threshold`` set
+        (``"none"``: None spelt in TOML) or ``in_domain_combiner="stacked"``."""
+        return (self.in_domain_threshold not in (None, "none")
+                or getattr(self, "in_domain_combiner", None) == "stacked")
 
     def _weights(self) -> np.ndarray:
         m = len(self.estimators)
@@ -190,6 +209,9 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         if self.decision_rows not in DECISION_ROWS:
             raise ValueError(f"decision_rows must be one of {DECISION_ROWS}, "
                              f"not {self.decision_rows!r}")
+        if self.in_domain_combiner not in IN_DOMAIN_COMBINERS:
+            raise ValueError(f"in_domain_combiner must be one of {IN_DOMAIN_COMBINERS}, "
+                             f"not {self.in_domain_combiner!r}")
         if not float(self.silver_weight) > 0:
             raise ValueError(f"silver_weight must be > 0, not {self.silver_weight!r}")
         w = self._weights()
@@ -250,10 +272,17 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         (only the ``rows`` mask's, when given; the quantile reference uses all)."""
         self.reference_ = np.sort(oof, axis=0).T.copy() if self.normalise == "quantile" else None
         s = self.score(oof)
+        Z = self._member_logits(oof)
         if rows is not None and rows.any():
-            s, positive = s[rows], positive[rows]
+            s, positive, Z = s[rows], positive[rows], Z[rows]
         self.score_threshold_ = _score_threshold(self.threshold, positive, s)
-        in_domain = self.in_domain_threshold if self.has_in_domain_rule else self.threshold
+        in_domain = (self.threshold if self.in_domain_threshold in (None, "none")
+                     else self.in_domain_threshold)
+        self.in_domain_coef_ = self.in_domain_intercept_ = None
+        if self.in_domain_combiner == "stacked" and 0 < positive.sum() < len(positive):
+            stacker = LogisticRegression(C=1.0, max_iter=1000).fit(Z, positive)
+            self.in_domain_coef_ = stacker.coef_[0].copy()
+            self.in_domain_intercept_ = float(stacker.intercept_[0])
         in_domain_score = _score_threshold(in_domain, positive, s)
         z = _logit(s)[:, None]
         if positive.all() or not positive.any():
@@ -265,7 +294,34 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         self.train_positive_rate_ = float((s > self.score_threshold_).mean())
         self.threshold_, self.in_domain_threshold_ = map(
             float, self._calibrate(np.array([self.score_threshold_, in_domain_score])))
+        if self.in_domain_coef_ is not None:
+            self.in_domain_threshold_ = _score_threshold(in_domain, positive, self._stacked(Z))
         return self
+
+    def _member_logits(self, member_proba: np.ndarray) -> np.ndarray:
+        """(N, m) logits of the (quantile-mapped) member probabilities; weight-0 members' 0."""
+        ref = getattr(self, "reference_", None)
+        if ref is not None:
+            member_proba = np.column_stack([quantile_map(r, member_proba[:, j])
+                                            for j, r in enumerate(ref)])
+        return np.where(self._weights() > 0, _logit(member_proba), 0.0)
+
+    def _stacked(self, Z: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-np.clip(Z @ self.in_domain_coef_ + self.in_domain_intercept_,
+                                            -500, 500)))
+
+    def in_domain_posterior(self, member_proba: np.ndarray) -> np.ndarray:
+        """(N,) posterior for text like the training corpus: the stacked members'
+        (``in_domain_combiner="stacked"``), else ``posterior``."""
+        if getattr(self, "in_domain_coef_", None) is None:
+            return self.posterior(member_proba)
+        return self._stacked(self._member_logits(member_proba))
+
+    def in_domain_proba(self, X) -> np.ndarray:
+        """(N, 2) class probabilities for text like the training corpus (see
+        ``in_domain_posterior``); ``predict_proba`` is the new-text one."""
+        q = self.in_domain_posterior(self.member_proba(X))
+        return np.c_[1 - q, q]
 
     def score(self, member_proba: np.ndarray) -> np.ndarray:
         """(N,) ensemble score s from (N, m) member probabilities."""
@@ -301,9 +357,9 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
     def decide(self, member_proba: np.ndarray, in_domain: bool = False) -> np.ndarray:
         """(N,) 0/1 decisions for a batch of member probabilities; ``in_domain``: at
         ``in_domain_threshold_`` (text from the training corpus's distribution)."""
-        q = self.posterior(member_proba)
         if in_domain:
-            return (q > self.in_domain_threshold_).astype(int)
+            return (self.in_domain_posterior(member_proba) > self.in_domain_threshold_).astype(int)
+        q = self.posterior(member_proba)
         if self.prior_shift == "rate" and len(q) > 1:
             t = np.quantile(q, 1 - self.train_positive_rate_)
             return (q > t).astype(int)
