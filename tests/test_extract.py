@@ -269,3 +269,15 @@ def test_in_domain_threshold_option_uses_the_models_in_domain_rule(extractor) ->
     assert inside.threshold == model.in_domain_threshold
     assert extractor.threshold == model.threshold
     assert Extractor(model, threshold=0.25).threshold == 0.25
+    # the shipped model stacks its members for in-domain text: other scores, not only
+    # another threshold
+    assert model.pipeline.steps[-1][1].in_domain_coef_ is not None
+    text = ("JAK1 phosphorylates STAT5 and binds IL-2R beta, but not IL-4. "
+            "Cdc42 and Rac1 associate with PAK1 in vitro.")
+    scored = {}
+    for name, ex in (("new", Extractor(model)), ("in", inside)):
+        ex.threshold = -1.0  # report every candidate pair with its score
+        scored[name] = {(r.entity1.text, r.entity2.text): r.score for r in ex.extract(text)}
+    assert scored["new"].keys() == scored["in"].keys() and len(scored["new"]) >= 4
+    assert scored["new"] != scored["in"]
+    assert all(0.0 <= v <= 1.0 for v in scored["in"].values())
