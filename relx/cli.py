@@ -70,8 +70,9 @@ def extract(
         help="spaCy/scispacy pipeline for parsing and NER (default: relx's).")] = None,
     threshold: Annotated[str | None, typer.Option(
         metavar="NUMBER|in-domain",
-        help="Report pairs scoring above this number, or 'in-domain': the model's threshold "
-             "for text like its training corpus (default: its threshold for new text).")
+        help="Report pairs scoring above this number, or 'in-domain': the model's scores and "
+             "threshold for text like its training corpus (default: its threshold for new "
+             "text).")
     ] = None,
     ground: Annotated[bool, typer.Option(help="Ground proteins to HGNC/FamPlex.")] = True,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,

@@ -176,8 +176,10 @@ def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None],
              "`best-sc` and `best-vec` reports were written by `benchmarks/eval_ensemble.py`: one fit per setting or "
              "fold serves both decision rules (same folds, seeds and decision code as `relx "
              "evaluate`; field `produced_by`). Rows with an *in-domain rule* decide the CV "
-             "cells by it (`in_domain_threshold`: text drawn from the training corpus) and "
-             "the cross-corpus cells by the new-text rule; their CV reports also hold the "
+             "cells by it (`in_domain_threshold`, and with `in_domain_combiner = stacked` "
+             "member weights learned on the training corpus: text drawn from the training "
+             "corpus) and the cross-corpus cells by the new-text rule; their CV reports also "
+             "hold the "
              "new-text rule's figures (`new_text_rule`).", "",
              "| configuration | config | " + " | ".join(head) + " | train s |",
              "|---|---|" + "---|" * (len(head) + 1)]

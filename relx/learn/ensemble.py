@@ -283,7 +283,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             stacker = LogisticRegression(C=1.0, max_iter=1000).fit(Z, positive)
             self.in_domain_coef_ = stacker.coef_[0].copy()
             self.in_domain_intercept_ = float(stacker.intercept_[0])
-        in_domain_score = _score_threshold(in_domain, positive, s)
+        in_domain_score = (self.score_threshold_ if self.in_domain_coef_ is not None  # set below
+                           else _score_threshold(in_domain, positive, s))
         z = _logit(s)[:, None]
         if positive.all() or not positive.any():
             self.calibration_ = (1.0, 0.0)
