@@ -22,7 +22,7 @@ app = typer.Typer(
     name="relx",
     help="Extract biomedical relations (protein-protein interactions, bio-events) with "
          "structured kernels, and evaluate extraction models on the benchmark corpora.",
-    no_args_is_help=True, add_completion=False, rich_markup_mode="rich",
+    no_args_is_help=True, add_completion=False, rich_markup_mode="markdown",
 )
 err = Console(stderr=True)
 
@@ -84,10 +84,10 @@ def extract(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
     = False,
 ) -> None:
-    """Extract protein-protein interactions (or, with [bold]--task events[/], GENIA events)
+    """Extract protein-protein interactions (or, with **--task events**, GENIA events)
     from papers and abstracts.
 
-    Writes one output per input file under [bold]--out[/] (atomically), then
+    Writes one output per input file under **--out** (atomically), then
     relations.jsonl (one relation per line; events.jsonl with --task events), errors.jsonl
     (bad inputs, with the reason) and summary.json. Rerunning with the same --out skips
     finished inputs.
@@ -208,8 +208,8 @@ def evaluate(
              "on the next run.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
-    """Train and test a pipeline: on [bold]--train[/] vs [bold]--test[/] corpora, or by
-    [bold]--cv[/] k-fold cross-validation (folds by document) on [bold]--corpus[/].
+    """Train and test a pipeline: on **--train** vs **--test** corpora, or by
+    **--cv** k-fold cross-validation (folds by document) on **--corpus**.
 
     PPI corpora are learning-format XML (.xml / .xml.gz) or relx JSONL files; GE event
     corpora (--task ge-events) are BioNLP-ST directories (.txt, .a1, .a2). CV test folds
