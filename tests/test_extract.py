@@ -281,3 +281,18 @@ def test_in_domain_threshold_option_uses_the_models_in_domain_rule(extractor) ->
     assert scored["new"].keys() == scored["in"].keys() and len(scored["new"]) >= 4
     assert scored["new"] != scored["in"]
     assert all(0.0 <= v <= 1.0 for v in scored["in"].values())
+
+
+def test_help_paragraphs_reflow_to_the_terminal_and_name_the_options() -> None:
+    import re
+
+    from relx.cli import app
+
+    r = CliRunner().invoke(app, ["extract", "--help"], env={"COLUMNS": "200"}, terminal_width=200)
+    assert r.exit_code == 0, r.output
+    text = re.sub(r"\x1b\[[0-9;]*m", "", r.output)
+    # one docstring paragraph is one line at this width, not broken where the source breaks
+    assert ("Writes one output per input file under --out (atomically), then relations.jsonl "
+            "(one relation per line") in text
+    assert "**" not in text and "[bold]" not in text
+    assert "NUMBER|in-domain" in text
