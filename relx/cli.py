@@ -467,7 +467,6 @@ def silver_ppi(
     from relx.ge.ppi_pairs import drop_shared_documents, silver_ppi_documents
     from relx.io import ReaderError
     from relx.io.jsonl import write_jsonl
-    from relx.io.standoff import read_standoff_dir
 
     console = Console(quiet=quiet)
     try:
@@ -475,8 +474,8 @@ def silver_ppi(
         for d in ge:
             seen = {x.id for x in docs}  # a document in two editions: the first directory's
             with console.status(f"parsing {d}"):
-                repeated += [x.id for x in read_standoff_dir(d) if x.id in seen]
                 pairs = load_ge(d, skip_ids=seen)
+                repeated += [t.stem for t in sorted(Path(d).glob("*.txt")) if t.stem in seen]
             if pairs and not any(g.standoff.events for g in pairs):
                 raise ValueError(f"{d}: no events (.a2 files) to derive labels from")
             docs += silver_ppi_documents([g.standoff for g in pairs], [g.parsed for g in pairs])
