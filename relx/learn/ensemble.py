@@ -36,7 +36,7 @@ quantile-mapped out-of-fold probabilities (the ``decision_rows`` rows) gives the
 posterior ``q_in = σ(Σ_m c_m logit(u_m) + c_0)`` (``in_domain_coef_``,
 ``in_domain_intercept_``; ``in_domain_proba``), and ``in_domain_threshold`` is chosen on
 q_in. New text keeps the fixed ``weights``: learned weights fit the training corpus's
-annotation, which does not carry over to another corpus's. ``None`` (or ``"weights"``): the
+annotation, which does not carry over to another corpus's. ``None`` (``"none"``, ``"weights"``): the
 fixed weights in both modes.
 
 ``decision_rows="gold"``: when some training pairs carry silver labels
@@ -76,7 +76,7 @@ PRIOR_SHIFTS = (None, "none", "em", "rate")  # "none": None spelt in TOML
 NORMALISATIONS = (None, "quantile")
 PAIR_WEIGHTINGS = (None, "none", "sentence")
 DECISION_ROWS = ("all", "gold")
-IN_DOMAIN_COMBINERS = (None, "weights", "stacked")
+IN_DOMAIN_COMBINERS = (None, "none", "weights", "stacked")  # "none": None spelt in TOML
 _EPS = 1e-6
 
 
@@ -131,7 +131,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         each pair weighted by ``1/sqrt(pairs of its sentence in X)``, rescaled to mean 1, so
         sentences with many mentions (and pairs) do not dominate the fit.
     in_domain_threshold : None (or ``"none"``), float or a rule name (see module doc).
-    in_domain_combiner : None (``"weights"``) or ``"stacked"`` (see module doc).
+    in_domain_combiner : None (or ``"none"``, ``"weights"``) or ``"stacked"`` (see module doc).
     decision_rows : ``"all"`` or ``"gold"`` (see module doc; the same when no pair is silver).
     silver_weight : sample weight of silver-labelled pairs (``Relation.silver``) in every
         member that takes ``sample_weight`` (1: as gold pairs; multiplies ``pair_weighting``).
