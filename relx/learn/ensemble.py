@@ -36,8 +36,8 @@ quantile-mapped out-of-fold probabilities (the ``decision_rows`` rows) gives the
 posterior ``q_in = σ(Σ_m c_m logit(u_m) + c_0)`` (``in_domain_coef_``,
 ``in_domain_intercept_``; ``in_domain_proba``), and ``in_domain_threshold`` is chosen on
 q_in. New text keeps the fixed ``weights``: learned weights fit the training corpus's
-annotation, which does not carry over to another corpus's. ``None`` (``"none"``, ``"weights"``): the
-fixed weights in both modes.
+annotation, which does not carry over to another corpus's. ``None`` (``"none"``,
+``"weights"``): the fixed weights in both modes.
 
 ``decision_rows="gold"``: when some training pairs carry silver labels
 (``Relation.silver``, e.g. pairs derived from GE events), the threshold, the calibration and
