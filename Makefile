@@ -80,7 +80,7 @@ $(SILVER_2011): | install
 	$(BIN)/relx silver-ppi $(GE)/train $(GE)/devel --out $@ $(EXCLUDE_PPI)
 
 default-model: install $(SILVER)
-	$(BIN)/relx train --config configs/ppi-best.toml --out models/ppi-default --version 0.17.0 \
+	$(BIN)/relx train --config configs/ppi-best.toml --out models/ppi-default --version 0.18.0 \
 	    --train $(PPI)/AImed-learning-format.xml.gz \
 	    --train $(PPI)/BioInfer-learning-format.xml.gz \
 	    --train $(PPI)/IEPA-learning-format.xml.gz \

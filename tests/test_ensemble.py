@@ -175,6 +175,25 @@ def test_stacked_in_domain_combiner_learns_member_weights_on_out_of_fold_logits(
         ProbabilityEnsemble(in_domain_combiner="mean", **kw).fit(Xn[:100], y[:100])
 
 
+def test_weight_zero_member_is_in_domain_only_when_stacked():
+    X, y = _data(700, seed=6, weights=(0.8,))
+    kw = dict(estimators=_members(), weights=[1.0, 0.0], threshold="youden",
+              normalise="quantile", random_state=0)
+    stacked = ProbabilityEnsemble(in_domain_combiner="stacked", **kw).fit(X[:500], y[:500])
+    plain = ProbabilityEnsemble(**kw).fit(X[:500], y[:500])
+    assert plain.estimators_[1] is None and stacked.estimators_[1] is not None
+    assert stacked.in_domain_coef_[1] != 0
+    P = stacked.member_proba(X[500:])
+    # new text: the weight-0 member stays out of the mean
+    np.testing.assert_allclose(stacked.posterior(P), plain.posterior(plain.member_proba(X[500:])))
+    # in-domain: it is stacked with the other one
+    Z = stacked._member_logits(P)
+    np.testing.assert_allclose(stacked.in_domain_posterior(P),
+                               1 / (1 + np.exp(-(Z @ stacked.in_domain_coef_
+                                                 + stacked.in_domain_intercept_))))
+    assert np.count_nonzero(Z[:, 1]) > len(Z) // 2  # the weight-0 member's logits are used
+
+
 class _Columns(BaseEstimator):
     """Keep a slice of the columns (a stand-in feature extractor for one member)."""
 

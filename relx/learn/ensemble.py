@@ -35,7 +35,8 @@ training corpus itself says: a logistic regression (``C=1``) on the logits of th
 quantile-mapped out-of-fold probabilities (the ``decision_rows`` rows) gives the in-domain
 posterior ``q_in = σ(Σ_m c_m logit(u_m) + c_0)`` (``in_domain_coef_``,
 ``in_domain_intercept_``; ``in_domain_proba``), and ``in_domain_threshold`` is chosen on
-q_in. New text keeps the fixed ``weights``: learned weights fit the training corpus's
+q_in. With this combiner a member of weight 0 is still fitted and stacked: an in-domain-only
+member, left out of the new-text mean. New text keeps the fixed ``weights``: learned weights fit the training corpus's
 annotation, which does not carry over to another corpus's. ``None`` (``"none"``,
 ``"weights"``): the fixed weights in both modes.
 
@@ -137,7 +138,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         member that takes ``sample_weight`` (1: as gold pairs; multiplies ``pair_weighting``).
     random_state : seed of the fold split; when set, also every member step's seed.
 
-    Attributes: ``estimators_`` (fitted members, weight-0 ones None), ``oof_`` (n, m)
+    Attributes: ``estimators_`` (fitted members; weight-0 ones None unless stacked),
+    ``oof_`` (n, m)
     out-of-fold member probabilities, ``score_threshold_`` (on s), ``calibration_`` (a, b),
     ``prior_`` (training positive rate), ``threshold_`` and ``in_domain_threshold_`` (on the
     posterior; the in-domain one on ``in_domain_proba``'s), ``in_domain_coef_`` (m,) and
@@ -225,7 +227,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         self.estimators_ = []
         self.oof_ = np.zeros((len(y), len(w)))
         for j, (est, wj) in enumerate(zip(self.estimators, w, strict=True)):
-            if wj == 0:
+            if wj == 0 and self.in_domain_combiner != "stacked":
                 self.estimators_.append(None)
                 continue
             r = 1 if self.refit_steps is None else int(self.refit_steps[j])
@@ -300,12 +302,15 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         return self
 
     def _member_logits(self, member_proba: np.ndarray) -> np.ndarray:
-        """(N, m) logits of the (quantile-mapped) member probabilities; weight-0 members' 0."""
+        """(N, m) logits of the (quantile-mapped) member probabilities; with the stacked
+        combiner every member's (weight 0 only leaves a member out of the new-text mean),
+        else weight-0 members' are 0."""
         ref = getattr(self, "reference_", None)
         if ref is not None:
             member_proba = np.column_stack([quantile_map(r, member_proba[:, j])
                                             for j, r in enumerate(ref)])
-        return np.where(self._weights() > 0, _logit(member_proba), 0.0)
+        used = (self._weights() > 0) | (self.in_domain_combiner == "stacked")
+        return np.where(used, _logit(member_proba), 0.0)
 
     def _stacked(self, Z: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-np.clip(Z @ self.in_domain_coef_ + self.in_domain_intercept_,
