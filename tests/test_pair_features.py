@@ -251,9 +251,14 @@ def test_best_config_is_klsh_rf_plus_pair_feature_regression():
                      ["PairFeatureExtractor", "NaiveBayesScaler", "LogisticRegression"],
                      ["PairFeatureExtractor", "FrequentFeatureSelector",
                       "HistGradientBoostingClassifier"],
-                     ["FeatureUnion", "PackedExtraTrees"]]
-    assert ens.refit_steps == [1, 1, 2, 1, 1]  # the NB scaler learns from labels: refitted per split
-    assert ens.weights == [1.0, 2.0, 1.0, 1.0, 4.0]
+                     ["FeatureUnion", "PackedExtraTrees"],
+                     ["PairFeatureExtractor", "LogisticRegression"]]
+    assert ens.refit_steps == [1, 1, 2, 1, 1, 1]  # the NB scaler learns from labels: refitted
+    # the sixth member (unlexicalised pair LR) is in-domain only: out of the new-text mean,
+    # fitted and stacked because the combiner is "stacked"
+    assert ens.weights == [1.0, 2.0, 1.0, 1.0, 4.0, 0.0]
+    assert ens.in_domain_combiner == "stacked"
+    assert ens.estimators[5].steps[0][1].lexical_weight == 0.0
     assert ens.threshold == "youden" and ens.normalise == "quantile"
     assert ens.prior_shift == "none" and ens.estimators[1].steps[0][1].competition
     # the surface context goes to the randomised trees only (the regressions transfer worse)
