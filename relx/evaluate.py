@@ -75,10 +75,11 @@ def scores_and_decisions(model, X) -> tuple[dict[str, np.ndarray], dict[str, np.
         if len(model.steps) > 1:
             Xt = model[:-1].transform(X)
     if hasattr(final, "member_proba") and hasattr(final, "decide"):  # ProbabilityEnsemble
-        P = final.member_proba(Xt)
+        in_domain = getattr(final, "has_in_domain_rule", False)
+        P = final.member_proba(Xt, new_text_only=not in_domain)
         scores = {"model": final.posterior(P)}
         decisions = {"model": final.classes_[final.decide(P)]}
-        if getattr(final, "has_in_domain_rule", False):
+        if in_domain:
             scores["in-domain"] = final.in_domain_posterior(P)
             decisions["in-domain"] = final.classes_[final.decide(P, in_domain=True)]
         return scores, decisions

@@ -285,8 +285,6 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             stacker = LogisticRegression(C=1.0, max_iter=1000).fit(Z, positive)
             self.in_domain_coef_ = stacker.coef_[0].copy()
             self.in_domain_intercept_ = float(stacker.intercept_[0])
-        in_domain_score = (self.score_threshold_ if self.in_domain_coef_ is not None  # set below
-                           else _score_threshold(in_domain, positive, s))
         z = _logit(s)[:, None]
         if positive.all() or not positive.any():
             self.calibration_ = (1.0, 0.0)
@@ -295,22 +293,28 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             self.calibration_ = (float(lr.coef_[0, 0]), float(lr.intercept_[0]))
         self.prior_ = float(positive.mean())
         self.train_positive_rate_ = float((s > self.score_threshold_).mean())
-        self.threshold_, self.in_domain_threshold_ = map(
-            float, self._calibrate(np.array([self.score_threshold_, in_domain_score])))
-        if self.in_domain_coef_ is not None:
+        self.threshold_ = float(self._calibrate(np.array([self.score_threshold_]))[0])
+        if self.in_domain_coef_ is not None:  # on the stacked posterior
             self.in_domain_threshold_ = _score_threshold(in_domain, positive, self._stacked(Z))
+        else:
+            self.in_domain_threshold_ = float(self._calibrate(
+                np.array([_score_threshold(in_domain, positive, s)]))[0])
         return self
+
+    def _quantiles(self, member_proba: np.ndarray) -> np.ndarray:
+        """(N, m) member probabilities through their out-of-fold CDFs (``normalise="quantile"``;
+        else unchanged)."""
+        ref = getattr(self, "reference_", None)
+        if ref is None:
+            return member_proba
+        return np.column_stack([quantile_map(r, member_proba[:, j]) for j, r in enumerate(ref)])
 
     def _member_logits(self, member_proba: np.ndarray) -> np.ndarray:
         """(N, m) logits of the (quantile-mapped) member probabilities; with the stacked
         combiner every member's (weight 0 only leaves a member out of the new-text mean),
         else weight-0 members' are 0."""
-        ref = getattr(self, "reference_", None)
-        if ref is not None:
-            member_proba = np.column_stack([quantile_map(r, member_proba[:, j])
-                                            for j, r in enumerate(ref)])
         used = (self._weights() > 0) | (self.in_domain_combiner == "stacked")
-        return np.where(used, _logit(member_proba), 0.0)
+        return np.where(used, _logit(self._quantiles(member_proba)), 0.0)
 
     def _stacked(self, Z: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-np.clip(Z @ self.in_domain_coef_ + self.in_domain_intercept_,
@@ -332,21 +336,20 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
     def score(self, member_proba: np.ndarray) -> np.ndarray:
         """(N,) ensemble score s from (N, m) member probabilities."""
         w = self._weights()
-        ref = getattr(self, "reference_", None)
-        if ref is not None:
-            member_proba = np.column_stack([quantile_map(r, member_proba[:, j])
-                                            for j, r in enumerate(ref)])
-        return member_proba @ w / w.sum()
+        return self._quantiles(member_proba) @ w / w.sum()
 
     def _calibrate(self, s: np.ndarray) -> np.ndarray:
         a, b = self.calibration_
         return 1.0 / (1.0 + np.exp(-np.clip(a * _logit(s) + b, -500, 500)))
 
-    def member_proba(self, X) -> np.ndarray:
-        """(N, m) positive-class probability of every member (0 for weight-0 members)."""
+    def member_proba(self, X, new_text_only: bool = False) -> np.ndarray:
+        """(N, m) positive-class probability of every member (0 for weight-0 members that
+        were not fitted; ``new_text_only``: 0 for every weight-0 member, so in-domain-only
+        members are not run where only the new-text score is needed)."""
         check_is_fitted(self, "estimators_")
-        cols = [np.zeros(_len(X)) if e is None else e.predict_proba(X)[:, 1]
-                for e in self.estimators_]
+        w = self._weights()
+        cols = [np.zeros(_len(X)) if e is None or (new_text_only and wj == 0)
+                else e.predict_proba(X)[:, 1] for e, wj in zip(self.estimators_, w, strict=True)]
         return np.column_stack(cols)
 
     def posterior(self, member_proba: np.ndarray) -> np.ndarray:
@@ -357,7 +360,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         return q
 
     def predict_proba(self, X) -> np.ndarray:
-        q = self.posterior(self.member_proba(X))
+        q = self.posterior(self.member_proba(X, new_text_only=True))
         return np.c_[1 - q, q]
 
     def decide(self, member_proba: np.ndarray, in_domain: bool = False) -> np.ndarray:
@@ -372,7 +375,7 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         return (q > self.threshold_).astype(int)
 
     def predict(self, X) -> np.ndarray:
-        return self.classes_[self.decide(self.member_proba(X))]
+        return self.classes_[self.decide(self.member_proba(X, new_text_only=True))]
 
 
 def _score_threshold(rule: float | str, positive: np.ndarray, s: np.ndarray) -> float:
