@@ -40,7 +40,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, roc_auc_score
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,8 +47,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from eval_ensemble import corpus_path  # noqa: E402
 
-from relx.learn.ensemble import _logit, quantile_map  # noqa: E402
-from relx.learn.forest import bagged_f1_threshold, rule_threshold  # noqa: E402
+from relx.learn.ensemble import ProbabilityEnsemble  # noqa: E402
 
 SHIPPED = {"klsh_rf": 1.0, "pair_lr": 2.0, "pair_nb": 1.0, "pair_gbt": 1.0, "pair_et": 4.0}
 
@@ -75,25 +73,27 @@ def dump(config: Path, train: str, dev: str, out: Path) -> None:
     print(f"{out}: {len(tr)} training pairs, {len(dv)} {dev} pairs, fit {seconds:.0f} s")
 
 
-def _quantiles(ref: np.ndarray, P: np.ndarray) -> np.ndarray:
-    return np.column_stack([quantile_map(np.sort(ref[:, j]), P[:, j]) for j in range(P.shape[1])])
+def _combiner(weights: np.ndarray, threshold: str, stacked: bool) -> ProbabilityEnsemble:
+    """relx's own combiner over stored member probabilities (no member is refitted)."""
+    return ProbabilityEnsemble(estimators=[None] * len(weights), weights=list(weights),
+                               normalise="quantile", threshold=threshold,
+                               in_domain_threshold="f1-bagged",
+                               in_domain_combiner="stacked" if stacked else None)
 
 
 def fixed_rule(weights: np.ndarray, cut: str = "f1-bagged"):
     """Fixed-weight quantile mean; its cut by ``cut`` on the training rows."""
     def rule(P_tr, y_tr, P_te):
-        s_tr = _quantiles(P_tr, P_tr) @ weights / weights.sum()
-        s_te = _quantiles(P_tr, P_te) @ weights / weights.sum()
-        return s_te, s_te > rule_threshold(cut, y_tr, s_tr)
+        ens = _combiner(weights, cut, False).fit_combiner(P_tr, y_tr.astype(bool))
+        q = ens.posterior(P_te)
+        return q, q > ens.threshold_
     return rule
 
 
 def stacked_rule(P_tr, y_tr, P_te):
-    """Logistic regression (C 1) on the quantile logits; the f1-bagged cut on its scores."""
-    Z_tr, Z_te = _logit(_quantiles(P_tr, P_tr)), _logit(_quantiles(P_tr, P_te))
-    lr = LogisticRegression(C=1.0, max_iter=1000).fit(Z_tr, y_tr)
-    s_tr, s_te = lr.decision_function(Z_tr), lr.decision_function(Z_te)
-    return s_te, s_te > bagged_f1_threshold(y_tr, s_tr)
+    """The in-domain stacker (logistic regression on the quantile logits), f1-bagged cut."""
+    ens = _combiner(np.ones(P_tr.shape[1]), "youden", True).fit_combiner(P_tr, y_tr.astype(bool))
+    return ens.in_domain_posterior(P_te), ens.decide(P_te, in_domain=True).astype(bool)
 
 
 def pseudo_cv(P: np.ndarray, y: np.ndarray, docs: np.ndarray, rule, seed: int, k: int = 10
