@@ -116,7 +116,8 @@ def _extractor(opts: BatchOptions) -> Any:
     if task == "events":
         from relx.ge.extract import EventExtractor
 
-        _EXTRACTORS[k] = EventExtractor(opts.model, spacy_model=opts.spacy_model)
+        _EXTRACTORS[k] = EventExtractor(opts.model, spacy_model=opts.spacy_model,
+                                        ground=opts.ground)
     elif task == "ppi":
         from relx.extract import Extractor
 

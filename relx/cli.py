@@ -79,8 +79,9 @@ def extract(
     engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
                                                        "(with --engine dask).")] = None,
-    report: Annotated[Path | None, typer.Option(help="Also write a self-contained HTML "
-                                                     "report here.")] = None,
+    report: Annotated[Path | None, typer.Option(
+        help="Also write a self-contained HTML report here: the interaction network and a "
+             "sortable table (with --task events, of the events).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
     = False,
 ) -> None:
@@ -114,8 +115,8 @@ def extract(
         raise typer.BadParameter(f"unknown --format {bad} for --task {task}; choose from "
                                  f"{choices}")
     if events:
-        if report is not None or threshold is not None:
-            raise typer.BadParameter("--report and --threshold are for --task ppi only")
+        if threshold is not None:
+            raise typer.BadParameter("--threshold is for --task ppi only")
         formats = EVENT_FORMATS
     threshold = _threshold_option(threshold)
     try:
@@ -138,12 +139,7 @@ def extract(
             summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
                                 on_done=lambda rec: progress.advance(bar))
             if report is not None:
-                from relx.report import write_report
-
-                rels = [__import__("json").loads(line) for line in
-                        (out / "relations.jsonl").read_text(encoding="utf-8").splitlines()]
-                write_report(rels, report, title=f"relx: {len(rels)} interactions",
-                             summary=summary)
+                _write_report(out, report, summary, events)
     except (ModelError, ValueError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
@@ -152,7 +148,8 @@ def extract(
                       f"{summary['triggers']} triggers -> [bold]{summary['events']}[/] events "
                       f"in {summary['seconds']} s; {summary['errors']} errors")
         console.print(f"results: {out / 'events.jsonl'}  standoff: {out / 'standoff'}" + (
-            f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else ""))
+            f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else "")
+                      + (f"  report: {report}" if report else ""))
         return
     console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
                   f"{summary['candidates']} candidate pairs -> [bold]{summary['relations']}"
@@ -160,6 +157,25 @@ def extract(
     console.print(f"results: {out / 'relations.jsonl'}" + (
         f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else "")
                   + (f"  report: {report}" if report else ""))
+
+
+def _write_report(out: Path, report: Path, summary: dict, events: bool) -> None:
+    """The HTML report of a finished batch, from its merged JSONL."""
+    import json
+
+    lines = (out / ("events.jsonl" if events else "relations.jsonl")).read_text(
+        encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    if events:
+        from relx.event_report import write_event_report
+
+        write_event_report(records, report, title=f"relx: {len(records)} events",
+                           summary=summary)
+    else:
+        from relx.report import write_report
+
+        write_report(records, report, title=f"relx: {len(records)} interactions",
+                     summary=summary)
 
 
 @app.command(rich_help_panel="Extract")

@@ -412,6 +412,14 @@ def render_report(
         if svg
         else "<p>No relations.</p>"
     )
+    return page(title=title, counts=counts, summary=summary, network_html=network_html,
+                heads=heads, rows=rows, what="Relations")
+
+
+def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_html: str,
+         heads: str, rows: str, what: str, css: str = "") -> str:
+    """The report page: header (title, counts, summary table), the network figure and the
+    sortable, filterable table (``heads``: its ``<th>`` cells, ``rows``: its ``<tr>`` rows)."""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -419,7 +427,7 @@ def render_report(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="relx">
 <title>{_e(title)}</title>
-<style>{_CSS}</style>
+<style>{_CSS}{css}</style>
 </head>
 <body>
 <header>
@@ -432,7 +440,7 @@ def render_report(
 {network_html}
 </section>
 <section id="table">
-<h2>Relations</h2>
+<h2>{_e(what)}</h2>
 <input id="filter" type="search" placeholder="filter rows" aria-label="filter rows">
 <table id="relations" class="relations">
 <thead><tr>{heads}</tr></thead>

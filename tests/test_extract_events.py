@@ -54,7 +54,8 @@ def run(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     kinds = _inputs(root / "in")
     out = root / "out"
     r = CliRunner().invoke(app, ["extract", "--task", "events", str(root / "in"),
-                                 "--out", str(out), "--quiet"])
+                                 "--out", str(out), "--report", str(root / "report.html"),
+                                 "--quiet"])
     assert r.exit_code == 0, r.output
     return root / "in", out, kinds
 
@@ -149,6 +150,37 @@ def test_jsonl_events(run) -> None:
             else:
                 assert a["kind"] == "protein" and a["id"].startswith("T")
     assert any(a["kind"] == "event" for e in evs for a in e["arguments"])   # nested events
+
+
+def test_grounded_arguments_and_html_report(run) -> None:
+    import lxml.html
+
+    from relx.event_report import protein_edges
+    from relx.ge.extract import EventExtractor
+    from relx.ground import default_grounder
+    from relx.report import node_key
+
+    inp, out, _ = run
+    evs = _events(out)
+    proteins = [a for e in evs for a in e["arguments"] if a["kind"] == "protein"]
+    grounder = default_grounder()
+    for a in proteins:   # a mention that grounds is grounded (abbreviations may take
+        # their long form's ids, so only the presence is compared)
+        assert bool(a["norm_ids"]) >= bool(grounder.ground_ids(a["text"])), a
+    assert sum(bool(a["norm_ids"]) for a in proteins) >= len(proteins) // 2
+    assert all("norm_ids" not in a or not a["norm_ids"]
+               for e in evs for a in e["arguments"] if a["kind"] == "event")
+    stat5 = [a for a in proteins if a["text"] == "STAT5"]
+    assert stat5 and stat5[0]["norm_ids"][:2] == ["FPLX:STAT5", "HGNC:11366"]
+    page = lxml.html.fromstring((inp.parent / "report.html").read_text(encoding="utf-8"))
+    assert len(page.xpath("//table[@id='relations']/tbody/tr")) == len(evs)
+    edges = page.xpath("//svg//*[contains(concat(' ',@class,' '),' edge ')]")
+    pairs = {tuple(sorted((node_key(e["entity1"]), node_key(e["entity2"]))))
+             for e in protein_edges(evs)}
+    assert edges and {(e.get("data-source"), e.get("data-target")) for e in edges} == pairs
+    # grounding off: the same events without ids
+    plain = EventExtractor(ground=False).extract(RAW_TEXT)
+    assert plain and all(not a.norm_ids for e in plain for a in e.arguments)
 
 
 def test_resume_skips_done_inputs(run, tmp_path) -> None:

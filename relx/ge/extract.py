@@ -25,7 +25,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from relx.doc import Document, Entity, Sentence
 from relx.events import StandoffDocument, TextBound
@@ -56,7 +56,9 @@ class EventTrigger(BaseModel):
 
 class EventArgument(BaseModel):
     """One argument: ``role`` (Theme, Theme2, Cause), the protein (``T`` id) or nested event
-    (``E`` id, with ``text``/offsets of its trigger and its ``type``)."""
+    (``E`` id, with ``text``/offsets of its trigger and its ``type``); a protein's
+    ``norm_ids`` are its HGNC/FamPlex grounding candidates, best first (:mod:`relx.ground`;
+    empty when it does not ground or grounding is off)."""
 
     role: str
     id: str
@@ -65,6 +67,7 @@ class EventArgument(BaseModel):
     text: str
     start: int
     end: int
+    norm_ids: list[str] = Field(default_factory=list)
 
 
 class ExtractedEvent(BaseModel):
@@ -158,9 +161,11 @@ def _sentence_at(doc: Document, offset: int) -> Sentence | None:
 
 def events_out(pred: StandoffDocument, parsed: Document, model: str, version: str
                ) -> list[ExtractedEvent]:
-    """The JSONL records of one predicted document's events."""
+    """The JSONL records of one predicted document's events (protein arguments carry the
+    ``norm_ids`` of the parsed document's entity with the same ``T`` id)."""
     tbs = pred.textbounds()
     evs = pred.event_map()
+    norm = {e.id: e.norm_ids for s in parsed.sentences for e in s.entities if e.norm_ids}
 
     def arg(role: str, ref: str) -> EventArgument:
         if ref in evs:
@@ -169,7 +174,7 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
                                  text=t.text, start=t.start, end=t.end)
         t = tbs[ref]
         return EventArgument(role=role, id=ref, kind="protein", type=t.type, text=t.text,
-                             start=t.start, end=t.end)
+                             start=t.start, end=t.end, norm_ids=list(norm.get(ref, ())))
 
     out = []
     for e in pred.events:
@@ -201,11 +206,13 @@ class _GivenProteinsParser(Parser):
 class EventExtractor:
     """Parse -> proteins (given, or NER) -> triggers, arguments, events (a GE model).
 
-    ``model``: a GE event model directory or installed name (default ``ge-events``).
+    ``model``: a GE event model directory or installed name (default ``ge-events``);
+    ``ground``: ground the proteins to HGNC/FamPlex (``EventArgument.norm_ids``).
     """
 
     def __init__(self, model: str | Path | GEExtractor | None = None, *,
-                 spacy_model: str | Path | None = None, batch_docs: int = 64) -> None:
+                 spacy_model: str | Path | None = None, batch_docs: int = 64,
+                 ground: bool = True) -> None:
         self.model = resolve_event_model(model)
         meta = getattr(self.model, "meta", None) or {}
         self.name = str(meta.get("name", "ge-events"))
@@ -213,6 +220,17 @@ class EventExtractor:
         self.parser = Parser(spacy_model)                  # NER proteins
         self.given_parser = _GivenProteinsParser(self.parser)
         self.batch_docs = batch_docs
+        self.ground = ground
+        self._grounder: Any = None
+
+    def _ground(self, doc: Document) -> Document:
+        if not self.ground:
+            return doc
+        if self._grounder is None:
+            from relx.ground import Grounder
+
+            self._grounder = Grounder()
+        return self._grounder.ground_entities(doc)
 
     def ge_documents(self, docs: Sequence[Document]) -> list[GEDoc]:
         """Parse ``docs`` and attach their proteins (given ones, or NER's)."""
@@ -243,7 +261,8 @@ class EventExtractor:
         for chunk in _chunks(docs, self.batch_docs):
             gedocs = self.ge_documents(chunk)
             for g, pred in zip(gedocs, self.predict(gedocs), strict=True):
-                yield g.parsed, events_out(pred, g.parsed, self.name, self.version), pred
+                parsed = self._ground(g.parsed)
+                yield parsed, events_out(pred, parsed, self.name, self.version), pred
 
     def extract(self, source: str | Path | Document | Iterable[Document]
                 ) -> list[ExtractedEvent]:
