@@ -224,5 +224,8 @@ def test_models_lists_the_event_model_and_bad_options(tmp_path) -> None:
                                  "--format", "tsv"])
     assert r.exit_code == 2
     r = CliRunner().invoke(app, ["extract", "--task", "events", str(RAW_TEXT),
+                                 "--threshold", "0.5", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "--threshold is for --task ppi only" in r.output
+    r = CliRunner().invoke(app, ["extract", "--task", "events", str(RAW_TEXT),
                                  "--model", "no-such-model", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "no event model 'no-such-model'" in r.output
