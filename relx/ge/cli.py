@@ -37,9 +37,14 @@ def _config(config: PathLike | dict[str, Any]) -> dict[str, Any]:
 
 
 def _load_dirs(dirs: Sequence[PathLike], cache_dir: PathLike | None) -> list[GEDoc]:
+    """The documents of ``dirs``; a document id already read from an earlier directory is
+    skipped (GE 2013 train repeats a GE 2011 train paper)."""
     docs: list[GEDoc] = []
+    seen: set[str] = set()
     for d in dirs:
-        docs += load_ge(d, cache_path(cache_dir, d))
+        part = load_ge(d, cache_path(cache_dir, d), skip_ids=seen)
+        seen.update(x.standoff.id for x in part)
+        docs += part
     return docs
 
 
