@@ -264,7 +264,10 @@ def render_events(runs: Path) -> list[str]:
     if not f.exists():
         return []
     r = json.loads(f.read_text())
-    lines = ["## GENIA events (BioNLP-ST GE 2011 train → devel)", "",
+    train = " + ".join(f"GE {Path(d).parent.name} {Path(d).name}" for d in r.get("train", [])) \
+        or "GE 2011 train"
+    test = Path(str(r.get("test", "2011/devel")))
+    lines = [f"## GENIA events (BioNLP-ST {train} → GE {test.parent.name} {test.name})", "",
              f"`configs/ge-events.toml`, proteins from `.a1`, parses by `models/relx_bio_sm`; "
              f"approximate recursive matching, task 1. Training {r['train_seconds']:.0f} s "
              f"(2 loaded cores, parsing excluded), prediction {r['predict_seconds']:.0f} s for "
@@ -276,6 +279,12 @@ def render_events(runs: Path) -> list[str]:
     s, a = r["strict"], r["approx_span"]
     lines += ["", f"Total: P {r['precision']:.3f}, R {r['recall']:.3f}, **F1 {r['f1']:.3f}**; "
               f"approximate span F1 {a['f1']:.3f}, strict F1 {s['f1']:.3f}.", ""]
+    before = runs / "ge-events-2011train.json"   # the report of the earlier recipe
+    if before.exists():
+        b = json.loads(before.read_text())
+        lines += [f"Trained on GE 2011 train alone (`{before.name}`, the shipped model until "
+                  f"ge-events 0.2.0): P {b['precision']:.3f}, R {b['recall']:.3f}, "
+                  f"F1 {b['f1']:.3f}.", ""]
     return lines
 
 
