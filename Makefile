@@ -25,10 +25,13 @@ test: install
 	$(BIN)/ruff check relx tests benchmarks
 	$(BIN)/python -m pytest -q
 
-# Extract interactions from the bundled sample abstracts with the shipped model.
+# Extract interactions, then GENIA events, from the bundled sample abstracts with the
+# shipped models.
 demo: install
 	$(BIN)/relx extract corpora/abstracts --out runs/demo --format tsv \
 	    --report runs/demo/report.html
+	$(BIN)/relx extract --task events corpora/abstracts --out runs/demo-events \
+	    --report runs/demo-events/report.html
 
 # --- training recipes for what models/ ships (run in this order) -----------------------
 parser-corpus: install
