@@ -118,16 +118,13 @@ class Extractor:
             self.threshold = float(threshold)
         self.ground = ground
         self.batch_docs = batch_docs
-        self._grounder: Any = None
 
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
             return doc
-        if self._grounder is None:
-            from relx.ground import Grounder
+        from relx.ground import ground_entities  # the process-wide shipped lexicon
 
-            self._grounder = Grounder()
-        return self._grounder.ground_entities(doc)
+        return ground_entities(doc)
 
     def annotate(self, docs: Iterable[Document]
                  ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:

@@ -221,16 +221,13 @@ class EventExtractor:
         self.given_parser = _GivenProteinsParser(self.parser)
         self.batch_docs = batch_docs
         self.ground = ground
-        self._grounder: Any = None
 
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
             return doc
-        if self._grounder is None:
-            from relx.ground import Grounder
+        from relx.ground import ground_entities  # the process-wide shipped lexicon
 
-            self._grounder = Grounder()
-        return self._grounder.ground_entities(doc)
+        return ground_entities(doc)
 
     def ge_documents(self, docs: Sequence[Document]) -> list[GEDoc]:
         """Parse ``docs`` and attach their proteins (given ones, or NER's)."""
