@@ -247,9 +247,9 @@ def test_tune_sweeps_settings_on_a_training_split(docs):
     assert all(0.0 <= r["f1"] <= 1.0 and "per_type" in r for r in rows)
 
 
-def test_training_dirs_read_a_repeated_document_once(docs, corpus_dir, tmp_path, monkeypatch):
-    """GE 2013 train repeats a GE 2011 train paper: the later directory's copy is skipped,
-    and the parse cache still holds that whole directory."""
+def test_training_dirs_read_a_repeated_document_once(docs, tmp_path, monkeypatch):
+    """GE 2013 train repeats a GE 2011 train paper: the later directory's copy is skipped
+    (and not parsed; a parse cache is only written for a whole directory)."""
     from relx.ge.cli import _load_dirs
 
     parsed = {d.id: d.parsed for d in docs}
@@ -260,13 +260,16 @@ def test_training_dirs_read_a_repeated_document_once(docs, corpus_dir, tmp_path,
         return [parsed[d.id] for d in so]
 
     monkeypatch.setattr("relx.ge.data.parse_standoff", parse)
-    later = tmp_path / "2013" / "train"
-    later.mkdir(parents=True)
-    for n in ("ge-1", "ge-3"):
-        for ext in ("txt", "a1", "a2"):
-            shutil.copy(FIXTURES / f"{n}.{ext}", later / f"{n}.{ext}")
-    got = _load_dirs([corpus_dir, later], tmp_path / "cache")
-    assert sorted(d.standoff.id for d in got) == ["ge-1", "ge-2", "ge-3"]
-    assert calls == [["ge-1", "ge-2", "ge-3"], ["ge-1", "ge-3"]]   # whole dirs, for the cache
-    again = _load_dirs([later, corpus_dir], tmp_path / "cache")     # from the caches
-    assert [d.standoff.id for d in again] == ["ge-1", "ge-3", "ge-2"] and len(calls) == 2
+    first, later = tmp_path / "2011" / "train", tmp_path / "2013" / "train"
+    for folder, names in ((first, ("ge-1", "ge-2")), (later, ("ge-1", "ge-3"))):
+        folder.mkdir(parents=True)
+        for n in names:
+            for ext in ("txt", "a1", "a2"):
+                shutil.copy(FIXTURES / f"{n}.{ext}", folder / f"{n}.{ext}")
+    got = _load_dirs([first, later], tmp_path / "cache")
+    assert [d.standoff.id for d in got] == ["ge-1", "ge-2", "ge-3"]
+    assert calls == [["ge-1", "ge-2"], ["ge-3"]]
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["2011-train.jsonl"]
+    again = _load_dirs([later, first], tmp_path / "cache")   # first from its cache
+    assert [d.standoff.id for d in again] == ["ge-1", "ge-3", "ge-2"]
+    assert calls[2:] == [["ge-1", "ge-3"]]

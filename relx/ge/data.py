@@ -58,12 +58,11 @@ def load_ge(directory: str | Path, cache: str | Path | None = None,
         if _cache_ok(cached, docs):
             return [GEDoc(s, p) for s, p, k in zip(docs, cached, keep, strict=True) if k]
         log.warning("parse cache %s does not match %s; re-parsing", cache, directory)
-    if cache is not None:   # the cache holds the whole directory
-        parsed = parse_standoff(docs, parser)
-        write_jsonl(parsed, cache)
-        return [GEDoc(s, p) for s, p, k in zip(docs, parsed, keep, strict=True) if k]
     docs = [d for d, k in zip(docs, keep, strict=True) if k]
-    return [GEDoc(s, p) for s, p in zip(docs, parse_standoff(docs, parser), strict=True)]
+    parsed = parse_standoff(docs, parser)
+    if cache is not None and all(keep):
+        write_jsonl(parsed, cache)
+    return [GEDoc(s, p) for s, p in zip(docs, parsed, strict=True)]
 
 
 def cache_path(cache_dir: str | Path | None, directory: str | Path) -> Path | None:
