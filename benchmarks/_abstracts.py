@@ -32,10 +32,12 @@ def halves(docs: list, n: int) -> list[list]:
     return [docs[i::n] for i in range(n)]
 
 
-def bench_args(doc: str) -> argparse.Namespace:
+def bench_args(doc: str, tasks: tuple[str, ...] = ()) -> argparse.Namespace:
     """``--limit`` (abstracts, default all), ``--procs`` (default: all cores) and
-    ``--repeat`` (default 1)."""
+    ``--repeat`` (default 1); with ``tasks``, ``--task`` (default the first)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    if tasks:
+        ap.add_argument("--task", choices=tasks, default=tasks[0])
     ap.add_argument("--limit", type=int, default=None, help="abstracts (default: all)")
     ap.add_argument("--procs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--repeat", type=int, default=1,

@@ -1,10 +1,12 @@
 """End-to-end extraction vs parse-only throughput on the same GE abstracts, all cores.
 
-    python benchmarks/bench_extract.py [--limit N] [--procs P]
+    python benchmarks/bench_extract.py [--limit N] [--procs P] [--task ppi|events]
 
 Each of P processes loads the shipped models, then (timed) parses its share of the
-abstracts, and separately runs the whole extractor (parse, NER, grounding, candidate pairs,
-the shipped model's scores) on the same share. Last line: JSON with ``abstracts_per_s``,
+abstracts, and separately runs the whole extractor on the same share: with ``--task ppi``
+(default) parse, NER, grounding, candidate pairs and the shipped model's scores; with
+``--task events`` parse, NER proteins, grounding and the shipped event model (triggers,
+arguments, events). Last line: JSON with ``abstracts_per_s``,
 ``parse_only_abstracts_per_s``, ``peak_rss_mb`` (sum of the processes' peak resident sizes).
 """
 
@@ -17,24 +19,33 @@ import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 sys.path.insert(0, os.path.dirname(__file__))
 from _abstracts import bench_args, ge_abstracts, halves, one_thread  # noqa: E402
 
 
-def _work(docs: list) -> dict:
+def _extractor(task: str):
+    if task == "events":
+        from relx.ge.extract import EventExtractor
+
+        return EventExtractor()
     import relx
 
+    return relx.load()
+
+
+def _work(docs: list, task: str = "ppi") -> dict:
     one_thread()
-    ex = relx.load()
+    ex = _extractor(task)
     ex.extract("Warm-up: JAK1 phosphorylates STAT5.")  # loads everything lazily loaded
     t0 = time.perf_counter()
     n_sent = sum(len(d.sentences) for d in ex.parser.parse_documents(docs))
     t1 = time.perf_counter()
     n_rel = n_cand = 0
-    for _, found, n in ex.annotate(docs):
-        n_rel += len(found)
-        n_cand += n
+    for _, found, extra in ex.annotate(docs):
+        n_rel += len(found)       # relations, or events
+        n_cand += extra if task == "ppi" else len(extra.triggers)   # pairs, or triggers
     t2 = time.perf_counter()
     return {"parse_s": t1 - t0, "extract_s": t2 - t1, "sentences": n_sent,
             "relations": n_rel, "candidates": n_cand,
@@ -42,25 +53,28 @@ def _work(docs: list) -> dict:
 
 
 def main() -> None:
-    a = bench_args(__doc__)
+    a = bench_args(__doc__, tasks=("ppi", "events"))
     docs = ge_abstracts(a.limit)
     with ProcessPoolExecutor(a.procs, mp_context=mp.get_context("spawn")) as pool:
-        parts = list(pool.map(_work, halves(docs, a.procs)))
+        parts = list(pool.map(partial(_work, task=a.task), halves(docs, a.procs)))
     parse_s = max(p["parse_s"] for p in parts)
     extract_s = max(p["extract_s"] for p in parts)
     rss = sum(p["rss_mb"] for p in parts) + resource.getrusage(
         resource.RUSAGE_SELF).ru_maxrss / 1024
     n = len(docs)
+    found, scored = ("events", "triggers") if a.task == "events" else (
+        "relations", "candidate pairs")
     print(f"{n} abstracts, {sum(p['sentences'] for p in parts)} sentences, "
-          f"{sum(p['candidates'] for p in parts)} candidate pairs, "
-          f"{sum(p['relations'] for p in parts)} relations, {a.procs} processes")
+          f"{sum(p['candidates'] for p in parts)} {scored}, "
+          f"{sum(p['relations'] for p in parts)} {found}, {a.procs} processes")
     print(f"parse only: {parse_s:.1f} s = {n / parse_s:.1f} abstracts/s")
     print(f"end to end: {extract_s:.1f} s = {n / extract_s:.1f} abstracts/s "
           f"({parse_s / extract_s:.0%} of parse-only throughput)")
     print(f"peak RSS: {rss:.0f} MB over {a.procs} workers + parent")
     print(json.dumps({"abstracts_per_s": round(n / extract_s, 1),
                       "parse_only_abstracts_per_s": round(n / parse_s, 1),
-                      "peak_rss_mb": round(rss), "abstracts": n, "processes": a.procs}))
+                      "peak_rss_mb": round(rss), "abstracts": n, "processes": a.procs,
+                      "task": a.task}))
 
 
 if __name__ == "__main__":
