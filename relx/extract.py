@@ -101,7 +101,8 @@ class Extractor:
     ``threshold``: report pairs scoring above it (default: the model's own threshold, for
     new text); ``"in-domain"``: the model's scores and threshold for text like its training
     corpus (``RelationModel.scores(..., in_domain=True)``, ``in_domain_threshold``).
-    ``ground``: fill each entity's ``norm_ids`` with HGNC/FamPlex candidates.
+    ``ground``: fill each entity's ``norm_ids`` with HGNC/FamPlex candidates (after the
+    input's own ids, e.g. PubTator/BioC gene ids, which stay first).
     """
 
     def __init__(self, model: str | Path | RelationModel | None = None, *,
@@ -124,7 +125,7 @@ class Extractor:
             return doc
         from relx.ground import ground_entities  # the process-wide shipped lexicon
 
-        return ground_entities(doc)
+        return ground_entities(doc, keep_given=True)   # an input's own ids first
 
     def annotate(self, docs: Iterable[Document]
                  ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:

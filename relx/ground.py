@@ -247,23 +247,31 @@ class Grounder:
         """Ranked candidate ids of a mention text."""
         return [c.id for c in self.ground(text)]
 
-    def ground_entities(self, doc: Document, *, overwrite: bool = True) -> Document:
+    def ground_entities(self, doc: Document, *, overwrite: bool = True,
+                        keep_given: bool = False) -> Document:
         """A copy of ``doc`` with ``norm_ids`` (ranked candidate ids) on every entity.
 
         A mention equal to an abbreviation's short form defined in the document
         (``doc.abbreviations``) whose own grounding is empty or ambiguous takes the long
         form's grounding when that grounds. With ``overwrite=False`` entities that already
-        carry ``norm_ids`` are kept as they are.
+        carry ``norm_ids`` are kept as they are; with ``keep_given=True`` an entity's own ids
+        (e.g. a PubTator or BioC input's gene ids) come first and the lexicon's follow.
         """
         long_of: dict[str, str] = {}
         for ab in doc.abbreviations:
             long_of.setdefault(ab.short_text, ab.long_text)
+
+        def ids(e: Entity) -> list[str]:
+            found = self._entity_ids(_entity_text(doc, e), long_of)
+            if not keep_given:
+                return found
+            return list(dict.fromkeys([*e.norm_ids, *found]))
+
         # copy only what changes (a deep copy of tokens and parses cost more than grounding)
         sentences = []
         for sent in doc.sentences:
             ents = [e if e.norm_ids and not overwrite else e.model_copy(
-                update={"norm_ids": self._entity_ids(_entity_text(doc, e), long_of)})
-                for e in sent.entities]
+                update={"norm_ids": ids(e)}) for e in sent.entities]
             sentences.append(sent.model_copy(update={"entities": ents}))
         return doc.model_copy(update={"sentences": sentences})
 
@@ -299,9 +307,10 @@ def ground(text: str) -> list[GroundingCandidate]:
     return default_grounder().ground(text)
 
 
-def ground_entities(doc: Document, *, overwrite: bool = True) -> Document:
+def ground_entities(doc: Document, *, overwrite: bool = True, keep_given: bool = False
+                    ) -> Document:
     """``Grounder.ground_entities`` with the shipped lexicon."""
-    return default_grounder().ground_entities(doc, overwrite=overwrite)
+    return default_grounder().ground_entities(doc, overwrite=overwrite, keep_given=keep_given)
 
 
 # --- building the lexicon -------------------------------------------------------------

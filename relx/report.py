@@ -155,8 +155,9 @@ def network(
             if key not in net.labels:
                 if key.startswith("text:"):
                     net.labels[key] = key[5:]
-                else:
-                    net.labels[key] = (symbol(key) if symbol else None) or key
+                else:   # the first id with a symbol: an input's own id may have none
+                    syms = (symbol(str(i)) for i in ent.get("norm_ids") or ()) if symbol else ()
+                    net.labels[key] = next((x for x in syms if x), None) or key
             keys.append(key)
         for key in set(keys):
             net.mentions[key] = net.mentions.get(key, 0) + 1

@@ -296,3 +296,21 @@ def test_help_paragraphs_reflow_to_the_terminal_and_name_the_options() -> None:
             "(one relation per line") in text
     assert "**" not in text and "[bold]" not in text
     assert "NUMBER|in-domain" in text
+
+
+def test_given_gene_ids_stay_first_and_reach_pubtator_output(tmp_path: Path) -> None:
+    """A PubTator input's own gene ids stay the entities' first ids (the lexicon's follow),
+    so PubTator output names relations by the input's concept ids."""
+    inp = tmp_path / "in"
+    inp.mkdir()
+    shutil.copy(FIXTURES / "fmt-pubtator.txt", inp / "genes.pubtator")
+    out = tmp_path / "out"
+    r = CliRunner().invoke(app, ["extract", str(inp), "--out", str(out), "--format",
+                                 "pubtator", "--threshold", "0", "--quiet"])
+    assert r.exit_code == 0, r.output
+    rels = _relations(out)
+    ents = {e["text"]: e["norm_ids"] for rel in rels for e in (rel["entity1"], rel["entity2"])}
+    assert ents["TP53"][:2] == ["7157", "HGNC:11998"] and ents["MDM2"][0] == "4193"
+    lines = [x.split("\t") for x in (out / "pubtator" / "genes.pubtator.pubtator").read_text()
+             .splitlines() if x.count("\t") == 3]
+    assert lines and all(a.isdigit() and b.isdigit() for _, _, a, b in lines)

@@ -254,6 +254,12 @@ def test_ground_entities_overwrite_flag_and_span_text() -> None:
     kept = g.ground_entities(doc, overwrite=False).sentences[0].entities
     assert kept[0].norm_ids == ["NCBIGene:7157"] and kept[1].norm_ids == ["HGNC:6001"]
     assert g.ground_entities(doc).sentences[0].entities[0].norm_ids == ["HGNC:11998"]
+    merged = g.ground_entities(doc, keep_given=True).sentences[0].entities
+    assert merged[0].norm_ids == ["NCBIGene:7157", "HGNC:11998"]
+    assert merged[1].norm_ids == ["HGNC:6001"]
+    doc.sentences[0].entities[0].norm_ids = ["HGNC:11998"]   # no repeats
+    assert g.ground_entities(doc, keep_given=True).sentences[0].entities[0].norm_ids == \
+        ["HGNC:11998"]
 
 
 @pytest.mark.slow

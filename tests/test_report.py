@@ -237,3 +237,12 @@ def test_headless_chromium_sorts_and_renders(tmp_path: Path) -> None:
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 20_000  # a blank page is a few kB
+
+
+def test_node_label_is_the_first_id_with_a_symbol() -> None:
+    """An input's own id (a bare NCBI Gene id from PubTator) keys the node; the label is
+    the first of the entity's ids that has a symbol."""
+    rel = _rel("d", "d.s0", "TP53 binds IL-2.", 0, ("TP53", ["7157", "HGNC:11998"]),
+               ("IL-2", ["3558"]), 0.9)
+    net = network([rel], SYMBOLS.get)
+    assert net.labels == {"7157": "TP53", "3558": "3558"}

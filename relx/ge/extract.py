@@ -207,7 +207,8 @@ class EventExtractor:
     """Parse -> proteins (given, or NER) -> triggers, arguments, events (a GE model).
 
     ``model``: a GE event model directory or installed name (default ``ge-events``);
-    ``ground``: ground the proteins to HGNC/FamPlex (``EventArgument.norm_ids``).
+    ``ground``: ground the proteins to HGNC/FamPlex (``EventArgument.norm_ids``, after
+    the input's own ids).
     """
 
     def __init__(self, model: str | Path | GEExtractor | None = None, *,
@@ -227,7 +228,7 @@ class EventExtractor:
             return doc
         from relx.ground import ground_entities  # the process-wide shipped lexicon
 
-        return ground_entities(doc)
+        return ground_entities(doc, keep_given=True)   # an input's own ids first
 
     def ge_documents(self, docs: Sequence[Document]) -> list[GEDoc]:
         """Parse ``docs`` and attach their proteins (given ones, or NER's)."""
