@@ -31,8 +31,8 @@ from relx.io.errors import ReaderError
 
 OUTPUT_FORMATS = ("jsonl", "tsv", "bioc", "brat", "pubtator")
 TASKS = ("ppi", "events")
-#: outputs of the events task (both always written)
-EVENT_FORMATS = ("jsonl", "standoff")
+#: outputs of the events task (the first two always written)
+EVENT_FORMATS = ("jsonl", "standoff", "brat")
 #: per task: the counts of an input's record and summary, and the merged JSONL file
 _COUNTS = {"ppi": ("candidates", "relations"), "events": ("triggers", "events")}
 _MERGED = {"ppi": "relations.jsonl", "events": "events.jsonl"}
@@ -178,7 +178,7 @@ def process_input(path: str | Path, key: str, opts: BatchOptions) -> dict[str, A
 
         res.triggers = sum(len(pred.triggers) for _, _, pred in done)
         res.events = len(found)
-        write_event_outputs(done, out, key)
+        write_event_outputs(done, out, key, opts.formats)
     else:                  # done: (document, relations, candidate pairs scored)
         res.candidates = sum(n for _, _, n in done)
         res.relations = len(found)
@@ -216,6 +216,8 @@ def write_outputs(docs: list[Document], rels: list[Any], out: Path, key: str,
 
             write_pubtator(docs, out / "pubtator" / f"{key}.pubtator")
         elif fmt == "brat":
+            from relx.io.brat import write_brat
+
             write_brat(docs, out / "brat" / key)
         else:
             raise ValueError(f"unknown output format {fmt!r}; choose from {OUTPUT_FORMATS}")
@@ -227,34 +229,6 @@ def _tsv_row(r: Any) -> list[str]:
         r.document_id, r.sentence_id, r.entity1.text, r.entity1.start, r.entity1.end,
         ",".join(r.entity1.norm_ids), r.entity2.text, r.entity2.start, r.entity2.end,
         ",".join(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence)]
-
-
-def write_brat(docs: list[Document], folder: Path) -> None:
-    """brat standoff: ``<doc>.txt`` and ``<doc>.ann`` with ``T`` proteins, ``R`` interactions
-    and ``#`` notes holding scores and grounded ids."""
-    for doc in docs:
-        with atomic_open(folder / f"{_safe(doc.id)}.txt") as fh:
-            fh.write(doc.text)
-        lines, tid, notes = [], {}, 0
-        for s in doc.sentences:
-            for e in s.entities:
-                tid[e.id] = f"T{len(tid) + 1}"
-                frag = ";".join(f"{sp.start} {sp.end}" for sp in e.spans)
-                text = " ".join(doc.text[sp.start:sp.end] for sp in e.spans).replace("\n", " ")
-                lines.append(f"{tid[e.id]}\tProtein {frag}\t{text}")
-                if e.norm_ids:
-                    notes += 1
-                    lines.append(f"#{notes}\tAnnotatorNotes {tid[e.id]}\t{' '.join(e.norm_ids)}")
-        for k, (_, r) in enumerate(doc.relations(), 1):
-            lines.append(f"R{k}\tInteraction Arg1:{tid[r.arg1]} Arg2:{tid[r.arg2]}")
-            notes += 1
-            lines.append(f"#{notes}\tAnnotatorNotes R{k}\tscore={r.score:.4f}")
-        with atomic_open(folder / f"{_safe(doc.id)}.ann") as fh:
-            fh.write("\n".join(lines) + ("\n" if lines else ""))
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "doc"
 
 
 def run_settings(opts: BatchOptions) -> dict[str, Any]:

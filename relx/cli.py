@@ -56,8 +56,10 @@ def extract(
         help="Files, folders or globs: text, PubMed XML, BioC, PubTator, standoff, JSONL.")],
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
-        "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator. "
-                         "JSONL is always written.")] = None,
+        "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator; with "
+                         "--task events: brat. JSONL (and with --task events the .a1/.a2 "
+                         "standoff) is always written; brat folders include annotation.conf.")
+    ] = None,
     input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
     = None,
     task: Annotated[str, typer.Option(
@@ -117,7 +119,7 @@ def extract(
     if events:
         if threshold is not None:
             raise typer.BadParameter("--threshold is for --task ppi only")
-        formats = EVENT_FORMATS
+        formats = tuple(dict.fromkeys(["jsonl", "standoff", *formats]))
     threshold = _threshold_option(threshold)
     try:
         files = list_inputs(inputs)

@@ -128,6 +128,8 @@ def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
     assert tsv[0].startswith("document_id\tsentence_id\tentity1") and len(tsv) > 1
     ann = (out / "brat" / "jak-stat-0.txt" / "jak-stat-0.ann").read_text()
     assert "\tInteraction Arg1:T" in ann and "\tProtein " in ann
+    conf = (out / "brat" / "jak-stat-0.txt" / "annotation.conf").read_text()
+    assert "Interaction\tArg1:Protein, Arg2:Protein" in conf
     assert (out / "bioc" / "jak-stat-0.txt.xml").read_text().startswith("<?xml")
     assert "jak-stat-0|" in (out / "pubtator" / "jak-stat-0.txt.pubtator").read_text()
 

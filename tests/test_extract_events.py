@@ -55,7 +55,7 @@ def run(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     out = root / "out"
     r = CliRunner().invoke(app, ["extract", "--task", "events", str(root / "in"),
                                  "--out", str(out), "--report", str(root / "report.html"),
-                                 "--quiet"])
+                                 "--format", "brat", "--quiet"])
     assert r.exit_code == 0, r.output
     return root / "in", out, kinds
 
@@ -181,6 +181,33 @@ def test_grounded_arguments_and_html_report(run) -> None:
     # grounding off: the same events without ids
     plain = EventExtractor(ground=False).extract(RAW_TEXT)
     assert plain and all(not a.norm_ids for e in plain for a in e.arguments)
+
+
+def test_brat_collections(run) -> None:
+    """--format brat: per input a brat folder with annotation.conf; each .ann holds the
+    standoff output's lines plus notes with the proteins' ids."""
+    _, out, kinds = run
+    folders = {p.name: p for p in (out / "brat").iterdir()}
+    assert {"ge-1.txt", "raw-1.txt"} <= set(folders)
+    for folder in folders.values():
+        conf = (folder / "annotation.conf").read_text()
+        assert "Binding\tTheme+:Protein" in conf and "[events]" in conf
+    anns = {p.stem: p for f in folders.values() for p in f.glob("*.ann")}
+    assert set(anns) == set(kinds)
+    evs = _events(out)
+    for name, ann in anns.items():
+        lines = ann.read_text().splitlines()
+        std = out / "standoff" / name
+        assert ann.with_suffix(".txt").read_text() == std.with_suffix(".txt").read_text()
+        body = [x for x in lines if not x.startswith("#")]
+        assert body == (std.with_suffix(".a1").read_text() +
+                        std.with_suffix(".a2").read_text()).splitlines()
+        notes = {x.split("\t")[1].split()[1]: x.split("\t")[2].split() for x in lines
+                 if x.startswith("#")}
+        for e in evs:
+            for a in e["arguments"]:
+                if e["document_id"] == name and a["kind"] == "protein":
+                    assert notes.get(a["id"], []) == a["norm_ids"]
 
 
 def test_resume_skips_done_inputs(run, tmp_path) -> None:

@@ -279,10 +279,6 @@ class EventExtractor:
         return [e for _, evs, _ in self.annotate(docs) for e in evs]
 
 
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).lstrip(".") or "doc"
-
-
 def write_standoff_triple(pred: StandoffDocument, folder: Path, stem: str) -> Path:
     """``<stem>.txt``, ``.a1`` and ``.a2`` (each atomically); returns the ``.a2`` path."""
     with atomic_open(folder / f"{stem}.txt", "w", encoding="utf-8") as fh:
@@ -295,19 +291,18 @@ def write_standoff_triple(pred: StandoffDocument, folder: Path, stem: str) -> Pa
 
 
 def write_event_outputs(done: Sequence[tuple[Document, list[ExtractedEvent], StandoffDocument]],
-                        out: Path, key: str) -> None:
-    """Per-input outputs: ``out/jsonl/<key>.jsonl`` (one event per line) and one standoff
+                        out: Path, key: str, formats: Iterable[str] = ()) -> None:
+    """Per-input outputs: ``out/jsonl/<key>.jsonl`` (one event per line), one standoff
     triple per document in ``out/standoff/`` named by document id (file-safe; a repeated
-    id within the input gets ``-2``, ``-3``...)."""
+    id within the input gets ``-2``, ``-3``...) and, with ``"brat"`` in ``formats``, a brat
+    collection ``out/brat/<key>/`` (:func:`relx.io.brat.write_brat_events`)."""
+    from relx.io.brat import file_stems, write_brat_events
+
     with atomic_open(out / "jsonl" / f"{key}.jsonl") as fh:
         for _, evs, _ in done:
             for e in evs:
                 fh.write(e.model_dump_json() + "\n")
-    used: set[str] = set()
-    for _, _, pred in done:
-        stem, k = _safe(pred.id), 1
-        while stem in used:
-            k += 1
-            stem = f"{_safe(pred.id)}-{k}"
-        used.add(stem)
+    for (_, _, pred), stem in zip(done, file_stems(p.id for _, _, p in done), strict=True):
         write_standoff_triple(pred, out / "standoff", stem)
+    if "brat" in formats:
+        write_brat_events(done, out / "brat" / key)
