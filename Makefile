@@ -108,7 +108,7 @@ docs/runs/ge-events.json: | install
 
 event-model: install
 	$(BIN)/relx train --task ge-events --config configs/ge-events.toml --out models/ge-events \
-	    --version 0.3.0 --train $(GE)/train --train $(GE13)/train --cache-dir runs/events/cache
+	    --version 0.4.0 --train $(GE)/train --train $(GE13)/train --cache-dir runs/events/cache
 
 bench: install
 	$(BIN)/python benchmarks/bench_kernels.py

@@ -377,6 +377,12 @@ def score_events(
     for name, r in res["per_type"].items():
         t.add_row(name, str(r["gold"]), str(r["pred"]), f"{r['precision']:.3f}",
                   f"{r['recall']:.3f}", f"{r['f1']:.3f}")
+    mods = res.get("modifications") or {}
+    if any(r["gold"] or r["pred"] for r in mods.values()):   # task 3: Negation, Speculation
+        t.add_section()
+        for name, r in mods.items():
+            t.add_row(f"{name} (modification)", str(r["gold"]), str(r["pred"]),
+                      f"{r['precision']:.3f}", f"{r['recall']:.3f}", f"{r['f1']:.3f}")
     Console().print(t)
 
 

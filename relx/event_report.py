@@ -37,6 +37,7 @@ mark.theme{background:#a8e6cf}
 mark.cause{background:#ffe08a}
 .args div{white-space:nowrap}
 .role{color:#555;font-size:.85rem}
+.mod{color:#a33;font-size:.85rem}
 """
 
 
@@ -94,6 +95,11 @@ def _argument_line(arg: Mapping[str, Any], symbol: Callable[[str], str | None] |
     return f"<div>{role}{_e(arg.get('text'))}{grounded}</div>"
 
 
+def _modifications(ev: Mapping[str, Any]) -> str:
+    mods = [str(m).lower() for m in ev.get("modifications") or ()]
+    return f'<div class="mod">{_e(", ".join(mods))}</div>' if mods else ""
+
+
 def _row(ev: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> str:
     sentence = str(ev.get("sentence") or "")
     offset = ev.get("sentence_start")
@@ -110,7 +116,7 @@ def _row(ev: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> s
         "<tr>"
         f'<td data-v="{_e(doc)} {start:09d}" title="{_e(eid)}">{_e(doc)}</td>'
         f'<td data-v="{_e(sentence.lower())}">{_highlight(sentence, spans)}</td>'
-        f"<td>{_e(ev.get('type'))}</td>"
+        f"<td>{_e(ev.get('type'))}{_modifications(ev)}</td>"
         f'<td data-v="{_e(str(trig.get("text", "")).lower())}">{_e(trig.get("text"))}</td>'
         f'<td class="args" data-v="{_e(arg_text.lower())}">'
         f"{''.join(_argument_line(a, symbol) for a in args)}</td>"

@@ -279,6 +279,12 @@ def render_events(runs: Path) -> list[str]:
     s, a = r["strict"], r["approx_span"]
     lines += ["", f"Total: P {r['precision']:.3f}, R {r['recall']:.3f}, **F1 {r['f1']:.3f}**; "
               f"approximate span F1 {a['f1']:.3f}, strict F1 {s['f1']:.3f}.", ""]
+    mods = r.get("modifications") or {}
+    if any(m["pred"] for m in mods.values()):
+        lines += ["Negation and Speculation of the predicted events (task 3 modifications, "
+                  "scored on matched events): " + "; ".join(
+                      f"{k} P {m['precision']:.3f}, R {m['recall']:.3f}, F1 {m['f1']:.3f}"
+                      for k, m in mods.items()) + ".", ""]
     before = runs / "ge-events-2011train.json"   # the report of the earlier recipe
     if before.exists():
         b = json.loads(before.read_text())

@@ -43,7 +43,9 @@ EVENTS = [
     _event("E3", "Gene_expression", "complex", [_prot("Theme", *CD40)]),        # one protein
     _event("E4", "Binding", "itself", [_prot("Theme", *TRAF2)]),                # one Theme
     # the same T id on both sides is not a pair; another document's E1 is its own event
-    _event("E5", "Regulation", "activates", [_prot("Theme", *TRAF2), _prot("Cause", *TRAF2)]),
+    {**_event("E5", "Regulation", "activates", [_prot("Theme", *TRAF2),
+                                                 _prot("Cause", *TRAF2)]),
+     "modifications": ["Negation"]},
     _event("E1", "Binding", "binds", [_prot("Theme", "T1", "TRAF2", []),
                                       _prot("Theme2", "T2", "IL-4", [])], doc="d2"),
 ]
@@ -81,6 +83,8 @@ def test_event_report_page(tmp_path: Path) -> None:
     reg = next(r for r in rows if r.xpath("string(td[3])") == "Positive_regulation")
     assert reg.xpath("td[2]/mark[@class='cause']/text()") == ["IL-4"]
     assert "E1 Binding" in reg.xpath("string(td[5])")
+    negated = [r for r in rows if r.xpath("td[3]/div[@class='mod']")]
+    assert [r.xpath("string(td[3])") for r in negated] == ["Regulationnegation"]
     # network: grounded symbols and the ungrounded d2 mentions by text
     labels = sorted(n.xpath("string(.//text)")
                     for n in page.xpath("//svg//g[contains(@class,'node ')]"))

@@ -142,6 +142,7 @@ def test_jsonl_events(run) -> None:
         assert e["model"] == "ge-events" and e["model_version"]
         assert e["sentence_start"] <= t["start"] < e["sentence_end"]
         assert e["arguments"]
+        assert set(e["modifications"]) <= {"Negation", "Speculation"}
         for a in e["arguments"]:
             assert a["role"].rstrip("0123456789") in ("Theme", "Cause")
             assert text[a["start"]:a["end"]] == a["text"]
@@ -245,6 +246,8 @@ def test_models_lists_the_event_model_and_bad_options(tmp_path) -> None:
 
     m = {x["name"]: x for x in installed_models()}["ge-events"]
     assert m["kind"] == "event model" and m["task"] == "ge-events" and m["size_mb"] < 40
+    meta = json.loads((models_dir() / "ge-events" / "meta.json").read_text())
+    assert set(meta["modification_thresholds"]) == {"Negation", "Speculation"}
     r = CliRunner().invoke(app, ["models"])
     assert r.exit_code == 0 and "ge-events" in r.output
     r = CliRunner().invoke(app, ["extract", "--task", "events", str(RAW_TEXT),

@@ -273,3 +273,38 @@ def test_training_dirs_read_a_repeated_document_once(docs, tmp_path, monkeypatch
     again = _load_dirs([later, first], tmp_path / "cache")   # first from its cache
     assert [d.standoff.id for d in again] == ["ge-1", "ge-3", "ge-2"]
     assert calls[2:] == [["ge-1", "ge-3"]]
+
+
+def test_modifications_learned_saved_and_predicted(docs, tmp_path):
+    """Negation / Speculation: trained on gold M lines, thresholds from document folds,
+    predicted as M lines on events, kept through save/load, scored by the evaluator."""
+    from relx.events import Modification
+    from relx.ge.modifications import ModificationDetector
+
+    marked = {"ge-1": [("Negation", "E1")], "ge-2": [("Speculation", "E3")],
+              "ge-3": [("Negation", "E1")]}
+    train = []
+    for copy in range(4):   # copies under other ids: enough documents for the folds
+        for d in docs:
+            mods = [Modification(id=f"M{k}", type=t, event=e)
+                    for k, (t, e) in enumerate(marked[d.id], 1)]
+            so = d.standoff.model_copy(update={"modifications": mods, "id": f"{d.id}-{copy}"})
+            train.append(GEDoc(so, d.parsed.model_copy(update={"id": so.id})))
+    cfg = {**SMALL, "modifications": {"enabled": True, "C": 100.0, "folds": 2}}
+    model = GEExtractor(cfg).fit(train)
+    det = model.modifications
+    assert isinstance(det, ModificationDetector)
+    assert set(det.models_) == {"Negation", "Speculation"}
+    gold = [d.standoff.model_copy(update={"modifications": [
+        Modification(id=f"M{k}", type=t, event=e) for k, (t, e) in enumerate(marked[d.id], 1)]})
+        for d in docs]
+    found = [det.predict(d.standoff, build_views(d, gold=False)) for d in docs]
+    assert [{(m.type, m.event) for m in f.modifications} for f in found] == \
+        [set(marked[d.id]) for d in docs]
+    r = evaluate_events(gold, found)
+    assert r["modifications"]["ALL"]["f1"] == 1.0
+    model.save(tmp_path / "m")
+    again = GEExtractor.load(tmp_path / "m")
+    assert again.modifications.thresholds_ == det.thresholds_
+    assert [p.modifications for p in again.predict(docs)] == \
+        [p.modifications for p in model.predict(docs)]

@@ -81,7 +81,7 @@ def evaluate_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike
     out: dict[str, Any] = {
         "task": "ge-events", "matching": "approx-recursive", "ge_task": 1,
         "precision": r["precision"], "recall": r["recall"], "f1": r["f1"],
-        "per_type": r["per_type"],
+        "per_type": r["per_type"], "modifications": r.get("modifications"),
         "approx_span": _summary(evaluate_events(gold, preds, matching="approx-span")),
         "strict": _summary(evaluate_events(gold, preds, matching="strict")),
         "train_seconds": model.train_seconds_, "predict_seconds": predict_seconds,

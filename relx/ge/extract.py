@@ -71,13 +71,15 @@ class EventArgument(BaseModel):
 
 
 class ExtractedEvent(BaseModel):
-    """One predicted GENIA event (one JSONL line of ``relx extract --task events``)."""
+    """One predicted GENIA event (one JSONL line of ``relx extract --task events``);
+    ``modifications``: ``Negation`` and/or ``Speculation`` when the model marks it so."""
 
     document_id: str
     event_id: str
     type: str
     trigger: EventTrigger
     arguments: list[EventArgument]
+    modifications: list[str] = Field(default_factory=list)   # Negation, Speculation
     sentence_id: str | None = None
     sentence: str | None = None
     sentence_start: int | None = None
@@ -176,6 +178,9 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
         return EventArgument(role=role, id=ref, kind="protein", type=t.type, text=t.text,
                              start=t.start, end=t.end, norm_ids=list(norm.get(ref, ())))
 
+    mods: dict[str, list[str]] = {}
+    for m in pred.modifications:
+        mods.setdefault(m.event, []).append(m.type)
     out = []
     for e in pred.events:
         t = tbs[e.trigger]
@@ -184,6 +189,7 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
             document_id=pred.id, event_id=e.id, type=e.type,
             trigger=EventTrigger(id=t.id, text=t.text, start=t.start, end=t.end),
             arguments=[arg(role, ref) for role, ref in e.arguments],
+            modifications=sorted(mods.get(e.id, ())),
             sentence_id=s.id if s else None, sentence=s.text if s else None,
             sentence_start=s.start if s else None, sentence_end=s.end if s else None,
             model=model, model_version=version))

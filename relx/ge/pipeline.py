@@ -28,6 +28,7 @@ from relx.ge.assemble import Grouping, assemble_document
 from relx.ge.binding import BindingGrouper
 from relx.ge.data import GEDoc
 from relx.ge.edges import EdgeCandidate, EdgeDetector, candidates, decide_edges, gold_labels
+from relx.ge.modifications import ModificationDetector
 from relx.ge.sentences import SentenceView, build_views
 from relx.ge.triggers import TriggerDetector, TriggerDictionary
 from relx.io.atomic import atomic_open
@@ -70,6 +71,10 @@ class GEExtractor:
         self.binding = str(acfg.get("binding", "conj"))
         self.grouper = BindingGrouper(C=float(acfg.get("binding_C", 1.0)),
                                       threshold=float(acfg.get("binding_threshold", 0.5)))
+        mcfg = _section(config, "modifications")
+        self.modifications = ModificationDetector(
+            **{k: v for k, v in mcfg.items() if k != "enabled"}, random_state=seed
+        ) if mcfg.get("enabled") else None
         self.train_seconds_: float | None = None
 
     # -- training ---------------------------------------------------------------------
@@ -87,6 +92,9 @@ class GEExtractor:
             n = {c: int((y == c).sum()) for c in np.unique(y)}
             print(f"edge candidates {len(cands)} {n}", flush=True)
         self.edges.fit(views, cands, y)
+        if self.modifications is not None:
+            self.modifications.fit([(d.standoff, vs) for d, vs in zip(docs, docs_views,
+                                                                       strict=True)])
         self.train_seconds_ = time.perf_counter() - t0
         if verbose:
             print(f"edges fitted ({self.train_seconds_:.0f}s)", flush=True)
@@ -114,8 +122,11 @@ class GEExtractor:
         edges = self.predict_views(flat)
         out, k = [], 0
         for d, vs in zip(docs, all_views, strict=True):
-            out.append(assemble_document(d.standoff, vs, edges[k:k + len(vs)],
-                                         self.grouping(self.binding)))
+            pred = assemble_document(d.standoff, vs, edges[k:k + len(vs)],
+                                     self.grouping(self.binding))
+            if self.modifications is not None:
+                pred = self.modifications.predict(pred, vs)
+            out.append(pred)
             k += len(vs)
         return out
 
@@ -137,6 +148,9 @@ class GEExtractor:
             parts["edge_linear"] = self.edges.linear_
         if self.grouper.model_ is not None:
             parts["binding"] = self.grouper.model_
+        mods = self.modifications
+        if mods is not None:
+            parts.update({f"modification_{t}": m for t, m in mods.models_.items()})
         with atomic_open(directory / "models.skops", "wb") as fh:
             # LZMA: a quarter smaller than deflate for the forests (21 -> 15 MB shipped)
             fh.write(sio.dumps(parts, compression=zipfile.ZIP_LZMA))
@@ -145,7 +159,9 @@ class GEExtractor:
                 "trigger_classes": self.triggers.classes_,
                 "trigger_dictionary": self.triggers.dictionary_.to_json(),
                 "edge_vocab": self.edges.encoder_.to_dict(),
-                "train_seconds": self.train_seconds_, **(extra_meta or {})}
+                "train_seconds": self.train_seconds_,
+                "modification_thresholds": None if mods is None else mods.thresholds_,
+                **(extra_meta or {})}
         with atomic_open(directory / "meta.json", "w") as fh:
             json.dump(meta, fh)
         return directory
@@ -181,6 +197,10 @@ class GEExtractor:
         if self.edges.uses_features:
             self.edges.linear_ = parts["edge_linear"]
         self.grouper.model_ = parts.get("binding")
+        if self.modifications is not None:
+            self.modifications.thresholds_ = dict(meta.get("modification_thresholds") or {})
+            self.modifications.models_ = {t: parts[f"modification_{t}"]
+                                          for t in self.modifications.thresholds_}
         self.train_seconds_ = meta.get("train_seconds")
         self.meta = meta
         return self
