@@ -3,8 +3,10 @@
 Config sections (see ``configs/ge-events.toml``): ``[triggers]`` (TriggerDetector
 parameters), ``[edges]`` (EdgeDetector parameters; ``klsh``/``forest`` name registered
 component sections such as ``[edge_klsh]``, ``[edge_forest]``), ``[assembly]``
-(``binding`` strategy; ``learned`` trains :class:`~relx.ge.binding.BindingGrouper`).
-The edge detector is trained on gold triggers.
+(``binding`` strategy; ``learned`` trains :class:`~relx.ge.binding.BindingGrouper`) and
+``[modifications]`` (``enabled = true``: Negation / Speculation of the assembled events,
+:class:`~relx.ge.modifications.ModificationDetector`). The edge detector is trained on gold
+triggers.
 
 Saved models are a directory: ``meta.json`` (format version, config, classes,
 vocabularies, trigger dictionary) and ``models.skops`` (the fitted scikit-learn parts,
