@@ -32,7 +32,7 @@ from relx.io.errors import ReaderError
 OUTPUT_FORMATS = ("jsonl", "tsv", "bioc", "brat", "pubtator")
 TASKS = ("ppi", "events")
 #: outputs of the events task (the first two always written)
-EVENT_FORMATS = ("jsonl", "standoff", "brat")
+EVENT_FORMATS = ("jsonl", "standoff", "brat", "bioc")
 #: per task: the counts of an input's record and summary, and the merged JSONL file
 _COUNTS = {"ppi": ("candidates", "relations"), "events": ("triggers", "events")}
 _MERGED = {"ppi": "relations.jsonl", "events": "events.jsonl"}

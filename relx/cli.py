@@ -57,7 +57,7 @@ def extract(
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
         "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator; with "
-                         "--task events: brat. JSONL (and with --task events the .a1/.a2 "
+                         "--task events: brat, bioc. JSONL (and with --task events the .a1/.a2 "
                          "standoff) is always written; brat folders include annotation.conf.")
     ] = None,
     input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]

@@ -55,7 +55,7 @@ def run(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     out = root / "out"
     r = CliRunner().invoke(app, ["extract", "--task", "events", str(root / "in"),
                                  "--out", str(out), "--report", str(root / "report.html"),
-                                 "--format", "brat", "--quiet"])
+                                 "--format", "brat", "--format", "bioc", "--quiet"])
     assert r.exit_code == 0, r.output
     return root / "in", out, kinds
 
@@ -209,6 +209,36 @@ def test_brat_collections(run) -> None:
             for a in e["arguments"]:
                 if e["document_id"] == name and a["kind"] == "protein":
                     assert notes.get(a["id"], []) == a["norm_ids"]
+
+
+def test_bioc_events(run) -> None:
+    """--format bioc: per input a BioC XML collection; proteins and triggers are annotations,
+    each event a relation (Trigger node + argument roles), modifications as infons."""
+    import bioc
+
+    _, out, kinds = run
+    docs = {}
+    for f in (out / "bioc").glob("*.xml"):
+        with open(f, encoding="utf-8") as fh:
+            docs.update({d.id: d for d in bioc.biocxml.load(fh).documents})
+    assert set(docs) == set(kinds)
+    evs = _events(out)
+    for name, d in docs.items():
+        std = read_standoff(out / "standoff" / f"{name}.txt")
+        anns = {a.id: a for p in d.passages for a in p.annotations}
+        assert set(anns) == {t.id for t in [*std.proteins, *std.triggers]}
+        rels = {r.id: r for r in d.relations}
+        assert set(rels) == {e.id for e in std.events}
+        for e in std.events:
+            r = rels[e.id]
+            assert r.infons["type"] == e.type
+            assert [(n.role, n.refid) for n in r.nodes] == [("Trigger", e.trigger), *e.arguments]
+        for e in (x for x in evs if x["document_id"] == name):
+            assert {k for k in ("negation", "speculation") if k in rels[e["event_id"]].infons} \
+                == {m.lower() for m in e["modifications"]}
+            for a in e["arguments"]:
+                if a["kind"] == "protein":
+                    assert anns[a["id"]].infons.get("identifier", "") == ";".join(a["norm_ids"])
 
 
 def test_resume_skips_done_inputs(run, tmp_path) -> None:

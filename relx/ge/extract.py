@@ -301,7 +301,8 @@ def write_event_outputs(done: Sequence[tuple[Document, list[ExtractedEvent], Sta
     """Per-input outputs: ``out/jsonl/<key>.jsonl`` (one event per line), one standoff
     triple per document in ``out/standoff/`` named by document id (file-safe; a repeated
     id within the input gets ``-2``, ``-3``...) and, with ``"brat"`` in ``formats``, a brat
-    collection ``out/brat/<key>/`` (:func:`relx.io.brat.write_brat_events`)."""
+    collection ``out/brat/<key>/`` (:func:`relx.io.brat.write_brat_events`), with ``"bioc"``
+    ``out/bioc/<key>.xml`` (:func:`relx.io.bioc.events_to_bioc`)."""
     from relx.io.brat import file_stems, write_brat_events
 
     with atomic_open(out / "jsonl" / f"{key}.jsonl") as fh:
@@ -312,3 +313,7 @@ def write_event_outputs(done: Sequence[tuple[Document, list[ExtractedEvent], Sta
         write_standoff_triple(pred, out / "standoff", stem)
     if "brat" in formats:
         write_brat_events(done, out / "brat" / key)
+    if "bioc" in formats:
+        from relx.io.bioc import events_to_bioc, write_bioc
+
+        write_bioc(done, out / "bioc" / f"{key}.xml", convert=lambda t: events_to_bioc(t[0], t[2]))

@@ -278,34 +278,50 @@ def _xml_safe(text: str) -> str:
     """Replace characters XML 1.0 cannot carry by spaces (same length: offsets hold)."""
     return _NOT_XML.sub(" ", text)
 
+def _bioc_document(doc_id: str, text: str, source: str | None) -> bioc.BioCDocument:
+    """An empty BioC document with the text's passages: PubMed/PubTator texts split at the
+    first newline into title and abstract, any other text one passage at offset 0."""
+    bdoc = bioc.BioCDocument()
+    bdoc.id = doc_id
+    title, nl, rest = text.partition("\n")
+    if source in ("pubmed", "pubtator") and nl:
+        parts = [("title", 0, title), ("abstract", len(title) + 1, rest)]
+    else:
+        parts = [("text", 0, text)]
+    for kind, offset, part in parts:
+        bdoc.add_passage(bioc.BioCPassage.of_text(_xml_safe(part), offset))
+        bdoc.passages[-1].infons["type"] = kind
+    return bdoc
+
+
+def _annotation(bdoc: bioc.BioCDocument, text: str, aid: str, typ: str,
+                spans: list[tuple[int, int]], ids: list[str], ann_text: str | None = None
+                ) -> None:
+    """Add an annotation to the passage holding its first span (``ann_text``: the
+    annotation's text when its spans do not give it, e.g. a discontinuous mention)."""
+    ann = bioc.BioCAnnotation()
+    ann.id = aid
+    pieces = [text[a:b] for a, b in spans]
+    ann.text = _xml_safe(pieces[0] if len(pieces) == 1 else ann_text or " ".join(pieces))
+    ann.infons["type"] = typ
+    if ids:
+        ann.infons["identifier"] = ";".join(ids)
+    for a, b in spans:
+        ann.add_location(bioc.BioCLocation(a, b - a))
+    next(p for p in reversed(bdoc.passages) if p.offset <= spans[0][0]).add_annotation(ann)
+
+
 def to_bioc(doc: Document) -> bioc.BioCDocument:
     """A relx document as BioC: passages, entity annotations, relations (label/score infons).
 
     PubMed/PubTator texts are split at the first newline into title and abstract passages;
     any other text is one passage at offset 0. Characters XML cannot carry become spaces.
     """
-    bdoc = bioc.BioCDocument()
-    bdoc.id = doc.id
-    title, nl, rest = doc.text.partition("\n")
-    if doc.source in ("pubmed", "pubtator") and nl:
-        parts = [("title", 0, title), ("abstract", len(title) + 1, rest)]
-    else:
-        parts = [("text", 0, doc.text)]
-    for kind, offset, text in parts:
-        bdoc.add_passage(bioc.BioCPassage.of_text(_xml_safe(text), offset))
-        bdoc.passages[-1].infons["type"] = kind
+    bdoc = _bioc_document(doc.id, doc.text, doc.source)
     ents, rels = doc_annotations(doc)
     for e in ents:
-        ann = bioc.BioCAnnotation()
-        pieces = [doc.text[s.start:s.end] for s in e.spans]
-        ann.id = e.id
-        ann.text = _xml_safe(pieces[0] if len(pieces) == 1 else e.text or " ".join(pieces))
-        ann.infons["type"] = e.type
-        if e.norm_ids:
-            ann.infons["identifier"] = ";".join(e.norm_ids)
-        for s in e.spans:
-            ann.add_location(bioc.BioCLocation(s.start, s.end - s.start))
-        next(p for p in reversed(bdoc.passages) if p.offset <= e.start).add_annotation(ann)
+        _annotation(bdoc, doc.text, e.id, e.type, [(s.start, s.end) for s in e.spans],
+                    e.norm_ids, e.text)
     for r in rels:
         rel = bioc.BioCRelation()
         rel.id = r.id
@@ -320,8 +336,40 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
     return bdoc
 
 
-def write_bioc(docs: Iterable[Document], path: str | Path, fmt: str = "xml") -> int:
-    """Write documents atomically as BioC ``xml`` or ``json`` (``.gz`` compressed); returns the count."""
+def events_to_bioc(parsed: Document, pred: Any) -> bioc.BioCDocument:
+    """Predicted GENIA events as BioC (``pred`` a :class:`relx.events.StandoffDocument`,
+    ``parsed`` the parsed document whose entities carry the proteins' ids): an annotation per
+    protein (``Protein``, ``identifier``) and per trigger (its event type), a relation per
+    event (``type`` infon the event type; nodes ``Trigger`` and the argument roles, which
+    name proteins or other events; ``negation`` / ``speculation`` infons ``True`` when
+    the event has that modification)."""
+    bdoc = _bioc_document(pred.id, pred.text, parsed.source)
+    ids = {e.id: e.norm_ids for s in parsed.sentences for e in s.entities}
+    for tb in [*pred.proteins, *pred.triggers]:
+        _annotation(bdoc, pred.text, tb.id, tb.type, [(sp.start, sp.end) for sp in tb.spans],
+                    ids.get(tb.id, []) if tb in pred.proteins else [])
+    mods: dict[str, set[str]] = {}
+    for m in pred.modifications:
+        mods.setdefault(m.event, set()).add(m.type)
+    for ev in pred.events:
+        rel = bioc.BioCRelation()
+        rel.id = ev.id
+        rel.infons["type"] = ev.type
+        for m in sorted(mods.get(ev.id, ())):
+            rel.infons[m.lower()] = "True"
+        rel.add_node(bioc.BioCNode(ev.trigger, "Trigger"))
+        for role, ref in ev.arguments:
+            rel.add_node(bioc.BioCNode(ref, role))
+        bdoc.add_relation(rel)
+    return bdoc
+
+
+def write_bioc(docs: Iterable[Any], path: str | Path, fmt: str = "xml",
+               convert: Any = None) -> int:
+    """Write documents atomically as BioC ``xml`` or ``json`` (``.gz`` compressed); returns the
+    count. ``convert`` turns each item into a BioC document (default :func:`to_bioc`; e.g.
+    ``lambda t: events_to_bioc(t[0], t[2])`` for extracted events)."""
+    to_bioc_doc = to_bioc if convert is None else convert
     if fmt not in ("xml", "json"):
         raise ValueError(f"fmt must be 'xml' or 'json', not {fmt!r}")
     path = Path(path)
@@ -334,14 +382,14 @@ def write_bioc(docs: Iterable[Document], path: str | Path, fmt: str = "xml") -> 
             writer = BioCXMLDocumentWriter(out)
             writer.write_collection_info(info)
             for doc in docs:
-                writer.write_document(to_bioc(doc))
+                writer.write_document(to_bioc_doc(doc))
                 n += 1
             writer.close()
         else:
             head = {"source": info.source, "date": info.date, "key": info.key, "infons": {}}
             out.write(json.dumps(head)[:-1].encode() + b', "documents": [\n')
             for doc in docs:
-                body = json.dumps(to_bioc(doc), cls=BioCJSONEncoder, ensure_ascii=False)
+                body = json.dumps(to_bioc_doc(doc), cls=BioCJSONEncoder, ensure_ascii=False)
                 out.write((",\n" if n else "").encode() + body.encode("utf-8"))
                 n += 1
             out.write(b"\n]}\n")
