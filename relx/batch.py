@@ -38,7 +38,7 @@ _COUNTS = {"ppi": ("candidates", "relations"), "events": ("triggers", "events")}
 _MERGED = {"ppi": "relations.jsonl", "events": "events.jsonl"}
 TSV_COLUMNS = ("document_id", "sentence_id", "entity1", "entity1_start", "entity1_end",
                "entity1_ids", "entity2", "entity2_start", "entity2_end", "entity2_ids",
-               "score", "sentence")
+               "score", "sentence", "negated")
 
 
 @dataclass
@@ -228,7 +228,8 @@ def _tsv_row(r: Any) -> list[str]:
     return [clean(x) for x in (
         r.document_id, r.sentence_id, r.entity1.text, r.entity1.start, r.entity1.end,
         ",".join(r.entity1.norm_ids), r.entity2.text, r.entity2.start, r.entity2.end,
-        ",".join(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence)]
+        ",".join(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence,
+        "true" if r.negated else "false")]
 
 
 def run_settings(opts: BatchOptions) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
 from relx.model import DEFAULT_MODEL, IN_DOMAIN, ModelError, RelationModel, load_model
 from relx.parse.pipeline import Parser, models_dir
 from relx.represent.instances import PairInstance
+from relx.represent.pair_features import negated_pair
 
 
 class ExtractedEntity(BaseModel):
@@ -33,7 +34,10 @@ class ExtractedEntity(BaseModel):
 
 
 class ExtractedRelation(BaseModel):
-    """One extracted interaction: where it was found, its two proteins and its score."""
+    """One extracted interaction: where it was found, its two proteins and its score;
+    ``negated``: the dependency path between the two passes a negated word ("does not
+    bind"; :func:`relx.represent.pair_features.negated_pair`) - the score does not use it,
+    and in AIMed and IEPA such pairs are almost never interactions."""
 
     document_id: str
     sentence_id: str
@@ -45,6 +49,7 @@ class ExtractedRelation(BaseModel):
     score: float
     model: str
     model_version: str
+    negated: bool = False
 
 
 def find_model_dir(name: str, *, what: str = "model",
@@ -156,7 +161,8 @@ class Extractor:
                                 entity1=_entity_out(s.entity(r.arg1), d),
                                 entity2=_entity_out(s.entity(r.arg2), d),
                                 score=round(r.score, 4), model=self.model.name,
-                                model_version=self.model.version))
+                                model_version=self.model.version,
+                                negated=negated_pair(PairInstance(d.id, s, r))))
                     s.relations = kept
                 yield d, found, n
 

@@ -61,6 +61,7 @@ table.relations th{background:#f3f3f3;cursor:pointer;user-select:none;position:s
 table.relations th[aria-sort=ascending]::after{content:" \\25B2"}
 table.relations th[aria-sort=descending]::after{content:" \\25BC"}
 td.score{text-align:right;font-variant-numeric:tabular-nums}
+.neg{color:#a33;font-size:.8rem}
 mark.e1{background:#ffe08a}
 mark.e2{background:#a8e6cf}
 mark.e1.e2{background:linear-gradient(#ffe08a,#a8e6cf)}
@@ -338,6 +339,10 @@ def _row(rel: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> 
     has_score = isinstance(score, int | float) and not math.isnan(score)
     score_v = f"{score:.6g}" if has_score else ""
     score_txt = f"{score:.3f}" if has_score else ""
+    if rel.get("negated"):
+        score_txt += '<div class="neg" title="the dependency path between the two passes a ' \
+                     'negated word">negated</div>'
+
     return (
         "<tr>"
         f'<td data-v="{_e(doc)} {_e(sid)}" title="{_e(sid)}">{_e(doc)}</td>'

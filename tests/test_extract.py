@@ -316,3 +316,17 @@ def test_given_gene_ids_stay_first_and_reach_pubtator_output(tmp_path: Path) -> 
     lines = [x.split("\t") for x in (out / "pubtator" / "genes.pubtator.pubtator").read_text()
              .splitlines() if x.count("\t") == 3]
     assert lines and all(a.isdigit() and b.isdigit() for _, _, a, b in lines)
+
+
+def test_negated_pairs_are_flagged(extractor) -> None:
+    """``negated``: the path between the two proteins passes a negated word; the score
+    ignores it (the pair may still be reported), the flag tells the reader."""
+    import relx
+
+    text = ("In contrast, the phosphatase SHP-1 dephosphorylates JAK3 but does not interact "
+            "with STAT5.")
+    ex = relx.load(threshold=0.0)
+    got = {(r.entity1.text, r.entity2.text): r.negated for r in ex.extract(text)}
+    assert got[("SHP-1", "STAT5")] is True and got[("SHP-1", "JAK3")] is False
+    reported = {(r.entity1.text, r.entity2.text) for r in extractor.extract(text)}
+    assert ("SHP-1", "STAT5") in reported   # flagged, not dropped: the score decides

@@ -246,3 +246,14 @@ def test_node_label_is_the_first_id_with_a_symbol() -> None:
                ("IL-2", ["3558"]), 0.9)
     net = network([rel], SYMBOLS.get)
     assert net.labels == {"7157": "TP53", "3558": "3558"}
+
+
+def test_negated_relations_are_marked() -> None:
+    rel = {**_rel("d", "d.s0", "TP53 does not bind IL-2.", 0, ("TP53", []), ("IL-2", []), 0.7),
+           "negated": True}
+    page = lxml.html.fromstring(render_report([rel, _rel("d", "d.s1", "TP53 binds IL-2.", 30,
+                                                         ("TP53", []), ("IL-2", []), 0.6)],
+                                              title="t", summary={}, symbol=SYMBOLS.get))
+    cells = page.xpath("//table[@id='relations']/tbody/tr/td[5]")
+    assert [c.text_content() for c in cells] == ["0.700negated", "0.600"]
+    assert [c.get("data-v") for c in cells] == ["0.7", "0.6"]

@@ -227,6 +227,16 @@ def document_context_features(X: Sequence[PairInstance]) -> list[dict[str, float
     return out
 
 
+def negated_pair(x: PairInstance) -> bool:
+    """Whether the shortest dependency path between the pair's mentions passes a word with
+    a negation dependent ("SHP-1 does *not* interact with STAT5";
+    :func:`path_context_features`' ``ctx_negated``). On relx's parses of the PPI corpora such
+    pairs are rarely interacting: AIMed 2 of 285 flagged pairs, IEPA 0 of 35 (BioInfer, which
+    also annotates negated relations, 79 of 334)."""
+    s, e1, e2, g = _pair_parts(x)
+    return "ctx_negated" in path_context_features(s, g, e1, e2)
+
+
 def _pair_parts(x: PairInstance) -> tuple:
     """(sentence, first mention, second mention, dependency graph) of a pair (the graph
     shared through :func:`relx.structures.sentence_graph`)."""
