@@ -129,6 +129,13 @@ class StandoffDocument(_Model):
     def event_map(self) -> dict[str, Event]:
         return {e.id: e for e in self.events}
 
+    def modifications_of(self) -> dict[str, list[str]]:
+        """Event id -> its modification types (``Negation``, ``Speculation``), sorted."""
+        out: dict[str, list[str]] = {}
+        for m in self.modifications:
+            out.setdefault(m.event, []).append(m.type)
+        return {k: sorted(set(v)) for k, v in out.items()}
+
     def equiv_classes(self) -> dict[str, frozenset[str]]:
         """Each id named in an Equiv line -> all ids equivalent to it (transitively merged)."""
         classes: dict[str, set[str]] = {}

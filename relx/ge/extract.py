@@ -178,9 +178,7 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
         return EventArgument(role=role, id=ref, kind="protein", type=t.type, text=t.text,
                              start=t.start, end=t.end, norm_ids=list(norm.get(ref, ())))
 
-    mods: dict[str, list[str]] = {}
-    for m in pred.modifications:
-        mods.setdefault(m.event, []).append(m.type)
+    mods = pred.modifications_of()
     out = []
     for e in pred.events:
         t = tbs[e.trigger]
@@ -189,7 +187,7 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
             document_id=pred.id, event_id=e.id, type=e.type,
             trigger=EventTrigger(id=t.id, text=t.text, start=t.start, end=t.end),
             arguments=[arg(role, ref) for role, ref in e.arguments],
-            modifications=sorted(mods.get(e.id, ())),
+            modifications=mods.get(e.id, []),
             sentence_id=s.id if s else None, sentence=s.text if s else None,
             sentence_start=s.start if s else None, sentence_end=s.end if s else None,
             model=model, model_version=version))

@@ -86,12 +86,21 @@ def token_context(view: SentenceView, i: int, prefix: str = "") -> dict[str, flo
     return f
 
 
-def event_features(so: StandoffDocument, views: Sequence[SentenceView], ev: Event
+def document_features(so: StandoffDocument, views: Sequence[SentenceView]
+                      ) -> list[tuple[Event, dict[str, float]]]:
+    """(event, :func:`event_features`) for the events of ``so`` whose trigger lies in a
+    sentence view."""
+    tbs, events, views = so.textbounds(), so.event_map(), list(views)
+    rows = [(ev, event_features(tbs, events, views, ev)) for ev in so.events]
+    return [(ev, f) for ev, f in rows if f is not None]
+
+
+def event_features(tbs: dict, events: dict, views: list[SentenceView], ev: Event
                    ) -> dict[str, float] | None:
-    """Features of one event, ``None`` when its trigger is outside every sentence view."""
-    tbs, events = so.textbounds(), so.event_map()
+    """Features of one event (``tbs`` / ``events``: its document's text-bounds and events by
+    id), ``None`` when its trigger is outside every sentence view."""
     tb = tbs.get(ev.trigger)
-    si = None if tb is None else _sentence_of(list(views), tb.start)
+    si = None if tb is None else _sentence_of(views, tb.start)
     tok = None if si is None else trigger_head(views[si], tb)
     if tok is None:
         return None
@@ -132,13 +141,11 @@ class ModificationDetector:
         """``docs``: (gold standoff document, its sentence views) pairs."""
         feats, labels, groups = [], [], []
         for d, (so, views) in enumerate(docs):
-            mods = {(m.type, m.event) for m in so.modifications}
-            for ev in so.events:
-                f = event_features(so, views, ev)
-                if f is not None:
-                    feats.append(f)
-                    labels.append([(t, ev.id) in mods for t in MODIFICATION_TYPES])
-                    groups.append(d)
+            mods = so.modifications_of()
+            for ev, f in document_features(so, views):
+                feats.append(f)
+                labels.append([t in mods.get(ev.id, ()) for t in MODIFICATION_TYPES])
+                groups.append(d)
         X = self._hasher().transform(feats)
         Y = np.array(labels, dtype=bool).reshape(len(feats), len(MODIFICATION_TYPES))
         g = np.asarray(groups)
@@ -161,8 +168,7 @@ class ModificationDetector:
 
     def predict(self, so: StandoffDocument, views: Sequence[SentenceView]) -> StandoffDocument:
         """``so`` with ``M`` lines for its events judged negated / speculated."""
-        rows = [(ev, event_features(so, views, ev)) for ev in so.events]
-        rows = [(ev, f) for ev, f in rows if f is not None]
+        rows = document_features(so, views)
         if not rows or not self.models_:
             return so
         X = self._hasher().transform([f for _, f in rows])

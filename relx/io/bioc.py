@@ -22,7 +22,7 @@ import datetime
 import gzip
 import json
 import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -345,17 +345,16 @@ def events_to_bioc(parsed: Document, pred: Any) -> bioc.BioCDocument:
     the event has that modification)."""
     bdoc = _bioc_document(pred.id, pred.text, parsed.source)
     ids = {e.id: e.norm_ids for s in parsed.sentences for e in s.entities}
-    for tb in [*pred.proteins, *pred.triggers]:
-        _annotation(bdoc, pred.text, tb.id, tb.type, [(sp.start, sp.end) for sp in tb.spans],
-                    ids.get(tb.id, []) if tb in pred.proteins else [])
-    mods: dict[str, set[str]] = {}
-    for m in pred.modifications:
-        mods.setdefault(m.event, set()).add(m.type)
+    for tbs, with_ids in ((pred.proteins, True), (pred.triggers, False)):
+        for tb in tbs:
+            _annotation(bdoc, pred.text, tb.id, tb.type, [(sp.start, sp.end) for sp in tb.spans],
+                        ids.get(tb.id, []) if with_ids else [])
+    mods = pred.modifications_of()
     for ev in pred.events:
         rel = bioc.BioCRelation()
         rel.id = ev.id
         rel.infons["type"] = ev.type
-        for m in sorted(mods.get(ev.id, ())):
+        for m in mods.get(ev.id, ()):
             rel.infons[m.lower()] = "True"
         rel.add_node(bioc.BioCNode(ev.trigger, "Trigger"))
         for role, ref in ev.arguments:
@@ -365,7 +364,7 @@ def events_to_bioc(parsed: Document, pred: Any) -> bioc.BioCDocument:
 
 
 def write_bioc(docs: Iterable[Any], path: str | Path, fmt: str = "xml",
-               convert: Any = None) -> int:
+               convert: Callable[[Any], bioc.BioCDocument] | None = None) -> int:
     """Write documents atomically as BioC ``xml`` or ``json`` (``.gz`` compressed); returns the
     count. ``convert`` turns each item into a BioC document (default :func:`to_bioc`; e.g.
     ``lambda t: events_to_bioc(t[0], t[2])`` for extracted events)."""
