@@ -19,10 +19,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 install: $(VENV)/.installed
 
 lint: install
-	$(BIN)/ruff check relx tests benchmarks
+	$(BIN)/ruff check relx tests benchmarks dev
 
 test: install
-	$(BIN)/ruff check relx tests benchmarks
+	$(BIN)/ruff check relx tests benchmarks dev
 	$(BIN)/python -m pytest -q
 
 # Extract interactions, then GENIA events, from the bundled sample abstracts with the
@@ -91,7 +91,7 @@ default-model: install $(SILVER)
 
 # every report behind docs/results.md; a finished report is kept, so this resumes
 results: install $(SILVER) $(SILVER_2011) docs/runs/parser.json docs/runs/ner.json docs/runs/ge-events.json
-	$(BIN)/python -m relx.results --shared $(SHARED) --out docs/results.md --runs docs/runs --raw
+	$(BIN)/python -m relx.ppi.results --shared $(SHARED) --out docs/results.md --runs docs/runs --raw
 
 docs/runs/parser.json: | install
 	$(BIN)/relx parser evaluate --json \

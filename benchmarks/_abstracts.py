@@ -22,8 +22,8 @@ def ge_abstracts(limit: int | None = None) -> list[Document]:
 
 def one_thread() -> None:
     """One compute thread in this process (each benchmark process stands for one core),
-    as ``relx batch`` sets its workers: :func:`relx.batch.single_thread`."""
-    from relx.batch import single_thread
+    as ``relx batch`` sets its workers: :func:`relx.app.batch.single_thread`."""
+    from relx.app.batch import single_thread
 
     single_thread()
 

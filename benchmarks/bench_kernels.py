@@ -146,7 +146,7 @@ def kernel_figures(params: PathKernelParams = PathKernelParams(), block: int = 2
 def train_seconds(config: Path, verbose: bool = True) -> float:
     """Wall-clock seconds to fit ``config``'s pipeline on all 9,666 BioInfer pairs (corpus
     parses; a config with a second parse includes relx's parse of the sentences)."""
-    from relx.evaluate import load_corpus
+    from relx.ppi.evaluate import load_corpus
     from relx.registry import build_pipeline, load_config
     from relx.represent.instances import labels, pair_instances
 

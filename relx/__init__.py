@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from relx.extract import Extractor
+    from relx.ppi.extract import Extractor
 
 
 def load(model: str | None = None, **options: Any) -> Extractor:
     """The relation extractor for ``model`` (default: the shipped ``ppi-default``)."""
-    from relx.extract import load as _load
+    from relx.ppi.extract import load as _load
 
     return _load(model, **options)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from relx.doc import Dependency, Document, Entity, Sentence, Span, Token
+from relx.model_store import models_dir
 from relx.parse.amr import concept_of, semantic_graph, semantic_path
-from relx.parse.pipeline import models_dir
 
 
 def _sentence(words: list[tuple[str, str, str, int, str]], names: list[str]) -> Sentence:

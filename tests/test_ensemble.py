@@ -208,7 +208,7 @@ class _Columns(BaseEstimator):
 
 
 def test_relation_model_exposes_the_in_domain_threshold():
-    from relx.model import RelationModel
+    from relx.ppi.model import RelationModel
 
     X, y = _data(500, seed=4, weights=(0.85,))
     ens = ProbabilityEnsemble(_members(), threshold="youden", in_domain_threshold="f1",

@@ -5,9 +5,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from relx.cli import app
-from relx.evaluate import document_folds, f1_interval
+from relx.app.cli import app
 from relx.io import read_ppi_xml, write_jsonl
+from relx.ppi.evaluate import document_folds, f1_interval
 from tests.conftest import ROOT
 
 runner = CliRunner()
@@ -114,7 +114,7 @@ def test_clear_errors(tmp_path, mini_xml):
 
 def test_relx_parses(tmp_path, corpus, mini_xml):
     """--parses relx re-parses every sentence with relx's pipeline; pairs stay the same."""
-    from relx.parse.pipeline import models_dir
+    from relx.model_store import models_dir
 
     if not (models_dir() / "relx_bio_sm").exists():
         pytest.skip("shipped pipeline missing")

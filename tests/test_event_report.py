@@ -8,7 +8,7 @@ from pathlib import Path
 
 import lxml.html
 
-from relx.event_report import protein_edges, render_event_report, write_event_report
+from relx.ge.report import protein_edges, render_event_report, write_event_report
 
 SENT = "TRAF2 binds CD40 & <b>, and IL-4 activates this complex but not TRAF2 itself."
 SYMBOLS = {"HGNC:12032": "TRAF2", "HGNC:11919": "CD40", "HGNC:6014": "IL4"}

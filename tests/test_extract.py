@@ -17,10 +17,10 @@ import pytest
 from conftest import FIXTURES, ROOT, SHARED
 from typer.testing import CliRunner
 
-from relx.cli import app
+from relx.app.cli import app
 from relx.doc import Entity, Sentence, Span
-from relx.model import DEFAULT_MODEL
-from relx.parse.pipeline import models_dir
+from relx.model_store import models_dir
+from relx.ppi.model import DEFAULT_MODEL
 
 if not (models_dir() / DEFAULT_MODEL / "meta.json").exists():
     pytest.skip("shipped model models/ppi-default missing", allow_module_level=True)
@@ -38,7 +38,7 @@ def extractor():
 
 
 def test_candidate_pairs() -> None:
-    from relx.extract import candidate_pairs
+    from relx.ppi.extract import candidate_pairs
 
     ents = [Entity(id=i, spans=[Span(start=a, end=b)]) for i, a, b in
             [("c", 20, 25), ("a", 0, 5), ("b", 10, 15), ("ab", 3, 12)]]
@@ -55,7 +55,7 @@ def test_candidate_pairs() -> None:
 
 
 def test_api_extracts_typed_relations(extractor) -> None:
-    from relx.extract import ExtractedRelation
+    from relx.ppi.extract import ExtractedRelation
 
     rels = extractor.extract(TEXT)
     assert rels and all(isinstance(r, ExtractedRelation) for r in rels)
@@ -158,7 +158,7 @@ def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
 
 def test_killed_batch_resumes_to_the_same_output(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in", n_copies=3)
-    cmd = [sys.executable, "-m", "relx.cli", "extract", str(tmp_path / "in"), "--quiet"]
+    cmd = [sys.executable, "-m", "relx.app.cli", "extract", str(tmp_path / "in"), "--quiet"]
     full = tmp_path / "full"
     subprocess.run([*cmd, "--out", str(full)], check=True, timeout=600)
     part = tmp_path / "part"
@@ -203,7 +203,7 @@ def test_jobs_and_dask_match_a_single_process(tmp_path: Path) -> None:
 def test_worker_processes_compute_on_one_thread() -> None:
     """Every thread pool of a batch worker is limited to one thread, including scikit-learn's
     OpenMP runtime (the boosted trees predict with it), which loads after the limit call."""
-    code = ("from relx.batch import single_thread; single_thread(); "
+    code = ("from relx.app.batch import single_thread; single_thread(); "
             "import sklearn.ensemble, threadpoolctl; "
             "print([(i['internal_api'], i['num_threads']) "
             "for i in threadpoolctl.threadpool_info()])")
@@ -250,7 +250,7 @@ def test_thousand_abstracts_with_corrupt_files(tmp_path: Path) -> None:
 
 
 def test_shipped_model_is_current_format_and_compact(extractor) -> None:
-    from relx.model import FORMAT_VERSION
+    from relx.ppi.model import FORMAT_VERSION
 
     model_dir = models_dir() / DEFAULT_MODEL
     meta = json.loads((model_dir / "meta.json").read_text())
@@ -264,7 +264,7 @@ def test_shipped_model_is_current_format_and_compact(extractor) -> None:
 
 
 def test_in_domain_threshold_option_uses_the_models_in_domain_rule(extractor) -> None:
-    from relx.extract import Extractor
+    from relx.ppi.extract import Extractor
 
     model = extractor.model
     inside = Extractor(model, threshold="in-domain")
@@ -288,7 +288,7 @@ def test_in_domain_threshold_option_uses_the_models_in_domain_rule(extractor) ->
 def test_help_paragraphs_reflow_to_the_terminal_and_name_the_options() -> None:
     import re
 
-    from relx.cli import app
+    from relx.app.cli import app
 
     r = CliRunner().invoke(app, ["extract", "--help"], env={"COLUMNS": "200"}, terminal_width=200)
     assert r.exit_code == 0, r.output

@@ -13,10 +13,10 @@ import pytest
 from conftest import FIXTURES, SHARED
 from typer.testing import CliRunner
 
-from relx.cli import app
-from relx.ge_eval import evaluate_events
+from relx.app.cli import app
+from relx.ge.evaluate import evaluate_events
 from relx.io.standoff import read_standoff, read_standoff_dir
-from relx.parse.pipeline import models_dir
+from relx.model_store import models_dir
 
 GE_DEVEL = SHARED / "corpora" / "bionlp-st-ge" / "2011" / "devel"
 REAL = ("PMC-1134658-00-TIAB", "PMC-1134658-01-Background")   # two short devel documents
@@ -156,10 +156,10 @@ def test_jsonl_events(run) -> None:
 def test_grounded_arguments_and_html_report(run) -> None:
     import lxml.html
 
-    from relx.event_report import protein_edges
     from relx.ge.extract import EventExtractor
+    from relx.ge.report import protein_edges
     from relx.ground import default_grounder
-    from relx.report import node_key
+    from relx.ppi.report import node_key
 
     inp, out, _ = run
     evs = _events(out)
@@ -242,7 +242,7 @@ def test_bioc_events(run) -> None:
 
 
 def test_resume_skips_done_inputs(run, tmp_path) -> None:
-    from relx.batch import EVENT_FORMATS, BatchOptions, list_inputs, run_batch
+    from relx.app.batch import EVENT_FORMATS, BatchOptions, list_inputs, run_batch
 
     inp, out, _ = run
     copy = tmp_path / "out"
@@ -272,7 +272,7 @@ def test_real_documents_against_gold(run) -> None:
 
 
 def test_models_lists_the_event_model_and_bad_options(tmp_path) -> None:
-    from relx.model import installed_models
+    from relx.model_store import installed_models
 
     m = {x["name"]: x for x in installed_models()}["ge-events"]
     assert m["kind"] == "event model" and m["task"] == "ge-events" and m["size_mb"] < 40

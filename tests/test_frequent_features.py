@@ -44,7 +44,7 @@ def test_registered_steps_before_gradient_boosting():
 
 
 def test_boosted_trees_survive_model_save_load(tmp_path):
-    from relx.model import RelationModel, load_model
+    from relx.ppi.model import RelationModel, load_model
 
     cfg = {"pipeline": {"steps": ["frequent", "gbt"], "seed": 0},
            "frequent": {"component": "frequent_features", "k": 3},

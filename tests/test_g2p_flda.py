@@ -217,7 +217,7 @@ def test_g2p_flda_config_learns_on_aimed_documents():
     """configs/ppi-g2p-flda.toml (fewer prototypes, for time) on an AIMed document split."""
     from conftest import ROOT, corpus_file
 
-    from relx.evaluate import document_folds, load_corpus
+    from relx.ppi.evaluate import document_folds, load_corpus
     from relx.registry import build_pipeline, load_config
     from relx.represent.instances import labels, pair_instances
 
@@ -238,11 +238,11 @@ def test_g2p_flda_config_learns_on_aimed_documents():
 
 def test_g2p_flda_model_saves_and_loads(tmp_path) -> None:
     """A trained G2P + MSE-FLDA relation model round-trips through skops (its types are
-    trusted by relx.model) and scores the same afterwards."""
+    trusted by relx.ppi.model) and scores the same afterwards."""
     from conftest import FIXTURES
 
     from relx.io.ppi_xml import read_ppi_xml
-    from relx.model import load_model, train_model
+    from relx.ppi.model import load_model, train_model
     from relx.registry import load_config
     from relx.represent.instances import pair_instances
 

@@ -5,9 +5,8 @@ import re
 
 import pytest
 
-from relx.doc import Span
-from relx.events import Event, Modification, StandoffDocument, TextBound
-from relx.ge_eval import MATCHINGS, eval_role, evaluate_events
+from relx.doc import Event, Modification, Span, StandoffDocument, TextBound
+from relx.ge.evaluate import MATCHINGS, eval_role, evaluate_events
 from relx.io.standoff import parse_standoff, read_standoff_dir
 from tests.conftest import SHARED
 

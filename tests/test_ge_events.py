@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, SHARED
 
-from relx.events import StandoffDocument
+from relx.doc import StandoffDocument
 from relx.ge.assemble import assemble_document, binding_groups
 from relx.ge.cli import evaluate_ge, main, predict_ge, train_ge
 from relx.ge.data import GEDoc, load_ge
 from relx.ge.edges import EdgeCandidate, candidates, edge_features, edge_structure, gold_labels
+from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.ge.sentences import build_views
 from relx.ge.triggers import TriggerDictionary, token_features
-from relx.ge_eval import evaluate_events
 from relx.io.jsonl import read_jsonl
 from relx.io.standoff import read_standoff, write_a2
 
@@ -200,7 +200,7 @@ def test_cli_functions_on_fixture_dir(docs, corpus_dir, tmp_path, monkeypatch):
 @pytest.mark.skipif(not (GE2011 / "train").is_dir(), reason="GE 2011 corpus not available")
 def test_real_data_small_run(tmp_path):
     pytest.importorskip("spacy")
-    from relx.parse.pipeline import models_dir
+    from relx.model_store import models_dir
 
     if not (models_dir() / "relx_bio_sm" / "meta.json").exists():
         pytest.skip("shipped pipeline models/relx_bio_sm missing")
@@ -278,7 +278,7 @@ def test_training_dirs_read_a_repeated_document_once(docs, tmp_path, monkeypatch
 def test_modifications_learned_saved_and_predicted(docs, tmp_path):
     """Negation / Speculation: trained on gold M lines, thresholds from document folds,
     predicted as M lines on events, kept through save/load, scored by the evaluator."""
-    from relx.events import Modification
+    from relx.doc import Modification
     from relx.ge.modifications import ModificationDetector
 
     marked = {"ge-1": [("Negation", "E1")], "ge-2": [("Speculation", "E3")],

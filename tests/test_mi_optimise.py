@@ -217,7 +217,7 @@ def test_mi_klsh_without_optimisation_is_the_plain_encoder() -> None:
 
 
 def test_real_aimed_codes_carry_label_information() -> None:
-    from relx.evaluate import load_corpus
+    from relx.ppi.evaluate import load_corpus
     from relx.represent.instances import StructureExtractor, labels, pair_instances
 
     inst = pair_instances(load_corpus(corpus_file("AIMed")))[:600]

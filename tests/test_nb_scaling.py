@@ -61,7 +61,7 @@ def test_every_ppi_config_builds(path):
 
 
 def test_pipeline_with_scaler_survives_model_save_load(tmp_path):
-    from relx.model import RelationModel, load_model
+    from relx.ppi.model import RelationModel, load_model
 
     cfg = {"pipeline": {"steps": ["nb", "classifier"], "seed": 0},
            "nb": {"component": "naive_bayes_scaler"},

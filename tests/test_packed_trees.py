@@ -8,7 +8,7 @@ from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
 from relx.learn.packed_trees import PACKED_ATTRIBUTES, PackedExtraTrees, expand_trees
-from relx.model import TRUSTED_TYPES
+from relx.ppi.model import TRUSTED_TYPES
 
 
 def _binary_data(n: int = 1500, d: int = 40, seed: int = 0):
@@ -85,7 +85,7 @@ def test_packed_extra_trees_is_a_registered_trusted_component():
 
 
 def test_packed_trees_survive_model_save_load(tmp_path):
-    from relx.model import RelationModel, load_model
+    from relx.ppi.model import RelationModel, load_model
     from relx.registry import build_pipeline
 
     cfg = {"pipeline": {"steps": ["frequent", "et"], "seed": 0},

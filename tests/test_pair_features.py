@@ -268,7 +268,7 @@ def test_best_config_is_klsh_rf_plus_pair_feature_regression():
 
 
 def test_pair_lr_on_real_iepa_documents_beats_chance():
-    from relx.evaluate import document_folds, load_corpus
+    from relx.ppi.evaluate import document_folds, load_corpus
     from relx.registry import build_pipeline, load_config
 
     docs = load_corpus(corpus_file("IEPA"))
@@ -282,7 +282,7 @@ def test_pair_lr_on_real_iepa_documents_beats_chance():
 
 
 def test_nb_scaled_pair_member_on_real_iepa_documents():
-    from relx.evaluate import document_folds, load_corpus
+    from relx.ppi.evaluate import document_folds, load_corpus
     from relx.registry import build_pipeline, load_config
 
     docs = load_corpus(corpus_file("IEPA"))
@@ -305,7 +305,7 @@ def test_scores_and_predictions_match_predict_proba_and_predict():
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from relx.evaluate import positive_scores, scores_and_predictions
+    from relx.ppi.evaluate import positive_scores, scores_and_predictions
 
     X, y = make_classification(400, n_features=6, weights=[0.7], random_state=1)
     pipe = Pipeline([("scale", StandardScaler()), ("lr", LogisticRegression())]).fit(X, y)
@@ -323,7 +323,7 @@ def test_scores_and_predictions_match_predict_proba_and_predict():
 def test_extractor_transform_matches_dictvectorizer_and_survives_save_load(tmp_path):
     from sklearn.feature_extraction import DictVectorizer
 
-    from relx.model import RelationModel, load_model
+    from relx.ppi.model import RelationModel, load_model
     from relx.registry import build_pipeline, load_config
 
     inst = _mini()
@@ -504,7 +504,7 @@ def test_saved_vocabulary_is_packed_and_older_string_arrays_still_load(tmp_path)
     import json
     import zipfile
 
-    from relx.model import RelationModel, load_model
+    from relx.ppi.model import RelationModel, load_model
     from relx.represent.pair_features import pack_names, unpack_names
 
     X = _mini()

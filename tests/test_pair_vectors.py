@@ -46,7 +46,7 @@ def test_a_block_without_known_words_is_zero(tmp_path):
 
 
 def test_union_of_sparse_features_and_vectors_saves_without_the_vectors_file(tmp_path):
-    from relx.model import RelationModel, load_model
+    from relx.ppi.model import RelationModel, load_model
     from relx.registry import build_pipeline
 
     vec = _vectors(tmp_path)
@@ -78,7 +78,7 @@ def test_best_config_trees_see_the_word_vectors():
 
 
 def test_real_iepa_pairs_get_vectors_from_the_shipped_eigenwords():
-    from relx.evaluate import load_corpus
+    from relx.ppi.evaluate import load_corpus
 
     if not (ROOT / "models" / "eigenwords.npz").exists():
         pytest.skip("models/eigenwords.npz not available")

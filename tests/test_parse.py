@@ -10,10 +10,11 @@ import pytest
 from conftest import FIXTURES, SHARED
 from typer.testing import CliRunner
 
-from relx.cli import app
+from relx.app.cli import app
 from relx.doc import Document, Entity, Relation, Sentence, Span
 from relx.io.conllu import write_conllu
-from relx.parse.pipeline import Parser, _split_at, models_dir
+from relx.model_store import models_dir
+from relx.parse.pipeline import Parser, _split_at
 from relx.structures import dependency_graph, shortest_path
 
 pytest.importorskip("spacy")

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from conftest import SHARED
 
-from relx.parse.pipeline import load_nlp, models_dir
+from relx.model_store import models_dir
+from relx.parse.pipeline import load_nlp
 
 pytest.importorskip("spacy")
 if not (models_dir() / "relx_bio_sm" / "meta.json").exists():

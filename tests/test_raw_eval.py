@@ -1,14 +1,14 @@
-"""Raw-text extraction scored against a corpus's gold pairs (relx.raw_eval) and its page rows."""
+"""Raw-text extraction scored against a corpus's gold pairs (relx.ppi.raw_eval) and its page rows."""
 
 from __future__ import annotations
 
 from conftest import FIXTURES, ROOT
 
 from relx.io.ppi_xml import read_ppi_xml
-from relx.model import train_model
-from relx.raw_eval import gold_entity_report, raw_text_report
+from relx.ppi.model import train_model
+from relx.ppi.raw_eval import gold_entity_report, raw_text_report
+from relx.ppi.results import render_raw
 from relx.registry import load_config
-from relx.results import render_raw
 
 
 def test_raw_text_and_gold_entity_reports_on_the_mini_corpus():

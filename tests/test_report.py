@@ -11,7 +11,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from relx.report import network, node_key, render_report, write_report
+from relx.ppi.report import network, node_key, render_report, write_report
 
 
 def _rel(

@@ -14,7 +14,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import FunctionTransformer
 from typer.testing import CliRunner
 
-from relx.cli import app
+from relx.app.cli import app
 from relx.ge.ppi_pairs import drop_shared_documents, interacting_pairs, silver_ppi_documents
 from relx.io.jsonl import read_jsonl
 from relx.io.standoff import parse_standoff, read_standoff

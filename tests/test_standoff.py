@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from relx.events import Equiv, Event, Modification, StandoffDocument, TextBound, id_key
+from relx.doc import Equiv, Event, Modification, StandoffDocument, TextBound, id_key
 from relx.io.errors import ReaderError
 from relx.io.standoff import (
     format_a2,

@@ -331,7 +331,7 @@ def test_tree_pipeline_from_config(tmp_path, mini_xml) -> None:
     svm.fit(inst, y)
     assert svm.predict(inst).shape == (len(inst),)
     # a tree-kernel model saves and loads without pickle (model.TRUSTED_TYPES), same scores
-    from relx.model import RelationModel, load_model
+    from relx.ppi.model import RelationModel, load_model
 
     RelationModel(pipe, cfg, {"name": "tree"}).save(tmp_path / "m")
     np.testing.assert_allclose(load_model(tmp_path / "m").scores(inst),

@@ -321,7 +321,7 @@ def mini_pipeline(tmp_path, mini_xml):
 
 
 def save_load_same_scores(tmp_path, pipe, cfg, inst, vpath):
-    from relx.model import RelationModel, load_model
+    from relx.ppi.model import RelationModel, load_model
 
     scores = pipe.predict_proba(inst)[:, 1]
     RelationModel(pipe, cfg, {"name": "vec"}).save(tmp_path / "m")

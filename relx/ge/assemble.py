@@ -22,8 +22,7 @@ from collections.abc import Callable, Sequence
 
 import networkx as nx
 
-from relx.doc import Span
-from relx.events import REGULATION_TYPES, Event, StandoffDocument, TextBound, id_key
+from relx.doc import REGULATION_TYPES, Event, Span, StandoffDocument, TextBound, id_key
 from relx.ge.edges import EdgeCandidate
 from relx.ge.sentences import Node, SentenceView
 

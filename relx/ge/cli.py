@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from relx.ge.data import GEDoc, cache_path, load_ge
+from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor
-from relx.ge_eval import evaluate_events
 from relx.io.atomic import atomic_open
 from relx.io.standoff import write_a2
 from relx.registry import load_config
@@ -103,7 +103,7 @@ def train_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
     model's name, version and training data, ``models.skops``, and ``config.toml``)."""
     from datetime import UTC, datetime
 
-    from relx.model import _to_toml
+    from relx.model_store import to_toml
     from relx.parse.pipeline import DEFAULT_PIPELINE
 
     cfg = _config(config)
@@ -118,7 +118,7 @@ def train_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
     path = model.save(out, meta)
     with atomic_open(path / "config.toml") as fh:
         fh.write(Path(config).read_text(encoding="utf-8") if not isinstance(config, dict)
-                 else _to_toml(cfg))
+                 else to_toml(cfg))
     return path
 
 

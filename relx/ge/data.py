@@ -12,8 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from relx.doc import Document
-from relx.events import StandoffDocument
+from relx.doc import Document, StandoffDocument
 from relx.io.jsonl import read_jsonl, write_jsonl
 from relx.io.standoff import read_standoff_dir
 

@@ -28,7 +28,7 @@ import numpy as np
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
-from relx.events import REGULATION_TYPES
+from relx.doc import REGULATION_TYPES
 from relx.ge.sentences import ROLES, Node, SentenceView, allowed_roles, edge_targets
 from relx.represent.instances import StructureSet
 from relx.structures import NONE, StructureEncoder, Tuple

@@ -27,13 +27,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from relx.doc import Document, Entity, Sentence
-from relx.events import StandoffDocument, TextBound
-from relx.extract import find_model_dir
+from relx.doc import Document, Entity, Sentence, StandoffDocument, TextBound
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.io.atomic import atomic_open
 from relx.io.standoff import format_a1, format_a2
+from relx.model_store import find_model_dir
 from relx.parse.pipeline import NER_LABELS, Parser
 
 DEFAULT_EVENT_MODEL = "ge-events"

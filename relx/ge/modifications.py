@@ -21,7 +21,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import precision_recall_curve
 from sklearn.model_selection import GroupKFold
 
-from relx.events import MODIFICATION_TYPES, Event, Modification, StandoffDocument
+from relx.doc import MODIFICATION_TYPES, Event, Modification, StandoffDocument
 from relx.ge.sentences import SentenceView, _sentence_of, trigger_head
 
 NEGATION_CUES = frozenset({

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from relx import __version__
-from relx.events import StandoffDocument
+from relx.doc import StandoffDocument
 from relx.ge.assemble import Grouping, assemble_document
 from relx.ge.binding import BindingGrouper
 from relx.ge.data import GEDoc

@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from relx.doc import Document, Relation
-from relx.events import REGULATION_TYPES, StandoffDocument
+from relx.doc import REGULATION_TYPES, Document, Relation, StandoffDocument
 
 
 def _theme_proteins(ref: str, proteins: set[str], events: dict) -> set[str]:

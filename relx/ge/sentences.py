@@ -15,8 +15,14 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from relx.doc import Sentence
-from relx.events import GE_EVENT_TYPES, REGULATION_TYPES, StandoffDocument, TextBound, base_role
+from relx.doc import (
+    GE_EVENT_TYPES,
+    REGULATION_TYPES,
+    Sentence,
+    StandoffDocument,
+    TextBound,
+    base_role,
+)
 from relx.ge.data import GEDoc
 from relx.structures import dependency_graph, entity_head
 

@@ -20,7 +20,7 @@ from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 
-from relx.events import GE_EVENT_TYPES
+from relx.doc import GE_EVENT_TYPES
 from relx.ge.sentences import SentenceView
 
 NONE_LABEL = "None"

@@ -19,10 +19,10 @@ import numpy as np
 from relx.ge.assemble import assemble_document
 from relx.ge.data import GEDoc
 from relx.ge.edges import EdgeCandidate, candidates, combine, decide_edges
+from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import build_views
 from relx.ge.triggers import decide
-from relx.ge_eval import evaluate_events
 
 
 def split_docs(docs: Sequence[GEDoc], fraction: float = 0.2, seed: int = 0

@@ -337,7 +337,7 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
 
 
 def events_to_bioc(parsed: Document, pred: Any) -> bioc.BioCDocument:
-    """Predicted GENIA events as BioC (``pred`` a :class:`relx.events.StandoffDocument`,
+    """Predicted GENIA events as BioC (``pred`` a :class:`relx.doc.StandoffDocument`,
     ``parsed`` the parsed document whose entities carry the proteins' ids): an annotation per
     protein (``Protein``, ``identifier``) and per trigger (its event type), a relation per
     event (``type`` infon the event type; nodes ``Trigger`` and the argument roles, which

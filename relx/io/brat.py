@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING
 from relx.io.atomic import atomic_open
 
 if TYPE_CHECKING:
-    from relx.doc import Document
-    from relx.events import StandoffDocument
+    from relx.doc import Document, StandoffDocument
 
 PPI_CONF = """# brat annotation configuration written by relx (protein-protein interactions)
 [entities]

@@ -17,7 +17,7 @@ trigger is not an ``.a2`` text-bound of the same type -- raises :class:`ReaderEr
 the file and line.
 
 :func:`format_a2` / :func:`write_a2` emit T, E, M, ``*`` then R lines, each kind in
-:func:`relx.events.id_key` order (equivs as stored), so read -> write -> read is the identity.
+:func:`relx.doc.id_key` order (equivs as stored), so read -> write -> read is the identity.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from relx.doc import Span
-from relx.events import (
+from relx.doc import (
     Equiv,
     Event,
     Modification,
+    Span,
     StandoffDocument,
     StandoffRelation,
     TextBound,

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from relx.events import StandoffDocument
+from relx.doc import StandoffDocument
 from relx.io.ppi_xml import read_ppi_xml
 from relx.io.standoff import read_standoff_dir
 
@@ -469,7 +469,8 @@ def evaluate_cmd(
 ) -> None:
     """Score a trained pipeline's PROTEIN mentions against the .a1 Protein annotations."""
     if model is None:
-        from relx.parse.pipeline import DEFAULT_PIPELINE, load_nlp, models_dir
+        from relx.model_store import models_dir
+        from relx.parse.pipeline import DEFAULT_PIPELINE, load_nlp
 
         model = models_dir() / DEFAULT_PIPELINE
         nlp = load_nlp(model)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
-import os
 import warnings
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
@@ -25,16 +24,11 @@ from typing import Any
 import numpy as np
 
 from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
+from relx.model_store import models_dir
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
 SENTENCIZERS = frozenset({"pysbd_sentencizer", "senter", "sentencizer"})
-
-
-def models_dir() -> Path:
-    """Where shipped models live: ``$RELX_MODELS`` or the repository's ``models/``."""
-    env = os.environ.get("RELX_MODELS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "models"
 
 
 def source_name(meta: dict) -> str:

@@ -97,7 +97,7 @@ def extract(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from relx.batch import (
+    from relx.app.batch import (
         EVENT_FORMATS,
         OUTPUT_FORMATS,
         TASKS,
@@ -105,7 +105,7 @@ def extract(
         list_inputs,
         run_batch,
     )
-    from relx.model import ModelError
+    from relx.model_store import ModelError
 
     if task not in TASKS:
         raise typer.BadParameter(f"--task must be one of {TASKS}")
@@ -169,12 +169,12 @@ def _write_report(out: Path, report: Path, summary: dict, events: bool) -> None:
         encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]
     if events:
-        from relx.event_report import write_event_report
+        from relx.ge.report import write_event_report
 
         write_event_report(records, report, title=f"relx: {len(records)} events",
                            summary=summary)
     else:
-        from relx.report import write_report
+        from relx.ppi.report import write_report
 
         write_report(records, report, title=f"relx: {len(records)} interactions",
                      summary=summary)
@@ -186,7 +186,7 @@ def models(
     = None,
 ) -> None:
     """List the installed relation models and parse pipelines."""
-    from relx.model import installed_models
+    from relx.model_store import installed_models
 
     t = Table(title="relx models")
     for col in ("name", "kind", "task", "version", "MB", "path"):
@@ -241,13 +241,13 @@ def evaluate(
         return
     if task != "ppi":
         raise typer.BadParameter("--task must be ppi or ge-events")
-    from relx.evaluate import (
+    from relx.io import ReaderError
+    from relx.ppi.evaluate import (
         cross_validation_report,
         load_corpus,
         train_test_report,
         write_json,
     )
-    from relx.io import ReaderError
     from relx.registry import ConfigError, apply_overrides, load_config
 
     out = Console(quiet=quiet)
@@ -300,7 +300,7 @@ def evaluate(
 
 def _threshold_option(value: str | None) -> float | str | None:
     """--threshold: a number, ``in-domain`` or nothing (the model's new-text threshold)."""
-    from relx.model import IN_DOMAIN
+    from relx.ppi.model import IN_DOMAIN
 
     if value is None or value == IN_DOMAIN:
         return value
@@ -351,7 +351,7 @@ def score_events(
     """Score predicted GENIA events against gold with the shared task's matching rules."""
     import json
 
-    from relx.ge_eval import evaluate_events
+    from relx.ge.evaluate import evaluate_events
     from relx.io import ReaderError, read_standoff, read_standoff_dir
 
     try:
@@ -420,9 +420,9 @@ def train(
         return
     if task != "ppi":
         raise typer.BadParameter("--task must be ppi or ge-events")
-    from relx.evaluate import load_corpus
     from relx.io import ReaderError
-    from relx.model import train_model
+    from relx.ppi.evaluate import load_corpus
+    from relx.ppi.model import train_model
     from relx.registry import ConfigError, apply_overrides, load_config
 
     out_console = Console(quiet=quiet)
@@ -486,11 +486,11 @@ def silver_ppi(
     event connects the two (relx.ge.ppi_pairs). The pairs are marked silver: with
     decision_rows = "gold" in the ensemble they help rank, and only the gold corpora's pairs
     set the threshold."""
-    from relx.evaluate import load_corpus
     from relx.ge.data import load_ge
     from relx.ge.ppi_pairs import drop_shared_documents, silver_ppi_documents
     from relx.io import ReaderError
     from relx.io.jsonl import write_jsonl
+    from relx.ppi.evaluate import load_corpus
 
     console = Console(quiet=quiet)
     try:

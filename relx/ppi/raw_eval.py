@@ -8,7 +8,7 @@ mention overlaps its gold entity); each gold pair is matched at most once. The s
 on the gold entities (``--parses relx``) gives the figure to compare with
 (:func:`gold_entity_report`, in the report as ``gold_entities_relx_parses``).
 
-    python -m relx.raw_eval --config configs/ppi-klsh-rf.toml --train A.xml.gz \\
+    python -m relx.ppi.raw_eval --config configs/ppi-klsh-rf.toml --train A.xml.gz \\
         --test B.xml.gz --report runs/raw/a2b.json
 """
 
@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from relx.doc import Document, Entity
-from relx.evaluate import load_corpus
 from relx.io.atomic import atomic_open
-from relx.model import RelationModel, train_model
+from relx.ppi.evaluate import load_corpus
+from relx.ppi.model import RelationModel, train_model
 from relx.registry import load_config
 
 
@@ -43,7 +43,7 @@ def sentence_documents(docs: Sequence[Document]) -> list[Document]:
 def raw_text_report(model: RelationModel, test_docs: Sequence[Document], *,
                     match: str = "overlap", threshold: float | None = None) -> dict[str, Any]:
     """P/R/F1 of raw-text extraction against the gold interacting pairs of ``test_docs``."""
-    from relx.extract import Extractor
+    from relx.ppi.extract import Extractor
 
     ex = Extractor(model, threshold=threshold, ground=False)
     gold: dict[str, list[tuple[Entity, Entity]]] = {}
@@ -90,7 +90,7 @@ def gold_entity_report(model: RelationModel, test_docs: Sequence[Document]) -> d
     """P/R/F1/AUC of the same model on the test corpus's own entities and candidate pairs
     (``test_docs`` parsed as the model's training data was), at the model's threshold; each
     sentence is its own document, as in :func:`raw_text_report`."""
-    from relx.evaluate import binary_metrics
+    from relx.ppi.evaluate import binary_metrics
     from relx.represent.instances import PairInstance, labels
 
     inst = [PairInstance(s.id, s, r) for d in test_docs for s in d.sentences

@@ -7,7 +7,7 @@ re-derives threshold and calibration from the stored out-of-fold member probabil
 (``ProbabilityEnsemble.fit_combiner``) and is scored on the held-out documents, with and
 without the EM prior-shift adjustment. One JSON line per (weights, prior_shift).
 
-    python benchmarks/tune_ensemble.py --config configs/ppi-ensemble-g2p.toml --corpus AIMed --split 0
+    python dev/tune_ensemble.py --config configs/ppi-ensemble-g2p.toml --corpus AIMed --split 0
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
 
-from relx.evaluate import document_folds, load_corpus
+from relx.ppi.evaluate import document_folds, load_corpus
 from relx.registry import build_pipeline, load_config
 from relx.represent.instances import labels, pair_instances
 

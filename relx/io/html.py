@@ -1,18 +1,13 @@
-"""A self-contained HTML report of extracted relations.
+"""The self-contained HTML page both tasks' reports share: no scripts, styles, fonts or
+images fetched from anywhere.
 
-``write_report`` writes one HTML file with everything inline (no scripts, styles, fonts or
-images fetched from anywhere): a summary header, a sortable table of the relations (plain
-JavaScript; open the file with ``#sort=score`` or ``#sort=score:desc`` in the URL to sort on
-load) and a picture of the interaction network as inline SVG, laid out in Python
-(networkx ``spring_layout`` with a fixed seed).
+A header (title, counts, a summary table), a picture of the protein network as inline SVG
+laid out in Python (networkx ``spring_layout`` with a fixed seed) and a sortable, filterable
+table (plain JavaScript; ``#sort=key`` or ``#sort=key:desc`` in the URL sorts on load).
+The task reports (:mod:`relx.ppi.report`, :mod:`relx.ge.report`) fill in the rows.
 
-Relations are the dicts the extractor writes as JSONL lines::
-
-    {"document_id": "...", "sentence_id": "...", "sentence": "text", "sentence_start": 0,
-     "entity1": {"id": "...", "text": "IL-2", "start": 12, "end": 16, "norm_ids": [...]},
-     "entity2": {...}, "score": 0.83, "model": "ppi-default", "model_version": "0.1.0"}
-
-Entity offsets are document offsets; ``sentence_start`` is the sentence's document offset.
+Entities are the dicts the extractors write in JSONL (``text``, ``start``, ``end`` as document
+offsets, ``norm_ids``); ``sentence_start`` is a sentence's document offset.
 """
 
 from __future__ import annotations
@@ -22,20 +17,10 @@ import json
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from relx.io.atomic import atomic_open
-
-__all__ = ["write_report", "render_report", "network", "node_key"]
-
-COLUMNS = (
-    ("document", "Document", "text"),
-    ("sentence", "Sentence", "text"),
-    ("entity1", "Entity 1", "text"),
-    ("entity2", "Entity 2", "text"),
-    ("score", "Score", "number"),
-)
+__all__ = ["Network", "escape", "highlight", "lexicon_symbol", "local_span", "network",
+           "network_svg", "node_key", "page"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5rem;color:#222}
@@ -118,7 +103,8 @@ _JS = """
 """
 
 
-def _e(value: object) -> str:
+def escape(value: object) -> str:
+    """``value`` as HTML text (``None`` as empty)."""
     return html.escape("" if value is None else str(value), quote=True)
 
 
@@ -170,7 +156,7 @@ def network(
     return net
 
 
-def _lexicon_symbol() -> Callable[[str], str | None]:
+def lexicon_symbol() -> Callable[[str], str | None]:
     """Symbol lookup through the shipped grounding lexicon (loaded on first use)."""
     from relx.ground import default_grounder
 
@@ -182,7 +168,7 @@ def _max_score(scores: list[float]) -> float | None:
     return max(vals) if vals else None
 
 
-def _svg(net: Network, *, width: int, height: int, max_nodes: int, seed: int) -> tuple[str, str]:
+def network_svg(net: Network, *, width: int, height: int, max_nodes: int, seed: int) -> tuple[str, str]:
     """Inline SVG of the network and a caption."""
     import networkx as nx
 
@@ -238,9 +224,9 @@ def _svg(net: Network, *, width: int, height: int, max_nodes: int, seed: int) ->
         opacity = 0.35 + 0.6 * (best if best is not None else 0.5)
         tip = f"{net.labels[a]} \u2013 {net.labels[b]}: {n} relation{'s' if n != 1 else ''}"
         tip += f", max score {best:.2f}" if best is not None else ""
-        title = f"<title>{_e(tip)}</title>"
+        title = f"<title>{escape(tip)}</title>"
         common = (
-            f'data-source="{_e(a)}" data-target="{_e(b)}" data-count="{n}" '
+            f'data-source="{escape(a)}" data-target="{escape(b)}" data-count="{n}" '
             f'stroke-width="{w:.2f}" stroke-opacity="{min(opacity, 1.0):.2f}"'
         )
         (ax, ay), (bx, by) = xy(a), xy(b)
@@ -265,9 +251,9 @@ def _svg(net: Network, *, width: int, height: int, max_nodes: int, seed: int) ->
         tip += f": {net.mentions.get(n, 0)} relations, {degree[n]} partners"
         anchor, dx = ("end", -radius[n] - 3) if x > width - 120 else ("start", radius[n] + 3)
         out.append(
-            f'<g class="node {grounded}" data-id="{_e(n)}"><title>{_e(tip)}</title>'
+            f'<g class="node {grounded}" data-id="{escape(n)}"><title>{escape(tip)}</title>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius[n]:.1f}"/>'
-            f'<text x="{x + dx:.1f}" y="{y + 4:.1f}" text-anchor="{anchor}">{_e(label)}</text>'
+            f'<text x="{x + dx:.1f}" y="{y + 4:.1f}" text-anchor="{anchor}">{escape(label)}</text>'
             "</g>"
         )
     out.append("</g></svg>")
@@ -277,7 +263,7 @@ def _svg(net: Network, *, width: int, height: int, max_nodes: int, seed: int) ->
 # --- table -------------------------------------------------------------------------------
 
 
-def _local_span(ent: Mapping[str, Any], sentence: str, offset: int) -> tuple[int, int] | None:
+def local_span(ent: Mapping[str, Any], sentence: str, offset: int) -> tuple[int, int] | None:
     """The entity's span in the sentence text, from its document offsets (checked against
     its text) or, failing that, by finding its text."""
     text = str(ent.get("text") or "")
@@ -293,7 +279,7 @@ def _local_span(ent: Mapping[str, Any], sentence: str, offset: int) -> tuple[int
     return None
 
 
-def _highlight(sentence: str, spans: list[tuple[tuple[int, int] | None, str]]) -> str:
+def highlight(sentence: str, spans: list[tuple[tuple[int, int] | None, str]]) -> str:
     """Sentence HTML with each span wrapped in ``<mark class=...>``; overlaps merge."""
     marks = sorted((sp[0], sp[1], cls) for sp, cls in spans if sp is not None and sp[1] > sp[0])
     merged: list[list[Any]] = []
@@ -305,121 +291,23 @@ def _highlight(sentence: str, spans: list[tuple[tuple[int, int] | None, str]]) -
             merged.append([s, e, cls])
     out, pos = [], 0
     for s, e, cls in merged:
-        out.append(_e(sentence[pos:s]))
-        out.append(f'<mark class="{cls}">{_e(sentence[s:e])}</mark>')
+        out.append(escape(sentence[pos:s]))
+        out.append(f'<mark class="{cls}">{escape(sentence[s:e])}</mark>')
         pos = e
-    out.append(_e(sentence[pos:]))
+    out.append(escape(sentence[pos:]))
     return "".join(out)
 
 
-def _entity_cell(ent: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> str:
-    text = str(ent.get("text") or "")
-    ids = [str(i) for i in ent.get("norm_ids") or []]
-    parts = []
-    for i in ids[:5]:
-        sym = symbol(i) if symbol else None
-        parts.append(f"{i} ({sym})" if sym else i)
-    more = f" +{len(ids) - 5}" if len(ids) > 5 else ""
-    id_html = f'<div class="ids">{_e(", ".join(parts) + more)}</div>' if ids else ""
-    return f'<td data-v="{_e(text.lower())}">{_e(text)}{id_html}</td>'
-
-
-def _row(rel: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> str:
-    sentence = str(rel.get("sentence") or "")
-    offset = rel.get("sentence_start")
-    offset = offset if isinstance(offset, int) else 0
-    e1, e2 = rel.get("entity1") or {}, rel.get("entity2") or {}
-    sent_html = _highlight(
-        sentence,
-        [(_local_span(e1, sentence, offset), "e1"), (_local_span(e2, sentence, offset), "e2")],
-    )
-    doc = str(rel.get("document_id") or "")
-    sid = str(rel.get("sentence_id") or "")
-    score = rel.get("score")
-    has_score = isinstance(score, int | float) and not math.isnan(score)
-    score_v = f"{score:.6g}" if has_score else ""
-    score_txt = f"{score:.3f}" if has_score else ""
-    if rel.get("negated"):
-        score_txt += '<div class="neg" title="the dependency path between the two passes a ' \
-                     'negated word">negated</div>'
-
-    return (
-        "<tr>"
-        f'<td data-v="{_e(doc)} {_e(sid)}" title="{_e(sid)}">{_e(doc)}</td>'
-        f'<td data-v="{_e(sentence.lower())}">{sent_html}</td>'
-        f"{_entity_cell(e1, symbol)}{_entity_cell(e2, symbol)}"
-        f'<td class="score" data-v="{score_v}">{score_txt}</td>'
-        "</tr>"
-    )
-
-
-def _summary_table(summary: Mapping[str, Any]) -> str:
+def summary_table(summary: Mapping[str, Any]) -> str:
     rows = []
     for k, v in summary.items():
         if isinstance(v, Mapping | list | tuple):
             v = json.dumps(v, ensure_ascii=False, sort_keys=True, default=str)
-        rows.append(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>")
+        rows.append(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>")
     return f'<table class="summary">{"".join(rows)}</table>' if rows else ""
 
 
 # --- page --------------------------------------------------------------------------------
-
-
-def render_report(
-    relations: list[dict],
-    *,
-    title: str,
-    summary: Mapping[str, Any] | None = None,
-    symbol: Callable[[str], str | None] | None = None,
-    max_nodes: int = 150,
-    seed: int = 0,
-    width: int = 960,
-    height: int = 640,
-) -> str:
-    """The report page as a string (see ``write_report``)."""
-    if symbol is None and any(
-        (r.get(k) or {}).get("norm_ids") for r in relations for k in ("entity1", "entity2")
-    ):
-        symbol = _lexicon_symbol()
-    net = network(relations, symbol)
-    svg, caption = _svg(net, width=width, height=height, max_nodes=max_nodes, seed=seed)
-    ordered = sorted(
-        relations,
-        key=lambda r: (
-            -(r["score"] if isinstance(r.get("score"), int | float) else -math.inf),
-            str(r.get("document_id")),
-            str(r.get("sentence_id")),
-        ),
-    )
-    docs = {r.get("document_id") for r in relations}
-    models = sorted(
-        {
-            f"{r.get('model')} {r.get('model_version') or ''}".strip()
-            for r in relations
-            if r.get("model")
-        }
-    )
-    counts = (
-        f"{len(relations)} relations in {len(docs)} documents; "
-        f"{len(net.labels)} proteins, {len(net.edges)} interacting pairs"
-    )
-    if models:
-        counts += f"; model {', '.join(models)}"
-    heads = "".join(
-        f'<th data-key="{key}" data-type="{typ}" scope="col"'
-        + (' aria-sort="descending"' if key == "score" else "")  # the rows' initial order
-        + f">{_e(label)}</th>"
-        for key, label, typ in COLUMNS
-    )
-    rows = "\n".join(_row(r, symbol) for r in ordered)
-    network_html = (
-        f"<figure>{svg}<figcaption>{_e(caption)}; edge width grows with the number of "
-        "relations, hover for counts and scores.</figcaption></figure>"
-        if svg
-        else "<p>No relations.</p>"
-    )
-    return page(title=title, counts=counts, summary=summary, network_html=network_html,
-                heads=heads, rows=rows, what="Relations")
 
 
 def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_html: str,
@@ -432,21 +320,21 @@ def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="relx">
-<title>{_e(title)}</title>
+<title>{escape(title)}</title>
 <style>{_CSS}{css}</style>
 </head>
 <body>
 <header>
-<h1>{_e(title)}</h1>
-<p class="counts">{_e(counts)}</p>
-{_summary_table(summary or {})}
+<h1>{escape(title)}</h1>
+<p class="counts">{escape(counts)}</p>
+{summary_table(summary or {})}
 </header>
 <section id="network">
 <h2>Interaction network</h2>
 {network_html}
 </section>
 <section id="table">
-<h2>{_e(what)}</h2>
+<h2>{escape(what)}</h2>
 <input id="filter" type="search" placeholder="filter rows" aria-label="filter rows">
 <table id="relations" class="relations">
 <thead><tr>{heads}</tr></thead>
@@ -459,26 +347,3 @@ def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_
 </body>
 </html>
 """
-
-
-def write_report(
-    relations: list[dict],
-    path: Path,
-    *,
-    title: str,
-    summary: dict,
-    symbol: Callable[[str], str | None] | None = None,
-    max_nodes: int = 150,
-    seed: int = 0,
-) -> None:
-    """Write the self-contained HTML report of ``relations`` (extractor JSONL dicts).
-
-    ``summary`` is shown as a key/value table under the title. Grounded ids are shown with
-    their symbols (``symbol``, by default the shipped grounding lexicon); the network shows
-    at most ``max_nodes`` proteins, laid out with ``seed``.
-    """
-    page = render_report(
-        relations, title=title, summary=summary, symbol=symbol, max_nodes=max_nodes, seed=seed
-    )
-    with atomic_open(Path(path)) as fh:
-        fh.write(page)

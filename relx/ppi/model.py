@@ -22,6 +22,7 @@ import numpy as np
 from relx import __version__
 from relx.doc import Document
 from relx.io.atomic import atomic_open
+from relx.model_store import ModelError, to_toml
 from relx.registry import build_pipeline
 from relx.represent.instances import PairInstance, labels, pair_instances
 
@@ -51,10 +52,6 @@ TRUSTED_TYPES = [
     "relx.represent.pair_vectors.PairVectorFeatures",
     "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
 ]
-
-
-class ModelError(ValueError):
-    """A model directory that cannot be used (missing, wrong format version, untrusted)."""
 
 
 IN_DOMAIN = "in-domain"  # threshold choice: the model's in-domain decision rule
@@ -121,7 +118,7 @@ class RelationModel:
         sio.dump(self.pipeline, tmp, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
         tmp.replace(path / "pipeline.skops")
         with atomic_open(path / "config.toml") as fh:
-            fh.write(_to_toml(self.config))
+            fh.write(to_toml(self.config))
         meta = {**self.meta, "format_version": FORMAT_VERSION, "relx_version": __version__}
         with atomic_open(path / "meta.json") as fh:
             json.dump(meta, fh, indent=2)
@@ -192,47 +189,3 @@ def train_model(config: dict[str, Any], docs: Sequence[Document], *, name: str,
             "n_documents": len(docs), "parse_source": parse_source, "seed": seed,
             "train_seconds": round(time.perf_counter() - t0, 1)}
     return RelationModel(pipe, config, meta)
-
-
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int | float):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, list | tuple):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    raise TypeError(f"cannot write {type(v).__name__} to TOML")
-
-
-def _to_toml(cfg: dict[str, Any]) -> str:
-    """A config of flat sections (what relx configs are) as TOML text."""
-    out = []
-    for section, body in cfg.items():
-        if not isinstance(body, dict):
-            out.append(f"{section} = {_toml_value(body)}")
-            continue
-        out.append(f"\n[{section}]")
-        out += [f"{k} = {_toml_value(v)}" for k, v in body.items() if not isinstance(v, dict)]
-    return "\n".join(out).lstrip() + "\n"
-
-
-def installed_models(root: Path | None = None) -> list[dict[str, Any]]:
-    """Every model directory under ``root`` (default: the shipped ``models/``) with its meta."""
-    from relx.parse.pipeline import models_dir
-
-    root = models_dir() if root is None else root
-    found = []
-    for meta_file in sorted(root.glob("*/meta.json")):
-        meta = json.loads(meta_file.read_text())
-        kind = "relation model" if (meta_file.parent / "pipeline.skops").exists() else \
-            "event model" if meta.get("format") == "relx-ge-events" else \
-            "spaCy pipeline" if (meta_file.parent / "config.cfg").exists() else "other"
-        default_task = {"spaCy pipeline": "parse", "event model": "ge-events"}.get(kind, "?")
-        found.append({"name": meta_file.parent.name, "path": str(meta_file.parent), "kind": kind,
-                      "version": meta.get("version", "?"),
-                      "task": meta.get("task", default_task),
-                      "size_mb": round(sum(f.stat().st_size for f in meta_file.parent.rglob("*")
-                                           if f.is_file()) / 1e6, 1)})
-    return found

@@ -9,7 +9,7 @@ eigenproblem per (features, weighting, affinity, h, λ)) and, for each energy fr
 MSE-FLDA setting, scores the validation documents. One JSON line per result in ``--out``;
 a rerun skips grid points already there.
 
-    python benchmarks/tune_g2p.py --corpus AIMed --out runs/g2p/tune-AIMed.jsonl
+    python dev/tune_g2p.py --corpus AIMed --out runs/g2p/tune-AIMed.jsonl
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import scipy.linalg
 from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
 from sklearn.utils import check_random_state
 
-from relx.evaluate import document_folds, load_corpus
 from relx.kernels.structure import PathKernel
 from relx.learn.flda import MSEFLDA
+from relx.ppi.evaluate import document_folds, load_corpus
 from relx.represent.g2p import G2PEmbedding, energy_components
 from relx.represent.instances import StructureExtractor, labels, pair_instances
 from relx.represent.klsh import _balanced_sample

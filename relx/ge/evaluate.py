@@ -55,7 +55,7 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-from relx.events import (
+from relx.doc import (
     GE_EVENT_TYPES,
     MODIFICATION_TYPES,
     REGULATION_TYPES,

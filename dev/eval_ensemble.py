@@ -4,7 +4,7 @@ threshold, see relx.learn.ensemble): the same fitted model, so the costly fit is
 (train on one corpus / test on another, or k-fold CV by document with the same seeded
 folds); each report also lists every member's own P/R/F1/AUC at its own threshold.
 
-    python benchmarks/eval_ensemble.py --config configs/ppi-ensemble-g2p.toml \
+    python dev/eval_ensemble.py --config configs/ppi-ensemble-g2p.toml \
         --train AIMed --test BioInfer --report runs/g2p/best-a2b.json
     (writes runs/g2p/best-a2b.json, best-a2b-em.json, best-a2b-rate.json,
     best-a2b-in-domain.json, best-a2b.npz)
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from relx.evaluate import binary_metrics, document_folds, f1_interval, load_corpus, write_json
+from relx.ppi.evaluate import binary_metrics, document_folds, f1_interval, load_corpus, write_json
 from relx.registry import build_pipeline, load_config
 from relx.represent.instances import labels, pair_instances
 

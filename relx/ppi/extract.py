@@ -16,8 +16,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
-from relx.model import DEFAULT_MODEL, IN_DOMAIN, ModelError, RelationModel, load_model
-from relx.parse.pipeline import Parser, models_dir
+from relx.model_store import find_model_dir
+from relx.parse.pipeline import Parser
+from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RelationModel, load_model
 from relx.represent.instances import PairInstance
 from relx.represent.pair_features import negated_pair
 
@@ -50,18 +51,6 @@ class ExtractedRelation(BaseModel):
     model: str
     model_version: str
     negated: bool = False
-
-
-def find_model_dir(name: str, *, what: str = "model",
-                   error: type[Exception] = ModelError) -> Path:
-    """The directory of a model given as a directory or an installed model's name."""
-    path = Path(name)
-    if not (path / "meta.json").exists():
-        path = models_dir() / name
-    if not (path / "meta.json").exists():
-        raise error(f"no {what} {name!r} (looked for a directory, and in {models_dir()}); "
-                    "`relx models` lists the installed ones")
-    return path
 
 
 def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:

@@ -1,5 +1,6 @@
 """A self-contained HTML report of extracted GENIA events (``relx extract --task events
---report``), the events' counterpart of :mod:`relx.report` (same page, no fetched assets).
+--report``), the events' counterpart of :mod:`relx.ppi.report` (the same
+:mod:`relx.io.html` page).
 
 Events are the dicts ``relx extract --task events`` writes to ``events.jsonl``
 (:class:`relx.ge.extract.ExtractedEvent`). The page has the counts per event type, the
@@ -17,9 +18,10 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from relx.events import REGULATION_TYPES
+from relx.doc import REGULATION_TYPES
 from relx.io.atomic import atomic_open
-from relx.report import _e, _highlight, _lexicon_symbol, _local_span, _svg, network, page
+from relx.io.html import escape as _e
+from relx.io.html import highlight, lexicon_symbol, local_span, network, network_svg, page
 
 __all__ = ["protein_edges", "render_event_report", "write_event_report"]
 
@@ -106,8 +108,8 @@ def _row(ev: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> s
     offset = offset if isinstance(offset, int) else 0
     trig = ev.get("trigger") or {}
     args = ev.get("arguments") or []
-    spans = [(_local_span(trig, sentence, offset), "trigger")]
-    spans += [(_local_span(a, sentence, offset),
+    spans = [(local_span(trig, sentence, offset), "trigger")]
+    spans += [(local_span(a, sentence, offset),
                "cause" if a.get("role") == "Cause" else "theme") for a in args]
     doc, eid = str(ev.get("document_id") or ""), str(ev.get("event_id") or "")
     start = trig.get("start") if isinstance(trig.get("start"), int) else 0
@@ -115,7 +117,7 @@ def _row(ev: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> s
     return (
         "<tr>"
         f'<td data-v="{_e(doc)} {start:09d}" title="{_e(eid)}">{_e(doc)}</td>'
-        f'<td data-v="{_e(sentence.lower())}">{_highlight(sentence, spans)}</td>'
+        f'<td data-v="{_e(sentence.lower())}">{highlight(sentence, spans)}</td>'
         f"<td>{_e(ev.get('type'))}{_modifications(ev)}</td>"
         f'<td data-v="{_e(str(trig.get("text", "")).lower())}">{_e(trig.get("text"))}</td>'
         f'<td class="args" data-v="{_e(arg_text.lower())}">'
@@ -132,10 +134,10 @@ def render_event_report(events: list[dict], *, title: str,
     """The report page as a string (see :func:`write_event_report`)."""
     if symbol is None and any(a.get("norm_ids") for ev in events
                               for a in ev.get("arguments") or ()):
-        symbol = _lexicon_symbol()
+        symbol = lexicon_symbol()
     edges = protein_edges(events)
     net = network(edges, symbol)
-    svg, caption = _svg(net, width=width, height=height, max_nodes=max_nodes, seed=seed)
+    svg, caption = network_svg(net, width=width, height=height, max_nodes=max_nodes, seed=seed)
     types = Counter(str(ev.get("type")) for ev in events)
     docs = {ev.get("document_id") for ev in events}
     models = sorted({f"{ev.get('model')} {ev.get('model_version') or ''}".strip()

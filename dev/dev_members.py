@@ -13,9 +13,9 @@ applied to the 10th), pooled F1 of
 over the members named by ``--members``; and, for new text, each file's IEPA AUC and Youden
 F1 of the fixed-weight mean.
 
-    python benchmarks/dev_members.py dump --config configs/ppi-best.toml --train AIMed \
+    python dev/dev_members.py dump --config configs/ppi-best.toml --train AIMed \
         --out runs/dev/members-aimed.npz
-    python benchmarks/dev_members.py stack runs/dev/members-aimed.npz \
+    python dev/dev_members.py stack runs/dev/members-aimed.npz \
         runs/dev/members-bioinfer.npz
 
 Candidate members measured this way (weight 1 in the fit, so they are fitted; ``stack
@@ -43,7 +43,7 @@ import numpy as np
 from sklearn.metrics import f1_score, roc_auc_score
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "dev"))
 
 from eval_ensemble import corpus_path  # noqa: E402
 
@@ -53,7 +53,7 @@ SHIPPED = {"klsh_rf": 1.0, "pair_lr": 2.0, "pair_nb": 1.0, "pair_gbt": 1.0, "pai
 
 
 def dump(config: Path, train: str, dev: str, out: Path) -> None:
-    from relx.evaluate import load_corpus
+    from relx.ppi.evaluate import load_corpus
     from relx.registry import build_pipeline, load_config
     from relx.represent.instances import labels, pair_instances
 

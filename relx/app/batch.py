@@ -9,7 +9,7 @@ decides the outputs (task, model name/version/creation time, threshold, parser, 
 formats); resuming into a folder written with other settings is refused, so one folder never
 mixes results of two models.
 
-``BatchOptions.task`` picks what is extracted: ``ppi`` (protein pairs, :mod:`relx.extract`)
+``BatchOptions.task`` picks what is extracted: ``ppi`` (protein pairs, :mod:`relx.ppi.extract`)
 or ``events`` (GENIA events, :mod:`relx.ge.extract`: ``events.jsonl`` instead of
 ``relations.jsonl``, and a ``.txt``/``.a1``/``.a2`` triple per document in ``standoff/``).
 """
@@ -119,7 +119,7 @@ def _extractor(opts: BatchOptions) -> Any:
         _EXTRACTORS[k] = EventExtractor(opts.model, spacy_model=opts.spacy_model,
                                         ground=opts.ground)
     elif task == "ppi":
-        from relx.extract import Extractor
+        from relx.ppi.extract import Extractor
 
         _EXTRACTORS[k] = Extractor(opts.model, spacy_model=opts.spacy_model,
                                    threshold=opts.threshold, ground=opts.ground)
@@ -234,9 +234,9 @@ def _tsv_row(r: Any) -> list[str]:
 
 def run_settings(opts: BatchOptions) -> dict[str, Any]:
     """What decides an input's outputs (a resumed batch must use the same)."""
-    from relx.extract import find_model_dir
     from relx.ge.extract import DEFAULT_EVENT_MODEL
-    from relx.model import DEFAULT_MODEL
+    from relx.model_store import find_model_dir
+    from relx.ppi.model import DEFAULT_MODEL
 
     default = DEFAULT_EVENT_MODEL if opts.task == "events" else DEFAULT_MODEL
     try:

@@ -1,7 +1,7 @@
 """How configs/ppi-best.toml was chosen: member scores, score combination and decision rule,
 judged on IEPA as the unseen development corpus (AIMed<->BioInfer are never looked at).
 
-    python benchmarks/select_ppi_best.py [--train AIMed BioInfer] [--dev IEPA]
+    python dev/select_ppi_best.py [--train AIMed BioInfer] [--dev IEPA]
         [--members klsh_rf=configs/ppi-klsh-rf.toml pair_lr=configs/ppi-pair-lr.toml]
 
 For each training corpus: 5-fold (by document) out-of-fold scores of KLSH-RF
@@ -26,9 +26,9 @@ from sklearn.metrics import f1_score, roc_auc_score
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from relx.evaluate import document_folds, load_corpus, positive_scores  # noqa: E402
 from relx.learn.ensemble import quantile_map  # noqa: E402
 from relx.learn.forest import best_f1_threshold, best_youden_threshold  # noqa: E402
+from relx.ppi.evaluate import document_folds, load_corpus, positive_scores  # noqa: E402
 from relx.registry import build_pipeline, load_config  # noqa: E402
 from relx.represent.instances import labels, pair_instances  # noqa: E402
 
