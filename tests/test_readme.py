@@ -1,22 +1,50 @@
-"""README examples are executed, so they cannot rot."""
+"""The examples of the README and of docs/methods.md are executed, so they cannot rot."""
 
 from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT
 
 
-def test_readme_python_examples_run(capsys):
-    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
-    assert blocks
+def _run_python_blocks(path: Path) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", path.read_text("utf-8"), re.S)
+    assert blocks, f"{path} has no python examples"
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
         for code in blocks:
-            exec(compile(code, "README.md", "exec"), {})
+            exec(compile(code, str(path.relative_to(ROOT)), "exec"), {})
     finally:
         os.chdir(cwd)
+
+
+def test_readme_python_examples_run(capsys):
+    _run_python_blocks(ROOT / "README.md")
     out = capsys.readouterr().out
-    assert "RAD51 -- BRCA2:" in out
+    assert re.search(r"^(JAK1|STAT5|SOCS3) \[.*\] (JAK1|STAT5|SOCS3) 0\.\d+$", out, re.M), out
+    assert re.search(r"^E\d+ Phosphorylation phosphorylation ", out, re.M), out
+
+
+def test_methods_page_python_examples_run(capsys):
+    _run_python_blocks(ROOT / "docs" / "methods.md")
+    assert "RAD51 -- BRCA2:" in capsys.readouterr().out
+
+
+def test_readme_first_screen_speaks_to_users():
+    text = (ROOT / "README.md").read_text("utf-8")
+    first_screen = "\n".join(text.splitlines()[:40])
+    for acronym in ("KLSH", "FLDA", "G2P", "Youden", "SVM", "kernel"):
+        assert acronym not in first_screen, acronym
+    assert "make demo" in first_screen and "make test" in first_screen
+    assert len(text.splitlines()) <= 200
+
+
+@pytest.mark.parametrize("page", ["docs/methods.md", "docs/ge-events.md", "docs/results.md"])
+def test_readme_links_exist(page):
+    assert f"]({page}" in (ROOT / "README.md").read_text("utf-8")
+    assert (ROOT / page).is_file()

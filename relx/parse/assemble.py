@@ -53,7 +53,7 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
         "license": "CC BY 3.0 (CRAFT), GENIA license (see ../shared/treebanks)",
         "requirements": ["scispacy>=0.5.5"],
         # trained with 3.8; the same weights give identical parses under 3.7.5, the version
-        # relx installs (its wheels parse ~3x faster, see README)
+        # relx installs (its wheels parse ~3x faster, see docs/methods.md)
         "spacy_version": SPACY_VERSIONS,
         "relx_version": __version__,
         "sources": [{"name": "CRAFT treebank"}, {"name": "GENIA treebank (train part)"},
