@@ -77,7 +77,7 @@ def extract(
              "text).")
     ] = None,
     ground: Annotated[bool, typer.Option(help="Ground proteins to HGNC/FamPlex.")] = True,
-    jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option(help="Local worker processes (0: one per core).")] = 1,
     engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
                                                        "(with --engine dask).")] = None,
@@ -86,21 +86,35 @@ def extract(
              "sortable table (with --task events, of the events).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
     = False,
+    chunk_size: Annotated[int, typer.Option(
+        help="Documents per unit of work (scheduled, written and resumed alone).")] = 1000,
+    max_input_mb: Annotated[float, typer.Option(
+        help="Stop reading an input after this many MiB (decompressed); reported as an "
+             "error.")] = 4096,
+    max_sentence_tokens: Annotated[int, typer.Option(
+        help="Sentences with more tokens are not scored (counted in summary.json).")] = 150,
+    max_sentence_pairs: Annotated[int, typer.Option(
+        help="At most this many candidate pairs scored per sentence, the closest first "
+             "(the rest counted in summary.json).")] = 100,
 ) -> None:
     """Extract protein-protein interactions (or, with **--task events**, GENIA events)
     from papers and abstracts.
 
     Writes one output per input file under **--out** (atomically), then
     relations.jsonl (one relation per line; events.jsonl with --task events), errors.jsonl
-    (bad inputs, with the reason) and summary.json. Rerunning with the same --out skips
-    finished inputs.
+    (bad inputs and documents, with the stage and reason) and summary.json. Rerunning with
+    the same --out skips finished inputs (unchanged size and time, or content).
+
+    Exit codes: 0 every input done without error; 3 done, but some inputs or documents
+    failed (see errors.jsonl); 2 bad options, model or --out in use; 1 a crash.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import Progress, TimeElapsedColumn
 
     from relx.app.batch import (
         EVENT_FORMATS,
         OUTPUT_FORMATS,
         TASKS,
+        BatchLocked,
         BatchOptions,
         list_inputs,
         run_batch,
@@ -109,6 +123,8 @@ def extract(
 
     if task not in TASKS:
         raise typer.BadParameter(f"--task must be one of {TASKS}")
+    jobs = _extract_limits(input_format, jobs, engine, scheduler, chunk_size, max_input_mb,
+                           max_sentence_tokens, max_sentence_pairs)
     events = task == "events"
     choices = EVENT_FORMATS if events else OUTPUT_FORMATS
     formats = tuple(dict.fromkeys(["jsonl", *(format or [])]))
@@ -130,21 +146,47 @@ def extract(
         err.print("[red]error:[/] no input files of a known format")
         raise typer.Exit(2)
     opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
-                        spacy_model=spacy_model, threshold=threshold, ground=ground, task=task)
+                        spacy_model=spacy_model, threshold=threshold, ground=ground, task=task,
+                        chunk_size=chunk_size, max_input_bytes=int(max_input_mb * 2**20),
+                        max_sentence_tokens=max_sentence_tokens,
+                        max_sentence_pairs=max_sentence_pairs)
     console = Console(stderr=True, quiet=quiet)
-    progress = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), console=console, transient=True,
-                        disable=quiet or not console.is_terminal)
+    progress = Progress("{task.description}", TimeElapsedColumn(), console=console,
+                        transient=True, disable=quiet or not console.is_terminal)
+    found = "events" if events else "relations"
+    counts = {"documents": 0, found: 0}
+
+    def advance(rec: dict) -> None:
+        for k in counts:
+            counts[k] += rec.get(k, 0)
+        progress.update(bar, description=f"extracting: {counts['documents']:,} documents, "
+                                         f"{counts[found]:,} {found}")
+
     try:
         with progress:
-            bar = progress.add_task("extracting", total=len(files))
+            bar = progress.add_task("extracting", total=None)
             summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
-                                on_done=lambda rec: progress.advance(bar))
+                                on_done=advance)
             if report is not None:
                 _write_report(out, report, summary, events)
-    except (ModelError, ValueError, OSError) as exc:
+    except (ModelError, ValueError, OSError, BatchLocked) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
+    if summary["errors"]:
+        typer.echo(f"relx extract: {summary['errors']} errors in "
+                   f"{len(summary['inputs_with_errors'])} of {summary['inputs']} inputs; see "
+                   f"{out / 'errors.jsonl'}", err=True)
+    _print_summary(console, summary, out, report, events)
+    if summary["errors"]:
+        raise typer.Exit(EXIT_SOME_FAILED)
+
+
+def _print_summary(console: Console, summary: dict, out: Path, report: Path | None,
+                   events: bool) -> None:
+    """The closing lines of `relx extract` (counts, where the results are)."""
+    if summary.get("skipped_pairs"):
+        console.print(f"over the per-sentence caps: {summary['skipped_sentences']} sentences "
+                      f"and {summary['skipped_pairs']} candidate pairs not scored")
     if events:
         console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
                       f"{summary['triggers']} triggers -> [bold]{summary['events']}[/] events "
@@ -195,6 +237,34 @@ def models(
         t.add_row(m["name"], m["kind"], str(m["task"]), str(m["version"]), str(m["size_mb"]),
                   m["path"])
     Console().print(t)
+
+
+@app.command("network", rich_help_panel="Extract")
+def network_command(
+    out_dir: Annotated[Path, typer.Argument(
+        help="A relx extract output folder (holding relations.jsonl).")],
+    keep_negated: Annotated[bool, typer.Option(
+        "--keep-negated", help="Count negated relations as evidence of edges (default: left "
+                               "out, counted apart in each edge's 'negated').")] = False,
+    top: Annotated[int, typer.Option(help="Evidence sentences kept per edge (highest "
+                                          "probability first).")] = 3,
+) -> None:
+    """Aggregate a finished batch's relations across documents into one network:
+    **network.graphml**, **network.cyjs** (Cytoscape.js JSON) and **network.sif** in OUT_DIR.
+
+    One edge per grounded protein pair, relation type and direction, with its number of
+    documents, the PMIDs, the best evidence sentences and the max and mean probability.
+    """
+    from relx.io.network import write_networks
+
+    try:
+        res = write_networks(out_dir, keep_negated=keep_negated, top=top)
+    except (ValueError, OSError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+    err.print(f"{res['relations']} relations -> {res['nodes']} proteins, {res['edges']} "
+              f"edges; {res['negated_left_out']} negated relations left out")
+    err.print("written: " + "  ".join(res["files"]))
 
 
 @app.command(rich_help_panel="Evaluate and train")
@@ -299,16 +369,61 @@ def evaluate(
 
 
 def _threshold_option(value: str | None) -> float | str | None:
-    """--threshold: a number, ``in-domain`` or nothing (the model's new-text threshold)."""
+    """--threshold: a finite number, ``in-domain`` or nothing (the model's new-text
+    threshold)."""
+    import math
+
     from relx.ppi.model import IN_DOMAIN
 
     if value is None or value == IN_DOMAIN:
         return value
     try:
-        return float(value)
+        number = float(value)
     except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
         raise typer.BadParameter(f"--threshold must be a number or '{IN_DOMAIN}', "
-                                 f"not {value!r}") from None
+                                 f"not {value!r}")
+    return number
+
+
+#: `relx extract` exit code: the batch finished, but some inputs or documents failed
+EXIT_SOME_FAILED = 3
+
+
+def _extract_limits(input_format: str | None, jobs: int, engine: str, scheduler: str | None,
+                    chunk_size: int, max_input_mb: float, max_sentence_tokens: int,
+                    max_sentence_pairs: int) -> int:
+    """Check `relx extract`'s options before any work; returns the number of processes
+    (``--jobs 0``: one per available core)."""
+    import math
+    import os
+
+    from relx.io.registry import FORMATS
+
+    readable = sorted(n for n, f in FORMATS.items() if f.reader)
+    if input_format is not None and input_format not in readable:
+        raise typer.BadParameter(f"--input-format {input_format!r} is not a format relx "
+                                 f"reads; choose from {readable}")
+    if jobs < 0:
+        raise typer.BadParameter(f"--jobs must be 1 or more (0: one per core), not {jobs}")
+    if jobs == 0:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+            (os.cpu_count() or 1)
+    if engine not in ("local", "dask"):
+        raise typer.BadParameter(f"--engine must be 'local' or 'dask', not {engine!r}")
+    if engine == "dask" and not scheduler:
+        raise typer.BadParameter("--engine dask needs --scheduler ADDRESS "
+                                 "(e.g. tcp://host:8786)")
+    if chunk_size < 1:
+        raise typer.BadParameter(f"--chunk-size must be 1 or more, not {chunk_size}")
+    if not (math.isfinite(max_input_mb) and max_input_mb > 0):
+        raise typer.BadParameter(f"--max-input-mb must be a positive number, not {max_input_mb}")
+    for name, v in (("--max-sentence-tokens", max_sentence_tokens),
+                    ("--max-sentence-pairs", max_sentence_pairs)):
+        if v < 1:
+            raise typer.BadParameter(f"{name} must be 1 or more, not {v}")
+    return jobs
 
 
 def _evaluate_events(config: Path, train: list[Path] | None, test: Path | None, report: Path,

@@ -1,0 +1,111 @@
+"""Identifier conventions shared by every relx output: namespaced ids, one separator, PMIDs.
+
+Every normalised id relx writes is ``NAMESPACE:local`` -- ``HGNC:6001``, ``FPLX:ERK``,
+``NCBIGene:672``, ``MESH:D000077``, ``CHEBI:15377``, ``UniProt:P04637``, ``NCBITaxon:9606``
+-- and the ids of one mention are joined by :data:`ID_SEPARATOR` (``;``) in every text
+format (TSV column, BioC ``identifier`` infon, brat note, PubTator id column).
+
+An input's own bare ids (a PubTator or BioC ``Gene`` annotation's ``672``) are namespaced
+where they are read (:func:`namespaced_ids`), from the BioC infon key that held them or the
+annotation type: gene/protein ids of digits are NCBI Gene ids, ``Chemical`` / ``Disease``
+ids of MeSH form are MeSH ids, ``Species`` ids are NCBI Taxonomy ids. An id whose namespace
+cannot be told is kept as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["CHEMICAL_NAMESPACES", "ID_SEPARATOR", "PROTEIN_TYPES", "is_protein_type",
+           "join_ids", "namespace_of", "namespaced_id", "namespaced_ids", "pmid_of"]
+
+ID_SEPARATOR = ";"
+
+#: entity types that denote genes or their products (compared lower-case)
+PROTEIN_TYPES = frozenset({
+    "protein", "gene", "geneorgeneproduct", "gene_or_gene_product", "geneproduct",
+    "gene_product", "protein_molecule", "individual_protein", "protein_family_or_group",
+    "protein_complex", "complex", "family",
+})
+#: namespaces of small molecules: a mention grounded only to these is a chemical
+CHEMICAL_NAMESPACES = frozenset({"CHEBI", "PUBCHEM", "HMDB", "CHEMBL", "DRUGBANK"})
+
+# canonical spelling of a namespace, by its lower-cased form (BioC infon keys included)
+_CANONICAL = {
+    "hgnc": "HGNC", "fplx": "FPLX", "famplex": "FPLX", "ncbigene": "NCBIGene",
+    "ncbi gene": "NCBIGene", "ncbi_gene": "NCBIGene", "egid": "NCBIGene", "entrez": "NCBIGene",
+    "entrezgene": "NCBIGene", "geneid": "NCBIGene", "mesh": "MESH", "chebi": "CHEBI",
+    "uniprot": "UniProt", "up": "UniProt", "ncbitaxon": "NCBITaxon", "taxonomy": "NCBITaxon",
+    "tax": "NCBITaxon", "go": "GO", "pubchem": "PUBCHEM", "pubchem.compound": "PUBCHEM",
+    "hmdb": "HMDB", "chembl": "CHEMBL", "drugbank": "DRUGBANK", "omim": "OMIM",
+    "ncit": "NCIT", "ip": "IP", "interpro": "IP", "pf": "PF", "pfam": "PF", "cvcl": "CVCL",
+    "ensembl": "ENSEMBL", "text": "TEXT",
+}
+_MESH = re.compile(r"^[CD]\d{6,9}$")
+_UNIPROT = re.compile(r"^([OPQ]\d[A-Z\d]{3}\d|[A-NR-Z]\d([A-Z][A-Z\d]{2}\d){1,2})(-\d+)?$")
+_PMID = re.compile(r"^(?:pmid[:\-_ ]?)?(\d{1,9})$", re.IGNORECASE)
+
+
+def namespace_of(cid: str) -> str | None:
+    """The canonical namespace of a namespaced id (``"hgnc:6001"`` -> ``"HGNC"``), or None."""
+    ns, sep, _ = cid.partition(":")
+    return _CANONICAL.get(ns.strip().lower(), ns.strip() or None) if sep else None
+
+
+def namespaced_id(cid: str, entity_type: str | None = None, key: str | None = None) -> str:
+    """``cid`` as ``NAMESPACE:local``.
+
+    A namespaced id gets its namespace's canonical spelling (``mesh:D0001`` ->
+    ``MESH:D0001``; ``CHEBI:CHEBI:1`` -> ``CHEBI:1``). A bare id takes its namespace from
+    ``key`` (the BioC infon that held it, e.g. ``NCBI Gene``) or from ``entity_type``
+    (``Gene`` -> ``NCBIGene`` for digits, ``Chemical``/``Disease`` -> ``MESH`` for MeSH-form
+    ids, ``Species`` -> ``NCBITaxon``); an id whose namespace cannot be told is returned
+    unchanged.
+    """
+    cid = cid.strip()
+    ns, sep, local = cid.partition(":")
+    if sep and ns.lower() in _CANONICAL and local:
+        canon = _CANONICAL[ns.lower()]
+        if local.upper().startswith(canon.upper() + ":"):   # CHEBI:CHEBI:1, GO:GO:1
+            local = local.partition(":")[2]
+        return f"{canon}:{local}"
+    if sep:
+        return cid
+    from_key = _CANONICAL.get((key or "").strip().lower())
+    if from_key:
+        return f"{from_key}:{cid}"
+    kind = (entity_type or "").strip().lower()
+    if kind in PROTEIN_TYPES:
+        if cid.isdigit():
+            return f"NCBIGene:{cid}"
+        if _UNIPROT.match(cid):
+            return f"UniProt:{cid}"
+    elif kind in ("chemical", "disease", "diseaseorphenotypicfeature", "chemicalentity"):
+        if _MESH.match(cid):
+            return f"MESH:{cid}"
+    elif kind in ("species", "organismtaxon", "organism") and cid.isdigit():
+        return f"NCBITaxon:{cid}"
+    return cid
+
+
+def namespaced_ids(ids: Iterable[str], entity_type: str | None = None,
+                   key: str | None = None) -> list[str]:
+    """:func:`namespaced_id` of each id, order kept, repeats dropped."""
+    return list(dict.fromkeys(namespaced_id(i, entity_type, key) for i in ids if i.strip()))
+
+
+def join_ids(ids: Iterable[str]) -> str:
+    """The ids of one mention as one field: ``HGNC:6001;NCBIGene:3558``."""
+    return ID_SEPARATOR.join(ids)
+
+
+def is_protein_type(entity_type: str | None) -> bool:
+    """True for gene/protein entity types (``Protein``, ``Gene``, ``GeneOrGeneProduct``...)."""
+    return (entity_type or "").strip().lower() in PROTEIN_TYPES
+
+
+def pmid_of(document_id: str | None) -> str | None:
+    """The PubMed id a document id names (``12345``, ``PMID:12345``, ``PMID-12345``), else None."""
+    m = _PMID.match((document_id or "").strip())
+    return m.group(1) if m else None
