@@ -50,7 +50,8 @@ RELATIONS = [
 
 
 def test_nodes_are_namespaced_ids_else_text() -> None:
-    assert node_key({"norm_ids": ["7157", "HGNC:11998"], "type": "Gene"}) == "NCBIGene:7157"
+    assert node_key({"norm_ids": ["7157", "HGNC:11998"], "type": "Gene"}) == "HGNC:11998"
+    assert node_key({"norm_ids": ["7157"], "type": "Gene"}) == "NCBIGene:7157"
     assert node_key({"norm_ids": ["hgnc:6001"]}) == "HGNC:6001"
     assert node_key({"text": "  Foo  Protein", "norm_ids": []}) == "text:foo protein"
     assert edge_key(RELATIONS[1]) == edge_key(RELATIONS[0]) == (

@@ -81,9 +81,10 @@ def test_network_aggregates_by_grounded_symbol() -> None:
     net = network(RELATIONS, SYMBOLS.get)
     assert net.labels["HGNC:6001"] == "IL2"
     assert net.labels["text:foo protein"] == "foo protein"  # ungrounded: lower-cased text
-    assert len(net.edges[("HGNC:11998", "HGNC:6001")]) == 2  # both directions aggregated
-    assert ("HGNC:6001", "HGNC:6001") in net.edges  # self-interaction
-    assert len(net.edges) == 5  # foo protein == Foo protein
+    il2_p53 = net.edges["HGNC:11998", "HGNC:6001", "Interaction", False]
+    assert il2_p53.relations == 2 and il2_p53.documents == ["PMID:1"]  # both orders
+    assert ("HGNC:6001", "HGNC:6001", "Interaction", False) in net.edges  # self-interaction
+    assert len(net.kept_edges()) == 5  # foo protein == Foo protein
     assert node_key({"text": "  Foo   Protein "}) == "text:foo protein"
 
 
@@ -98,13 +99,16 @@ def test_report_structure(tmp_path: Path) -> None:
     summary = {
         th.text_content(): td.text_content()
         for th, td in zip(
-            page.xpath('//table[@class="summary"]//th'),
-            page.xpath('//table[@class="summary"]//td'),
+            page.xpath('//section[@id="summary"]/table[@class="summary"]//th'),
+            page.xpath('//section[@id="summary"]/table[@class="summary"]//td'),
             strict=True,
         )
     }
     assert summary == {"input": "abstracts/*.xml", "threshold": "0.5", "config": '{"k": 1}'}
     assert "6 relations in 4 documents" in page.xpath('string(//p[@class="counts"])')
+    # first screen: the network and the top interactions; the raw summary comes last
+    sections = [x.get("id") for x in page.xpath("//section")]
+    assert sections == ["network", "top", "table", "summary"]
     # table: one row per relation, best score first, headers carry sort keys
     heads = page.xpath("//table[@id='relations']/thead//th/@data-key")
     assert heads == ["document", "sentence", "entity1", "entity2", "score"]
@@ -122,7 +126,17 @@ def test_report_structure(tmp_path: Path) -> None:
     assert [m.text for m in self_row.xpath("td[2]/mark")] == ["IL-2", "IL-2"]
     assert "HGNC:6001 (IL2)" in first.xpath("string(td[3])")
     assert "FPLX:ERK (ERK), HGNC:6871 (MAPK1)" in rows[1].xpath("string(td[3])")
-    # network: one node per protein, one edge (line or loop) per interacting pair
+    # document ids that are PMIDs link to PubMed; others stay text
+    assert first.xpath("td[1]/a/@href") == ["https://pubmed.ncbi.nlm.nih.gov/1/"]
+    assert not self_row.xpath("td[1]/a")
+    # top interactions: strongest first, with counts and PubMed links
+    top = page.xpath("//table[@id='interactions']/tbody/tr")
+    assert len(top) == 5
+    assert top[0].xpath("string(td[1])") == "TP53 \u2013 IL2"
+    assert [top[0].xpath(f"string(td[{i}])") for i in (2, 3, 4, 5)] == [
+        "Interaction", "1", "2", "0.910"]
+    assert top[0].xpath("td[8]/a/@href") == ["https://pubmed.ncbi.nlm.nih.gov/1/"]
+    # network: one node per protein, one edge (path or loop) per interacting pair
     svg = page.xpath("//svg")
     assert len(svg) == 1
     nodes = page.xpath("//svg//g[contains(@class,'node ')]")
@@ -137,10 +151,12 @@ def test_report_structure(tmp_path: Path) -> None:
     }
     assert widths[("HGNC:11998", "HGNC:6001")] > widths[("FPLX:ERK", "HGNC:11998")]
     tips = [e.findtext("title") for e in edges]
-    assert "TP53 \u2013 IL2: 2 relations, max score 0.91" in tips
-    # self-contained: no external resources at all
-    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", text, re.I)
-    assert "http" not in text
+    assert "TP53 \u2013 IL2 (Interaction): 2 relations in 1 document, max score 0.91" in tips
+    # self-contained: nothing fetched; the only links are PubMed pages
+    assert not re.search(r"""src\s*=\s*["']?\s*(https?:)?//""", text, re.I)
+    hrefs = page.xpath("//@href")
+    assert hrefs and all(h.startswith("https://pubmed.ncbi.nlm.nih.gov/") for h in hrefs)
+    assert text.count("http") == len(hrefs)
     assert not page.xpath("//link | //script[@src] | //img | //iframe")
     assert page.xpath("//style") and page.xpath("//script[not(@src)]")
 
@@ -193,6 +209,7 @@ def _run_chromium(exe: str, tmp_path: Path, *args: str) -> subprocess.CompletedP
         "--disable-gpu",
         "--no-sandbox",
         "--no-first-run",
+        "--disable-background-networking",
         "--disable-extensions",
         "--disable-dev-shm-usage",
         f"--user-data-dir={tmp_path / 'chrome-profile'}",
@@ -239,13 +256,71 @@ def test_headless_chromium_sorts_and_renders(tmp_path: Path) -> None:
     assert len(data) > 20_000  # a blank page is a few kB
 
 
+# Measures the rendered labels in the page itself: pairs of visible node labels whose boxes
+# intersect (by more than 1 px each way), and labels drawn over another node's circle.
+_MEASURE = """<script>
+(function(){
+  function box(e){return e.getBoundingClientRect();}
+  function hit(a,b){return Math.min(a.right,b.right)-Math.max(a.left,b.left)>1 &&
+                           Math.min(a.bottom,b.bottom)-Math.max(a.top,b.top)>1;}
+  var texts=[].slice.call(document.querySelectorAll('svg .node text.label:not(.hidden)'));
+  var labels=texts.map(box), n=0, m=0;
+  for(var i=0;i<labels.length;i++)for(var j=i+1;j<labels.length;j++)if(hit(labels[i],labels[j]))n++;
+  texts.forEach(function(t,i){
+    [].slice.call(document.querySelectorAll('svg .node circle')).forEach(function(c){
+      if(c.parentNode!==t.parentNode&&hit(labels[i],box(c)))m++;});});
+  var top=document.getElementById('top').getBoundingClientRect();
+  var net=document.getElementById('network').getBoundingClientRect();
+  document.body.setAttribute('data-labels',labels.length);
+  document.body.setAttribute('data-label-overlaps',n);
+  document.body.setAttribute('data-label-node-overlaps',m);
+  document.body.setAttribute('data-top-beside-network',top.left>=net.right?1:0);
+  document.body.setAttribute('data-top-visible',top.top<window.innerHeight?1:0);
+})();
+</script>"""
+
+
+def test_headless_chromium_curator_first_screen(tmp_path: Path) -> None:
+    """The curator view in a real browser: labels that do not overlap each other or other
+    nodes, the top interactions beside the network on a wide screen, and a screenshot kept
+    with the test's files (``tmp_path``; copied to ``$RELX_TEST_ARTIFACTS`` when set)."""
+    import os
+
+    exe = _chromium()
+    out = tmp_path / "curator.html"
+    write_report(_curated(), out, title="relx: curator view", summary={"threshold": 0.233},
+                 symbol=SYMBOLS.get)
+    probe = tmp_path / "curator-measured.html"
+    probe.write_text(out.read_text(encoding="utf-8").replace("</body>", _MEASURE + "</body>"),
+                     encoding="utf-8")
+    dom = _run_chromium(exe, tmp_path, "--window-size=1400,1000", "--dump-dom",
+                        probe.resolve().as_uri()).stdout
+    body = lxml.html.fromstring(dom).find("body")
+    assert int(body.get("data-labels")) >= 30
+    assert body.get("data-label-overlaps") == "0"
+    assert body.get("data-label-node-overlaps") == "0"
+    assert body.get("data-top-beside-network") == "1" and body.get("data-top-visible") == "1"
+
+    png = tmp_path / "curator-first-screen.png"
+    _run_chromium(exe, tmp_path, f"--screenshot={png}", "--window-size=1400,1000",
+                  out.resolve().as_uri())
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000
+    if os.environ.get("RELX_TEST_ARTIFACTS"):
+        keep = Path(os.environ["RELX_TEST_ARTIFACTS"])
+        keep.mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, keep / png.name)
+
+
 def test_node_label_is_the_first_id_with_a_symbol() -> None:
-    """An input's own id (a bare NCBI Gene id from PubTator) keys the node; the label is
-    the first of the entity's ids that has a symbol."""
+    """An input's own id (a bare NCBI Gene id from PubTator) is namespaced; the node is
+    keyed by the HGNC id when the entity has one (so it meets plain-text mentions of the same
+    protein); the label is the first id's symbol, else the mention text."""
     rel = _rel("d", "d.s0", "TP53 binds IL-2.", 0, ("TP53", ["7157", "HGNC:11998"]),
                ("IL-2", ["3558"]), 0.9)
+    rel["entity2"]["type"] = "Gene"
     net = network([rel], SYMBOLS.get)
-    assert net.labels == {"7157": "TP53", "3558": "3558"}
+    assert net.labels == {"HGNC:11998": "TP53", "NCBIGene:3558": "IL-2"}
 
 
 def test_negated_relations_are_marked() -> None:
@@ -257,3 +332,67 @@ def test_negated_relations_are_marked() -> None:
     cells = page.xpath("//table[@id='relations']/tbody/tr/td[5]")
     assert [c.text_content() for c in cells] == ["0.700negated", "0.600"]
     assert [c.get("data-v") for c in cells] == ["0.7", "0.6"]
+
+
+# --- curator view: typed, directed, negated, many proteins -----------------------------------
+
+
+def _curated() -> list[dict]:
+    """Relations a curator sees: typed and directed ones, negated and speculated ones, and a
+    crowd of proteins around a hub across many PubMed abstracts."""
+    rels = [
+        {**_rel("11111111", "a.s0", "ERK phosphorylates p53.", 0, ERK, P53, 0.8),
+         "type": "Phosphorylation", "direction": "entity1->entity2"},
+        {**_rel("11111111", "a.s1", "p53 inhibits IL-2 strongly.", 30, P53, IL2, 0.7),
+         "type": "Inhibition", "direction": "entity1->entity2"},
+        {**_rel("22222222", "b.s0", "IL-2 binds p53.", 0, IL2, P53, 0.9), "speculated": True},
+        {**_rel("22222222", "b.s1", "ERK does not bind IL-2.", 20, ERK, IL2, 0.95),
+         "negated": True},
+    ]
+    for i in range(40):
+        hub = ("MAPK1", ["HGNC:6871"])
+        rels.append(_rel(str(30000000 + i), f"c{i}.s0", f"MAPK1 binds PROTEINX{i}.", 0, hub,
+                         (f"PROTEINX{i}", [f"HGNC:{90000 + i}"]), 0.5 + i / 100))
+    return rels
+
+
+def test_typed_directed_edges_negated_left_out_and_marked(tmp_path: Path) -> None:
+    rels = _curated()
+    page = lxml.html.fromstring(render_report(rels, title="t", summary={"n": 1},
+                                              symbol=SYMBOLS.get))
+    edges = page.xpath("//svg//*[contains(concat(' ',@class,' '),' edge ')]")
+    by = {(e.get("data-source"), e.get("data-target"), e.get("data-type")): e for e in edges}
+    phos = by["FPLX:ERK", "HGNC:11998", "Phosphorylation"]
+    assert phos.get("data-directed") == "true" and "url(#arrow-" in phos.get("marker-end")
+    inh = by["HGNC:11998", "HGNC:6001", "Inhibition"]
+    assert "url(#tee-" in inh.get("marker-end")
+    cx = by["HGNC:11998", "HGNC:6001", "Interaction"]
+    assert cx.get("data-directed") == "false" and cx.get("marker-end") is None
+    assert len({phos.get("stroke"), inh.get("stroke"), cx.get("stroke")}) == 3  # by type
+    # two edges between p53 and IL-2 (Inhibition, Interaction) are drawn side by side
+    assert inh.get("d") != cx.get("d") and " Q" in inh.get("d")
+    # the negated ERK - IL-2 relation is no edge, but is in the table, marked
+    assert not [k for k in by if set(k[:2]) == {"FPLX:ERK", "HGNC:6001"}]
+    assert "1 negated relations left out" in page.xpath("string(//figcaption)")
+    marks = [r.xpath("string(td[5])") for r in page.xpath("//table[@id='relations']/tbody/tr")]
+    assert "0.950negated" in marks and "0.900speculated" in marks
+    legend = page.xpath("//ul[@class='legend']/li")
+    assert [li.text_content() for li in legend] == [
+        "Inhibition (directed)", "Interaction", "Phosphorylation (directed)"]
+    # every edge end has its node
+    nodes = {n.get("data-id") for n in page.xpath("//svg//g[contains(@class,'node ')]")}
+    assert all(e.get("data-source") in nodes and e.get("data-target") in nodes for e in edges)
+
+
+def test_crowded_labels_are_left_to_the_tooltip() -> None:
+    rels = [_rel("1", f"s{i}", f"HUB binds NEIGHBOURPROTEIN{i}.", 0, ("HUB", ["HGNC:1"]),
+                 (f"NEIGHBOURPROTEIN{i}", [f"HGNC:{i + 2}"]), 0.6) for i in range(120)]
+    page = lxml.html.fromstring(render_report(rels, title="t", summary={}, width=480,
+                                              height=320, symbol=lambda _: None))
+    labels = page.xpath("//svg//g[contains(@class,'node ')]/text")
+    hidden = [t for t in labels if "hidden" in t.get("class")]
+    assert hidden and len(hidden) < len(labels)
+    assert f"{len(hidden)} crowded labels shown on hover only" in page.xpath(
+        "string(//figcaption)")
+    shown = [t for t in labels if "hidden" not in t.get("class")]
+    assert "HUB" in [t.text for t in shown]   # the most connected protein keeps its label

@@ -20,8 +20,16 @@ from typing import Any
 
 from relx.doc import REGULATION_TYPES
 from relx.io.atomic import atomic_open
+from relx.io.html import (
+    document_link,
+    highlight,
+    lexicon_symbol,
+    local_span,
+    network,
+    network_svg,
+    page,
+)
 from relx.io.html import escape as _e
-from relx.io.html import highlight, lexicon_symbol, local_span, network, network_svg, page
 
 __all__ = ["protein_edges", "render_event_report", "write_event_report"]
 
@@ -77,8 +85,12 @@ def protein_edges(events: Iterable[Mapping[str, Any]]) -> list[dict]:
             pairs = [(c, t) for c in causes for t in themes]
         else:
             continue
+        negated = "Negation" in (ev.get("modifications") or ())
+        speculated = "Speculation" in (ev.get("modifications") or ())
         out += [{"document_id": ev.get("document_id"), "entity1": a, "entity2": b,
-                 "type": ev.get("type"), "event_id": ev.get("event_id")}
+                 "type": ev.get("type"), "event_id": ev.get("event_id"),
+                 "sentence_id": ev.get("sentence_id"), "sentence": ev.get("sentence"),
+                 "negated": negated, "speculated": speculated}
                 for a, b in pairs if a.get("id") != b.get("id")]
     return out
 
@@ -116,7 +128,7 @@ def _row(ev: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> s
     arg_text = "; ".join(f"{a.get('role')} {a.get('text')}" for a in args)
     return (
         "<tr>"
-        f'<td data-v="{_e(doc)} {start:09d}" title="{_e(eid)}">{_e(doc)}</td>'
+        f'<td data-v="{_e(doc)} {start:09d}" title="{_e(eid)}">{document_link(doc)}</td>'
         f'<td data-v="{_e(sentence.lower())}">{highlight(sentence, spans)}</td>'
         f"<td>{_e(ev.get('type'))}{_modifications(ev)}</td>"
         f'<td data-v="{_e(str(trig.get("text", "")).lower())}">{_e(trig.get("text"))}</td>'
@@ -144,8 +156,8 @@ def render_event_report(events: list[dict], *, title: str,
                      for ev in events if ev.get("model")})
     counts = (f"{len(events)} events in {len(docs)} documents ("
               + ", ".join(f"{t} {n}" for t, n in types.most_common()) + "); "
-              f"{len(net.labels)} proteins, {len(net.edges)} pairs connected by Binding or "
-              "regulation events")
+              f"{len(net.nodes())} proteins, {len(net.kept_edges())} protein pairs and event "
+              "types of Binding or regulation events")
     if models:
         counts += f"; model {', '.join(models)}"
     heads = "".join(f'<th data-key="{key}" data-type="{typ}" scope="col">{_e(label)}</th>'
@@ -155,8 +167,8 @@ def render_event_report(events: list[dict], *, title: str,
         str(ev.get("event_id"))))
     network_html = (
         f"<figure>{svg}<figcaption>{_e(caption)}: proteins joined by a Binding event or by a "
-        "regulation's Cause and Theme; edge width grows with the number of events, hover for "
-        "counts.</figcaption></figure>" if svg
+        "regulation's Cause and Theme, coloured by event type (negated events left out); edge "
+        "width grows with the number of events, hover for counts.</figcaption></figure>" if svg
         else "<p>No Binding or regulation events between two proteins.</p>")
     return page(title=title, counts=counts, summary=summary, network_html=network_html,
                 heads=heads, rows="\n".join(_row(ev, symbol) for ev in ordered),

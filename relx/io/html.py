@@ -1,10 +1,13 @@
 """The self-contained HTML page both tasks' reports share: no scripts, styles, fonts or
-images fetched from anywhere.
+images fetched from anywhere (the only links are PubMed pages of documents whose id is a
+PMID, :func:`document_link`).
 
-A header (title, counts, a summary table), a picture of the protein network as inline SVG
-laid out in Python (networkx ``spring_layout`` with a fixed seed) and a sortable, filterable
-table (plain JavaScript; ``#sort=key`` or ``#sort=key:desc`` in the URL sorts on load).
-The task reports (:mod:`relx.ppi.report`, :mod:`relx.ge.report`) fill in the rows.
+First screen: title, counts, the network aggregated across documents
+(:func:`network`, drawn as inline SVG by :mod:`relx.io.network_svg`) and beside it the
+strongest interactions (:func:`interactions_table`); then a sortable, filterable table
+(plain JavaScript; ``#sort=key`` or ``#sort=key:desc`` in the URL sorts on load) and the
+run's summary at the end. The task reports (:mod:`relx.ppi.report`, :mod:`relx.ge.report`)
+fill in the rows.
 
 Entities are the dicts the extractors write in JSONL (``text``, ``start``, ``end`` as document
 offsets, ``norm_ids``); ``sentence_start`` is a sentence's document offset.
@@ -14,13 +17,16 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Network", "escape", "highlight", "lexicon_symbol", "local_span", "network",
-           "network_svg", "node_key", "page"]
+from relx.ids import pmid_of
+from relx.io.network import NetworkSummary, aggregate, node_key
+from relx.io.network_svg import network_svg, type_colour
+
+__all__ = ["NetworkSummary", "document_link", "escape", "highlight", "interactions_table",
+           "lexicon_symbol", "local_span", "network", "network_svg", "node_key", "page",
+           "pubmed_url"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5rem;color:#222}
@@ -33,12 +39,27 @@ h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 figure{margin:0}
 figcaption{color:#555;font-size:.9rem}
 svg.network{border:1px solid #ddd;background:#fcfcfc;max-width:100%;height:auto}
-svg .edge{stroke:#4a6fa5}
-svg .loop{fill:none}
+svg .edge{fill:none}
 svg .node circle{stroke:#fff;stroke-width:1.5}
 svg .node.grounded circle{fill:#d9822b}
 svg .node.ungrounded circle{fill:#8a8a8a}
-svg .node text{font-size:11px;fill:#222;paint-order:stroke;stroke:#fcfcfc;stroke-width:3px}
+svg .node text{font-size:11px;font-family:system-ui,sans-serif;fill:#222;paint-order:stroke;
+ stroke:#fcfcfc;stroke-width:3px}
+svg .node text.hidden{visibility:hidden}
+svg .node:hover text.hidden{visibility:visible}
+.first{display:flex;flex-wrap:wrap;gap:1rem 2rem;align-items:flex-start}
+.first #network{flex:0 1 auto;max-width:100%}
+.first figure{display:table}
+.first figcaption{display:table-caption;caption-side:bottom}
+.first #top{flex:1 1 26rem;min-width:0;overflow-x:auto}
+#top table{font-size:.85rem}
+#top td:nth-child(2){white-space:nowrap}
+ul.legend{list-style:none;padding:0;margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.2rem 1rem;
+ font-size:.85rem;color:#444}
+.swatch{display:inline-block;width:.9rem;height:.25rem;margin:0 .35rem .2rem 0;
+ vertical-align:middle}
+.note{color:#555;font-size:.85rem}
+.spec{color:#8a5a00;font-size:.8rem}
 table.relations{border-collapse:collapse;width:100%;font-size:.9rem}
 table.relations th,table.relations td{border-bottom:1px solid #e4e4e4;padding:.3rem .5rem;
  text-align:left;vertical-align:top}
@@ -111,49 +132,12 @@ def escape(value: object) -> str:
 # --- network -----------------------------------------------------------------------------
 
 
-def node_key(entity: Mapping[str, Any]) -> str:
-    """Network node of an entity: its best grounded id, else ``text:`` + lower-cased text."""
-    ids = entity.get("norm_ids") or []
-    if ids:
-        return str(ids[0])
-    return "text:" + " ".join(str(entity.get("text", "")).split()).lower()
-
-
-@dataclass
-class Network:
-    """Proteins and their extracted interactions, aggregated over relations."""
-
-    labels: dict[str, str] = field(default_factory=dict)  # node -> label
-    mentions: dict[str, int] = field(default_factory=dict)  # node -> relations it is in
-    edges: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # -> scores
-
-
-def network(
-    relations: Iterable[Mapping[str, Any]],
-    symbol: Callable[[str], str | None] | None = None,
-) -> Network:
-    """Aggregate relations into a network: nodes are proteins (grounded symbol when
-    available, else lower-cased text), an edge's scores are those of its relations."""
-    net = Network()
-    for rel in relations:
-        keys = []
-        for ent in (rel.get("entity1") or {}, rel.get("entity2") or {}):
-            key = node_key(ent)
-            if key not in net.labels:
-                if key.startswith("text:"):
-                    net.labels[key] = key[5:]
-                else:   # the first id with a symbol: an input's own id may have none
-                    syms = (symbol(str(i)) for i in ent.get("norm_ids") or ()) if symbol else ()
-                    net.labels[key] = next((x for x in syms if x), None) or key
-            keys.append(key)
-        for key in set(keys):
-            net.mentions[key] = net.mentions.get(key, 0) + 1
-        a, b = sorted(keys)
-        score = rel.get("score")
-        net.edges.setdefault((a, b), []).append(
-            float(score) if isinstance(score, int | float) else math.nan
-        )
-    return net
+def network(relations: Iterable[Mapping[str, Any]],
+            symbol: Callable[[str], str | None] | None = None, *,
+            keep_negated: bool = False) -> NetworkSummary:
+    """The relations aggregated into a network (:func:`relx.io.network.aggregate`): one edge
+    per protein pair, relation type and direction; negated relations left out (counted)."""
+    return aggregate(relations, keep_negated=keep_negated, symbol=symbol)
 
 
 def lexicon_symbol() -> Callable[[str], str | None]:
@@ -163,101 +147,56 @@ def lexicon_symbol() -> Callable[[str], str | None]:
     return default_grounder().symbol
 
 
-def _max_score(scores: list[float]) -> float | None:
-    vals = [s for s in scores if not math.isnan(s)]
-    return max(vals) if vals else None
+def pubmed_url(document_id: str | None) -> str | None:
+    """The PubMed page of a document whose id is a PMID, else None."""
+    pmid = pmid_of(document_id)
+    return f"https://pubmed.ncbi.nlm.nih.gov/{pmid}/" if pmid else None
 
 
-def network_svg(net: Network, *, width: int, height: int, max_nodes: int, seed: int) -> tuple[str, str]:
-    """Inline SVG of the network and a caption."""
-    import networkx as nx
+def document_link(document_id: str | None) -> str:
+    """A document id as HTML: a PubMed link when it is a PMID, else plain text."""
+    url = pubmed_url(document_id)
+    if url is None:
+        return escape(document_id)
+    return f'<a href="{url}" rel="noopener noreferrer" target="_blank">{escape(document_id)}</a>'
 
-    weight: dict[str, int] = {}
-    for (a, b), scores in net.edges.items():
-        weight[a] = weight.get(a, 0) + len(scores)
-        if b != a:
-            weight[b] = weight.get(b, 0) + len(scores)
-    nodes = sorted(weight, key=lambda n: (-weight[n], net.labels[n]))
-    shown = set(nodes[:max_nodes])
-    edges = {k: v for k, v in net.edges.items() if k[0] in shown and k[1] in shown}
-    caption = f"{len(shown)} proteins, {len(edges)} interacting pairs"
-    if len(shown) < len(nodes):
-        caption += f" (the {len(shown)} most connected of {len(nodes)} proteins shown)"
-    if not shown:
-        return "", "no relations"
 
-    g = nx.Graph()
-    g.add_nodes_from(sorted(shown))
-    for (a, b), scores in edges.items():
-        if a != b:
-            g.add_edge(a, b, weight=len(scores))
-    k = 1.5 / math.sqrt(max(len(g), 1))
-    pos = nx.spring_layout(g, seed=seed, weight="weight", k=k, iterations=100)
-    margin = 40
-    xs = [p[0] for p in pos.values()]
-    ys = [p[1] for p in pos.values()]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-
-    def xy(n: str) -> tuple[float, float]:
-        px, py = pos[n]
-        fx = (px - x0) / (x1 - x0) if x1 > x0 else 0.5
-        fy = (py - y0) / (y1 - y0) if y1 > y0 else 0.5
-        return margin + fx * (width - 2 * margin), margin + fy * (height - 2 * margin)
-
-    degree: dict[str, int] = {n: 0 for n in shown}
-    for a, b in edges:
-        degree[a] += 1
-        if b != a:
-            degree[b] += 1
-    radius = {n: min(4 + 2.5 * math.sqrt(degree[n]), 18) for n in shown}
-    max_count = max(len(s) for s in edges.values()) if edges else 1
-
-    out = [
-        f'<svg class="network" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="interaction network">',
-        '<g class="edges">',
-    ]
-    for (a, b), scores in sorted(edges.items()):
-        n, best = len(scores), _max_score(scores)
-        w = 1.0 + 7.0 * math.log1p(n - 1) / math.log1p(max(max_count - 1, 1))
-        opacity = 0.35 + 0.6 * (best if best is not None else 0.5)
-        tip = f"{net.labels[a]} \u2013 {net.labels[b]}: {n} relation{'s' if n != 1 else ''}"
-        tip += f", max score {best:.2f}" if best is not None else ""
-        title = f"<title>{escape(tip)}</title>"
-        common = (
-            f'data-source="{escape(a)}" data-target="{escape(b)}" data-count="{n}" '
-            f'stroke-width="{w:.2f}" stroke-opacity="{min(opacity, 1.0):.2f}"'
-        )
-        (ax, ay), (bx, by) = xy(a), xy(b)
-        if a == b:
-            r = radius[a] * 0.8 + 4
-            out.append(
-                f'<circle class="edge loop" cx="{ax:.1f}" cy="{ay - radius[a] - r + 2:.1f}" '
-                f'r="{r:.1f}" {common}>{title}</circle>'
-            )
-        else:
-            out.append(
-                f'<line class="edge" x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" '
-                f"{common}>{title}</line>"
-            )
-    out.append("</g>")
-    out.append('<g class="nodes">')
-    for n in sorted(shown, key=lambda n: (radius[n], n)):
-        x, y = xy(n)
-        grounded = "ungrounded" if n.startswith("text:") else "grounded"
-        label = net.labels[n]
-        tip = label if grounded == "ungrounded" else f"{label} ({n})"
-        tip += f": {net.mentions.get(n, 0)} relations, {degree[n]} partners"
-        anchor, dx = ("end", -radius[n] - 3) if x > width - 120 else ("start", radius[n] + 3)
+def interactions_table(net: NetworkSummary, *, rows: int = 15, pmids: int = 5) -> str:
+    """The strongest edges (most documents, then best score) as an HTML table."""
+    edges = net.kept_edges()
+    if not edges:
+        return "<p>No interactions.</p>"
+    out = ['<table id="interactions" class="relations"><thead><tr>',
+           *(f'<th scope="col">{h}</th>' for h in (
+               "Interaction", "Type", "Docs", "Rels", "Max", "Mean", "Neg.", "Documents")),
+           "</tr></thead><tbody>"]
+    for e in edges[:rows]:
+        a, b = net.labels.get(e.source, e.source), net.labels.get(e.target, e.target)
+        arrow = "&rarr;" if e.directed else "&ndash;"
+        docs = e.documents[:pmids]
+        more = f" +{len(e.documents) - pmids}" if len(e.documents) > pmids else ""
+        best, mean = e.max_probability, e.mean_probability
         out.append(
-            f'<g class="node {grounded}" data-id="{escape(n)}"><title>{escape(tip)}</title>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius[n]:.1f}"/>'
-            f'<text x="{x + dx:.1f}" y="{y + 4:.1f}" text-anchor="{anchor}">{escape(label)}</text>'
-            "</g>"
-        )
-    out.append("</g></svg>")
-    return "\n".join(out), caption
+            f'<tr data-source="{escape(e.source)}" data-target="{escape(e.target)}">'
+            f'<td title="{escape(e.source)} {escape(e.target)}">{escape(a)} {arrow} '
+            f"{escape(b)}</td>"
+            f'<td><span class="swatch" style="background:{type_colour(e.type)}"></span>'
+            f"{escape(e.type)}</td>"
+            f'<td class="score">{len(e.documents)}</td><td class="score">{e.relations}</td>'
+            f'<td class="score">{"" if best is None else f"{best:.3f}"}</td>'
+            f'<td class="score">{"" if mean is None else f"{mean:.3f}"}</td>'
+            f'<td class="score">{e.negated or ""}</td>'
+            f'<td>{", ".join(document_link(d) for d in docs)}{more}</td></tr>')
+    out.append("</tbody></table>")
+    if len(edges) > rows:
+        out.append(f'<p class="note">The {rows} strongest of {len(edges)} interactions; all '
+                   "are in network.cyjs / network.graphml (relx network). Docs: documents, "
+                   "Rels: relations, Max / Mean: their scores, Neg.: negated relations (not "
+                   "counted in the others).</p>")
+    else:
+        out.append('<p class="note">Docs: documents, Rels: relations, Max / Mean: their '
+                   "scores, Neg.: negated relations (not counted in the others).</p>")
+    return "".join(out)
 
 
 # --- table -------------------------------------------------------------------------------
@@ -311,9 +250,16 @@ def summary_table(summary: Mapping[str, Any]) -> str:
 
 
 def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_html: str,
-         heads: str, rows: str, what: str, css: str = "") -> str:
-    """The report page: header (title, counts, summary table), the network figure and the
-    sortable, filterable table (``heads``: its ``<th>`` cells, ``rows``: its ``<tr>`` rows)."""
+         heads: str, rows: str, what: str, css: str = "", top_html: str = "",
+         top_title: str = "Top interactions") -> str:
+    """The report page. First screen: title, counts, the network figure and (``top_html``)
+    the strongest interactions; then the sortable, filterable table (``heads``: its ``<th>``
+    cells, ``rows``: its ``<tr>`` rows) and the run's summary at the end."""
+    top = (f'<section id="top">\n<h2>{escape(top_title)}</h2>\n{top_html}\n</section>'
+           if top_html else "")
+    summary_html = summary_table(summary or {})
+    run = (f'<section id="summary">\n<h2>Run summary</h2>\n{summary_html}\n</section>'
+           if summary_html else "")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -327,12 +273,14 @@ def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_
 <header>
 <h1>{escape(title)}</h1>
 <p class="counts">{escape(counts)}</p>
-{summary_table(summary or {})}
 </header>
+<div class="first">
 <section id="network">
 <h2>Interaction network</h2>
 {network_html}
 </section>
+{top}
+</div>
 <section id="table">
 <h2>{escape(what)}</h2>
 <input id="filter" type="search" placeholder="filter rows" aria-label="filter rows">
@@ -343,6 +291,7 @@ def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_
 </tbody>
 </table>
 </section>
+{run}
 <script>{_JS}</script>
 </body>
 </html>

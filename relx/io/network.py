@@ -1,8 +1,8 @@
 """Evidence aggregated across documents: one edge per grounded pair, type and direction.
 
 :func:`aggregate` streams extracted relations (the dicts of ``relations.jsonl``) into a
-:class:`NetworkSummary`: nodes are proteins (:func:`node_key`: the first namespaced id, else
-``text:`` + the lower-cased mention), and each edge -- a node pair with a relation ``type``
+:class:`NetworkSummary`: nodes are proteins (:func:`node_key`: the first HGNC/FamPlex id, else
+the first namespaced id, else ``text:`` + the lower-cased mention), and each edge -- a node pair with a relation ``type``
 (``Interaction`` unless the record names one: ``Complex``, ``Phosphorylation``,
 ``Activation``...) and a direction (``entity1->entity2``, ``entity2->entity1`` or ``none``)
 -- carries the number of relations and documents behind it, the PMIDs, its best evidence
@@ -43,10 +43,13 @@ NETWORK_FILES = ("network.graphml", "network.cyjs", "network.sif")
 
 
 def node_key(entity: Mapping[str, Any]) -> str:
-    """Network node of an entity: its first namespaced id, else ``text:`` + lower-cased text."""
+    """Network node of an entity: its first HGNC or FamPlex id, else its first namespaced id,
+    else ``text:`` + the lower-cased text. (HGNC first, so that a PubTator mention with its
+    own ``NCBIGene:7157`` and the lexicon's ``HGNC:11998`` meets the same protein of a plain
+    text input; relx has no NCBI Gene -> HGNC table.)"""
     ids = namespaced_ids([str(i) for i in entity.get("norm_ids") or ()], entity.get("type"))
     if ids:
-        return ids[0]
+        return next((i for i in ids if i.startswith(("HGNC:", "FPLX:"))), ids[0])
     return "text:" + " ".join(str(entity.get("text", "")).split()).lower()
 
 

@@ -1,9 +1,12 @@
-"""A self-contained HTML report of extracted relations.
+"""A self-contained HTML report of extracted relations, for curators.
 
 ``write_report`` writes one HTML file with everything inline (:mod:`relx.io.html`: no
-scripts, styles, fonts or images fetched from anywhere): a summary header, a sortable table
-of the relations (open the file with ``#sort=score`` or ``#sort=score:desc`` in the URL to
-sort on load) and a picture of the interaction network as inline SVG.
+scripts, styles, fonts or images fetched from anywhere; the only links are PubMed pages of
+documents whose id is a PMID). First screen: the network aggregated across documents
+(:mod:`relx.io.network`: edges coloured by type, arrows for direction, width by the number of
+relations, negated relations left out) beside the strongest interactions; then a sortable
+table of the relations (``#sort=score`` or ``#sort=score:desc`` in the URL sorts on load)
+with negated / speculated ones marked, and the run's summary at the end.
 
 Relations are the dicts the extractor writes as JSONL lines::
 
@@ -22,8 +25,18 @@ from pathlib import Path
 from typing import Any
 
 from relx.io.atomic import atomic_open
+from relx.io.html import (
+    document_link,
+    highlight,
+    interactions_table,
+    lexicon_symbol,
+    local_span,
+    network,
+    network_svg,
+    node_key,
+    page,
+)
 from relx.io.html import escape as _e
-from relx.io.html import highlight, lexicon_symbol, local_span, network, network_svg, node_key, page
 
 __all__ = ["write_report", "render_report", "network", "node_key"]
 
@@ -63,12 +76,14 @@ def _row(rel: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> 
     score_v = f"{score:.6g}" if has_score else ""
     score_txt = f"{score:.3f}" if has_score else ""
     if rel.get("negated"):
-        score_txt += '<div class="neg" title="the dependency path between the two passes a ' \
-                     'negated word">negated</div>'
+        score_txt += '<div class="neg" title="stated as not happening; left out of the ' \
+                     'network">negated</div>'
+    if rel.get("speculated"):
+        score_txt += '<div class="spec" title="stated as a hypothesis">speculated</div>'
 
     return (
         "<tr>"
-        f'<td data-v="{_e(doc)} {_e(sid)}" title="{_e(sid)}">{_e(doc)}</td>'
+        f'<td data-v="{_e(doc)} {_e(sid)}" title="{_e(sid)}">{document_link(doc)}</td>'
         f'<td data-v="{_e(sentence.lower())}">{sent_html}</td>'
         f"{_entity_cell(e1, symbol)}{_entity_cell(e2, symbol)}"
         f'<td class="score" data-v="{score_v}">{score_txt}</td>'
@@ -87,8 +102,8 @@ def render_report(
     symbol: Callable[[str], str | None] | None = None,
     max_nodes: int = 150,
     seed: int = 0,
-    width: int = 960,
-    height: int = 640,
+    width: int = 760,
+    height: int = 560,
 ) -> str:
     """The report page as a string (see ``write_report``)."""
     if symbol is None and any(
@@ -115,7 +130,7 @@ def render_report(
     )
     counts = (
         f"{len(relations)} relations in {len(docs)} documents; "
-        f"{len(net.labels)} proteins, {len(net.edges)} interacting pairs"
+        f"{len(net.nodes())} proteins, {len(net.kept_edges())} interactions"
     )
     if models:
         counts += f"; model {', '.join(models)}"
@@ -127,13 +142,14 @@ def render_report(
     )
     rows = "\n".join(_row(r, symbol) for r in ordered)
     network_html = (
-        f"<figure>{svg}<figcaption>{_e(caption)}; edge width grows with the number of "
-        "relations, hover for counts and scores.</figcaption></figure>"
+        f"<figure>{svg}<figcaption>{_e(caption)}; one edge per protein pair, type and "
+        "direction, its width growing with the number of relations; hover for counts and "
+        "scores.</figcaption></figure>"
         if svg
         else "<p>No relations.</p>"
     )
     return page(title=title, counts=counts, summary=summary, network_html=network_html,
-                heads=heads, rows=rows, what="Relations")
+                heads=heads, rows=rows, what="Relations", top_html=interactions_table(net))
 
 
 def write_report(
