@@ -114,7 +114,7 @@ def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["extract", str(tmp_path / "in"), "--out", str(out),
                                  "--format", "tsv", "--format", "brat", "--format", "bioc",
                                  "--format", "pubtator", "--quiet"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 3, r.output    # 3: finished, some inputs failed
     summary = json.loads((out / "summary.json").read_text())
     errors = [json.loads(x) for x in (out / "errors.jsonl").read_text().splitlines()]
     assert sorted(Path(e["input"]).name for e in errors) == sorted(bad)
@@ -138,9 +138,9 @@ def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in")
     out = tmp_path / "out"
     args = ["extract", str(tmp_path / "in"), "--out", str(out), "--quiet"]
-    assert CliRunner().invoke(app, args).exit_code == 0
+    assert CliRunner().invoke(app, args).exit_code == 3   # 3: some inputs failed
     first = (out / "relations.jsonl").read_text()
-    assert CliRunner().invoke(app, args).exit_code == 0
+    assert CliRunner().invoke(app, args).exit_code == 3
     summary = json.loads((out / "summary.json").read_text())
     assert summary["inputs_skipped_as_done"] == summary["inputs"] == 10
     assert (out / "relations.jsonl").read_text() == first
@@ -160,7 +160,7 @@ def test_killed_batch_resumes_to_the_same_output(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in", n_copies=3)
     cmd = [sys.executable, "-m", "relx.app.cli", "extract", str(tmp_path / "in"), "--quiet"]
     full = tmp_path / "full"
-    subprocess.run([*cmd, "--out", str(full)], check=True, timeout=600)
+    assert subprocess.run([*cmd, "--out", str(full)], timeout=600).returncode == 3
     part = tmp_path / "part"
     proc = subprocess.Popen([*cmd, "--out", str(part)], start_new_session=True)
     deadline = time.time() + 300
@@ -171,7 +171,7 @@ def test_killed_batch_resumes_to_the_same_output(tmp_path: Path) -> None:
     proc.wait()
     n_done = len(list((part / ".done").glob("*.json")))
     assert 4 <= n_done < 19 and not (part / "summary.json").exists()
-    subprocess.run([*cmd, "--out", str(part)], check=True, timeout=600)
+    assert subprocess.run([*cmd, "--out", str(part)], timeout=600).returncode == 3
     summary = json.loads((part / "summary.json").read_text())
     assert summary["inputs_skipped_as_done"] == n_done
     assert (part / "relations.jsonl").read_text() == (full / "relations.jsonl").read_text()
@@ -184,14 +184,14 @@ def test_jobs_and_dask_match_a_single_process(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in")
     runner = CliRunner()
     base = ["extract", str(tmp_path / "in"), "--quiet", "--out"]
-    assert runner.invoke(app, [*base, str(tmp_path / "one")]).exit_code == 0
+    assert runner.invoke(app, [*base, str(tmp_path / "one")]).exit_code == 3   # bad inputs
     r = runner.invoke(app, [*base, str(tmp_path / "two"), "--jobs", "2"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 3, r.output
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster:
         r = runner.invoke(app, [*base, str(tmp_path / "dask"), "--engine", "dask",
                                 "--scheduler", cluster.scheduler_address])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 3, r.output
     one = (tmp_path / "one" / "relations.jsonl").read_text()
     assert one and (tmp_path / "two" / "relations.jsonl").read_text() == one
     assert (tmp_path / "dask" / "relations.jsonl").read_text() == one
@@ -242,7 +242,7 @@ def test_thousand_abstracts_with_corrupt_files(tmp_path: Path) -> None:
     bad = _write_inputs(tmp_path / "in", n_copies=0)
     r = CliRunner().invoke(app, ["extract", str(inp), "--out", str(tmp_path / "out"),
                                  "--quiet", "--no-ground"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 3, r.output
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     errors = [json.loads(x) for x in (tmp_path / "out" / "errors.jsonl").read_text().splitlines()]
     assert sorted(Path(e["input"]).name for e in errors) == sorted(bad)

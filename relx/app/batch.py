@@ -1,49 +1,59 @@
 """Batch extraction over many input files: local processes or a Dask cluster, resumable.
 
-Every input file gets its own outputs, written atomically, and then a ``.done/<key>.json``
-record (its counts and errors). A rerun skips inputs that have a record, so a killed batch
-resumes where it stopped; the merged ``relations.jsonl``, ``errors.jsonl`` and
-``summary.json`` are rebuilt from the per-input files in input order at the end, so a resumed
-batch ends with the same output as an uninterrupted one. ``.settings.json`` records what
-decides the outputs (task, model name/version/creation time, threshold, parser, grounding,
-formats); resuming into a folder written with other settings is refused, so one folder never
-mixes results of two models.
+The main process reads every input as a stream and cuts it into chunks of ``chunk_size``
+documents (:class:`relx.app.batch_units.Unit`); chunks are extracted and written
+independently (in this process, in ``--jobs`` worker processes or on Dask workers), each
+ending with a record ``.done/<key>/<chunk>.json``. When all chunks of an input are done its
+outputs are assembled (``jsonl/<key>.jsonl``, ...) and its record ``.done/<key>.json``
+written; at the end the merged ``relations.jsonl`` (``events.jsonl``), ``errors.jsonl`` and
+``summary.json`` are rebuilt from the records in input order (:func:`merge_outputs`), so a
+resumed batch ends with the same output as an uninterrupted one.
 
-``BatchOptions.task`` picks what is extracted: ``ppi`` (protein pairs, :mod:`relx.ppi.extract`)
-or ``events`` (GENIA events, :mod:`relx.ge.extract`: ``events.jsonl`` instead of
-``relations.jsonl``, and a ``.txt``/``.a1``/``.a2`` triple per document in ``standoff/``).
+Resume: an input is skipped when its record exists, was not marked failed (a lost worker,
+a write or memory error) and its identity matches: same size and modification time, or
+else the same SHA-256 of its bytes. A changed input is redone from scratch (its old
+outputs and errors dropped); a failed one redoes its failed chunks. ``.settings.json``
+records what decides the outputs (task, model name/version/creation time, threshold,
+parser, grounding, formats, caps); resuming into a folder written with other settings is
+refused. One run per ``--out`` at a time (an ``fcntl`` lock on ``out/.lock``); leftover
+temporary files are removed at start.
+
+Errors (``errors.jsonl``) name the input, the document where known, the stage (``read``,
+``extract``, ``write:<format>``, ``worker``) and the message; the batch goes on.
 """
 
 from __future__ import annotations
 
 import glob
+import hashlib
 import json
 import os
+import shutil
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from relx.doc import Document
+from relx.app.batch_units import COUNTS, TSV_COLUMNS, Unit, error  # noqa: F401 (re-export)
 from relx.io.atomic import atomic_open
-from relx.io.errors import ReaderError
 
 OUTPUT_FORMATS = ("jsonl", "tsv", "bioc", "brat", "pubtator")
 TASKS = ("ppi", "events")
 #: outputs of the events task (the first two always written)
 EVENT_FORMATS = ("jsonl", "standoff", "brat", "bioc")
-#: per task: the counts of an input's record and summary, and the merged JSONL file
-_COUNTS = {"ppi": ("candidates", "relations"), "events": ("triggers", "events")}
 _MERGED = {"ppi": "relations.jsonl", "events": "events.jsonl"}
-TSV_COLUMNS = ("document_id", "sentence_id", "entity1", "entity1_start", "entity1_end",
-               "entity1_ids", "entity2", "entity2_start", "entity2_end", "entity2_ids",
-               "score", "sentence", "negated")
+#: documents per unit of work
+CHUNK_SIZE = 1000
+#: per-sentence caps (tokens; candidate pairs scored): see relx.ppi.extract
+MAX_SENTENCE_TOKENS = 150
+MAX_SENTENCE_PAIRS = 100
 
 
 @dataclass
 class BatchOptions:
-    """What a worker needs to process one input (plain data: it travels to Dask workers)."""
+    """What a worker needs to process one chunk (plain data: it travels to Dask workers)."""
 
     out: str
     formats: tuple[str, ...] = ("jsonl",)
@@ -53,25 +63,19 @@ class BatchOptions:
     threshold: float | str | None = None  # a number, "in-domain" or the model's (None)
     ground: bool = True
     task: str = "ppi"
+    chunk_size: int = CHUNK_SIZE
+    max_input_bytes: int | None = None    # None: relx.io.source's default
+    max_sentence_tokens: int = MAX_SENTENCE_TOKENS
+    max_sentence_pairs: int = MAX_SENTENCE_PAIRS
 
 
-@dataclass
-class InputResult:
-    input: str
-    key: str
-    documents: int = 0
-    sentences: int = 0
-    candidates: int = 0
-    relations: int = 0
-    triggers: int = 0
-    events: int = 0
-    errors: list[dict[str, str]] = field(default_factory=list)
-    seconds: float = 0.0
+class BatchLocked(RuntimeError):
+    """Another run holds the lock of the output folder."""
 
 
 def list_inputs(paths: Sequence[str | Path]) -> list[Path]:
     """Files named, files under folders (known formats only) and glob matches, in order."""
-    from relx.io.registry import FORMATS, _suffix
+    from relx.io.registry import FORMATS, suffix
 
     known = {s for f in FORMATS.values() for s in f.suffixes}
     out: list[Path] = []
@@ -79,7 +83,7 @@ def list_inputs(paths: Sequence[str | Path]) -> list[Path]:
         p = Path(p)
         if p.is_dir():
             out += [f for f in sorted(p.rglob("*")) if f.is_file()
-                    and not f.name.startswith(".") and _suffix(f) in known]
+                    and not f.name.startswith(".") and suffix(f) in known]
         elif p.exists():
             out.append(p)
         else:
@@ -92,145 +96,93 @@ def list_inputs(paths: Sequence[str | Path]) -> list[Path]:
 
 
 def input_keys(files: Sequence[Path]) -> list[str]:
-    """Unique output names: each input's path relative to the inputs' common folder."""
+    """Output names: each input's path relative to the inputs' common folder, with ``%``
+    written ``%25`` and ``/`` written ``%2F`` (readable, and two inputs never share one:
+    ``a/b.txt`` -> ``a%2Fb.txt``, ``a__b.txt`` stays)."""
     if not files:
         return []
     parents = [str(f.resolve().parent) for f in files]
     root = Path(os.path.commonpath(parents))
-    keys = []
-    for f in files:
-        rel = f.resolve().relative_to(root).as_posix()
-        keys.append(rel.replace("/", "__"))
-    return keys
+    return [f.resolve().relative_to(root).as_posix().replace("%", "%25").replace("/", "%2F")
+            for f in files]
 
+
+# --------------------------------------------------------------------------- extractor
 
 _EXTRACTORS: dict[tuple, Any] = {}
 
 
-def _extractor(opts: BatchOptions) -> Any:
-    """One extractor per process (and per Dask worker), loaded on first use."""
+def extractor_for(opts: BatchOptions) -> Any:
+    """One extractor per process (and per Dask worker), loaded on first use, with the
+    per-sentence caps of ``opts``."""
+    from relx.model_store import ModelError
+
     task = opts.task
     k = (task, opts.model, opts.spacy_model, opts.threshold, opts.ground)
-    if k in _EXTRACTORS:
-        return _EXTRACTORS[k]
-    if task == "events":
-        from relx.ge.extract import EventExtractor
+    if k not in _EXTRACTORS:
+        try:
+            if task == "events":
+                from relx.ge.extract import EventExtractor
 
-        _EXTRACTORS[k] = EventExtractor(opts.model, spacy_model=opts.spacy_model,
-                                        ground=opts.ground)
-    elif task == "ppi":
-        from relx.ppi.extract import Extractor
+                ex = EventExtractor(opts.model, spacy_model=opts.spacy_model, ground=opts.ground)
+            elif task == "ppi":
+                from relx.ppi.extract import Extractor
 
-        _EXTRACTORS[k] = Extractor(opts.model, spacy_model=opts.spacy_model,
-                                   threshold=opts.threshold, ground=opts.ground)
+                ex = Extractor(opts.model, spacy_model=opts.spacy_model,
+                               threshold=opts.threshold, ground=opts.ground)
+            else:
+                raise ValueError(f"unknown task {task!r}; choose from {TASKS}")
+        except ModelError:
+            raise
+        except ValueError as exc:
+            if type(exc).__name__.endswith("ModelError"):   # e.g. GEModelError
+                raise ModelError(str(exc)) from exc
+            raise
+        except Exception as exc:  # noqa: BLE001 - a damaged model: say which and what to do
+            raise ModelError(f"cannot load the {task} model {opts.model or '(default)'}: "
+                             f"{type(exc).__name__}: {exc}; reinstall or retrain it") from exc
+        _EXTRACTORS[k] = ex
+    ex = _EXTRACTORS[k]
+    ex.max_sentence_tokens = opts.max_sentence_tokens
+    ex.max_sentence_pairs = opts.max_sentence_pairs
+    return ex
+
+
+def check_model(opts: BatchOptions) -> None:
+    """Before any work: the model's files exist and are readable (``meta.json`` and
+    ``config.toml`` parse, each ``.skops`` archive is whole); errors name the file."""
+    import tomllib
+    import zipfile
+
+    from relx.ge.extract import DEFAULT_EVENT_MODEL
+    from relx.model_store import ModelError, find_model_dir
+    from relx.ppi.model import DEFAULT_MODEL
+
+    name = opts.model or (DEFAULT_EVENT_MODEL if opts.task == "events" else DEFAULT_MODEL)
+    if opts.task == "events":
+        from relx.ge.pipeline import GEModelError
+
+        folder = find_model_dir(name, what="event model", error=GEModelError)
     else:
-        raise ValueError(f"unknown task {task!r}; choose from {TASKS}")
-    return _EXTRACTORS[k]
+        folder = find_model_dir(name)
+    fix = "reinstall the model (or retrain it), or pass another with --model"
+    for f in sorted(folder.iterdir()):
+        try:
+            if f.name == "meta.json":
+                json.loads(f.read_text(encoding="utf-8"))
+            elif f.suffix == ".toml":
+                tomllib.loads(f.read_text(encoding="utf-8"))
+            elif f.suffix == ".skops":
+                with zipfile.ZipFile(f) as z:
+                    bad = z.testzip()
+                if bad is not None:
+                    raise ValueError(f"damaged member {bad}")
+        except (ValueError, OSError, zipfile.BadZipFile, tomllib.TOMLDecodeError) as exc:
+            raise ModelError(f"{f}: cannot read this model file ({type(exc).__name__}: "
+                             f"{exc}); {fix}") from None
 
 
-def _read_all(path: Path, fmt: str | None, res: InputResult) -> list[Document]:
-    from relx.io.registry import read
-
-    docs: list[Document] = []
-    try:
-        for doc in read(path, fmt):
-            docs.append(doc)
-    except ReaderError as exc:
-        res.errors.append({"input": str(path), "document": exc.where if docs else "",
-                           "error": str(exc)})
-    except (OSError, UnicodeError, ValueError, EOFError) as exc:
-        res.errors.append({"input": str(path), "document": "",
-                           "error": f"{path}: {type(exc).__name__}: {exc}"})
-    if not docs and not res.errors:
-        res.errors.append({"input": str(path), "document": "", "error": f"{path}: no documents"})
-    return docs
-
-
-def _annotate(ex: Any, docs: list[Document], res: InputResult) -> list[tuple]:
-    """All documents at once; when that fails, one by one so only the bad ones are lost."""
-    try:
-        return list(ex.annotate(docs))
-    except Exception:  # noqa: BLE001 - isolate the failing document below
-        out = []
-        for d in docs:
-            try:
-                out += list(ex.annotate([d]))
-            except Exception as exc:  # noqa: BLE001
-                res.errors.append({"input": res.input, "document": d.id,
-                                   "error": f"{type(exc).__name__}: {exc}"})
-        return out
-
-
-def process_input(path: str | Path, key: str, opts: BatchOptions) -> dict[str, Any]:
-    """Extract from one input file and write its outputs; returns its record."""
-    t0 = time.perf_counter()
-    path = Path(path)
-    out = Path(opts.out)
-    res = InputResult(input=str(path), key=key)
-    task = opts.task
-    docs = _read_all(path, opts.input_format, res)
-    done = _annotate(_extractor(opts), docs, res) if docs else []
-    found = [r for _, f, _ in done for r in f]
-    res.documents = len(done)
-    res.sentences = sum(len(d.sentences) for d, _, _ in done)
-    if task == "events":   # done: (document, events, predicted StandoffDocument)
-        from relx.ge.extract import write_event_outputs
-
-        res.triggers = sum(len(pred.triggers) for _, _, pred in done)
-        res.events = len(found)
-        write_event_outputs(done, out, key, opts.formats)
-    else:                  # done: (document, relations, candidate pairs scored)
-        res.candidates = sum(n for _, _, n in done)
-        res.relations = len(found)
-        write_outputs([d for d, _, _ in done], found, out, key, opts.formats)
-    res.seconds = round(time.perf_counter() - t0, 3)
-    record = asdict(res)
-    for other, counts in _COUNTS.items():   # only the counts of this task
-        if other != task:
-            for c in counts:
-                record.pop(c)
-    with atomic_open(out / ".done" / f"{key}.json") as fh:
-        json.dump(record, fh)
-    return record
-
-
-def write_outputs(docs: list[Document], rels: list[Any], out: Path, key: str,
-                  formats: Iterable[str]) -> None:
-    """Per-input outputs under ``out/<format>/<key>.<ext>`` (each written atomically)."""
-    for fmt in formats:
-        if fmt == "jsonl":
-            with atomic_open(out / "jsonl" / f"{key}.jsonl") as fh:
-                for r in rels:
-                    fh.write(r.model_dump_json() + "\n")
-        elif fmt == "tsv":
-            with atomic_open(out / "tsv" / f"{key}.tsv") as fh:
-                fh.write("\t".join(TSV_COLUMNS) + "\n")
-                for r in rels:
-                    fh.write("\t".join(_tsv_row(r)) + "\n")
-        elif fmt == "bioc":
-            from relx.io.bioc import write_bioc
-
-            write_bioc(docs, out / "bioc" / f"{key}.xml", fmt="xml")
-        elif fmt == "pubtator":
-            from relx.io.pubtator import write_pubtator
-
-            write_pubtator(docs, out / "pubtator" / f"{key}.pubtator")
-        elif fmt == "brat":
-            from relx.io.brat import write_brat
-
-            write_brat(docs, out / "brat" / key)
-        else:
-            raise ValueError(f"unknown output format {fmt!r}; choose from {OUTPUT_FORMATS}")
-
-
-def _tsv_row(r: Any) -> list[str]:
-    clean = lambda s: str(s).replace("\t", " ").replace("\n", " ")  # noqa: E731
-    return [clean(x) for x in (
-        r.document_id, r.sentence_id, r.entity1.text, r.entity1.start, r.entity1.end,
-        ",".join(r.entity1.norm_ids), r.entity2.text, r.entity2.start, r.entity2.end,
-        ",".join(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence,
-        "true" if r.negated else "false")]
-
+# --------------------------------------------------------------------------- settings, lock
 
 def run_settings(opts: BatchOptions) -> dict[str, Any]:
     """What decides an input's outputs (a resumed batch must use the same)."""
@@ -240,14 +192,17 @@ def run_settings(opts: BatchOptions) -> dict[str, Any]:
 
     default = DEFAULT_EVENT_MODEL if opts.task == "events" else DEFAULT_MODEL
     try:
-        meta = json.loads((find_model_dir(opts.model or default) / "meta.json").read_text())
+        meta = json.loads((find_model_dir(opts.model or default) / "meta.json")
+                          .read_text(encoding="utf-8"))
     except (ValueError, OSError):  # a missing model fails later with its own message
         meta = {}
     return {"task": opts.task, "model": opts.model or default,
             "model_version": meta.get("version"), "model_created": meta.get("created"),
             "threshold": opts.threshold, "spacy_model": opts.spacy_model,
             "ground": opts.ground, "formats": sorted(opts.formats),
-            "input_format": opts.input_format}
+            "input_format": opts.input_format,
+            "max_sentence_tokens": opts.max_sentence_tokens,
+            "max_sentence_pairs": opts.max_sentence_pairs}
 
 
 def check_settings(out: Path, settings: dict[str, Any]) -> None:
@@ -255,8 +210,8 @@ def check_settings(out: Path, settings: dict[str, Any]) -> None:
     else record ``settings`` in ``out/.settings.json``."""
     path = out / ".settings.json"
     done = out / ".done"
-    if path.exists() and done.is_dir() and any(done.glob("*.json")):
-        old = json.loads(path.read_text())
+    if path.exists() and done.is_dir() and any(done.iterdir()):
+        old = json.loads(path.read_text(encoding="utf-8"))
         diff = {k: (old.get(k), v) for k, v in settings.items() if old.get(k) != v}
         if diff:
             what = "; ".join(f"{k}: {a!r} then, {b!r} now" for k, (a, b) in diff.items())
@@ -267,30 +222,175 @@ def check_settings(out: Path, settings: dict[str, Any]) -> None:
         json.dump(settings, fh, indent=2)
 
 
+@contextmanager
+def batch_lock(out: Path) -> Iterator[None]:
+    """Hold an exclusive ``fcntl`` lock on ``out/.lock`` (no-op where fcntl is missing);
+    raises :class:`BatchLocked` when another run holds it."""
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # Windows: no lock
+        yield
+        return
+    fd = os.open(out / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            other = os.pread(fd, 64, 0).decode(errors="replace").strip()
+            raise BatchLocked(f"{out} is in use by another relx extract (pid {other or '?'}); "
+                              "wait for it to finish or write to another --out folder") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove_leftovers(out: Path) -> int:
+    """Delete temporary files a killed run left (``.*.tmp`` files and folders)."""
+    n = 0
+    for p in list(out.rglob(".*.tmp")):
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+        n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- identity, records
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def input_identity(path: Path) -> dict[str, Any]:
+    """Size, modification time (ns) and SHA-256 of an input file."""
+    st = path.stat()
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": file_sha256(path)}
+
+
+def same_input(path: Path, old: dict[str, Any] | None) -> bool:
+    """Whether ``path`` is still the input ``old`` describes: same size and mtime, or
+    else the same content hash."""
+    if not old:
+        return False
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    if st.st_size != old.get("size"):
+        return False
+    return st.st_mtime_ns == old.get("mtime_ns") or file_sha256(path) == old.get("sha256")
+
+
+def _load(path: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def clear_input(out: Path, key: str) -> None:
+    """Forget everything of input ``key``: records, parts and per-input outputs."""
+    from relx.app.batch_units import INPUT_OUTPUTS
+
+    (out / ".done" / f"{key}.json").unlink(missing_ok=True)
+    for d in (out / ".done" / key, out / ".parts" / key):
+        shutil.rmtree(d, ignore_errors=True)
+    for rel in INPUT_OUTPUTS.values():
+        p = out / rel.format(key=key)
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+
+
+# --------------------------------------------------------------------------- the run
+
 def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
               engine: str = "local", scheduler: str | None = None,
               on_done: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Process every input not yet done, then merge outputs; returns the summary."""
+    """Process every input (chunk) not yet done, then merge outputs; returns the summary.
+
+    ``on_done`` is called with each finished chunk's record (``documents``, counts...).
+    """
+    from relx.app.batch_engines import Plan, run_plan
+    from relx.io.source import input_limits
+
+    if engine not in ("local", "dask"):
+        raise ValueError(f"unknown engine {engine!r} (local or dask)")
+    if engine == "dask" and not scheduler:
+        raise ValueError("--engine dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     t0 = time.perf_counter()
     out = Path(opts.out)
-    check_settings(out, run_settings(opts))
-    keys = input_keys(list(files))
-    todo = [(f, k) for f, k in zip(files, keys, strict=True)
-            if not (out / ".done" / f"{k}.json").exists()]
-    skipped = len(files) - len(todo)
-    if engine == "dask":
-        _run_dask(todo, opts, scheduler, on_done)
-    elif engine == "local" and jobs > 1 and len(todo) > 1:
-        _run_processes(todo, opts, jobs, on_done)
-    elif engine == "local":
-        for f, k in todo:
-            rec = process_input(f, k, opts)
-            if on_done:
-                on_done(rec)
-    else:
-        raise ValueError(f"unknown engine {engine!r} (local or dask)")
-    return merge_outputs(out, keys, opts.formats, seconds=time.perf_counter() - t0,
-                         skipped=skipped, task=opts.task)
+    check_model(opts)
+    limits = {"max_input_bytes": opts.max_input_bytes} if opts.max_input_bytes else {}
+    with batch_lock(out), input_limits(**limits):
+        remove_leftovers(out)
+        settings = run_settings(opts)
+        check_settings(out, settings)
+        keys = input_keys(list(files))
+        todo = []
+        for f, k in zip(files, keys, strict=True):
+            rec = _load(out / ".done" / f"{k}.json")
+            if rec is not None and not rec.get("failed") and same_input(f, rec.get("identity")) \
+                    and rec.get("chunk_size") == opts.chunk_size:
+                continue
+            if rec is not None and not (same_input(f, rec.get("identity"))
+                                        and rec.get("chunk_size") == opts.chunk_size):
+                clear_input(out, k)       # changed: redo from scratch
+            (out / ".done" / f"{k}.json").unlink(missing_ok=True)
+            todo.append((f, k))
+        skipped = len(files) - len(todo)
+        run_plan(Plan(todo, opts, settings), jobs=jobs, engine=engine, scheduler=scheduler,
+                 on_done=on_done)
+        return merge_outputs(out, keys, opts.formats, seconds=time.perf_counter() - t0,
+                             skipped=skipped, task=opts.task)
+
+
+def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, seconds: float,
+                  skipped: int = 0, task: str = "ppi") -> dict[str, Any]:
+    """Rebuild ``relations.jsonl`` (``events.jsonl`` for the events task), ``errors.jsonl``
+    and ``summary.json`` from the input records, in input order. (The one place that writes
+    the merged outputs: further merged formats go here.)"""
+    records = [_load(out / ".done" / f"{k}.json") or {"key": k, "errors": [], "documents": 0,
+                                                       "sentences": 0, "failed": True}
+               for k in keys]
+    formats = tuple(formats)
+    if "jsonl" in formats:
+        with atomic_open(out / _MERGED[task]) as fh:
+            for k in keys:
+                part = out / "jsonl" / f"{k}.jsonl"
+                if part.exists():
+                    with open(part, encoding="utf-8") as src:
+                        shutil.copyfileobj(src, fh, 1 << 20)
+    errors = [e for r in records for e in r["errors"]]
+    with atomic_open(out / "errors.jsonl") as fh:
+        for e in errors:
+            fh.write(json.dumps(e) + "\n")
+    summary = {"inputs": len(records), "inputs_skipped_as_done": skipped,
+               "documents": sum(r["documents"] for r in records),
+               "sentences": sum(r["sentences"] for r in records),
+               **{c: sum(r.get(c, 0) for r in records) for c in COUNTS[task]},
+               "skipped_sentences": sum(r.get("skipped_sentences", 0) for r in records),
+               "skipped_pairs": sum(r.get("skipped_pairs", 0) for r in records),
+               "renamed_ids": sum(len(r.get("renamed_ids", ())) for r in records),
+               "errors": len(errors),
+               "inputs_with_errors": sorted({e["input"] for e in errors}),
+               "inputs_failed": sorted(r.get("input", r["key"]) for r in records
+                                       if r.get("failed")),
+               "seconds": round(seconds, 2), "formats": list(formats)}
+    if task != "ppi":
+        summary["task"] = task
+    with atomic_open(out / "summary.json") as fh:
+        json.dump(summary, fh, indent=2)
+    return summary
 
 
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
@@ -316,64 +416,11 @@ def single_thread() -> None:
     threadpool_limits(1)
 
 
-def _init_worker() -> None:
-    single_thread()  # one process per core: no nested thread pools
+def process_input(path: str | Path, key: str, opts: BatchOptions) -> dict[str, Any]:
+    """Extract from one whole input in this process (every chunk, then its record)."""
+    from relx.app.batch_engines import Plan, run_plan
 
-
-def _run_processes(todo: list[tuple[Path, str]], opts: BatchOptions, jobs: int,
-                   on_done: Callable[[dict[str, Any]], None] | None) -> None:
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
-                             initializer=_init_worker) as pool:
-        futures = [pool.submit(process_input, f, k, opts) for f, k in todo]
-        for fut in as_completed(futures):
-            rec = fut.result()
-            if on_done:
-                on_done(rec)
-
-
-def _run_dask(todo: list[tuple[Path, str]], opts: BatchOptions, scheduler: str | None,
-              on_done: Callable[[dict[str, Any]], None] | None) -> None:
-    from distributed import Client, as_completed
-
-    if not scheduler:
-        raise ValueError("--engine dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
-    with Client(scheduler) as client:
-        futures = [client.submit(process_input, str(f.resolve()), k, opts, pure=False,
-                                 key=f"relx-{k}") for f, k in todo]
-        for fut in as_completed(futures):
-            rec = fut.result()
-            if on_done:
-                on_done(rec)
-
-
-def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, seconds: float,
-                  skipped: int = 0, task: str = "ppi") -> dict[str, Any]:
-    """Rebuild ``relations.jsonl`` (``events.jsonl`` for the events task), ``errors.jsonl``
-    and ``summary.json`` from the records."""
-    records = [json.loads((out / ".done" / f"{k}.json").read_text()) for k in keys]
-    formats = tuple(formats)
-    if "jsonl" in formats:
-        with atomic_open(out / _MERGED[task]) as fh:
-            for k in keys:
-                part = out / "jsonl" / f"{k}.jsonl"
-                if part.exists():
-                    fh.write(part.read_text(encoding="utf-8"))
-    errors = [e for r in records for e in r["errors"]]
-    with atomic_open(out / "errors.jsonl") as fh:
-        for e in errors:
-            fh.write(json.dumps(e) + "\n")
-    summary = {"inputs": len(records), "inputs_skipped_as_done": skipped,
-               "documents": sum(r["documents"] for r in records),
-               "sentences": sum(r["sentences"] for r in records),
-               **{c: sum(r.get(c, 0) for r in records) for c in _COUNTS[task]},
-               "errors": len(errors),
-               "inputs_with_errors": sorted({e["input"] for e in errors}),
-               "seconds": round(seconds, 2), "formats": list(formats)}
-    if task != "ppi":
-        summary["task"] = task
-    with atomic_open(out / "summary.json") as fh:
-        json.dump(summary, fh, indent=2)
-    return summary
+    out = Path(opts.out)
+    clear_input(out, key)
+    run_plan(Plan([(Path(path), key)], opts, run_settings(opts)), jobs=1)
+    return json.loads((out / ".done" / f"{key}.json").read_text(encoding="utf-8"))

@@ -34,7 +34,7 @@ from lxml import etree
 
 from relx.doc import Document, Entity, Relation, Span
 from relx.io.atomic import atomic_open
-from relx.io.errors import ReaderError
+from relx.io.errors import OnError, ReaderError, report
 from relx.io.pubmed import iter_xml
 from relx.io.pubtator import (
     GENE_TYPES,
@@ -45,6 +45,7 @@ from relx.io.pubtator import (
     split_ids,
     type_filter,
 )
+from relx.io.source import open_text
 
 #: infon keys holding normalised ids, tried in this order
 ID_KEYS = ("identifier", "Identifier", "NCBI Gene", "NCBI_Gene", "NCBIGene", "concept_id",
@@ -208,13 +209,22 @@ def to_relx(path: Path, doc: bioc.BioCDocument, where: str,
 
 # ------------------------------------------------------------------ readers
 
-def read_bioc(path: str | Path, types: Collection[str] | None = GENE_TYPES) -> Iterator[Document]:
-    """Stream the documents of a BioC XML file (plain or ``.gz``)."""
+def read_bioc(path: str | Path, types: Collection[str] | None = GENE_TYPES,
+              on_error: OnError = None) -> Iterator[Document]:
+    """Stream the documents of a BioC XML file (plain or ``.gz``); ``on_error`` is called
+    with the error of a document that cannot be read (then the next one is read; without
+    it, raised)."""
     path = Path(path)
     wanted = type_filter(types)
     for el in iter_xml(path, ("collection",), ("document",)):
         where = f"<document> at line {el.sourceline}"
-        yield to_relx(path, _x_document(path, el), where, wanted)
+        try:
+            doc = to_relx(path, _x_document(path, el), where, wanted)
+        except ReaderError as exc:
+            exc.document = (el.findtext("id") or "").strip() or None
+            report(on_error, exc)
+            continue
+        yield doc
 
 
 def _defaults(obj: dict) -> dict:
@@ -227,14 +237,17 @@ def _defaults(obj: dict) -> dict:
     return obj
 
 
-def read_bioc_json(path: str | Path,
-                   types: Collection[str] | None = GENE_TYPES) -> Iterator[Document]:
-    """Read a BioC JSON file (a collection, a list of documents or one document; ``.gz`` ok)."""
+def read_bioc_json(path: str | Path, types: Collection[str] | None = GENE_TYPES,
+                   on_error: OnError = None) -> Iterator[Document]:
+    """Read a BioC JSON file (a collection, a list of documents or one document; ``.gz`` ok).
+
+    The file is loaded whole, so the lower limit of :mod:`relx.io.source` for such files
+    applies. ``on_error`` is called with the error of a document that cannot be read (then
+    the next one is read; without it, raised)."""
     path = Path(path)
     wanted = type_filter(types)
     try:
-        with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz"
-              else open(path, encoding="utf-8")) as fh:
+        with open_text(path, whole=True) as fh:
             data = json.load(fh)
     except json.JSONDecodeError as exc:
         raise ReaderError(path, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
@@ -249,24 +262,35 @@ def read_bioc_json(path: str | Path,
     if not isinstance(data, list):
         raise ReaderError(path, "top level", "expected a BioC collection, document or list of documents")
     for i, obj in enumerate(data):
-        where = f"document #{i}" + (f" ({obj.get('id')})" if isinstance(obj, dict) else "")
-        if not isinstance(obj, dict):
-            raise ReaderError(path, where, "a document must be a JSON object")
         try:
-            bdoc = parse_doc(_defaults(obj))
-            bdoc.id = str(bdoc.id) if bdoc.id is not None else ""
-            for a in [*_all(bdoc, "annotations"), *_all(bdoc, "relations")]:  # JSON numbers
-                a.infons = {str(k): str(v) for k, v in a.infons.items() if v is not None}
-        except KeyError as exc:
-            raise ReaderError(path, where, f"missing key {exc}") from None
-        except (TypeError, ValueError, AttributeError) as exc:
-            raise ReaderError(path, where, f"malformed BioC document: {exc}") from None
-        numbers = [*(p.offset for p in bdoc.passages), *(x for a in _all(bdoc, "annotations")
-                   for loc in a.locations for x in (loc.offset, loc.length)),
-                   *(s.offset for p in bdoc.passages for s in p.sentences)]
-        if not all(type(x) is int for x in numbers):
-            raise ReaderError(path, where, "offsets and lengths must be integers")
-        yield to_relx(path, bdoc, where, wanted)
+            doc = _json_document(path, i, obj, wanted)
+        except ReaderError as exc:
+            exc.document = str(obj.get("id")) if isinstance(obj, dict) and obj.get("id") else None
+            report(on_error, exc)
+            continue
+        yield doc
+
+
+def _json_document(path: Path, i: int, obj: Any, wanted: frozenset[str] | None) -> Document:
+    """The ``i``-th document of a BioC JSON file."""
+    where = f"document #{i}" + (f" ({obj.get('id')})" if isinstance(obj, dict) else "")
+    if not isinstance(obj, dict):
+        raise ReaderError(path, where, "a document must be a JSON object")
+    try:
+        bdoc = parse_doc(_defaults(obj))
+        bdoc.id = str(bdoc.id) if bdoc.id is not None else ""
+        for a in [*_all(bdoc, "annotations"), *_all(bdoc, "relations")]:  # JSON numbers
+            a.infons = {str(k): str(v) for k, v in a.infons.items() if v is not None}
+    except KeyError as exc:
+        raise ReaderError(path, where, f"missing key {exc}") from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise ReaderError(path, where, f"malformed BioC document: {exc}") from None
+    numbers = [*(p.offset for p in bdoc.passages), *(x for a in _all(bdoc, "annotations")
+               for loc in a.locations for x in (loc.offset, loc.length)),
+               *(s.offset for p in bdoc.passages for s in p.sentences)]
+    if not all(type(x) is int for x in numbers):
+        raise ReaderError(path, where, "offsets and lengths must be integers")
+    return to_relx(path, bdoc, where, wanted)
 
 
 # ------------------------------------------------------------------ writer

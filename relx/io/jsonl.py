@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -10,7 +9,8 @@ from pydantic import ValidationError
 
 from relx.doc import Document
 from relx.io.atomic import atomic_open
-from relx.io.errors import ReaderError
+from relx.io.errors import OnError, ReaderError, report
+from relx.io.source import decode_error, open_text, read_line
 
 
 def document_to_json(doc: Document) -> str:
@@ -29,17 +29,42 @@ def write_jsonl(docs: Iterable[Document], path: str | Path) -> int:
     return n
 
 
-def read_jsonl(path: str | Path) -> Iterator[Document]:
-    """Read documents written by :func:`write_jsonl` (plain or ``.gz``)."""
+def read_jsonl(path: str | Path, on_error: OnError = None) -> Iterator[Document]:
+    """Stream documents written by :func:`write_jsonl` (plain or ``.gz``), line by line;
+    ``on_error`` is called with the error of a line that is not a document (then reading
+    goes on; without it the error is raised)."""
     path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                yield Document.model_validate_json(line)
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                loc = ".".join(str(x) for x in first["loc"])
-                raise ReaderError(path, f"line {lineno}", f"{loc}: {first['msg']}") from None
+    lineno = 0
+    try:
+        with open_text(path) as fh:
+            while True:
+                lineno += 1
+                try:
+                    line = read_line(fh, path, lineno)
+                except ReaderError as exc:
+                    report(on_error, exc)
+                    continue
+                if not line:
+                    break
+                if not line.strip():
+                    continue
+                try:
+                    yield Document.model_validate_json(line)
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    loc = ".".join(str(x) for x in first["loc"])
+                    report(on_error, ReaderError(path, f"line {lineno}", f"{loc}: {first['msg']}",
+                                                 document=_id_of(line)))
+    except UnicodeDecodeError as exc:
+        raise decode_error(path, f"after line {lineno}", exc) from None
+
+
+def _id_of(line: str) -> str | None:
+    """The ``id`` of a JSON line that is not a valid document, when it has one."""
+    import json
+
+    try:
+        value = json.loads(line).get("id")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None

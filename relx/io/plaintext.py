@@ -1,7 +1,8 @@
 """Plain-text reader: one ``.txt`` file is one document.
 
-``id`` is the file stem and ``text`` the file content exactly as read (UTF-8, line endings
-and a byte-order mark kept, so standoff offsets over the same file still map).
+``id`` is the file stem and ``text`` the file content as read (UTF-8, line endings kept; a
+leading byte-order mark is removed, so it never becomes part of the first word or entity).
+The file is read whole, up to the limit of :mod:`relx.io.source` for such files.
 """
 
 from __future__ import annotations
@@ -10,22 +11,22 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from relx.doc import Document
-from relx.io.errors import ReaderError
+from relx.io.errors import OnError, ReaderError
+from relx.io.source import open_binary
 
 
-def read_plaintext(path: str | Path) -> Iterator[Document]:
+def read_plaintext(path: str | Path, on_error: OnError = None) -> Iterator[Document]:
     """Yield the single document of a UTF-8 text file.
 
     Raises ``ReaderError`` naming the byte offset (and line) of the first invalid UTF-8
-    byte, and for an empty or whitespace-only file.
+    byte, and for an empty or whitespace-only file (``on_error`` is accepted for the
+    registry's sake: a one-document file has no other document to go on with).
     """
     path = Path(path)
+    with open_binary(path, whole=True) as fh:
+        data = fh.read()
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ReaderError(path, "file", f"cannot read: {exc}") from None
-    try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ReaderError(path, f"byte {exc.start} (line {line})",

@@ -2,29 +2,25 @@
 
 Offsets in the file are 0-based, relative to the sentence and end-INCLUSIVE; relx stores
 them end-exclusive and relative to ``Document.text`` (the sentences joined by one space).
+Files are streamed document by document (:func:`relx.io.pubmed.iter_xml`: no entity
+expansion, bounded decompression).
 """
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Iterator
 from pathlib import Path
 
 from lxml import etree
 
 from relx.doc import Dependency, Document, Entity, Relation, Sentence, Span, Token
-from relx.io.errors import ReaderError
+from relx.io.errors import OnError, ReaderError, report
+from relx.io.pubmed import iter_xml
+from relx.io.source import open_binary
 from relx.parse.lemma import lemmatize
 
 #: parse name in the file -> tokenisation it refers to
 PARSES = {"split_parse": "split", "Charniak-Lease": "Charniak-Lease"}
-
-
-def _safe_parser() -> etree.XMLParser:
-    return etree.XMLParser(
-        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-        huge_tree=False, remove_blank_text=True,
-    )
 
 
 def _refuse_entities(path: Path, data: bytes) -> None:
@@ -107,36 +103,39 @@ def _sentence(path: Path, el: etree._Element, base: int, parse: str) -> Sentence
     return sent
 
 
-def read_ppi_xml(path: str | Path, parse: str = "split_parse") -> Iterator[Document]:
-    """Yield the documents of a learning-format corpus file (plain or ``.gz``).
+def read_ppi_xml(path: str | Path, parse: str = "split_parse",
+                 on_error: OnError = None) -> Iterator[Document]:
+    """Stream the documents of a learning-format corpus file (plain or ``.gz``).
 
     ``parse`` picks the shipped analysis: ``split_parse`` (tokens split at entity
-    boundaries; default) or ``Charniak-Lease``.
+    boundaries; default) or ``Charniak-Lease``. ``on_error`` is called with the error of a
+    document that cannot be read (then the next one is read; without it, raised).
     """
     if parse not in PARSES:
         raise ValueError(f"unknown parse {parse!r}; choose one of {sorted(PARSES)}")
     path = Path(path)
-    try:
-        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as fh:
-            data = fh.read()
-        _refuse_entities(path, data)
-        root = etree.fromstring(data, _safe_parser())
-    except etree.XMLSyntaxError as exc:
-        raise ReaderError(path, f"line {exc.lineno}", f"not well-formed XML: {exc.msg}") from None
-    except (OSError, EOFError) as exc:
-        raise ReaderError(path, "file", f"cannot read: {exc}") from None
-    if root.tag != "corpus":
-        raise ReaderError(path, f"<{root.tag}>", "root element must be <corpus>")
-    source = root.get("source")
-    for del_ in root.iterfind("document"):
-        did = _attr(path, del_, "id")
-        doc = Document(id=did, text="", source=source, orig_id=del_.get("origId"))
-        parts: list[str] = []
-        base = 0
-        for sel in del_.iterfind("sentence"):
-            sent = _sentence(path, sel, base, parse)
-            doc.sentences.append(sent)
-            parts.append(sent.text)
-            base += len(sent.text) + 1
-        doc.text = " ".join(parts)
+    with open_binary(path) as fh:
+        _refuse_entities(path, fh.read(65536))
+    for del_ in iter_xml(path, ("corpus",), ("document",)):
+        source = del_.getparent().get("source") if del_.getparent() is not None else None
+        try:
+            doc = _document(path, del_, source, parse)
+        except ReaderError as exc:
+            exc.document = del_.get("id")
+            report(on_error, exc)
+            continue
         yield doc
+
+
+def _document(path: Path, del_: etree._Element, source: str | None, parse: str) -> Document:
+    did = _attr(path, del_, "id")
+    doc = Document(id=did, text="", source=source, orig_id=del_.get("origId"))
+    parts: list[str] = []
+    base = 0
+    for sel in del_.iterfind("sentence"):
+        sent = _sentence(path, sel, base, parse)
+        doc.sentences.append(sent)
+        parts.append(sent.text)
+        base += len(sent.text) + 1
+    doc.text = " ".join(parts)
+    return doc

@@ -7,21 +7,22 @@ structured-abstract part keeps its label as ``"LABEL: text"``. Inline markup (``
 article without abstract is its title alone. ``DeleteCitation`` PMIDs are not documents:
 they are passed to ``on_delete`` when given.
 
-Files are streamed (plain or ``.gz``) with a safe ``iterparse``: no DTD loading, no
+Files are streamed (plain or ``.gz``, through :mod:`relx.io.source`, so decompression
+is bounded) with a safe ``iterparse``: no DTD loading, no
 network, no entity expansion (DTD entity declarations are refused), and each article is
 cleared once read, so a 30,000-article baseline file never sits in memory.
 """
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from lxml import etree
 
 from relx.doc import Document
-from relx.io.errors import ReaderError
+from relx.io.errors import OnError, ReaderError, report
+from relx.io.source import open_binary
 
 _ARTICLES = ("PubmedArticle", "PubmedBookArticle", "DeleteCitation")
 _ROOTS = ("PubmedArticleSet", "PubmedBookArticleSet")
@@ -38,7 +39,7 @@ def iter_xml(path: Path, roots: tuple[str, ...], tags: tuple[str, ...]) -> Itera
     read siblings) when the consumer asks for the next one. Errors become ``ReaderError``.
     """
     try:
-        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as fh:
+        with open_binary(path) as fh:
             events = etree.iterparse(
                 fh, events=("start", "end"), tag=roots + tags, resolve_entities=False,
                 no_network=True, load_dtd=False, dtd_validation=False, huge_tree=False,
@@ -66,7 +67,7 @@ def iter_xml(path: Path, roots: tuple[str, ...], tags: tuple[str, ...]) -> Itera
             root = events.root
     except etree.XMLSyntaxError as exc:
         raise ReaderError(path, f"line {exc.lineno}", f"not well-formed XML: {exc.msg}") from None
-    except (OSError, EOFError) as exc:
+    except OSError as exc:
         raise ReaderError(path, "file", f"cannot read: {exc}") from None
     if root is None or root.tag not in roots:
         found = f"<{root.tag}>" if root is not None else "no element"
@@ -115,11 +116,13 @@ def _article(path: Path, el: etree._Element) -> Document:
                     source="pubmed")
 
 
-def read_pubmed(path: str | Path,
-                on_delete: Callable[[str], None] | None = None) -> Iterator[Document]:
+def read_pubmed(path: str | Path, on_delete: Callable[[str], None] | None = None,
+                on_error: OnError = None) -> Iterator[Document]:
     """Stream the documents of a PubMed XML file (plain or ``.gz``).
 
-    ``on_delete`` is called with every PMID listed in a ``DeleteCitation`` (update files).
+    ``on_delete`` is called with every PMID listed in a ``DeleteCitation`` (update files);
+    ``on_error`` with the error of an article that cannot be read (then the next one is
+    read; without it the error is raised).
     """
     path = Path(path)
     for el in iter_xml(path, _ROOTS, _ARTICLES):
@@ -128,4 +131,10 @@ def read_pubmed(path: str | Path,
                 for pmid in el.iterfind("PMID"):
                     on_delete((pmid.text or "").strip())
             continue
-        yield _article(path, el)
+        try:
+            doc = _article(path, el)
+        except ReaderError as exc:
+            exc.document = (el.findtext(".//PMID") or "").strip() or None
+            report(on_error, exc)
+            continue
+        yield doc

@@ -25,11 +25,11 @@ import gzip
 import re
 from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
-from typing import IO
 
 from relx.doc import Document, Entity, Relation, Sentence, Span
 from relx.io.atomic import atomic_open
-from relx.io.errors import ReaderError
+from relx.io.errors import OnError, ReaderError, report
+from relx.io.source import decode_error, open_text, read_line
 
 #: annotation types read as protein/gene entities (compared lower-case)
 GENE_TYPES = frozenset({
@@ -90,12 +90,6 @@ def by_concept(entities: list[Entity]) -> dict[str, Entity]:
 
 # ---------------------------------------------------------------------------- reader
 
-def _open_text(path: Path) -> IO[str]:
-    if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8", newline="\n")
-    return open(path, encoding="utf-8", newline="\n")
-
-
 class _Block:
     """Lines of one document collected before it is built."""
 
@@ -104,8 +98,11 @@ class _Block:
         self.abstract: str | None = None
         self.anns: list[tuple[int, list[str]]] = []
         self.rels: list[tuple[int, list[str]]] = []
+        self.error: ReaderError | None = None   # the block's first error: not built
 
     def build(self, path: Path, wanted: frozenset[str] | None) -> Document:
+        if self.error is not None:
+            raise self.error
         text = self.title + "\n" + self.abstract if self.abstract else self.title
         ents: list[Entity] = []
         concepts: set[str] = set()
@@ -140,58 +137,95 @@ class _Block:
         return annotated_document(self.pmid, text, ents, rels, "pubtator")
 
 
-def read_pubtator(path: str | Path,
-                  types: Collection[str] | None = GENE_TYPES) -> Iterator[Document]:
-    """Stream the documents of a PubTator file (plain or ``.gz``).
+def _line_into(block: _Block | None, path: Path, lineno: int, line: str) -> None:
+    """Add an abstract, annotation or relation line to ``block`` (errors name the line)."""
+    if block is None:
+        raise ReaderError(path, f"line {lineno}", "abstract or annotation line before a "
+                                                  "title line")
+    head = _HEAD.match(line)
+    if head:
+        pmid, _, body = head.groups()
+        if pmid != block.pmid or block.abstract is not None:
+            raise ReaderError(path, f"line {lineno}",
+                              f"unexpected abstract line for {pmid!r} in document {block.pmid!r}")
+        block.abstract = body
+        return
+    cols = line.split("\t")
+    if cols[0] != block.pmid:
+        raise ReaderError(path, f"line {lineno}", f"PMID {cols[0]!r} inside document {block.pmid!r}")
+    if len(cols) >= 5 and cols[1].isdigit() and cols[2].isdigit():
+        block.anns.append((lineno, cols))
+    elif len(cols) >= 4:
+        block.rels.append((lineno, cols))
+    else:
+        raise ReaderError(path, f"line {lineno}", "neither an annotation nor a relation line")
+
+
+def read_pubtator(path: str | Path, types: Collection[str] | None = GENE_TYPES,
+                  on_error: OnError = None) -> Iterator[Document]:
+    """Stream the documents of a PubTator file (plain or ``.gz``), line by line.
 
     Only annotations whose type is in ``types`` become entities (``None``: all types);
-    relations are kept when both concepts have a kept mention.
+    relations are kept when both concepts have a kept mention. ``on_error`` is called with
+    the error of a document that cannot be read (its lines are skipped up to the next
+    document); without it the error is raised.
     """
     path = Path(path)
     wanted = type_filter(types)
     block: _Block | None = None
+    orphan = False      # inside lines that belong to no readable document
+
+    def finish() -> Iterator[Document]:
+        if block is None:
+            return
+        try:
+            doc = block.build(path, wanted)
+        except ReaderError as exc:
+            exc.document = block.pmid
+            report(on_error, exc)
+            return
+        yield doc
+
     lineno = 0
     try:
-        with _open_text(path) as fh:
-            for lineno, raw in enumerate(fh, 1):
+        with open_text(path) as fh:
+            while True:
+                lineno += 1
+                try:
+                    raw = read_line(fh, path, lineno)
+                except ReaderError as exc:   # an overlong line: its document is lost
+                    if block is not None and block.error is None:
+                        block.error = exc
+                    elif block is None:
+                        orphan = True
+                        report(on_error, exc)
+                    continue
+                if not raw:
+                    break
                 line = raw.rstrip("\n").removesuffix("\r")
                 if not line.strip():
-                    if block is not None:
-                        yield block.build(path, wanted)
-                    block = None
+                    yield from finish()
+                    block, orphan = None, False
                     continue
                 head = _HEAD.match(line)
-                if head:
-                    pmid, kind, body = head.groups()
-                    if kind == "t":
-                        if block is not None:  # no blank line between documents
-                            yield block.build(path, wanted)
-                        block = _Block(pmid, body, lineno)
-                        continue
-                    if block is None:
-                        raise ReaderError(path, f"line {lineno}", "abstract line before a title line")
-                    if pmid != block.pmid or block.abstract is not None:
-                        raise ReaderError(path, f"line {lineno}",
-                                          f"unexpected abstract line for {pmid!r} in document {block.pmid!r}")
-                    block.abstract = body
+                if head and head.group(2) == "t":
+                    yield from finish()     # no blank line between documents
+                    block, orphan = _Block(head.group(1), head.group(3), lineno), False
                     continue
-                cols = line.split("\t")
-                if block is None:
-                    raise ReaderError(path, f"line {lineno}", "annotation line before a title line")
-                if cols[0] != block.pmid:
-                    raise ReaderError(path, f"line {lineno}",
-                                      f"PMID {cols[0]!r} inside document {block.pmid!r}")
-                if len(cols) >= 5 and cols[1].isdigit() and cols[2].isdigit():
-                    block.anns.append((lineno, cols))
-                elif len(cols) >= 4:
-                    block.rels.append((lineno, cols))
-                else:
-                    raise ReaderError(path, f"line {lineno}", "neither an annotation nor a relation line")
-            if block is not None:
-                yield block.build(path, wanted)
+                if orphan or (block is not None and block.error is not None):
+                    continue
+                try:
+                    _line_into(block, path, lineno, line)
+                except ReaderError as exc:
+                    if block is None:
+                        orphan = True
+                        report(on_error, exc)
+                    else:
+                        block.error = exc
+            yield from finish()
     except UnicodeDecodeError as exc:
-        raise ReaderError(path, f"after line {lineno}", f"not valid UTF-8: {exc.reason}") from None
-    except (OSError, EOFError) as exc:
+        raise decode_error(path, f"after line {lineno}", exc) from None
+    except OSError as exc:
         raise ReaderError(path, "file", f"cannot read: {exc}") from None
 
 

@@ -7,7 +7,6 @@ sorted order). Readers and writers are imported on first use, so optional librar
 
 from __future__ import annotations
 
-import gzip
 import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -19,6 +18,7 @@ from lxml import etree
 
 from relx.doc import Document
 from relx.io.errors import ReaderError
+from relx.io.source import open_binary
 
 
 @dataclass(frozen=True)
@@ -67,27 +67,24 @@ def _load(spec: str) -> Callable[..., Any]:
 
 
 def _head(path: Path, n: int = _SNIFF) -> bytes:
-    try:
-        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as fh:
-            return fh.read(n)
-    except (OSError, EOFError) as exc:
-        raise ReaderError(path, "file", f"cannot read: {exc}") from None
+    with open_binary(path) as fh:
+        return fh.read(n)
 
 
 def _xml_root(path: Path) -> str:
     try:
-        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as fh:
+        with open_binary(path) as fh:
             for _, el in etree.iterparse(fh, events=("start",), resolve_entities=False,
                                          no_network=True, load_dtd=False, huge_tree=False):
                 return str(el.tag)
     except etree.XMLSyntaxError as exc:
         raise ReaderError(path, f"line {exc.lineno}", f"not well-formed XML: {exc.msg}") from None
-    except (OSError, EOFError) as exc:
+    except OSError as exc:
         raise ReaderError(path, "file", f"cannot read: {exc}") from None
     raise ReaderError(path, "file", "no XML element found")
 
 
-def _suffix(path: Path) -> str:
+def suffix(path: Path) -> str:
     """``.xml``, ``.xml.gz``...: the last suffix, with the one before it for ``.gz``."""
     suffixes = [s.lower() for s in path.suffixes]
     if suffixes and suffixes[-1] == ".gz" and len(suffixes) > 1:
@@ -100,34 +97,35 @@ def detect_format(path: str | Path) -> str:
     path = Path(path)
     if not path.is_file():
         raise ReaderError(path, "file", "no such file")
-    suffix = _suffix(path)
-    if suffix in (".xml", ".xml.gz"):
+    ext = suffix(path)
+    if ext in (".xml", ".xml.gz"):
         root = _xml_root(path)
         if root not in _XML_ROOTS:
             raise ReaderError(path, "root element", f"unknown XML format <{root}>; expected "
                               "<corpus> (PPI), <PubmedArticleSet> or <collection> (BioC)")
         return _XML_ROOTS[root]
-    if suffix in (".json", ".json.gz"):
+    if ext in (".json", ".json.gz"):
         head = _head(path, 1 << 20)
         if head.lstrip()[:1] in (b"{", b"[") and (b'"documents"' in head or b'"passages"' in head):
             return "bioc-json"
         raise ReaderError(path, "file", "unknown JSON format (expected BioC JSON)")
-    if suffix in (".jsonl", ".jsonl.gz"):
+    if ext in (".jsonl", ".jsonl.gz"):
         return "jsonl"
-    if suffix in (".pubtator", ".pubtator.gz"):
+    if ext in (".pubtator", ".pubtator.gz"):
         return "pubtator"
-    if suffix == ".txt":
+    if ext == ".txt":
         if path.with_suffix(".a1").exists():
             return "standoff"
         first = next((ln for ln in _head(path).splitlines() if ln.strip()), b"")
         return "pubtator" if _PUBTATOR.match(first) else "txt"
-    raise ReaderError(path, "file", f"cannot tell the format from {suffix or 'no extension'!r}; "
+    raise ReaderError(path, "file", f"cannot tell the format from {ext or 'no extension'!r}; "
                                     f"pass one of {sorted(FORMATS)}")
 
 
-def read_standoff_documents(path: str | Path) -> Iterator[Document]:
+def read_standoff_documents(path: str | Path, on_error: Any = None) -> Iterator[Document]:
     """A standoff ``.txt`` (+ ``.a1``/``.a2``) as a relx Document: its proteins become the
-    entities (of one whole-text sentence). Events need :func:`relx.io.standoff.read_standoff`."""
+    entities (of one whole-text sentence). Events need :func:`relx.io.standoff.read_standoff`.
+    (``on_error``: accepted like every reader's; one file is one document.)"""
     from relx.doc import Entity
     from relx.io.pubtator import annotated_document
     from relx.io.standoff import read_standoff
@@ -140,13 +138,14 @@ def read_standoff_documents(path: str | Path) -> Iterator[Document]:
 def _files(folder: Path) -> Iterator[tuple[Path, str]]:
     known = {s for f in FORMATS.values() for s in f.suffixes}
     for p in sorted(folder.rglob("*")):
-        if p.is_file() and not p.name.startswith(".") and _suffix(p) in known:
+        if p.is_file() and not p.name.startswith(".") and suffix(p) in known:
             yield p, detect_format(p)
 
 
 def read(path: str | Path, format: str | None = None, **options: Any) -> Iterator[Document]:
     """Read documents from a file (format detected unless given) or from every known file
-    of a folder; ``options`` go to the reader (e.g. ``types=`` for BioC/PubTator)."""
+    of a folder; ``options`` go to the reader (e.g. ``types=`` for BioC/PubTator;
+    ``on_error=`` to be told of unreadable documents and go on with the next one)."""
     path = Path(path)
     if path.is_dir():
         for p, fmt in _files(path):
@@ -169,7 +168,7 @@ def _format_for_output(path: Path) -> str:
                  ".json": "bioc-json", ".json.gz": "bioc-json", ".pubtator": "pubtator",
                  ".pubtator.gz": "pubtator"}
     try:
-        return by_suffix[_suffix(path)]
+        return by_suffix[suffix(path)]
     except KeyError:
         raise ValueError(f"{path}: cannot tell the output format from the extension; "
                          f"pass one of {sorted(n for n, f in FORMATS.items() if f.writer)}") from None
@@ -184,3 +183,6 @@ def write(docs: Iterable[Document], path: str | Path, format: str | None = None)
         raise ValueError(f"no writer for format {name!r}; choose one of "
                          f"{sorted(n for n, f in FORMATS.items() if f.writer)}")
     return _load(spec.writer)(docs, path, **spec.writer_options)
+
+
+_suffix = suffix   # the old private name

@@ -114,6 +114,29 @@ class Extractor:
         self.ground = ground
         self.batch_docs = batch_docs
 
+    #: per-sentence caps on scoring work (``None``: none): a sentence of more tokens is
+    #: not scored, and of more candidate pairs only the closest this many are; what they
+    #: skip is counted in ``skipped`` (``sentences``, ``pairs``). ``relx extract`` sets them.
+    max_sentence_tokens: int | None = None
+    max_sentence_pairs: int | None = None
+
+    def _capped(self, s: Sentence, pairs: list[Relation]) -> list[Relation]:
+        """``pairs`` within the per-sentence caps (counting what is skipped)."""
+        skipped = self.__dict__.setdefault("skipped", {"sentences": 0, "pairs": 0})
+        if self.max_sentence_tokens is not None and len(s.tokens) > self.max_sentence_tokens \
+                and pairs:
+            skipped["sentences"] += 1
+            skipped["pairs"] += len(pairs)
+            return []
+        cap = self.max_sentence_pairs
+        if cap is None or len(pairs) <= cap:
+            return pairs
+        ents = {e.id: e for e in s.entities}
+        gap = {r.id: abs(ents[r.arg2].start - ents[r.arg1].end) for r in pairs}
+        keep = {r.id for r in sorted(pairs, key=lambda r: gap[r.id])[:cap]}
+        skipped["pairs"] += len(pairs) - cap
+        return [r for r in pairs if r.id in keep]
+
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
             return doc
@@ -131,7 +154,7 @@ class Extractor:
             inst: list[PairInstance] = []
             for d in chunk:
                 for s in d.sentences:
-                    s.relations = candidate_pairs(s, d.abbreviations)
+                    s.relations = self._capped(s, candidate_pairs(s, d.abbreviations))
                     inst += [PairInstance(d.id, s, r) for r in s.relations]
             scores = iter(self.model.scores(inst, in_domain=self.in_domain).tolist())
             for d in chunk:

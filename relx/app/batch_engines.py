@@ -1,0 +1,391 @@
+"""Running a batch's chunks: in this process, in worker processes that may die, or on Dask.
+
+:class:`Plan` reads the inputs (in this process, as streams) and hands out
+:class:`relx.app.batch_units.Unit` chunks that are not done yet; it finishes an input (its
+outputs assembled, its record written) when its last chunk comes back.
+
+Worker processes (``--jobs``): each runs one chunk at a time. A worker that dies (SIGKILL,
+the OOM killer) costs only its chunk: the chunk is retried once in a fresh worker, then
+recorded as failed (stage ``worker``) and the batch goes on. On Dask, the scheduler
+resubmits the tasks of a lost worker (up to its ``allowed-failures``); a task that still
+fails is recorded as failed alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from relx.app.batch_units import (
+    COUNTS,
+    Unit,
+    assemble_input,
+    chunk_record_path,
+    error,
+    failed_record,
+    parts_dir,
+    process_chunk,
+    write_chunk_record,
+)
+from relx.io.atomic import atomic_open
+
+OnDone = Callable[[dict[str, Any]], None] | None
+#: a chunk is tried this many times in (fresh) worker processes
+ATTEMPTS = 2
+
+
+class FatalError(RuntimeError):
+    """A worker could not work at all (e.g. the model does not load): the batch stops."""
+
+
+class _Input:
+    """Progress of one input: its chunks out and back."""
+
+    def __init__(self, path: Path, key: str) -> None:
+        self.path, self.key = path, key
+        self.identity: dict[str, Any] = {}
+        self.records: dict[int, dict[str, Any]] = {}
+        self.n_chunks: int | None = None     # known when the input is read to its end
+        self.t0 = time.perf_counter()
+
+
+class Plan:
+    """The chunks to do for ``todo`` (``(path, key)`` of inputs not done)."""
+
+    def __init__(self, todo: list[tuple[Path, str]], opts: Any, settings: dict[str, Any]
+                 ) -> None:
+        self.todo, self.opts, self.settings = todo, opts, settings
+        self.out = Path(opts.out)
+        self.inputs: dict[str, _Input] = {}
+
+    # ------------------------------------------------------------------ reading
+    def units(self) -> Iterator[Unit]:
+        """Chunks to process, input after input (chunks already done are not handed out)."""
+        for path, key in self.todo:
+            state = _Input(path, key)
+            self.inputs[key] = state
+            yield from self._read(state)
+            self._maybe_finish(state)
+
+    def _valid_chunk(self, state: _Input, index: int) -> dict[str, Any] | None:
+        p = chunk_record_path(self.out, state.key, index)
+        try:
+            rec = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if rec.get("failed") or rec.get("identity") != state.identity:
+            return None
+        if rec.get("documents") and not parts_dir(self.out, state.key, index).is_dir():
+            return None      # its outputs were assembled and dropped: redo
+        return rec
+
+    def _read(self, state: _Input) -> Iterator[Unit]:
+        from relx.app.batch import input_identity
+        from relx.io.registry import read
+
+        opts = self.opts
+        try:
+            state.identity = input_identity(state.path)
+        except OSError as exc:
+            state.identity = {}
+            rec = self._empty(state, 0, 0, [error(str(state.path), None, "read",
+                                                  f"cannot read: {exc}")], failed=True)
+            self._record(state, rec)
+            state.n_chunks = 1
+            return
+        errors: list[dict[str, str]] = []
+        docs: list = []
+        index, first, n = 0, 0, 0
+        failed = False
+
+        def on_error(exc: Exception) -> None:
+            errors.append(error(str(state.path), getattr(exc, "document", None), "read",
+                                str(exc)))
+
+        def cut() -> Unit | None:
+            nonlocal index, first, docs, errors
+            unit = Unit(str(state.path), state.key, index, first, docs, state.identity, errors,
+                        failed)
+            index, first, docs, errors = index + 1, n, [], []
+            old = self._valid_chunk(state, unit.index)
+            if old is not None:          # done in an earlier run
+                self._record(state, old, fresh=False)
+                return None
+            if not unit.docs:            # nothing to extract: only reading errors
+                self._record(state, process_chunk(unit, opts, _no_extractor))
+                return None
+            return unit
+
+        try:
+            for doc in read(state.path, opts.input_format, on_error=on_error):
+                docs.append(doc)
+                n += 1
+                if len(docs) >= opts.chunk_size:
+                    unit = cut()
+                    if unit is not None:
+                        yield unit
+        except MemoryError as exc:
+            failed = True
+            errors.append(error(str(state.path), None, "read", f"MemoryError: {exc}"))
+        except Exception as exc:  # noqa: BLE001 - any failure of this input is its own
+            where = f" (after document #{n})" if n else ""
+            errors.append(error(str(state.path), getattr(exc, "document", None), "read",
+                                f"{exc if hasattr(exc, 'reason') else f'{state.path}: {type(exc).__name__}: {exc}'}{where}"))
+        if n == 0 and not errors:
+            errors.append(error(str(state.path), None, "read", f"{state.path}: no documents"))
+        if docs or errors or index == 0:
+            unit = cut()
+            if unit is not None:
+                yield unit
+        state.n_chunks = index
+
+    # ------------------------------------------------------------------ records
+    def _empty(self, state: _Input, index: int, first: int, errors: list, failed: bool
+               ) -> dict[str, Any]:
+        unit = Unit(str(state.path), state.key, index, first, [], state.identity, errors, failed)
+        rec = process_chunk(unit, self.opts, _no_extractor)
+        return rec
+
+    def _record(self, state: _Input, rec: dict[str, Any], fresh: bool = True) -> None:
+        state.records[rec["chunk"]] = rec
+
+    def chunk_done(self, rec: dict[str, Any]) -> None:
+        """A chunk came back (from any worker)."""
+        state = self.inputs[rec["key"]]
+        self._record(state, rec)
+        self._maybe_finish(state)
+
+    def chunk_failed(self, unit: Unit, stage: str, message: str) -> dict[str, Any]:
+        """A chunk was lost for good: record it as failed."""
+        rec = failed_record(unit, self.opts.task, stage, message)
+        write_chunk_record(self.out, rec)
+        self.chunk_done(rec)
+        return rec
+
+    def _maybe_finish(self, state: _Input) -> None:
+        """All chunks back: assemble the input's outputs and write its record."""
+        if state.n_chunks is None or len(state.records) < state.n_chunks:
+            return
+        recs = [state.records[i] for i in range(state.n_chunks)]
+        task = self.opts.task
+        failed = any(r.get("failed") for r in recs)
+        assemble_input(self.out, state.key, state.n_chunks, self.opts.formats, task)
+        record = {"input": str(state.path), "key": state.key, "identity": state.identity,
+                  "settings": self.settings, "chunk_size": self.opts.chunk_size,
+                  "chunks": state.n_chunks,
+                  "documents": sum(r["documents"] for r in recs),
+                  "sentences": sum(r["sentences"] for r in recs),
+                  **{c: sum(r.get(c, 0) for r in recs) for c in COUNTS[task]},
+                  "skipped_sentences": sum(r.get("skipped_sentences", 0) for r in recs),
+                  "skipped_pairs": sum(r.get("skipped_pairs", 0) for r in recs),
+                  "renamed_ids": [x for r in recs for x in r.get("renamed_ids", ())],
+                  "errors": [e for r in recs for e in r["errors"]], "failed": failed,
+                  "seconds": round(sum(r.get("seconds", 0.0) for r in recs), 3)}
+        with atomic_open(self.out / ".done" / f"{state.key}.json") as fh:
+            json.dump(record, fh)
+        if not failed:      # a failed input keeps its parts: a rerun redoes only what failed
+            shutil.rmtree(self.out / ".parts" / state.key, ignore_errors=True)
+        del self.inputs[state.key]
+
+
+def _no_extractor(opts: Any) -> Any:
+    raise AssertionError("a chunk without documents needs no extractor")
+
+
+# ------------------------------------------------------------------------ engines
+
+def run_plan(plan: Plan, *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,
+             on_done: OnDone = None) -> None:
+    """Process every chunk of ``plan`` with the engine asked for."""
+    if engine == "dask":
+        _run_dask(plan, scheduler or "", on_done)
+    elif jobs > 1:
+        _run_processes(plan, jobs, on_done)
+    else:
+        _run_here(plan, on_done)
+
+
+def _run_here(plan: Plan, on_done: OnDone) -> None:
+    from relx.app.batch import extractor_for
+
+    for unit in plan.units():
+        try:
+            rec = process_chunk(unit, plan.opts, extractor_for)
+        except Exception as exc:
+            from relx.model_store import ModelError
+
+            if isinstance(exc, ModelError):
+                raise
+            rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+        else:
+            plan.chunk_done(rec)
+        if on_done:
+            on_done(rec)
+
+
+def _worker_main(conn: Any, opts: Any) -> None:
+    """A worker process: chunks in, records out, until told to stop."""
+    from relx.app.batch import extractor_for, single_thread
+    from relx.model_store import ModelError
+
+    single_thread()   # one process per core: no nested thread pools
+    while True:
+        try:
+            unit = conn.recv()
+        except EOFError:
+            return
+        if unit is None:
+            return
+        try:
+            conn.send(("ok", process_chunk(unit, opts, extractor_for)))
+        except ModelError as exc:
+            conn.send(("fatal", str(exc)))
+        except BaseException as exc:  # noqa: BLE001 - reported, the worker goes on
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+
+
+class _Worker:
+    def __init__(self, ctx: Any, opts: Any) -> None:
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child, opts), daemon=True)
+        self.proc.start()
+        child.close()
+        self.unit: Unit | None = None
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except OSError:
+            pass
+        self.proc.join(timeout=10)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join()
+        self.conn.close()
+
+
+def _run_processes(plan: Plan, jobs: int, on_done: OnDone) -> None:
+    """``jobs`` worker processes, one chunk each at a time; dead workers are replaced."""
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("spawn")
+    units = plan.units()
+    retry: deque[Unit] = deque()
+    attempts: dict[tuple[str, int], int] = {}
+    workers = [_Worker(ctx, plan.opts) for _ in range(jobs)]
+    exhausted = False
+
+    def finish(rec: dict[str, Any]) -> None:
+        if on_done:
+            on_done(rec)
+
+    try:
+        while True:
+            for w in list(workers):
+                if w.unit is None:
+                    unit = retry.popleft() if retry else (None if exhausted else next(units, None))
+                    if unit is None:
+                        exhausted = exhausted or not retry
+                        continue
+                    try:
+                        w.conn.send(unit)
+                    except OSError:                   # died while idle: a fresh one
+                        w.proc.join()
+                        w.conn.close()
+                        workers[workers.index(w)] = _Worker(ctx, plan.opts)
+                        retry.appendleft(unit)
+                        continue
+                    w.unit = unit
+                    attempts[(unit.key, unit.index)] = attempts.get((unit.key, unit.index), 0) + 1
+            busy = [w for w in workers if w.unit is not None]
+            if not busy:
+                if exhausted and not retry:
+                    break
+                continue
+            wait([x for w in busy for x in (w.conn, w.proc.sentinel)])
+            for i, w in enumerate(workers):
+                if w.unit is None:
+                    continue
+                msg = None
+                try:
+                    if w.conn.poll():
+                        msg = w.conn.recv()
+                except (EOFError, OSError):
+                    msg = None
+                if msg is None and w.proc.is_alive():
+                    continue
+                unit, w.unit = w.unit, None
+                if msg is None:                       # the worker died with this chunk
+                    w.proc.join()
+                    code = w.proc.exitcode
+                    w.conn.close()
+                    workers[i] = _Worker(ctx, plan.opts)
+                    if attempts[(unit.key, unit.index)] < ATTEMPTS:
+                        retry.append(unit)
+                    else:
+                        finish(plan.chunk_failed(unit, "worker", f"worker process died "
+                                                 f"(exit code {code}) twice on this chunk"))
+                elif msg[0] == "ok":
+                    plan.chunk_done(msg[1])
+                    finish(msg[1])
+                elif msg[0] == "fatal":
+                    raise _model_error(msg[1])
+                else:
+                    finish(plan.chunk_failed(unit, "worker", msg[1]))
+    finally:
+        for w in workers:
+            w.stop()
+
+
+def _model_error(message: str) -> Exception:
+    from relx.model_store import ModelError
+
+    return ModelError(message)
+
+
+def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
+    """Chunks as Dask tasks (at most two per worker thread in flight)."""
+    from distributed import Client, as_completed
+
+    from relx.app.batch import extractor_for
+    from relx.model_store import ModelError
+
+    with Client(scheduler) as client:
+        limit = 2 * max(1, sum(client.nthreads().values())) + 1
+        units = plan.units()
+        flying: dict[Any, Unit] = {}
+        done = as_completed()
+
+        def submit() -> None:
+            while len(flying) < limit:
+                unit = next(units, None)
+                if unit is None:
+                    return
+                fut = client.submit(process_chunk, unit, plan.opts, extractor_for, pure=False,
+                                    retries=1, key=f"relx-{unit.key}-{unit.index}-{os.getpid()}"
+                                    f"-{time.monotonic_ns()}")
+                flying[fut] = unit
+                done.add(fut)
+
+        submit()
+        for fut in done:
+            unit = flying.pop(fut)
+            try:
+                rec = fut.result()
+            except ModelError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - KilledWorker, lost data...
+                rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+            else:
+                plan.chunk_done(rec)
+            if on_done:
+                on_done(rec)
+            fut.release()
+            submit()
