@@ -308,3 +308,106 @@ def test_modifications_learned_saved_and_predicted(docs, tmp_path):
     assert again.modifications.thresholds_ == det.thresholds_
     assert [p.modifications for p in again.predict(docs)] == \
         [p.modifications for p in model.predict(docs)]
+
+
+# -- joint decoding, type biases, lexicon variants (issue 32) ---------------------------------
+
+def _proba(rows: list[tuple[float, float, float]]):
+    import numpy as np
+
+    return np.array(rows, dtype=float)
+
+
+def test_joint_decode_weak_trigger_strong_theme_and_no_theme():
+    from relx.ge.decode import joint_decode
+
+    weak, strong, lonely = (1, "Gene_expression"), (5, "Phosphorylation"), (8, "Localization")
+    cands = [EdgeCandidate(0, weak, "T1"), EdgeCandidate(0, strong, "T2"),
+             EdgeCandidate(0, lonely, "T1")]
+    margins = [{weak: -0.2, strong: 1.5, lonely: 0.1}]
+    proba = _proba([(0.05, 0.95, 0.0),    # weak trigger, sure Theme: kept
+                    (0.70, 0.30, 0.0),    # strong trigger, doubtful Theme: forced in
+                    (0.90, 0.10, 0.0)])   # weak trigger, bad Theme: dropped
+    chosen = {(c.src, c.dst, r) for c, r in joint_decode(margins, cands, proba, 0.0, 0.0)}
+    assert chosen == {(weak, "T1", "Theme"), (strong, "T2", "Theme")}
+    # a heavy trigger weight lets the trigger margins decide alone
+    heavy = {(c.src, r) for c, r in joint_decode(margins, cands, proba, 0.0, 0.0, 10.0)}
+    assert heavy == {(strong, "Theme"), (lonely, "Theme")}
+
+
+def test_joint_decode_nested_regulation_needs_a_themed_target():
+    from relx.ge.decode import joint_decode
+
+    reg, expr = (0, "Positive_regulation"), (3, "Gene_expression")
+    cands = [EdgeCandidate(0, reg, expr), EdgeCandidate(0, expr, "T1"),
+             EdgeCandidate(0, expr, reg)]
+    good = joint_decode([{reg: 0.5, expr: 0.5}], cands,
+                        _proba([(0.1, 0.9, 0.0), (0.1, 0.9, 0.0), (0.4, 0.6, 0.0)]), 0.0, 0.0)
+    got = {(c.src, c.dst) for c, _ in good}
+    assert (reg, expr) in got and (expr, "T1") in got
+    assert not ((reg, expr) in got and (expr, reg) in got)   # no 2-cycle
+    # the target's only Theme is hopeless and the target weak: neither event survives
+    bad = joint_decode([{reg: 0.5, expr: -1.0}], cands[:2],
+                       _proba([(0.1, 0.9, 0.0), (0.99, 0.01, 0.0)]), 0.0, 0.0)
+    assert bad == []
+
+
+def test_joint_decode_ilp_is_exact_on_small_sentences():
+    """The integer program's choice scores as well as brute force over every edge subset."""
+    import itertools
+
+    import numpy as np
+
+    from relx.ge.decode import _decode_ilp, edge_scores
+
+    rng = np.random.RandomState(3)
+    nodes = [(0, "Regulation"), (2, "Positive_regulation"), (4, "Gene_expression")]
+    cands = [EdgeCandidate(0, s, d) for s in nodes for d in ["T1", *nodes]
+             if d != s and (s[1] != "Gene_expression" or isinstance(d, str))]
+    for _ in range(20):
+        margins = {n: float(rng.normal()) for n in nodes}
+        p = rng.dirichlet([1.0, 1.0, 1.0], size=len(cands))
+        scored = edge_scores(p, cands, 0.0, 0.0)
+
+        def value(chosen: set[int]) -> float | None:
+            on = {cands[k].src for k in chosen} | {cands[k].dst for k in chosen
+                                                    if not cands[k].dst_is_protein}
+            if any(not any(cands[k].src == n and scored[k][0] == "Theme" for k in chosen)
+                   for n in on):
+                return None
+            if any(cands[a].src == cands[b].dst and cands[a].dst == cands[b].src
+                   for a in chosen for b in chosen):
+                return None
+            return sum(margins[n] for n in on) + sum(scored[k][1] for k in chosen)
+
+        best = max(v for r in range(len(cands) + 1)
+                   for sub in itertools.combinations(range(len(cands)), r)
+                   if (v := value(set(sub))) is not None)
+        got = _decode_ilp(margins, cands, scored)
+        chosen = {k for k, c in enumerate(cands) if any(c is g for g, _ in got)}
+        assert value(chosen) == pytest.approx(max(best, 0.0))
+
+
+def test_type_bias_raises_the_classes_of_a_type():
+    import numpy as np
+
+    from relx.ge.triggers import decide
+
+    classes = ["Gene_expression", "None", "Regulation", "Binding|Regulation"]
+    scores = np.array([[0.0, 0.5, 0.3, -1.0], [0.0, 0.5, -1.0, 0.4]])
+    index = [(0, 1), (0, 2)]
+    assert decide(scores, index, classes, 1, 0.0) == [{}]
+    raised = decide(scores, index, classes, 1, 0.0, {"Regulation": 0.3})
+    assert raised == [{1: {"Regulation"}, 2: {"Binding", "Regulation"}}]
+
+
+def test_lexicon_variants_add_stem_and_compound_tail_features(docs):
+    views = [v for d in docs for v in build_views(d)]
+    plain, variants = TriggerDictionary().add(views), TriggerDictionary(stems=True).add(views)
+    assert not any(k.startswith("s:") for k in plain.total)
+    assert variants.total["s:inhibi"] >= 1
+    again = TriggerDictionary.from_json(variants.to_json())
+    assert again.stems and again.total == variants.total
+    view = build_views(docs[0])[0]
+    f = token_features(view, 6, variants)   # "inhibited"
+    assert f["ds:type=Negative_regulation"] > 0

@@ -5,7 +5,8 @@ lemma, POS, affixes, neighbours, dependency context, nearby proteins and a trigg
 dictionary learned from the training triggers (cross-fitted by document folds so training
 rows do not see their own counts) -- and a linear model predicts ``None`` or a set of
 event types (a token anchoring two types is one combined class ``"A|B"``). ``none_bias``
-is subtracted from the ``None`` score before the argmax: a recall/precision knob.
+is subtracted from the ``None`` score before the argmax: a recall/precision knob;
+``type_bias`` (event type -> bias) raises the classes of single types, e.g. the regulations.
 """
 
 from __future__ import annotations
@@ -31,17 +32,37 @@ def _key(view: SentenceView, i: int) -> str:
     return (t.lemma or t.text).lower().strip("-/")
 
 
+def _stem(key: str) -> str | None:
+    """A crude derivational stem: the first 6 letters of a lemma of 7 or more
+    (*regulation*, *regulatory*, *regulator* -> ``s:regula``)."""
+    return f"s:{key[:6]}" if len(key) >= 7 and key[:6].isalpha() else None
+
+
+def _hyphen_tail(view: SentenceView, i: int) -> str | None:
+    """The part after the last hyphen of a compound (*paclitaxel-induced* -> *induced*)."""
+    text = view.tokens[i].text.lower()
+    if "-" not in text.strip("-"):
+        return None
+    tail = text.rsplit("-", 1)[1]
+    return tail if sum(c.isalpha() for c in tail) >= 3 else None
+
+
 class TriggerDictionary:
     """Counts of each word/lemma as a candidate and as a trigger of each type."""
 
-    def __init__(self) -> None:
+    def __init__(self, stems: bool = False) -> None:
+        self.stems = stems
         self.total: Counter[str] = Counter()
         self.types: dict[str, Counter[str]] = defaultdict(Counter)
+        self.near_cache: dict[tuple[int, str], list[tuple[str, float]]] = {}
 
     def add(self, views: Sequence[SentenceView]) -> TriggerDictionary:
         for v in views:
             for i in v.candidates():
-                for k in {_key(v, i), v.tokens[i].text.lower()}:
+                keys = {_key(v, i), v.tokens[i].text.lower()}
+                if self.stems:
+                    keys.add(_stem(_key(v, i)) or "")
+                for k in keys - {""}:
                     self.total[k] += 1
                     for typ in v.gold_triggers.get(i, ()):
                         self.types[k][typ] += 1
@@ -62,15 +83,55 @@ class TriggerDictionary:
             best = types.most_common(1)[0][0]
             out[f"{prefix}best={best}"] = 1.0
 
+    def neighbour_features(self, word: str, vectors: Any, k: int, out: dict[str, float]
+                           ) -> None:
+        """The trigger share and types of ``word``'s ``k`` nearest EigenWord neighbours
+        among the dictionary's words seen 5 or more times, cosine-weighted."""
+        near = _neighbours(vectors, word, self, k)
+        if not near:
+            return
+        wsum = sum(w for _, w in near)
+        ratio = sum(w * sum(self.types.get(n, {}).values()) / self.total[n] for n, w in near)
+        out[f"dn:ratio_bin={min(int(10 * ratio / wsum), 9)}"] = 1.0
+        out["dn:ratio"] = ratio / wsum
+        mix: Counter[str] = Counter()
+        for n, w in near:
+            for typ, c in self.types.get(n, {}).items():
+                mix[typ] += w * c / self.total[n] / wsum
+        for typ, v in mix.items():
+            out[f"dn:type={typ}"] = v
+
     def to_json(self) -> dict[str, Any]:
-        return {"total": dict(self.total), "types": {k: dict(v) for k, v in self.types.items()}}
+        return {"total": dict(self.total), "types": {k: dict(v) for k, v in self.types.items()},
+                "stems": self.stems}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> TriggerDictionary:
-        td = cls()
+        td = cls(bool(d.get("stems", False)))
         td.total = Counter(d["total"])
         td.types = defaultdict(Counter, {k: Counter(v) for k, v in d["types"].items()})
         return td
+
+
+def _neighbours(vectors: Any, word: str, dictionary: TriggerDictionary, k: int
+                ) -> list[tuple[str, float]]:
+    """``word``'s ``k`` nearest neighbours (cosine > 0) among the frequent dictionary words."""
+    if word not in vectors:
+        return []
+    cache = dictionary.near_cache
+    key = (k, word)
+    if key not in cache:
+        sims = vectors.matrix @ vectors.vector(word)
+        sims[vectors.index[word]] = -np.inf
+        out = []
+        for j in np.argsort(-sims, kind="stable"):
+            w = vectors.words[j]
+            if sims[j] <= 0 or len(out) == k:
+                break
+            if dictionary.total.get(w, 0) >= 5:
+                out.append((w, float(sims[j])))
+        cache[key] = out
+    return cache[key]
 
 
 def _edge(g: nx.MultiDiGraph, u: int, v: int) -> str:
@@ -89,9 +150,9 @@ def _shape(text: str) -> str:
     return "".join(out)[:8]
 
 
-def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | None
-                   ) -> dict[str, float]:
-    """Sparse features of candidate token ``i``."""
+def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | None,
+                   vectors: Any = None, neighbours: int = 10) -> dict[str, float]:
+    """Sparse features of candidate token ``i`` (``vectors``: EigenWord neighbour features)."""
     toks, g = view.tokens, view.graph
     t = toks[i]
     w, lem, pos = t.text.lower(), (t.lemma or t.text).lower(), t.pos or ""
@@ -107,6 +168,14 @@ def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | N
     if dictionary is not None:
         dictionary.features(_key(view, i), "dl:", f)
         dictionary.features(w, "dw:", f)
+        if dictionary.stems:
+            stem, tail = _stem(_key(view, i)), _hyphen_tail(view, i)
+            if stem:
+                dictionary.features(stem, "ds:", f)
+            if tail:
+                dictionary.features(tail, "dh:", f)
+        if vectors is not None:
+            dictionary.neighbour_features(w, vectors, neighbours, f)
     prot = view.protein_tokens
     for off in (-2, -1, 1, 2):
         j = i + off
@@ -176,23 +245,37 @@ class TriggerDetector:
 
     def __init__(self, classifier: str = "linear_svc", C: float = 0.1,
                  n_features: int = 2 ** 18, none_bias: float = 0.0, dict_folds: int = 5,
-                 class_weight: str | None = None, random_state: int = 0) -> None:
+                 class_weight: str | None = None, type_bias: dict[str, float] | None = None,
+                 lexicon_variants: bool = False, vectors: str | None = None,
+                 neighbours: int = 10, random_state: int = 0) -> None:
         self.classifier = classifier
         self.C = C
         self.n_features = n_features
         self.none_bias = none_bias
         self.dict_folds = dict_folds
         self.class_weight = class_weight
+        self.type_bias = type_bias
+        self.lexicon_variants = lexicon_variants
+        self.vectors = vectors
+        self.neighbours = neighbours
         self.random_state = random_state
 
     def _hasher(self) -> FeatureHasher:
         return FeatureHasher(n_features=self.n_features, input_type="dict", alternate_sign=False)
 
+    def _word_vectors(self) -> Any:
+        if self.vectors is None:
+            return None
+        from relx.vectors import cached_vectors
+
+        return cached_vectors(self.vectors)
+
     def _rows(self, views: Sequence[SentenceView], dictionary: TriggerDictionary | None):
         feats, index = [], []
+        vectors = self._word_vectors()
         for vi, v in enumerate(views):
             for i in v.candidates():
-                feats.append(token_features(v, i, dictionary))
+                feats.append(token_features(v, i, dictionary, vectors, self.neighbours))
                 index.append((vi, i))
         return feats, index
 
@@ -204,11 +287,13 @@ class TriggerDetector:
         for k in range(max(self.dict_folds, 1)):
             held = [v for d, vs in enumerate(docs_views) if fold[d] == k for v in vs]
             rest = [v for d, vs in enumerate(docs_views) if fold[d] != k for v in vs]
-            dictionary = TriggerDictionary().add(rest if self.dict_folds > 1 else held)
+            dictionary = TriggerDictionary(self.lexicon_variants).add(
+                rest if self.dict_folds > 1 else held)
             f, idx = self._rows(held, dictionary)
             feats += f
             labels += [_label(held[vi], i) for vi, i in idx]
-        self.dictionary_ = TriggerDictionary().add([v for vs in docs_views for v in vs])
+        self.dictionary_ = TriggerDictionary(self.lexicon_variants).add(
+            [v for vs in docs_views for v in vs])
         X = self._hasher().transform(feats)
         y = np.array(labels)
         if self.classifier == "linear_svc":
@@ -230,22 +315,35 @@ class TriggerDetector:
             return np.zeros((0, len(self.classes_))), index
         return self.model_.decision_function(self._hasher().transform(feats)), index
 
-    def predict(self, views: Sequence[SentenceView], none_bias: float | None = None
-                ) -> list[dict[int, set[str]]]:
+    def predict(self, views: Sequence[SentenceView], none_bias: float | None = None,
+                type_bias: dict[str, float] | None = None) -> list[dict[int, set[str]]]:
         """Per view: token -> predicted event types."""
         scores, index = self.scores(views)
         return decide(scores, index, self.classes_, len(views),
-                      self.none_bias if none_bias is None else none_bias)
+                      self.none_bias if none_bias is None else none_bias,
+                      self.type_bias if type_bias is None else type_bias)
+
+
+def biased(scores: np.ndarray, classes: list[str], none_bias: float,
+           type_bias: dict[str, float] | None = None) -> np.ndarray:
+    """(N, n_classes) scores with ``none_bias`` taken off ``None`` and each class raised by
+    the largest ``type_bias`` of its types (``A|B``: max of A's and B's)."""
+    s = scores.copy()
+    s[:, classes.index(NONE_LABEL)] -= none_bias
+    for k, c in enumerate(classes):
+        if type_bias and c != NONE_LABEL:
+            s[:, k] += max(type_bias.get(t, 0.0) for t in c.split("|"))
+    return s
 
 
 def decide(scores: np.ndarray, index: list[tuple[int, int]], classes: list[str], n_views: int,
-           none_bias: float) -> list[dict[int, set[str]]]:
-    """Argmax with ``none_bias`` taken off the ``None`` score."""
+           none_bias: float, type_bias: dict[str, float] | None = None
+           ) -> list[dict[int, set[str]]]:
+    """Argmax of the :func:`biased` scores."""
     out: list[dict[int, set[str]]] = [{} for _ in range(n_views)]
     if not len(index):
         return out
-    s = scores.copy()
-    s[:, classes.index(NONE_LABEL)] -= none_bias
+    s = biased(scores, classes, none_bias, type_bias)
     best = s.argmax(axis=1)
     for (vi, i), b in zip(index, best, strict=True):
         lab = classes[b]
