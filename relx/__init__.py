@@ -1,26 +1,65 @@
-"""relx: biomedical relation extraction with structured kernels.
+"""relx: protein-protein interactions and GENIA bio-events from biomedical text.
 
     import relx
-    ex = relx.load()          # shipped PPI model + relx's biomedical spaCy pipeline
+    ex = relx.load()                       # interactions (task="events": GENIA events)
     for rel in ex.extract("STAT5 is phosphorylated by JAK1 in T cells."):
         print(rel.entity1.text, rel.entity2.text, rel.score)
+
+``extract`` and ``pipe`` take text, a path, a :class:`Document`, ``(id, text)`` pairs or an
+iterable of these (:mod:`relx.api`). The names below are imported when first used (PEP 562),
+so ``import relx`` stays cheap.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from relx.ppi.extract import Extractor
+    from relx.doc import Document
+    from relx.ge.extract import EventExtractor, ExtractedEvent
+    from relx.io.registry import read, write
+    from relx.ppi.extract import ExtractedRelation, Extractor
+
+#: task name -> the module whose ``load`` builds its extractor
+TASKS = {"ppi": "relx.ppi.extract", "events": "relx.ge.extract"}
+
+# public name -> module it lives in (imported on first access)
+_LAZY = {
+    "Document": "relx.doc",
+    "Extractor": "relx.ppi.extract",
+    "ExtractedRelation": "relx.ppi.extract",
+    "EventExtractor": "relx.ge.extract",
+    "ExtractedEvent": "relx.ge.extract",
+    "read": "relx.io.registry",
+    "write": "relx.io.registry",
+}
 
 
-def load(model: str | None = None, **options: Any) -> Extractor:
-    """The relation extractor for ``model`` (default: the shipped ``ppi-default``)."""
-    from relx.ppi.extract import load as _load
+def load(model: str | None = None, *, task: str = "ppi",
+         **options: Any) -> Extractor | EventExtractor:
+    """The extractor of ``task`` ("ppi": interactions, the default; "events": GENIA
+    events) with ``model`` (default: the task's shipped model), loaded and warmed up.
+    ``options`` go to :class:`Extractor` / :class:`EventExtractor`."""
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}: choose one of {', '.join(TASKS)}")
+    return importlib.import_module(TASKS[task]).load(model, **options)
 
-    return _load(model, **options)
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'relx' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
 
-__all__ = ["__version__", "load"]
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+__all__ = ["Document", "EventExtractor", "ExtractedEvent", "ExtractedRelation", "Extractor",
+           "__version__", "load", "read", "write"]

@@ -18,10 +18,27 @@ class ModelError(ValueError):
     """A model directory that cannot be used (missing, wrong format version, untrusted)."""
 
 
+#: the environment variable naming a models folder that replaces the shipped one
+MODELS_ENV = "RELX_MODELS"
+
+
+def shipped_models_dir() -> Path:
+    """The models relx ships: ``relx/models`` inside an installed wheel (package data, found
+    through ``importlib.resources``), else the checkout's ``models/`` (a source tree or an
+    editable install)."""
+    from importlib import resources
+
+    packaged = resources.files("relx").joinpath("models")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[1] / "models"
+
+
 def models_dir() -> Path:
-    """Where shipped models live: ``$RELX_MODELS`` or the repository's ``models/``."""
-    env = os.environ.get("RELX_MODELS")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / "models"
+    """Where installed models are looked up: ``$RELX_MODELS`` when set, else the shipped
+    models (:func:`shipped_models_dir`)."""
+    env = os.environ.get(MODELS_ENV)
+    return Path(env) if env else shipped_models_dir()
 
 
 def find_model_dir(name: str, *, what: str = "model",
@@ -31,7 +48,10 @@ def find_model_dir(name: str, *, what: str = "model",
     if not (path / "meta.json").exists():
         path = models_dir() / name
     if not (path / "meta.json").exists():
-        raise error(f"no {what} {name!r} (looked for a directory, and in {models_dir()}); "
+        where = models_dir()
+        hint = "" if where.is_dir() else \
+            f" (that folder does not exist: set ${MODELS_ENV} or reinstall relx)"
+        raise error(f"no {what} {name!r} (looked for a directory, and in {where}{hint}); "
                     "`relx models` lists the installed ones")
     return path
 
@@ -41,7 +61,7 @@ def installed_models(root: Path | None = None) -> list[dict[str, Any]]:
     root = models_dir() if root is None else root
     found = []
     for meta_file in sorted(root.glob("*/meta.json")):
-        meta = json.loads(meta_file.read_text())
+        meta = json.loads(meta_file.read_text("utf-8"))
         kind = "relation model" if (meta_file.parent / "pipeline.skops").exists() else \
             "event model" if meta.get("format") == "relx-ge-events" else \
             "spaCy pipeline" if (meta_file.parent / "config.cfg").exists() else "other"
@@ -50,8 +70,22 @@ def installed_models(root: Path | None = None) -> list[dict[str, Any]]:
                       "version": meta.get("version", "?"),
                       "task": meta.get("task", default_task),
                       "size_mb": round(sum(f.stat().st_size for f in meta_file.parent.rglob("*")
-                                           if f.is_file()) / 1e6, 1)})
+                                           if f.is_file()) / 1e6, 1),
+                      "trained_on": trained_on(meta)})
     return found
+
+
+def trained_on(meta: dict[str, Any]) -> str:
+    """A one-line description of a model's training data from its ``meta.json``: the
+    ``trained_on`` file names of a relx model, the ``sources`` of a spaCy pipeline."""
+    files = meta.get("trained_on")
+    if files:
+        return ", ".join(Path(str(f)).name for f in files)
+    sources = meta.get("sources")
+    if sources:
+        return ", ".join(str(s.get("name", s)) if isinstance(s, dict) else str(s)
+                         for s in sources)
+    return str(meta.get("description", ""))
 
 
 def _toml_value(v: Any) -> str:

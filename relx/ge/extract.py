@@ -1,9 +1,12 @@
 """GENIA event extraction from any document relx reads (``relx extract --task events``).
 
-    from relx.ge.extract import EventExtractor
-    ex = EventExtractor()                  # the shipped models/ge-events
+    import relx
+    ex = relx.load(task="events")          # the shipped models/ge-events
     for ev in ex.extract("IL-2 induces the phosphorylation of STAT5 in T cells."):
         print(ev.type, ev.trigger.text, [(a.role, a.text) for a in ev.arguments])
+
+``extract`` and ``pipe`` take text, a path, a Document, ``(id, text)`` pairs or an iterable
+of these (:mod:`relx.api`), like the relation extractor's.
 
 Proteins: a document's own protein/gene annotations when it has any (a BioNLP-ST ``.a1``,
 PubTator or BioC annotations), otherwise relx's protein NER (the parse stage). A document
@@ -27,6 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from relx.api import StreamingExtractor
 from relx.doc import Document, Entity, Sentence, StandoffDocument, TextBound
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
@@ -42,6 +46,9 @@ STANDOFF_SOURCES = frozenset({"bionlp-st"})
 PROTEIN_TYPES = NER_LABELS | {"GENEORGENEPRODUCT", "GENE_PRODUCT", "GENE_PROTEIN",
                               "PROTEIN_COMPLEX"}
 _TID = re.compile(r"^T(\d+)$")
+_GIVEN_OBJECT = "<a GEExtractor object>"
+#: one sentence with proteins and an event: every stage runs once while warming up
+WARM_UP_TEXT = "IL-2 induces the phosphorylation of STAT5 in T cells."
 
 
 class EventTrigger(BaseModel):
@@ -206,17 +213,23 @@ class _GivenProteinsParser(Parser):
         return self._base.nlp
 
 
-class EventExtractor:
+class EventExtractor(StreamingExtractor):
     """Parse -> proteins (given, or NER) -> triggers, arguments, events (a GE model).
 
     ``model``: a GE event model directory or installed name (default ``ge-events``);
     ``ground``: ground the proteins to HGNC/FamPlex (``EventArgument.norm_ids``, after
-    the input's own ids).
+    the input's own ids); ``threads``: thread limit while extracting
+    (:func:`relx.api.limited_threads`; ``None``: no limit); ``warm_up``: load everything
+    now by extracting from one sentence (:func:`load` does).
     """
 
     def __init__(self, model: str | Path | GEExtractor | None = None, *,
                  spacy_model: str | Path | None = None, batch_docs: int = 64,
-                 ground: bool = True) -> None:
+                 ground: bool = True, threads: int | None = 1, warm_up: bool = False) -> None:
+        self._options = {"spacy_model": spacy_model, "batch_docs": batch_docs,
+                         "ground": ground, "threads": threads}
+        self._model_ref = _GIVEN_OBJECT if isinstance(model, GEExtractor) else model
+        self.threads = threads
         self.model = resolve_event_model(model)
         meta = getattr(self.model, "meta", None) or {}
         self.name = str(meta.get("name", "ge-events"))
@@ -225,6 +238,13 @@ class EventExtractor:
         self.given_parser = _GivenProteinsParser(self.parser)
         self.batch_docs = batch_docs
         self.ground = ground
+        if warm_up:
+            self.warm_up()
+
+    def warm_up(self) -> None:
+        """Load what is loaded lazily (parse pipeline, lexicon, compiled kernels) by
+        extracting from one sentence; the results are dropped."""
+        self.extract(WARM_UP_TEXT)
 
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
@@ -265,21 +285,21 @@ class EventExtractor:
                 parsed = self._ground(g.parsed)
                 yield parsed, events_out(pred, parsed, self.name, self.version), pred
 
-    def extract(self, source: str | Path | Document | Iterable[Document]
-                ) -> list[ExtractedEvent]:
-        """Events from raw text, a file path (any format relx reads), a Document or several."""
-        if isinstance(source, Document):
-            docs: Iterable[Document] = [source]
-        elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
-                                          and len(source) < 4096 and Path(source).is_file()):
-            from relx.io.registry import read
+    def _results(self, docs: list[Document]) -> list[list[ExtractedEvent]]:
+        return [found for _, found, _ in self.annotate(docs)]
 
-            docs = read(Path(source))
-        elif isinstance(source, str):
-            docs = [Document(id="text", text=source)]
-        else:
-            docs = source
-        return [e for _, evs, _ in self.annotate(docs) for e in evs]
+    def _rebuild(self) -> tuple[Any, tuple, dict]:
+        if self._model_ref is _GIVEN_OBJECT:
+            raise ValueError("n_process > 1 needs the event model as a name or directory "
+                             "(each process loads its own copy)")
+        return EventExtractor, (self._model_ref,), {**self._options, "warm_up": False}
+
+
+def load(model: str | Path | None = None, **options: Any) -> EventExtractor:
+    """The event extractor for ``model`` (default: relx's shipped ``ge-events``), loaded
+    and warmed up (``warm_up=False``: load the parse pipeline at the first call instead)."""
+    options.setdefault("warm_up", True)
+    return EventExtractor(model, **options)
 
 
 def write_standoff_triple(pred: StandoffDocument, folder: Path, stem: str) -> Path:

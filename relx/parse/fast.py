@@ -395,14 +395,6 @@ def _set_indexed(lookups: Any) -> Any:
     return out
 
 
-def _register() -> None:
-    from spacy.language import Language
-
-    if "relx_sentencizer" not in Language.factories:
-        Language.component("relx_sentencizer", func=relx_sentencizer)
-    if "relx_pos_lemma" not in Language.factories:
-        Language.factory("relx_pos_lemma", default_config={"tag_map": {}},
-                         func=lambda nlp, name, tag_map: TagPosLemma(dict(tag_map), None))
-
-
-_register()
+# the components' spaCy factories (named functions, also spaCy entry points) live in
+# relx.parse.factories, which stays cheap to import; importing it registers them
+from relx.parse import factories as _factories  # noqa: E402, F401

@@ -43,11 +43,11 @@ def default_source() -> str:
 
 
 def _register_scispacy() -> None:
-    # importing registers the factories/components the saved pipeline names
+    """Register the factories the saved pipeline names (also spaCy entry points, so this
+    only matters where relx runs without being installed)."""
     import scispacy.abbreviation  # noqa: F401
-    import scispacy.custom_sentence_segmenter  # noqa: F401
 
-    import relx.parse.fast  # noqa: F401  (relx_sentencizer)
+    import relx.parse.factories  # noqa: F401  (pysbd_sentencizer, relx_sentencizer, ...)
 
 
 def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> Any:

@@ -4,6 +4,11 @@
     ex = relx.load()                       # the shipped default model
     for rel in ex.extract("STAT5 is phosphorylated by JAK1."):
         print(rel.entity1.text, rel.entity2.text, rel.score)
+    for found in ex.pipe([("pmid-1", "JAK1 binds STAT5."), ("pmid-2", "...")]):
+        ...                                # one list per document, in input order
+
+``extract`` and ``pipe`` take text, a path, a Document, ``(id, text)`` pairs or an iterable
+of these (:mod:`relx.api`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from relx.api import StreamingExtractor
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
 from relx.model_store import find_model_dir
 from relx.parse.pipeline import Parser
@@ -53,6 +59,11 @@ class ExtractedRelation(BaseModel):
     negated: bool = False
 
 
+_GIVEN_OBJECT = "<a RelationModel object>"
+#: one sentence with two proteins: every stage runs once while warming up
+WARM_UP_TEXT = "JAK1 phosphorylates STAT5, and SOCS3 does not bind JAK2."
+
+
 def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
     """A loaded model from a model object, a directory or an installed model's name."""
     if isinstance(model, RelationModel):
@@ -88,7 +99,7 @@ def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-class Extractor:
+class Extractor(StreamingExtractor):
     """Sentences + proteins (given, or NER) -> parse of the sentences with two or more
     mentions -> grounding -> candidate pairs -> model scores.
 
@@ -96,12 +107,20 @@ class Extractor:
     new text); ``"in-domain"``: the model's scores and threshold for text like its training
     corpus (``RelationModel.scores(..., in_domain=True)``, ``in_domain_threshold``).
     ``ground``: fill each entity's ``norm_ids`` with HGNC/FamPlex candidates (after the
-    input's own ids, e.g. PubTator/BioC gene ids, which stay first).
+    input's own ids, e.g. PubTator/BioC gene ids, which stay first). ``threads``: thread
+    limit while extracting (:func:`relx.api.limited_threads`; ``None``: no limit).
+    ``warm_up``: load the parse pipeline and lexicon and run one sentence through every
+    stage now, so that the first call is as fast as the next ones (:func:`load` does).
     """
 
     def __init__(self, model: str | Path | RelationModel | None = None, *,
                  spacy_model: str | Path | None = None, threshold: float | str | None = None,
-                 ground: bool = True, batch_docs: int = 64) -> None:
+                 ground: bool = True, batch_docs: int = 64, threads: int | None = 1,
+                 warm_up: bool = False) -> None:
+        self._options = {"spacy_model": spacy_model, "threshold": threshold, "ground": ground,
+                         "batch_docs": batch_docs, "threads": threads}
+        self._model_ref = _GIVEN_OBJECT if isinstance(model, RelationModel) else model
+        self.threads = threads
         self.model = resolve_model(model).sequential()
         self.parser = Parser(spacy_model)
         self.in_domain = threshold == IN_DOMAIN
@@ -113,6 +132,13 @@ class Extractor:
             self.threshold = float(threshold)
         self.ground = ground
         self.batch_docs = batch_docs
+        if warm_up:
+            self.warm_up()
+
+    def warm_up(self) -> None:
+        """Load what is loaded lazily (parse pipeline, lexicon, compiled kernels) by
+        extracting from one sentence; the results are dropped."""
+        self.extract(WARM_UP_TEXT)
 
     #: per-sentence caps on scoring work (``None``: none): a sentence of more tokens is
     #: not scored, and of more candidate pairs only the closest this many are; what they
@@ -178,24 +204,18 @@ class Extractor:
                     s.relations = kept
                 yield d, found, n
 
-    def extract(self, source: str | Path | Document | Iterable[Document]
-                ) -> list[ExtractedRelation]:
-        """Relations from raw text, a file path (any format relx reads), a Document or
-        several documents."""
-        if isinstance(source, Document):
-            docs: Iterable[Document] = [source]
-        elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
-                                          and len(source) < 4096 and Path(source).is_file()):
-            from relx.io.registry import read
+    def _results(self, docs: list[Document]) -> list[list[ExtractedRelation]]:
+        return [found for _, found, _ in self.annotate(docs)]
 
-            docs = read(Path(source))
-        elif isinstance(source, str):
-            docs = [Document(id="text", text=source)]
-        else:
-            docs = source
-        return [r for _, rels, _ in self.annotate(docs) for r in rels]
+    def _rebuild(self) -> tuple[Any, tuple, dict]:
+        if self._model_ref is _GIVEN_OBJECT:
+            raise ValueError("n_process > 1 needs the model as a name or directory "
+                             "(each process loads its own copy)")
+        return Extractor, (self._model_ref,), {**self._options, "warm_up": False}
 
 
 def load(model: str | Path | None = None, **options: Any) -> Extractor:
-    """The extractor for ``model`` (default: relx's shipped PPI model)."""
+    """The extractor for ``model`` (default: relx's shipped PPI model), loaded and warmed
+    up (``warm_up=False``: load the parse pipeline at the first call instead)."""
+    options.setdefault("warm_up", True)
     return Extractor(model, **options)

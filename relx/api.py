@@ -1,0 +1,190 @@
+"""What both extractors share as an API: the inputs they accept, streaming in order over
+batches and processes, and bounded thread pools.
+
+Inputs (:data:`Source`) of ``extract`` and ``pipe``:
+
+- a ``str`` is always text (never a file name); alone it is the document ``"text"``, in an
+  iterable the n-th string (counting from 1) is ``"text-<n>"``;
+- a :class:`~pathlib.Path` (any ``os.PathLike``) is a file or folder, read by
+  :func:`relx.io.registry.read` (format detected); its documents keep their ids;
+- a :class:`~relx.doc.Document` keeps its id (and its entities: given proteins are used);
+- an ``(id, text)`` pair (a 2-tuple whose second item is a ``str``) is the document ``id``;
+- an iterable of any of these (strings, pairs, documents, paths); several texts go in a
+  list (a tuple of two strings is one ``(id, text)`` pair).
+
+Threads: relx computes with one thread per process (numba's pool, the BLAS and OpenMP
+runtimes) while it extracts: with several pools of threads competing for the cores, one
+abstract took ~0.9 s instead of < 0.1 s. Scale out with processes (``n_process``, the
+batch runner) instead; :func:`limited_threads` sets and restores the limits per batch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from relx.doc import Document
+
+__all__ = ["DEFAULT_TEXT_ID", "Source", "StreamingExtractor", "as_documents",
+           "limited_threads"]
+
+DEFAULT_TEXT_ID = "text"
+Item = str | os.PathLike | Document | tuple[str, str]
+Source = Item | Iterable[Item]
+
+
+def _item_documents(item: Any, n: int) -> Iterator[Document]:
+    if isinstance(item, Document):
+        yield item
+    elif isinstance(item, str):
+        yield Document(id=f"{DEFAULT_TEXT_ID}-{n}", text=item)
+    elif isinstance(item, os.PathLike):
+        from relx.io.registry import read
+
+        yield from read(Path(item))
+    elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], str):
+        yield Document(id=str(item[0]), text=item[1])
+    else:
+        raise TypeError(f"cannot extract from {type(item).__name__}: give text, a Path, a "
+                        "Document or an (id, text) pair, or an iterable of these")
+
+
+def as_documents(source: Source) -> Iterator[Document]:
+    """The documents of ``source`` (see the module docstring), lazily and in order."""
+    if isinstance(source, str):
+        yield Document(id=DEFAULT_TEXT_ID, text=source)
+    elif isinstance(source, Document | os.PathLike):
+        yield from _item_documents(source, 1)
+    elif isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], str):
+        yield from _item_documents(source, 1)      # one (id, text) pair
+    elif isinstance(source, Iterable):
+        n = 0
+        for item in source:
+            n += isinstance(item, str)
+            yield from _item_documents(item, n)
+    else:
+        raise TypeError(f"cannot extract from {type(source).__name__}")
+
+
+# --- threads ----------------------------------------------------------------------------
+_controller: Any = None
+_controller_lock = threading.Lock()
+
+
+def _thread_controller() -> Any:
+    """A threadpoolctl controller of the thread pools loaded so far (built once: finding
+    them scans the process's libraries)."""
+    global _controller
+    with _controller_lock:
+        if _controller is None:
+            import scipy.linalg  # noqa: F401  (scipy's BLAS)
+            import sklearn.utils._openmp_helpers  # noqa: F401  (scikit-learn's OpenMP)
+            from threadpoolctl import ThreadpoolController
+
+            _controller = ThreadpoolController()
+        return _controller
+
+
+@contextlib.contextmanager
+def limited_threads(n: int | None = 1) -> Iterator[None]:
+    """At most ``n`` threads in numba's pool, the BLAS and OpenMP inside the block (the
+    previous limits restored after); ``None``: leave them alone."""
+    if n is None:
+        yield
+        return
+    import numba
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
+    try:
+        with _thread_controller().limit(limits=n):
+            yield
+    finally:
+        numba.set_num_threads(old)
+
+
+# --- streaming ---------------------------------------------------------------------------
+def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
+    it = iter(it)
+    while chunk := list(islice(it, n)):
+        yield chunk
+
+
+_worker: Any = None
+
+
+def _load_worker(factory: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    """Process-pool initializer: one compute thread, then this process's extractor."""
+    global _worker
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = "1"
+    _worker = factory(*args, **kwargs)
+
+
+def _worker_results(docs: list[Document]) -> list[list[Any]]:
+    return _worker._batch(docs)
+
+
+class StreamingExtractor:
+    """``extract`` and ``pipe`` over :meth:`_results` (a batch of documents -> one result
+    list per document), which a task's extractor implements; ``threads``: the thread
+    limit while extracting (``None``: the libraries' defaults)."""
+
+    batch_docs: int = 64
+    threads: int | None = 1
+
+    def _results(self, docs: list[Document]) -> list[list[Any]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _rebuild(self) -> tuple[Callable[..., Any], tuple, dict]:  # pragma: no cover
+        """(factory, args, kwargs) that build an equal extractor in another process."""
+        raise NotImplementedError
+
+    def _batch(self, docs: list[Document]) -> list[list[Any]]:
+        with limited_threads(self.threads):
+            return self._results(docs)
+
+    def extract(self, source: Source) -> list[Any]:
+        """Every result of ``source`` (text, a path, a Document, ``(id, text)``, or an
+        iterable of these; see :mod:`relx.api`), documents in input order."""
+        return [r for found in self.pipe(source, batch_size=self.batch_docs) for r in found]
+
+    def pipe(self, texts: Source, *, batch_size: int | None = None,
+             n_process: int = 1) -> Iterator[list[Any]]:
+        """One result list per document of ``texts``, streamed in input order.
+
+        ``batch_size``: documents parsed and scored together (default ``batch_docs``);
+        ``n_process > 1``: that many worker processes (spawned; each loads its own copy of
+        the models, a few seconds), batches handed out round-robin and their results
+        yielded in order.
+        """
+        size = batch_size or self.batch_docs
+        batches = _chunks(as_documents(texts), size)
+        if n_process <= 1:
+            for docs in batches:
+                yield from self._batch(docs)
+            return
+        yield from self._pipe_processes(batches, n_process)
+
+    def _pipe_processes(self, batches: Iterator[list[Document]], n_process: int
+                        ) -> Iterator[list[Any]]:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        factory, args, kwargs = self._rebuild()
+        with ProcessPoolExecutor(max_workers=n_process, mp_context=mp.get_context("spawn"),
+                                 initializer=_load_worker,
+                                 initargs=(factory, args, kwargs)) as pool:
+            pending: deque[Any] = deque()
+            for docs in batches:
+                pending.append(pool.submit(_worker_results, docs))
+                if len(pending) >= 2 * n_process:   # bounded read-ahead
+                    yield from pending.popleft().result()
+            while pending:
+                yield from pending.popleft().result()

@@ -1,0 +1,181 @@
+"""The public API: ``relx.load(task=...)``, every input kind ``extract`` and ``pipe`` take,
+ids kept, results streamed in input order (also over worker processes), thread limits, the
+lazily imported names of ``relx``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+import relx
+from relx.api import as_documents, limited_threads
+from relx.doc import Document
+from relx.model_store import models_dir
+
+SAMPLES = Path(__file__).resolve().parents[1] / "corpora" / "abstracts"
+TEXTS = ["Activated JAK1 phosphorylates STAT5, and SOCS3 inhibits JAK1.",
+         "No proteins are named here.",
+         "IL-2 induces the phosphorylation of STAT5 in T cells, and STAT5 binds CIS."]
+
+needs_models = pytest.mark.skipif(
+    not all((models_dir() / m / "meta.json").exists()
+            for m in ("ppi-default", "ge-events", "relx_bio_sm")),
+    reason="shipped models missing")
+
+
+# --- inputs (no models needed) --------------------------------------------------------------
+def test_every_input_kind_becomes_documents_with_ids(tmp_path: Path) -> None:
+    assert [d.id for d in as_documents("one text")] == ["text"]
+    assert [(d.id, d.text) for d in as_documents(["a b", "c d"])] == [("text-1", "a b"),
+                                                                      ("text-2", "c d")]
+    assert [(d.id, d.text) for d in as_documents(("pmid-7", "x y"))] == [("pmid-7", "x y")]
+    assert [d.id for d in as_documents([("p1", "x"), ("p2", "y")])] == ["p1", "p2"]
+    doc = Document(id="mine", text="JAK1.")
+    assert list(as_documents(doc)) == [doc] and list(as_documents([doc, doc])) == [doc, doc]
+    # strings count among themselves; other items keep their own ids
+    assert [d.id for d in as_documents(["x", ("p", "y"), "z", doc])] == \
+        ["text-1", "p", "text-2", "mine"]
+    (tmp_path / "abs-1.txt").write_text("JAK1 binds STAT5.", encoding="utf-8")
+    assert [d.id for d in as_documents(tmp_path / "abs-1.txt")] == ["abs-1"]
+    assert [d.id for d in as_documents(iter([tmp_path / "abs-1.txt", "t"]))] == \
+        ["abs-1", "text-1"]
+
+
+def test_a_string_is_text_even_when_a_file_of_that_name_exists(tmp_path: Path,
+                                                               monkeypatch) -> None:
+    (tmp_path / "abs.txt").write_text("JAK1 binds STAT5.", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert [(d.id, d.text) for d in as_documents("abs.txt")] == [("text", "abs.txt")]
+
+
+def test_unusable_inputs_are_refused_with_their_type() -> None:
+    with pytest.raises(TypeError, match="int"):
+        list(as_documents(3))
+    with pytest.raises(TypeError, match="int"):
+        list(as_documents(["text", 3]))
+
+
+def test_limited_threads_sets_and_restores_numba_and_blas() -> None:
+    import numba
+    from threadpoolctl import threadpool_info
+
+    before = numba.get_num_threads()
+    with limited_threads(1):
+        assert numba.get_num_threads() == 1
+        assert all(p["num_threads"] == 1 for p in threadpool_info())
+    assert numba.get_num_threads() == before
+
+
+def test_lazy_names_and_all() -> None:
+    assert relx.Document is Document
+    from relx.ge.extract import EventExtractor
+    from relx.io.registry import read, write
+    from relx.ppi.extract import Extractor
+
+    assert (relx.Extractor, relx.EventExtractor, relx.read, relx.write) == \
+        (Extractor, EventExtractor, read, write)
+    assert set(relx.__all__) <= set(dir(relx)) | {"__version__"}
+    assert all(hasattr(relx, n) for n in relx.__all__)
+    with pytest.raises(AttributeError):
+        relx.no_such_name  # noqa: B018
+    with pytest.raises(ValueError, match="task"):
+        relx.load(task="ner")
+
+
+# --- the shipped models ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ppi():
+    return relx.load()
+
+
+@pytest.fixture(scope="module")
+def events():
+    return relx.load(task="events")
+
+
+def _dump(results) -> list[dict]:
+    return [r.model_dump() for r in results]
+
+
+def _renamed(results, doc_id: str) -> list[dict]:
+    """The results as if their document were called "text" (sentence and entity ids start
+    with the document id)."""
+    text = json.dumps(_dump(results)).replace(f'"{doc_id}"', '"text"')
+    return json.loads(text.replace(f'"{doc_id}.', '"text.'))
+
+
+@needs_models
+def test_load_task_gives_each_tasks_extractor(ppi, events) -> None:
+    assert isinstance(ppi, relx.Extractor) and isinstance(events, relx.EventExtractor)
+    assert ppi.parser._nlp is not None    # warmed up: the parse pipeline is loaded
+
+
+@needs_models
+@pytest.mark.parametrize("task", ["ppi", "events"])
+def test_every_input_kind_gives_the_same_results_under_its_id(task, ppi, events,
+                                                              tmp_path: Path) -> None:
+    ex = ppi if task == "ppi" else events
+    text = TEXTS[0] if task == "ppi" else TEXTS[2]
+    one = ex.extract(text)
+    assert one and {r.document_id for r in one} == {"text"}
+
+    def same_as_one(results, doc_id: str) -> None:
+        assert {r.document_id for r in results} == {doc_id}
+        assert _renamed(results, doc_id) == _dump(one)
+
+    same_as_one(ex.extract(Document(id="d-9", text=text)), "d-9")
+    same_as_one(ex.extract(("pmid-1", text)), "pmid-1")
+    (tmp_path / "abs-5.txt").write_text(text, encoding="utf-8")
+    same_as_one(ex.extract(tmp_path / "abs-5.txt"), "abs-5")
+    several = ex.extract(["No proteins are named here.", text])
+    same_as_one(several, "text-2")
+    pairs = ex.extract([("a", text), ("b", text)])
+    assert [r.document_id for r in pairs] == ["a"] * len(one) + ["b"] * len(one)
+    docs = ex.extract(iter([Document(id="x", text=text)]))
+    same_as_one(docs, "x")
+
+
+@needs_models
+@pytest.mark.parametrize("task", ["ppi", "events"])
+def test_pipe_streams_one_list_per_document_in_order(task, ppi, events) -> None:
+    ex = ppi if task == "ppi" else events
+    items = [(f"d{i}", TEXTS[i % 3]) for i in range(7)]
+    streamed = list(ex.pipe(items, batch_size=2))
+    assert len(streamed) == 7
+    for (doc_id, text), found in zip(items, streamed, strict=True):
+        assert all(r.document_id == doc_id for r in found)
+        assert _dump(found) == _dump(ex.extract((doc_id, text)))
+    assert streamed[1] == [] and streamed[0]    # a text without proteins gives nothing
+
+
+@needs_models
+def test_results_do_not_depend_on_the_thread_limit(ppi) -> None:
+    texts = [p.read_text(encoding="utf-8") for p in sorted(SAMPLES.glob("*.txt"))]
+    limited = _dump(ppi.extract(texts))
+    ppi.threads = None
+    try:
+        free = _dump(ppi.extract(texts))
+    finally:
+        ppi.threads = 1
+    assert limited and limited == free
+
+
+@needs_models
+@pytest.mark.slow
+def test_pipe_over_worker_processes_keeps_order_and_results(ppi) -> None:
+    texts = [p.read_text(encoding="utf-8") for p in sorted(SAMPLES.glob("*.txt"))]
+    items = [(f"a{i}", t) for i, t in enumerate(texts * 2)]
+    serial = [_dump(f) for f in ppi.pipe(items, batch_size=2)]
+    parallel = [_dump(f) for f in ppi.pipe(items, batch_size=2, n_process=2)]
+    assert parallel == serial and any(serial)
+
+
+@needs_models
+def test_given_proteins_of_a_document_are_used(ppi) -> None:
+    docs = list(relx.read(FIXTURES / "st-mini.txt"))
+    found = ppi.extract(docs)
+    given = {e.id for s in docs[0].sentences for e in s.entities}
+    assert all({r.entity1.id, r.entity2.id} <= given for r in found)
