@@ -110,6 +110,8 @@ class Relation(_Model):
     ``label`` is the gold answer when known (True = interaction), ``score`` a model's
     probability when predicted. ``silver`` is True when the label was derived from other
     annotation (e.g. GE events, :mod:`relx.ge.ppi_pairs`) instead of annotated as a PPI.
+    ``negated`` / ``speculated``: the text states the relation as not happening / as a
+    hypothesis (None: not assessed); every output format carries them.
     """
 
     id: str
@@ -119,6 +121,8 @@ class Relation(_Model):
     label: bool | None = None
     score: float | None = None
     silver: bool | None = None
+    negated: bool | None = None
+    speculated: bool | None = None
 
 
 class Sentence(_Model):

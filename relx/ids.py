@@ -1,4 +1,5 @@
-"""Identifier conventions shared by every relx output: namespaced ids, one separator, PMIDs.
+"""Conventions shared by every relx output: namespaced ids, one separator, PMIDs, and which
+entity types are proteins and which relation types have a direction.
 
 Every normalised id relx writes is ``NAMESPACE:local`` -- ``HGNC:6001``, ``FPLX:ERK``,
 ``NCBIGene:672``, ``MESH:D000077``, ``CHEBI:15377``, ``UniProt:P04637``, ``NCBITaxon:9606``
@@ -17,8 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["CHEMICAL_NAMESPACES", "ID_SEPARATOR", "PROTEIN_TYPES", "is_protein_type",
-           "join_ids", "namespace_of", "namespaced_id", "namespaced_ids", "pmid_of"]
+__all__ = ["CHEMICAL_NAMESPACES", "ID_SEPARATOR", "PROTEIN_TYPES", "is_directed_type",
+           "is_protein_type", "join_ids", "namespace_of", "namespaced_id", "namespaced_ids",
+           "pmid_of"]
 
 ID_SEPARATOR = ";"
 
@@ -103,6 +105,17 @@ def join_ids(ids: Iterable[str]) -> str:
 def is_protein_type(entity_type: str | None) -> bool:
     """True for gene/protein entity types (``Protein``, ``Gene``, ``GeneOrGeneProduct``...)."""
     return (entity_type or "").strip().lower() in PROTEIN_TYPES
+
+
+_DIRECTED = frozenset({"activation", "inhibition", "increaseamount", "decreaseamount",
+                       "regulation", "positive_regulation", "negative_regulation"})
+
+
+def is_directed_type(relation_type: str | None) -> bool:
+    """True for relation types with a direction (arg1 acts on arg2): modifications
+    (``Phosphorylation``...) and regulations (``Activation``, ``Inhibition``...)."""
+    t = (relation_type or "").strip().lower()
+    return t in _DIRECTED or t.endswith(("ylation", "ination"))
 
 
 def pmid_of(document_id: str | None) -> str | None:

@@ -170,7 +170,7 @@ def test_bioc_xml_entities_spans_norm_ids_and_relations():
     s1 = d1.sentences[0]
     assert s1.id == "90000011.s0" and (s1.start, s1.end) == (0, len(d1.text))
     assert {e.type for e in s1.entities} == {"Gene"}  # Chemical and CellLine are not proteins
-    assert s1.entity("4").norm_ids == ["7157"] and s1.entity("4").text == "p53"
+    assert s1.entity("4").norm_ids == ["NCBIGene:7157"] and s1.entity("4").text == "p53"
     assert [(r.arg1, r.arg2, r.type, r.label) for r in s1.relations] == [
         ("2", "3", "Bind", None),         # node relation
         ("3", "1", "Association", None),  # BioRED-style concept relation: first mentions
@@ -179,7 +179,7 @@ def test_bioc_xml_entities_spans_norm_ids_and_relations():
     assert d2.text[28:100] == " " * 71 + "\n"  # gap before the passage at offset 100
     il6r = s2.entity("T4")
     assert [d2.text[s.start:s.end] for s in il6r.spans] == ["IL-6", "receptors"]
-    assert il6r.norm_ids == ["3570"] and il6r.type == "Protein"
+    assert il6r.norm_ids == ["NCBIGene:3570"] and il6r.type == "Protein"
     (rel,) = s2.relations
     assert (rel.arg1, rel.arg2, rel.label, rel.score) == ("7", "8", True, 0.91)
 
@@ -220,7 +220,7 @@ def test_bioc_writes_title_and_abstract_passages_and_relation_infons(tmp_path):
     assert bdoc["relations"][0]["infons"] == {"type": "Bind", "label": "True", "score": "0.25"}
     assert bdoc["relations"][1]["infons"]["label"] == "False"
     ann = bdoc["passages"][0]["annotations"][0]
-    assert ann["infons"] == {"type": "Gene", "identifier": "7157"}
+    assert ann["infons"] == {"type": "Gene", "identifier": "NCBIGene:7157"}
 
 
 def test_bioc_writer_replaces_characters_xml_cannot_carry(tmp_path):
@@ -241,7 +241,7 @@ def test_bioc_json_accepts_one_document_and_numeric_infons(tmp_path):
     path = tmp_path / "one.json"
     path.write_text(json.dumps(doc))
     (back,) = read_bioc_json(path)
-    assert back.id == "42" and back.sentences[0].entities[0].norm_ids == ["3716"]
+    assert back.id == "42" and back.sentences[0].entities[0].norm_ids == ["NCBIGene:3716"]
     doc["passages"][0]["offset"] = "0"
     path.write_text(json.dumps([doc]))
     with pytest.raises(ReaderError, match=r"document #0 \(42\): offsets and lengths must be integers"):
@@ -307,7 +307,10 @@ def test_pubtator_round_trip_and_from_other_formats(tmp_path):
     assert write_pubtator(docs, out) == 2
     assert list(read_pubtator(out)) == docs
     write_pubtator(read_pubtator(PUBTATOR, types=None), out)
-    assert out.read_text() == PUBTATOR.read_text()  # same lines, same order
+    written, given = out.read_text().splitlines(), PUBTATOR.read_text().splitlines()
+    assert len(written) == len(given)   # the same lines, in the same order, ids namespaced
+    assert [ln.replace("NCBIGene:", "") for ln in written] == given
+    assert list(read_pubtator(out, types=None)) == list(read_pubtator(PUBTATOR, types=None))
     # BioC documents: a text with a 71-space gap, a two-span entity written as its cover
     bioc_docs = list(read_bioc(BIOC_XML))
     write_pubtator(bioc_docs, out)
@@ -331,8 +334,9 @@ def test_pubtator_writer_flattens_line_breaks_and_ids_unnormalised_arguments(tmp
     write_pubtator([doc], out)
     lines = gzip.decompress(out.read_bytes()).decode().splitlines()
     assert lines[:2] == ["doc-1|t|KRAS", "doc-1|a|binds RAF1 and  BRAF."]
-    assert lines[2:] == ["doc-1\t0\t4\tKRAS\tProtein\ta", "doc-1\t11\t15\tRAF1\tProtein\tb",
-                         "doc-1\t21\t25\tBRAF\tProtein\tHGNC:1097", "doc-1\tPPI\ta\tb", ""]
+    assert lines[2:] == ["doc-1\t0\t4\tKRAS\tGene\ta", "doc-1\t11\t15\tRAF1\tGene\tb",
+                         "doc-1\t21\t25\tBRAF\tGene\tHGNC:1097",
+                         "doc-1\tPPI\ta\tb\t0.9000\t-\t-", ""]   # score, negated, speculated
     (back,) = read_pubtator(out, types=None)
     assert back.text == "KRAS\nbinds RAF1 and  BRAF."
     assert [(r.arg1, r.arg2) for r in back.sentences[0].relations] == [("T1", "T2")]
@@ -440,3 +444,96 @@ def test_read_dispatches_files_and_folders_and_write_by_extension(tmp_path):
         write(docs, tmp_path / "o.txt", format="txt")
     with pytest.raises(ValueError, match="unknown format"):
         list(read(PLAIN, format="word"))
+
+
+# ------------------------------------------------- conventions shared by every output format
+
+def test_ids_are_namespaced_where_they_enter():
+    from relx.ids import namespaced_id, namespaced_ids, pmid_of
+
+    assert namespaced_id("672", "Gene") == "NCBIGene:672"
+    assert namespaced_id("P04637", "Protein") == "UniProt:P04637"
+    assert namespaced_id("D000077", "Chemical") == "MESH:D000077"
+    assert namespaced_id("9606", "Species") == "NCBITaxon:9606"
+    assert namespaced_id("3716", None, "NCBI Gene") == "NCBIGene:3716"
+    assert namespaced_id("mesh:D000077") == "MESH:D000077"
+    assert namespaced_id("CHEBI:CHEBI:15377") == "CHEBI:15377"
+    assert namespaced_id("HGNC:6001") == "HGNC:6001"
+    assert namespaced_id("xyz", "Gene") == "xyz"              # no namespace to tell: kept
+    assert namespaced_ids(["672", "NCBIGene:672", "HGNC:1100"], "Gene") == [
+        "NCBIGene:672", "HGNC:1100"]
+    assert [pmid_of(x) for x in ("12345", "PMID:12345", "PMID-9674664", "doc-1", None)] == [
+        "12345", "12345", "9674664", None, None]
+    # both readers namespace an input's bare gene ids; BioRED concept relations still match
+    s = next(read_pubtator(PUBTATOR)).sentences[0]
+    assert {i for e in s.entities for i in e.norm_ids} <= {"NCBIGene:7157", "NCBIGene:472",
+                                                           "NCBIGene:4193"}
+    b = next(read_bioc(BIOC_XML)).sentences[0]
+    assert b.entity("1").norm_ids == ["NCBIGene:7157"] and len(b.relations) == 2
+
+
+def _predicted_doc() -> Document:
+    """A predicted document: the same pair in both orders in two sentences, one of them
+    negated, a speculated pair, and a chemical that is not paired."""
+    text = "MDM2 binds p53. p53 does not bind MDM2. Nutlin-3 may block MDM2 and ATM."
+    def ent(i, word, ids, after=0, typ="Protein"):
+        s = text.index(word, after)
+        return Entity(id=i, spans=[Span(start=s, end=s + len(word))], text=word, type=typ,
+                      norm_ids=ids)
+    ents = [ent("a", "MDM2", ["4193", "HGNC:6973"], typ="Gene"),
+            ent("b", "p53", ["HGNC:11998"]), ent("c", "p53", ["HGNC:11998"], 16),
+            ent("d", "MDM2", ["4193", "HGNC:6973"], 20, "Gene"),
+            ent("e", "Nutlin-3", ["MESH:C482764"], typ="Chemical"),
+            ent("f", "MDM2", ["HGNC:6973"], 45), ent("g", "ATM", ["HGNC:795"])]
+    rels = [Relation(id="r1", arg1="a", arg2="b", label=True, score=0.9, negated=False,
+                     speculated=False),
+            Relation(id="r2", arg1="c", arg2="d", label=True, score=0.95, negated=True,
+                     speculated=False),
+            Relation(id="r3", arg1="f", arg2="g", label=True, score=0.6, negated=False,
+                     speculated=True)]
+    return Document(id="12345", text=text, source="pubtator", sentences=[
+        Sentence(id="12345.s0", start=0, end=len(text), text=text, entities=ents,
+                 relations=rels)])
+
+
+def test_pubtator_writes_each_pair_once_with_gene_type_ids_and_flags(tmp_path):
+    out = tmp_path / "p.pubtator"
+    write_pubtator([_predicted_doc()], out)
+    lines = out.read_text().splitlines()
+    anns = [ln.split("\t") for ln in lines[2:] if ln and ln.split("\t")[1].isdigit()]
+    assert {a[4] for a in anns} == {"Gene", "Chemical"}   # PubTator's type; chemicals kept
+    assert ["MDM2", "Gene", "NCBIGene:4193;HGNC:6973"] == anns[0][3:]
+    rels = [ln.split("\t") for ln in lines[2:] if ln and not ln.split("\t")[1].isdigit()]
+    # MDM2-p53 in both orders: one line, the asserted score, not negated (one sentence is)
+    assert rels == [["12345", "PPI", "NCBIGene:4193", "HGNC:11998", "0.9000", "false",
+                     "false"],
+                    ["12345", "PPI", "HGNC:6973", "HGNC:795", "0.6000", "false", "true"]]
+    (back,) = read_pubtator(out, types=None)
+    assert [e.type for e in back.sentences[0].entities].count("Chemical") == 1
+    assert len(back.sentences[0].relations) == 2
+
+
+def test_bioc_carries_negated_speculated_and_namespaced_ids(tmp_path):
+    out = tmp_path / "p.json"
+    write_bioc([_predicted_doc()], out, fmt="json")
+    (bdoc,) = json.loads(out.read_text())["documents"]
+    infons = [r["infons"] for r in bdoc["relations"]]
+    assert [(i["negated"], i["speculated"]) for i in infons] == [
+        ("False", "False"), ("True", "False"), ("False", "True")]
+    anns = [a for p in bdoc["passages"] for a in p["annotations"]]
+    assert anns[0]["infons"] == {"type": "Gene", "identifier": "NCBIGene:4193;HGNC:6973"}
+    assert {a["infons"]["type"] for a in anns} == {"Gene", "Protein", "Chemical"}
+
+
+def test_brat_carries_attributes_types_and_ids(tmp_path):
+    from relx.io.brat import write_brat
+
+    write_brat([_predicted_doc()], tmp_path / "brat")
+    ann = (tmp_path / "brat" / "12345.ann").read_text().splitlines()
+    assert "A1\tNegated R2" in ann and "A2\tSpeculated R3" in ann
+    assert any(ln.startswith("T5\tChemical ") for ln in ann)
+    assert "#1\tAnnotatorNotes T1\tNCBIGene:4193;HGNC:6973" in ann
+    conf = (tmp_path / "brat" / "annotation.conf").read_text().splitlines()
+    assert conf[conf.index("[entities]") + 1:conf.index("[relations]")] == [
+        "Protein", "Chemical"]
+    assert "Negated\tArg:<RELATION>" in conf and "Speculated\tArg:<RELATION>" in conf

@@ -33,6 +33,7 @@ from bioc.biocxml.encoder import BioCXMLDocumentWriter
 from lxml import etree
 
 from relx.doc import Document, Entity, Relation, Span
+from relx.ids import join_ids, namespaced_ids
 from relx.io.atomic import atomic_open
 from relx.io.errors import OnError, ReaderError, report
 from relx.io.pubmed import iter_xml
@@ -139,10 +140,14 @@ def _all(doc: bioc.BioCDocument, attr: str) -> list[Any]:
     return found
 
 
-def _norm_ids(infons: dict[str, str]) -> list[str]:
+def _norm_ids(infons: dict[str, str], entity_type: str | None = None) -> list[str]:
+    """The ids of an annotation, namespaced (:mod:`relx.ids`): a bare id takes its namespace
+    from its infon key (``NCBI Gene``, ``UniProt``, ``HGNC``) or the annotation type."""
     ids: list[str] = []
     for key in ID_KEYS:
-        ids += [i for i in split_ids(infons.get(key)) if i not in ids]
+        ns_key = None if key in ("identifier", "Identifier", "concept_id") else key
+        ids += [i for i in namespaced_ids(split_ids(infons.get(key)), entity_type, ns_key)
+                if i not in ids]
     return ids
 
 
@@ -162,7 +167,7 @@ def _entity(path: Path, where: str, text: str, ann: bioc.BioCAnnotation, aid: st
                                        f"the document text {pieces[0]!r} at its location")
     return Entity(id=aid, spans=spans, type=ann.infons.get("type", "Protein"),
                   text=ann.text if ann.text is not None else " ".join(pieces),
-                  norm_ids=_norm_ids(ann.infons))
+                  norm_ids=_norm_ids(ann.infons, ann.infons.get("type")))
 
 
 def _label(value: object) -> bool | None:
@@ -187,6 +192,8 @@ def to_relx(path: Path, doc: bioc.BioCDocument, where: str,
             ents.append(_entity(path, where, text, ann, aid))
     ids = {e.id for e in ents}
     first = by_concept(ents)
+    first.update({c.partition(":")[2]: e for c, e in list(first.items())   # BioRED infons
+                  if ":" in c and c.partition(":")[2] not in first})   # name bare ids
     rels: list[Relation] = []
     for k, rel in enumerate(_all(doc, "relations"), 1):
         if rel.nodes:
@@ -329,14 +336,16 @@ def _annotation(bdoc: bioc.BioCDocument, text: str, aid: str, typ: str,
     ann.text = _xml_safe(pieces[0] if len(pieces) == 1 else ann_text or " ".join(pieces))
     ann.infons["type"] = typ
     if ids:
-        ann.infons["identifier"] = ";".join(ids)
+        ann.infons["identifier"] = join_ids(ids)
     for a, b in spans:
         ann.add_location(bioc.BioCLocation(a, b - a))
     next(p for p in reversed(bdoc.passages) if p.offset <= spans[0][0]).add_annotation(ann)
 
 
 def to_bioc(doc: Document) -> bioc.BioCDocument:
-    """A relx document as BioC: passages, entity annotations, relations (label/score infons).
+    """A relx document as BioC: passages, entity annotations (``identifier``: the
+    namespaced ids, ``;``-joined), relations (``label``, ``score``, ``negated`` and
+    ``speculated`` infons, the last two ``True``/``False`` when assessed).
 
     PubMed/PubTator texts are split at the first newline into title and abstract passages;
     any other text is one passage at offset 0. Characters XML cannot carry become spaces.
@@ -345,7 +354,7 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
     ents, rels = doc_annotations(doc)
     for e in ents:
         _annotation(bdoc, doc.text, e.id, e.type, [(s.start, s.end) for s in e.spans],
-                    e.norm_ids, e.text)
+                    namespaced_ids(e.norm_ids, e.type), e.text)
     for r in rels:
         rel = bioc.BioCRelation()
         rel.id = r.id
@@ -354,6 +363,9 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
             rel.infons["label"] = str(r.label)
         if r.score is not None:
             rel.infons["score"] = repr(float(r.score))
+        for key in ("negated", "speculated"):
+            if getattr(r, key) is not None:
+                rel.infons[key] = str(bool(getattr(r, key)))
         rel.add_node(bioc.BioCNode(r.arg1, "Arg1"))
         rel.add_node(bioc.BioCNode(r.arg2, "Arg2"))
         bdoc.add_relation(rel)
@@ -372,7 +384,7 @@ def events_to_bioc(parsed: Document, pred: Any) -> bioc.BioCDocument:
     for tbs, with_ids in ((pred.proteins, True), (pred.triggers, False)):
         for tb in tbs:
             _annotation(bdoc, pred.text, tb.id, tb.type, [(sp.start, sp.end) for sp in tb.spans],
-                        ids.get(tb.id, []) if with_ids else [])
+                        namespaced_ids(ids.get(tb.id, []), tb.type) if with_ids else [])
     mods = pred.modifications_of()
     for ev in pred.events:
         rel = bioc.BioCRelation()

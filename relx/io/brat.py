@@ -3,8 +3,11 @@
 Each folder holds ``<doc>.txt``, ``<doc>.ann`` and the collection's ``annotation.conf`` (so
 brat shows the types without configuration work):
 
-- relations (:func:`write_brat`): ``T`` proteins, ``R`` ``Interaction`` relations and ``#``
-  ``AnnotatorNotes`` holding each protein's ids and each relation's score;
+- relations (:func:`write_brat`): ``T`` proteins (other entity types, e.g. ``Chemical``
+  from a PubTator input, keep their type), ``R`` relations (``Interaction`` for untyped
+  pairs, else their type), ``A`` ``Negated`` / ``Speculated`` attributes on relations, and
+  ``#`` ``AnnotatorNotes`` holding each entity's namespaced ids (``;``-joined, as in every
+  relx output) and each relation's score;
 - GENIA events (:func:`write_brat_events`): the predicted standoff's ``T`` proteins and
   triggers, ``E`` events, ``M`` modifications and ``*`` Equiv lines (the ``.a1`` + ``.a2``
   lines of :mod:`relx.io.standoff`, the BioNLP-ST format brat reads), and notes with each
@@ -20,19 +23,22 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from relx.ids import is_protein_type, join_ids, namespaced_ids
 from relx.io.atomic import atomic_open
 
 if TYPE_CHECKING:
     from relx.doc import Document, StandoffDocument
 
-PPI_CONF = """# brat annotation configuration written by relx (protein-protein interactions)
-[entities]
-Protein
-[relations]
-Interaction\tArg1:Protein, Arg2:Protein
-[events]
-[attributes]
-"""
+def ppi_conf(entity_types: Iterable[str] = (), relation_types: Iterable[str] = ()) -> str:
+    """``annotation.conf`` of a relation collection: ``Protein`` and the other entity types
+    used, ``Interaction`` and the other relation types used, the two relation attributes."""
+    ents = ["Protein", *sorted(set(entity_types) - {"Protein"})]
+    rels = ["Interaction", *sorted(set(relation_types) - {"Interaction"})]
+    return "\n".join([
+        "# brat annotation configuration written by relx (protein-protein interactions)",
+        "[entities]", *ents, "[relations]", *(f"{r}\tArg1:Protein, Arg2:Protein" for r in rels),
+        "[events]", "[attributes]", "Negated\tArg:<RELATION>", "Speculated\tArg:<RELATION>",
+        ""])
 
 _SIMPLE = ("Gene_expression", "Transcription", "Protein_catabolism", "Phosphorylation",
            "Localization")
@@ -78,25 +84,44 @@ def _conf(folder: Path, conf: str) -> None:
         fh.write(conf)
 
 
+def _brat_type(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "Entity"
+
+
 def write_brat(docs: Sequence[Document], folder: Path) -> None:
-    """Relations: ``T`` proteins, ``R`` interactions, ``#`` notes with ids and scores."""
+    """Relations: ``T`` entities, ``R`` relations with ``A`` ``Negated`` / ``Speculated``
+    attributes, ``#`` notes with ids and scores; ``annotation.conf`` names the types used."""
+    ent_types: set[str] = set()
+    rel_types: set[str] = set()
     for doc, stem in zip(docs, file_stems(d.id for d in docs), strict=True):
-        lines, tid, notes = [], {}, 0
+        lines, tid, notes, attrs = [], {}, 0, 0
         for s in doc.sentences:
             for e in s.entities:
+                if e.id in tid:
+                    continue
                 tid[e.id] = f"T{len(tid) + 1}"
+                typ = "Protein" if is_protein_type(e.type) else _brat_type(e.type)
+                ent_types.add(typ)
                 frag = ";".join(f"{sp.start} {sp.end}" for sp in e.spans)
                 text = " ".join(doc.text[sp.start:sp.end] for sp in e.spans).replace("\n", " ")
-                lines.append(f"{tid[e.id]}\tProtein {frag}\t{text}")
-                if e.norm_ids:
+                lines.append(f"{tid[e.id]}\t{typ} {frag}\t{text}")
+                ids = namespaced_ids(e.norm_ids, e.type)
+                if ids:
                     notes += 1
-                    lines.append(f"#{notes}\tAnnotatorNotes {tid[e.id]}\t{' '.join(e.norm_ids)}")
+                    lines.append(f"#{notes}\tAnnotatorNotes {tid[e.id]}\t{join_ids(ids)}")
         for k, (_, r) in enumerate(doc.relations(), 1):
-            lines.append(f"R{k}\tInteraction Arg1:{tid[r.arg1]} Arg2:{tid[r.arg2]}")
-            notes += 1
-            lines.append(f"#{notes}\tAnnotatorNotes R{k}\tscore={r.score:.4f}")
+            typ = "Interaction" if r.type in ("PPI", "Interaction") else _brat_type(r.type)
+            rel_types.add(typ)
+            lines.append(f"R{k}\t{typ} Arg1:{tid[r.arg1]} Arg2:{tid[r.arg2]}")
+            for name, flag in (("Negated", r.negated), ("Speculated", r.speculated)):
+                if flag:
+                    attrs += 1
+                    lines.append(f"A{attrs}\t{name} R{k}")
+            if r.score is not None:
+                notes += 1
+                lines.append(f"#{notes}\tAnnotatorNotes R{k}\tscore={r.score:.4f}")
         _write(folder, stem, doc.text, lines)
-    _conf(folder, PPI_CONF)
+    _conf(folder, ppi_conf(ent_types, rel_types))
 
 
 def write_brat_events(done: Sequence[tuple[Document, list, StandoffDocument]],
@@ -108,8 +133,9 @@ def write_brat_events(done: Sequence[tuple[Document, list, StandoffDocument]],
 
     for (parsed, _, pred), stem in zip(done, file_stems(p.id for _, _, p in done), strict=True):
         lines = (format_a1(pred) + format_a2(pred)).splitlines()
-        ids = {e.id: e.norm_ids for s in parsed.sentences for e in s.entities if e.norm_ids}
-        lines += [f"#{k}\tAnnotatorNotes {p.id}\t{' '.join(ids[p.id])}"
+        ids = {e.id: namespaced_ids(e.norm_ids, e.type) for s in parsed.sentences
+               for e in s.entities if e.norm_ids}
+        lines += [f"#{k}\tAnnotatorNotes {p.id}\t{join_ids(ids[p.id])}"
                   for k, p in enumerate((p for p in pred.proteins if p.id in ids), 1)]
         _write(folder, stem, pred.text, lines)
     _conf(folder, EVENTS_CONF)

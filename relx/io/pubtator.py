@@ -27,6 +27,7 @@ from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 
 from relx.doc import Document, Entity, Relation, Sentence, Span
+from relx.ids import is_directed_type, is_protein_type, join_ids, namespaced_id, namespaced_ids
 from relx.io.atomic import atomic_open
 from relx.io.errors import OnError, ReaderError, report
 from relx.io.source import decode_error, open_text, read_line
@@ -105,7 +106,7 @@ class _Block:
             raise self.error
         text = self.title + "\n" + self.abstract if self.abstract else self.title
         ents: list[Entity] = []
-        concepts: set[str] = set()
+        concepts: dict[str, str] = {}   # an id as written -> namespaced (relx.ids)
         for lineno, cols in self.anns:
             where = f"line {lineno}"
             if len(cols) < 5:
@@ -117,8 +118,9 @@ class _Block:
             if text[start:end] != mention:
                 raise ReaderError(path, where, f"mention {mention!r} does not match the text "
                                                f"at {start}-{end}: {text[start:end]!r}")
-            ids = split_ids(cols[5] if len(cols) > 5 else None)
-            concepts.update(ids)
+            raw = split_ids(cols[5] if len(cols) > 5 else None)
+            ids = namespaced_ids(raw, type_)
+            concepts.update({**{r: namespaced_id(r, type_) for r in raw}, **{i: i for i in ids}})
             if keep_type(type_, wanted):
                 ents.append(Entity(id=f"T{len(ents) + 1}", spans=[Span(start=start, end=end)], type=type_,
                                    text=mention, norm_ids=ids))
@@ -130,7 +132,7 @@ class _Block:
                 if cid not in concepts:
                     raise ReaderError(path, f"line {lineno}",
                                       f"relation names {cid!r}, not an annotated concept")
-            args = [first.get(cid) for cid in ids]
+            args = [first.get(concepts[cid]) for cid in ids]
             if args[0] is not None and args[1] is not None:
                 rels.append(Relation(id=f"R{k}", arg1=args[0].id, arg2=args[1].id,
                                      type=cols[1], label=True))
@@ -236,14 +238,37 @@ def _flat(s: str) -> str:
     return s.replace("\r", " ").replace("\n", " ").replace("\t", " ")
 
 
+def _flag(value: bool | None) -> str:
+    return "-" if value is None else "true" if value else "false"
+
+
+def _pair_columns(rels: list[Relation]) -> list[str]:
+    """Score, negated and speculated of a pair's relations in one document: the best score
+    of the asserted ones (of all when every one is negated); negated / speculated when every
+    relation is. Empty when none carries any of them (annotated input)."""
+    if all(r.score is None and r.negated is None and r.speculated is None for r in rels):
+        return []
+    asserted = [r for r in rels if not r.negated] or rels
+    scores = [r.score for r in asserted if r.score is not None]
+    neg = [r.negated for r in rels if r.negated is not None]
+    spec = [r.speculated for r in rels if r.speculated is not None]
+    return [f"{max(scores):.4f}" if scores else "-", _flag(all(neg) if neg else None),
+            _flag(all(spec) if spec else None)]
+
+
 def format_pubtator(doc: Document) -> str:
     """One document as a PubTator block (with its trailing blank line).
 
     The text is split at its first newline into title and abstract; other line breaks and
     tabs become spaces (same length, so offsets hold). Entities with several spans are
-    written as their covering span. Relations with ``label`` False are not written; the
-    arguments are written as the entities' first norm id; an argument entity without norm
-    ids gets its entity id in the id column (others ``-``).
+    written as their covering span; gene/protein types are written ``Gene`` (PubTator's
+    type), others as they are (``Chemical``); the id column holds the namespaced ids
+    (``NCBIGene:7157;HGNC:11998``, :mod:`relx.ids`). Relations with ``label`` False are
+    not written; each concept pair is written once per relation type (an undirected one in
+    the order first seen, a directed one as arg1 -> arg2), its arguments the entities' first ids (an
+    entity without ids gets its entity id in the id column, others ``-``), followed, for
+    predicted relations, by the score, ``negated`` and ``speculated`` columns
+    (``true``/``false``/``-``; see :func:`_pair_columns`).
     """
     if any(c in doc.id for c in "|\t\n\r"):
         raise ValueError(f"document id {doc.id!r} cannot be written as a PubTator PMID")
@@ -254,15 +279,20 @@ def format_pubtator(doc: Document) -> str:
     by_id = {e.id: e for e in ents}
     rels = [r for r in rels if r.label is not False and r.arg1 in by_id and r.arg2 in by_id]
     args = {a for r in rels for a in (r.arg1, r.arg2)}
+    ids = {e.id: namespaced_ids(e.norm_ids, e.type) for e in ents}
     for e in sorted(ents, key=lambda e: (e.start, e.end)):
-        cid = ";".join(e.norm_ids) if e.norm_ids else (e.id if e.id in args else "-")
-        lines.append(f"{doc.id}\t{e.start}\t{e.end}\t{_flat(flat[e.start:e.end])}\t{_flat(e.type)}\t{cid}")
-    seen: set[tuple[str, str, str]] = set()
+        cid = join_ids(ids[e.id]) if ids[e.id] else (e.id if e.id in args else "-")
+        typ = "Gene" if is_protein_type(e.type) else e.type
+        lines.append(f"{doc.id}\t{e.start}\t{e.end}\t{_flat(flat[e.start:e.end])}\t"
+                     f"{_flat(typ)}\t{cid}")
+    pairs: dict[tuple[str, str, str], tuple[str, str, list[Relation]]] = {}
     for r in rels:
-        a1, a2 = (by_id[a].norm_ids[0] if by_id[a].norm_ids else a for a in (r.arg1, r.arg2))
-        if (r.type, a1, a2) not in seen:
-            seen.add((r.type, a1, a2))
-            lines.append(f"{doc.id}\t{_flat(r.type)}\t{a1}\t{a2}")
+        a1, a2 = (ids[a][0] if ids[a] else a for a in (r.arg1, r.arg2))
+        key = (r.type, a1, a2) if is_directed_type(r.type) else (r.type, *sorted((a1, a2)))
+        pairs.setdefault(key, (a1, a2, []))[2].append(r)   # the first-seen order is kept
+    for (typ, _, _), (a1, a2, group) in pairs.items():
+        cols = "".join("\t" + c for c in _pair_columns(group))
+        lines.append(f"{doc.id}\t{_flat(typ)}\t{a1}\t{a2}{cols}")
     return "\n".join(lines) + "\n\n"
 
 
