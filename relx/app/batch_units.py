@@ -172,6 +172,14 @@ def _bioc_with_original(doc: Document) -> Any:
     bdoc = to_bioc(doc)
     if doc.orig_id and doc.orig_id != doc.id:
         bdoc.infons["original_id"] = json.dumps(doc.orig_id)[1:-1]
+        clean = lambda x: _XML_BAD.sub("_", x) if isinstance(x, str) else x  # noqa: E731
+        for p in bdoc.passages:          # ids derived from the document id
+            for a in p.annotations:
+                a.id = clean(a.id)
+        for r in [*bdoc.relations, *(r for p in bdoc.passages for r in p.relations)]:
+            r.id = clean(r.id)
+            for n in r.nodes:
+                n.refid = clean(n.refid)
     return bdoc
 
 

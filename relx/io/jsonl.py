@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from relx.doc import Document
 from relx.io.atomic import atomic_open
 from relx.io.errors import OnError, ReaderError, report
-from relx.io.source import decode_error, open_text, read_line
+from relx.io.source import LineTooLong, decode_error, open_text, read_line
 
 
 def document_to_json(doc: Document) -> str:
@@ -41,7 +41,7 @@ def read_jsonl(path: str | Path, on_error: OnError = None) -> Iterator[Document]
                 lineno += 1
                 try:
                     line = read_line(fh, path, lineno)
-                except ReaderError as exc:
+                except LineTooLong as exc:
                     report(on_error, exc)
                     continue
                 if not line:

@@ -30,13 +30,17 @@ from relx.doc import Document, Entity, Relation, Sentence, Span
 from relx.ids import is_directed_type, is_protein_type, join_ids, namespaced_id, namespaced_ids
 from relx.io.atomic import atomic_open
 from relx.io.errors import OnError, ReaderError, report
-from relx.io.source import decode_error, open_text, read_line
+from relx.io.source import LineTooLong, decode_error, open_text, read_line
 
 #: annotation types read as protein/gene entities (compared lower-case)
 GENE_TYPES = frozenset({
     "gene", "protein", "geneorgeneproduct", "gene_or_gene_product", "geneproduct",
     "gene_product", "protein_molecule", "individual_protein",
 })
+#: annotation types the readers keep by default: genes/proteins and chemicals (a chemical
+#: keeps its type in every output and is never paired as a protein)
+DEFAULT_TYPES = GENE_TYPES | frozenset({"chemical", "chemicalentity", "simple_chemical",
+                                        "drug"})
 _NO_ID = {"", "-", "-1"}
 _HEAD = re.compile(r"^([^|\t]*)\|([ta])\|(.*)$", re.S)
 
@@ -163,7 +167,7 @@ def _line_into(block: _Block | None, path: Path, lineno: int, line: str) -> None
         raise ReaderError(path, f"line {lineno}", "neither an annotation nor a relation line")
 
 
-def read_pubtator(path: str | Path, types: Collection[str] | None = GENE_TYPES,
+def read_pubtator(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
                   on_error: OnError = None) -> Iterator[Document]:
     """Stream the documents of a PubTator file (plain or ``.gz``), line by line.
 
@@ -195,7 +199,7 @@ def read_pubtator(path: str | Path, types: Collection[str] | None = GENE_TYPES,
                 lineno += 1
                 try:
                     raw = read_line(fh, path, lineno)
-                except ReaderError as exc:   # an overlong line: its document is lost
+                except LineTooLong as exc:   # an overlong line: its document is lost
                     if block is not None and block.error is None:
                         block.error = exc
                     elif block is None:
@@ -265,9 +269,9 @@ def format_pubtator(doc: Document) -> str:
     type), others as they are (``Chemical``); the id column holds the namespaced ids
     (``NCBIGene:7157;HGNC:11998``, :mod:`relx.ids`). Relations with ``label`` False are
     not written; each concept pair is written once per relation type (an undirected one in
-    the order first seen, a directed one as arg1 -> arg2), its arguments the entities' first ids (an
-    entity without ids gets its entity id in the id column, others ``-``), followed, for
-    predicted relations, by the score, ``negated`` and ``speculated`` columns
+    the order first seen, a directed one as arg1 -> arg2), its arguments the entities' first
+    ids (an entity without ids gets its entity id in the id column, others ``-``), followed,
+    for predicted relations, by the score, ``negated`` and ``speculated`` columns
     (``true``/``false``/``-``; see :func:`_pair_columns`).
     """
     if any(c in doc.id for c in "|\t\n\r"):

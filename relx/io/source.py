@@ -61,6 +61,10 @@ class InputTooLarge(ReaderError):
     """An input decompresses to more than the limit: reading stopped there."""
 
 
+class LineTooLong(ReaderError):
+    """One line over ``max_line_chars``: skipped, the rest of the file can still be read."""
+
+
 class _Capped(io.RawIOBase):
     """A binary stream that raises :class:`InputTooLarge` after ``limit`` bytes and turns
     decompression errors into :class:`ReaderError`."""
@@ -121,14 +125,15 @@ def open_text(path: str | Path, *, whole: bool = False) -> IO[str]:
 
 def read_line(fh: IO[str], path: Path, lineno: int) -> str:
     """The next line of ``fh`` ("" at the end); a line longer than ``max_line_chars`` is
-    skipped to its end and raises :class:`ReaderError` (the caller may go on reading)."""
+    skipped to its end and raises :class:`LineTooLong` (the caller may go on reading; any
+    other error is the stream's and ends it)."""
     limit = LIMITS.max_line_chars
     line = fh.readline(limit + 1)
     if len(line) <= limit or line.endswith("\n"):
         return line
     while line and not line.endswith("\n"):
         line = fh.readline(1 << 20)
-    raise ReaderError(path, f"line {lineno}", f"line longer than {limit} characters (skipped)")
+    raise LineTooLong(path, f"line {lineno}", f"line longer than {limit} characters (skipped)")
 
 
 def decode_error(path: Path, where: str, exc: UnicodeDecodeError) -> ReaderError:
