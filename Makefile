@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 SHARED ?= ../shared
 PPI := $(SHARED)/corpora/ppi
 
-.PHONY: install test lint demo results bench clean parser-corpus train-parser parser-corpus-g8 finetune-parser ner-corpus \
+.PHONY: install test lint wheel demo results bench clean parser-corpus train-parser parser-corpus-g8 finetune-parser ner-corpus \
 	train-ner pipeline default-model event-model silver
 
 $(BIN)/python:
@@ -17,6 +17,12 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 install: $(VENV)/.installed
+
+# the wheel (and sdist) in dist/, with the shipped models as package data; .ci/run installs
+# it into a fresh environment outside the checkout and runs it there
+wheel: install
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
 
 lint: install
 	$(BIN)/ruff check relx tests benchmarks dev
@@ -114,4 +120,4 @@ bench: install
 	$(BIN)/python benchmarks/bench_kernels.py
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) runs .pytest_cache dist build

@@ -80,7 +80,8 @@ def trained_on(meta: dict[str, Any]) -> str:
     ``trained_on`` file names of a relx model, the ``sources`` of a spaCy pipeline."""
     files = meta.get("trained_on")
     if files:
-        return ", ".join(Path(str(f)).name for f in files)
+        return ", ".join(Path(str(f)).name if Path(str(f)).is_absolute() else str(f)
+                         for f in files)
     sources = meta.get("sources")
     if sources:
         return ", ".join(str(s.get("name", s)) if isinstance(s, dict) else str(s)

@@ -327,6 +327,10 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
         raise ValueError(f"unknown engine {engine!r} (local or dask)")
     if engine == "dask" and not scheduler:
         raise ValueError("--engine dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+    from relx.app.batch_engines import DASK_MISSING, dask_installed
+
+    if engine == "dask" and not dask_installed():
+        raise ValueError(DASK_MISSING)
     t0 = time.perf_counter()
     out = Path(opts.out)
     check_model(opts)

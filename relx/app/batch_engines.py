@@ -350,6 +350,17 @@ def _model_error(message: str) -> Exception:
     return ModelError(message)
 
 
+DASK_MISSING = ("--engine dask needs Dask's distributed scheduler, which is not installed: "
+                "pip install 'relx[dask]'")
+
+
+def dask_installed() -> bool:
+    """Whether ``--engine dask`` can run here (``distributed``: the ``relx[dask]`` extra)."""
+    import importlib.util
+
+    return importlib.util.find_spec("distributed") is not None
+
+
 def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
     """Chunks as Dask tasks (at most two per worker thread in flight)."""
     from distributed import Client, as_completed

@@ -227,16 +227,21 @@ def models(
     path: Annotated[Path | None, typer.Option(help="Folder to list (default: relx's models/).")]
     = None,
 ) -> None:
-    """List the installed relation models and parse pipelines."""
-    from relx.model_store import installed_models
+    """List the installed models (relation, event, parse pipeline): version, size, training
+    data and where they are."""
+    from relx.model_store import installed_models, models_dir
 
-    t = Table(title="relx models")
-    for col in ("name", "kind", "task", "version", "MB", "path"):
-        t.add_column(col)
-    for m in installed_models(path):
+    t = Table(title=f"relx models in {path or models_dir()}")
+    for col in ("name", "kind", "task", "version", "MB"):
+        t.add_column(col, no_wrap=True)
+    t.add_column("trained on", overflow="fold")
+    found = installed_models(path)
+    for m in found:
         t.add_row(m["name"], m["kind"], str(m["task"]), str(m["version"]), str(m["size_mb"]),
-                  m["path"])
+                  m["trained_on"])
     Console().print(t)
+    if not found:
+        raise typer.Exit(1)
 
 
 @app.command("network", rich_help_panel="Extract")
@@ -415,6 +420,10 @@ def _extract_limits(input_format: str | None, jobs: int, engine: str, scheduler:
     if engine == "dask" and not scheduler:
         raise typer.BadParameter("--engine dask needs --scheduler ADDRESS "
                                  "(e.g. tcp://host:8786)")
+    from relx.app.batch_engines import DASK_MISSING, dask_installed
+
+    if engine == "dask" and not dask_installed():
+        raise typer.BadParameter(DASK_MISSING)
     if chunk_size < 1:
         raise typer.BadParameter(f"--chunk-size must be 1 or more, not {chunk_size}")
     if not (math.isfinite(max_input_mb) and max_input_mb > 0):

@@ -16,15 +16,15 @@ equals ``relx.load().extract(doc.text)`` and ``doc._.events`` equals
 sentences or entities. Offsets in the results are character offsets into ``doc.text``
 (``doc.char_span(rel.entity1.start, rel.entity1.end)`` gives the spaCy span when token
 boundaries agree). The document id of the results is ``doc.user_data["id"]`` when set, else
-``"text-1"``.
+``"text"`` (as for ``extract(text)``).
 
 The factories are ``spacy_factories`` entry points (pyproject.toml), so spaCy finds them
 without importing relx first; importing this module stays cheap (relx loads its models when
 a component is created).
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: spaCy validates factory arguments from the
+# signature's real types
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -33,7 +33,7 @@ from spacy.tokens import Doc
 
 __all__ = ["RelxComponent", "make_relx_events", "make_relx_ppi"]
 
-DEFAULT_ID = "text-1"
+DEFAULT_ID = "text"   # as relx.load().extract(text) names a lone text
 
 
 class RelxComponent:

@@ -10,8 +10,8 @@ must stay cheap (spaCy does it for every pipeline in the environment): the compo
 is imported when a factory is called.
 """
 
-from __future__ import annotations
-
+# no `from __future__ import annotations`: spaCy validates factory arguments from the
+# signature's real types
 from collections.abc import Callable
 from typing import Any
 
