@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator
 from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.utils.estimator_checks import check_estimator
 
-from relx.learn.packed_trees import PACKED_ATTRIBUTES, PackedExtraTrees, expand_trees
+from relx.learn.packed_trees import (
+    PACKED_ATTRIBUTES,
+    PackedExtraTrees,
+    byte_planes,
+    expand_trees,
+    float32_floor,
+    from_byte_planes,
+    smallest_uint,
+)
 from relx.ppi.model import TRUSTED_TYPES
 
 
@@ -121,3 +130,71 @@ def test_expand_trees_refuses_inconsistent_arrays():
     with pytest.raises(ValueError):  # more leaves than the splits allow
         expand_trees(roots, np.array([False, True, True, True]), np.array([0], np.int32),
                      np.array([0.5]))
+
+
+def _continuous_data(n: int = 800, d: int = 12, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)).astype(np.float32)
+    X[:, : d // 3] = (X[:, : d // 3] > 0.5)  # some binary columns too
+    y = (X[:, -1] + X[:, -2] * X[:, 0] + rng.normal(0, 0.5, n) > 0).astype(int)
+    return X, y
+
+
+def test_float32_floor_splits_every_float32_as_the_float64_threshold():
+    rng = np.random.default_rng(0)
+    t = rng.normal(size=5000) * 10.0 ** rng.integers(-6, 6, 5000)
+    floor = float32_floor(t)
+    assert floor.dtype == np.float32 and (floor.astype(np.float64) <= t).all()
+    assert (np.nextafter(floor, np.float32(np.inf)).astype(np.float64) > t).all()
+    # float32 inputs at, just below and just above each threshold go the same way
+    near = np.concatenate([floor, np.nextafter(floor, np.float32(-np.inf)),
+                           np.nextafter(floor, np.float32(np.inf)), t.astype(np.float32)])
+    tt = np.tile(t, 4)
+    np.testing.assert_array_equal(near <= tt, near <= np.tile(floor, 4))
+
+
+def test_saved_state_is_compact_and_predicts_bitwise_the_same():
+    X, y = _continuous_data()
+    m = PackedExtraTrees(n_estimators=20, random_state=0).fit(X, y)
+    state = m.__getstate__()
+    assert not any(a in state for a in PACKED_ATTRIBUTES)
+    compact = state["compact_trees"]
+    assert compact["leaf_index"].dtype == np.uint8  # few distinct leaf rows
+    assert sum(a.nbytes for a in compact.values()) < \
+        0.5 * sum(getattr(m, a).nbytes for a in PACKED_ATTRIBUTES)
+    back = PackedExtraTrees.__new__(PackedExtraTrees)
+    back.__setstate__(state)
+    for a in ("roots_", "node_is_leaf_", "split_feature_", "leaf_value_"):
+        np.testing.assert_array_equal(getattr(back, a), getattr(m, a))
+        assert getattr(back, a).dtype == getattr(m, a).dtype
+    np.testing.assert_array_equal(back.split_threshold_, float32_floor(m.split_threshold_))
+    # unseen rows, and rows sitting exactly on (and one float32 step off) the thresholds
+    Xq, _ = _continuous_data(seed=1)
+    on = np.tile(Xq[:1], (len(m.split_feature_), 1))
+    on[np.arange(len(on)), m.split_feature_] = float32_floor(m.split_threshold_)
+    up = on.copy()
+    up[np.arange(len(on)), m.split_feature_] = np.nextafter(
+        float32_floor(m.split_threshold_), np.float32(np.inf))
+    for Z in (Xq, on, up):
+        p, q = m.predict_proba(Z), back.predict_proba(Z)
+        assert np.array_equal(p.view(np.uint64), q.view(np.uint64))
+
+
+def test_model_format_3_forest_state_still_loads():
+    """Format 3 saved the packed attributes themselves (float64 thresholds, int32 features)."""
+    X, y = _continuous_data()
+    m = PackedExtraTrees(n_estimators=10, random_state=1).fit(X, y)
+    state = dict(BaseEstimator.__getstate__(m))  # sklearn's state: the plain attributes
+    old = PackedExtraTrees.__new__(PackedExtraTrees)
+    old.__setstate__(state)
+    np.testing.assert_array_equal(old.split_threshold_, m.split_threshold_)
+    np.testing.assert_array_equal(old.predict_proba(X), m.predict_proba(X))
+
+
+def test_byte_planes_round_trip_and_narrow_types():
+    a = np.array([0, 1, 300, 65535], np.uint16)
+    planes = byte_planes(a)
+    assert planes.shape == (2, 4) and planes.dtype == np.uint8
+    np.testing.assert_array_equal(from_byte_planes(planes, np.uint16), a)
+    assert smallest_uint(256) is np.uint8 and smallest_uint(257) is np.uint16
+    assert smallest_uint(70000) is np.uint32

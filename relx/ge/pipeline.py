@@ -37,7 +37,10 @@ from relx.io.atomic import atomic_open
 from relx.registry import build_component
 from relx.structures import StructureEncoder
 
-FORMAT_VERSION = 1
+# 2: forests stored as relx.learn.packed_trees.compact_trees (narrowed arrays; format-1
+#    files hold the plain packed arrays and still load)
+FORMAT_VERSION = 2
+READABLE_FORMATS = (1, 2)
 TRUSTED_TYPES = [
     "relx.kernels.structure.PathKernel", "relx.kernels.structure.SumKernel",
     "relx.learn.forest.RandomSubspaceForest", "relx.represent.klsh.KLSHEncoder",
@@ -181,9 +184,10 @@ class GEExtractor:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         if meta.get("format") != "relx-ge-events":
             raise GEModelError(f"{meta_path}: format {meta.get('format')!r} is not relx-ge-events")
-        if meta.get("format_version") != FORMAT_VERSION:
+        if meta.get("format_version") not in READABLE_FORMATS:
             raise GEModelError(f"{meta_path}: format version {meta.get('format_version')} "
-                               f"(this relx reads version {FORMAT_VERSION})")
+                               f"(this relx reads versions "
+                               f"{', '.join(map(str, READABLE_FORMATS))})")
         data = skops_path.read_bytes()
         untrusted = set(sio.get_untrusted_types(data=data)) - set(TRUSTED_TYPES)
         if untrusted:

@@ -19,6 +19,7 @@ order of floating-point summation.
 from __future__ import annotations
 
 import weakref
+import zlib
 
 import numpy as np
 from numba import njit
@@ -37,6 +38,22 @@ class PackedTreesMixin:
     def _set_packed(self, packed: tuple[np.ndarray, ...]) -> None:
         for name, value in zip(PACKED_ATTRIBUTES, packed, strict=True):
             setattr(self, name, value)
+        _EXPANDED.pop(self, None)
+
+    def __getstate__(self) -> dict:
+        """The packed trees as :func:`compact_trees` stores them (a model file holds a third
+        of the bytes); everything else as sklearn keeps it."""
+        state = dict(super().__getstate__())  # a copy: Python's default is the live __dict__
+        if all(a in state for a in PACKED_ATTRIBUTES):
+            state["compact_trees"] = compact_trees(*(state.pop(a) for a in PACKED_ATTRIBUTES))
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        if "compact_trees" in state:  # model format >= 4
+            state.update(zip(PACKED_ATTRIBUTES, expand_compact(state.pop("compact_trees")),
+                             strict=True))
+        super().__setstate__(state)
         _EXPANDED.pop(self, None)
 
     def _packed_proba(self, X: np.ndarray) -> np.ndarray:
@@ -149,6 +166,82 @@ def pack_trees(trees: list, grids: list[np.ndarray] | None, n_classes: int,
         _snap_thresholds(feature_all, threshold_all, grids)
     return (np.asarray(roots, np.int32), np.concatenate(is_leaf), feature_all, threshold_all,
             np.concatenate(value))
+
+
+def smallest_uint(n: int) -> type:
+    """The narrowest unsigned numpy integer type holding ``0 .. n - 1``."""
+    return next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if n <= np.iinfo(t).max + 1)
+
+
+def float32_floor(x: np.ndarray) -> np.ndarray:
+    """(n,) float64 -> (n,) float32: the largest float32 <= each value. For every float32
+    ``v``, ``v <= x`` exactly when ``v <= float32_floor(x)`` (trees compare float32 inputs)."""
+    x = np.asarray(x, dtype=np.float64)
+    down = x.astype(np.float32)
+    above = down.astype(np.float64) > x
+    down[above] = np.nextafter(down[above], np.float32(-np.inf))
+    return down
+
+
+def compact_trees(roots: np.ndarray, is_leaf: np.ndarray, split_feature: np.ndarray,
+                  split_threshold: np.ndarray, leaf_value: np.ndarray) -> dict[str, np.ndarray]:
+    """``PACKED_ATTRIBUTES`` as the arrays a model file stores (model format 4):
+    ``node_is_leaf`` bit-packed (``n_nodes`` (1,)); ``split_feature`` in the narrowest
+    unsigned type, as is or as byte planes (``split_feature_planes``, whichever compresses
+    smaller); ``split_threshold_planes``: the thresholds as float32 rounded down
+    (:func:`float32_floor`: the same split of every float32 input), ordered by feature (a
+    stable sort of ``split_feature``, undone on load) so that a feature's thresholds lie
+    together, as byte planes; ``leaf_table`` (distinct leaf rows, float64) and
+    ``leaf_index`` (each leaf's row)."""
+    feature = np.asarray(split_feature)
+    if feature.size and feature.min() < 0:
+        raise ValueError("packed trees: negative split feature")
+    feature = feature.astype(smallest_uint(int(feature.max(initial=0)) + 1))
+    order = np.argsort(feature, kind="stable")
+    value = np.ascontiguousarray(leaf_value, dtype=np.float64)
+    table, index = np.unique(value, axis=0, return_inverse=True)
+    index = index.reshape(-1)
+    if not np.array_equal(table[index].view(np.uint64), value.view(np.uint64)):
+        table, index = value, np.arange(len(value))  # rows equal but not bitwise (-0.0)
+    planes = byte_planes(feature)
+    smaller = len(zlib.compress(planes.tobytes(), 1)) < len(zlib.compress(feature.tobytes(), 1))
+    return {"roots": np.asarray(roots, np.int32),
+            "n_nodes": np.array([len(is_leaf)], np.int64),
+            "node_is_leaf": np.packbits(np.asarray(is_leaf, bool)),
+            **({"split_feature_planes": planes} if smaller else {"split_feature": feature}),
+            "split_threshold_planes": byte_planes(
+                float32_floor(np.asarray(split_threshold)[order])),
+            "leaf_table": table,
+            "leaf_index": index.astype(smallest_uint(len(table)))}
+
+
+def byte_planes(a: np.ndarray) -> np.ndarray:
+    """(n,) array of a k-byte type -> (k, n) uint8: byte j of every element in row j (the
+    layout compressors find the repeats of numbers' high bytes in)."""
+    a = np.ascontiguousarray(a)
+    return a.view(np.uint8).reshape(len(a), a.dtype.itemsize).T.copy()
+
+
+def from_byte_planes(planes: np.ndarray, dtype: type) -> np.ndarray:
+    """Inverse of :func:`byte_planes`: (k, n) uint8 -> (n,) ``dtype`` (k bytes each)."""
+    return np.ascontiguousarray(np.asarray(planes, np.uint8).T).view(dtype).reshape(-1)
+
+
+def expand_compact(c: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """:func:`compact_trees`'s arrays -> ``PACKED_ATTRIBUTES`` (int32 features, float64
+    thresholds, bool leaf flags, float64 leaf rows)."""
+    if "split_feature_planes" in c:
+        planes = c["split_feature_planes"]
+        narrow = from_byte_planes(planes, smallest_uint(256 ** len(planes)))
+    else:
+        narrow = np.asarray(c["split_feature"])
+    threshold = np.empty(len(narrow), dtype=np.float64)
+    threshold[np.argsort(narrow, kind="stable")] = from_byte_planes(
+        c["split_threshold_planes"], np.float32)
+    feature = narrow.astype(np.int32)
+    is_leaf = np.unpackbits(c["node_is_leaf"], count=int(c["n_nodes"][0])).astype(bool)
+    value = np.asarray(c["leaf_table"], dtype=np.float64)[np.asarray(c["leaf_index"], np.intp)]
+    return np.asarray(c["roots"], np.int32), is_leaf, feature, threshold, value
 
 
 def _snap_thresholds(feature: np.ndarray, threshold: np.ndarray, grids: list[np.ndarray]) -> None:

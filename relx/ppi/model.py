@@ -7,11 +7,14 @@ figures), ``config.toml`` (the pipeline config it was trained with) and ``pipeli
 
 from __future__ import annotations
 
+import io
 import json
 import time
 import tomllib
 import zipfile
-from collections.abc import Sequence
+import zlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,9 +31,11 @@ from relx.represent.instances import PairInstance, labels, pair_instances
 
 # 2: pair-feature vocabularies stored packed (relx.represent.pair_features);
 # 3: both tree forests stored as compact arrays (relx.learn.packed_trees), structure
-#    vocabularies as UTF-8 bytes (relx.structures.Vocab)
-FORMAT_VERSION = 3
-READABLE_FORMATS = (1, 2, 3)
+#    vocabularies as UTF-8 bytes (relx.structures.Vocab);
+# 4: the forests' arrays narrowed (relx.learn.packed_trees.compact_trees), equal arrays
+#    stored once, LZMA where it pays (compact_skops), no training-only state (TRAINING_ONLY)
+FORMAT_VERSION = 4
+READABLE_FORMATS = (1, 2, 3, 4)
 DEFAULT_MODEL = "ppi-default"
 # relx types a saved pipeline may contain (besides what skops trusts by default)
 TRUSTED_TYPES = [
@@ -53,6 +58,10 @@ TRUSTED_TYPES = [
     "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
 ]
 
+
+# fitted state that prediction never reads, left out of saved models (model format 4):
+# the ensemble's out-of-fold member probabilities (its combiner's training data)
+TRAINING_ONLY = {"relx.learn.ensemble.ProbabilityEnsemble": ("oof_",)}
 
 IN_DOMAIN = "in-domain"  # threshold choice: the model's in-domain decision rule
 
@@ -110,19 +119,96 @@ class RelationModel:
         return self.pipeline.predict_proba(list(instances))[:, 1]
 
     def save(self, path: str | Path) -> Path:
+        """Write the model directory; ``pipeline.skops`` without the training-only state
+        prediction never reads (``TRAINING_ONLY``), compacted by :func:`compact_skops`."""
         import skops.io as sio
 
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        tmp = path / "pipeline.skops.tmp"
-        sio.dump(self.pipeline, tmp, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
-        tmp.replace(path / "pipeline.skops")
+        with _without_training_state(self.pipeline):
+            data = compact_skops(sio.dumps(self.pipeline))
+        with atomic_open(path / "pipeline.skops", "wb") as fh:
+            fh.write(data)
         with atomic_open(path / "config.toml") as fh:
             fh.write(to_toml(self.config))
         meta = {**self.meta, "format_version": FORMAT_VERSION, "relx_version": __version__}
         with atomic_open(path / "meta.json") as fh:
             json.dump(meta, fh, indent=2)
         return path
+
+
+@contextmanager
+def _without_training_state(pipeline: Any) -> Iterator[None]:
+    """``pipeline`` with the ``TRAINING_ONLY`` attributes of its estimators set aside."""
+    from sklearn.base import BaseEstimator
+
+    kept: list[tuple[Any, str, Any]] = []
+    seen: set[int] = set()
+
+    def visit(obj: Any) -> None:
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        if isinstance(obj, list | tuple):
+            for x in obj:
+                visit(x)
+        elif isinstance(obj, BaseEstimator):
+            for attr in TRAINING_ONLY.get(f"{type(obj).__module__}.{type(obj).__name__}", ()):
+                if attr in vars(obj):
+                    kept.append((obj, attr, vars(obj).pop(attr)))
+            for v in vars(obj).values():
+                visit(v)
+
+    visit(pipeline)
+    try:
+        yield
+    finally:
+        for obj, attr, value in kept:
+            setattr(obj, attr, value)
+
+
+def compact_skops(data: bytes) -> bytes:
+    """A skops file rewritten smaller, same contents: each distinct array stored once (equal
+    arrays of different objects, e.g. one vocabulary in several pipeline members, are
+    separate files in skops' output; the schema then names one file for all of them), and
+    each file deflated, or LZMA-compressed where that is at least a fifth smaller (LZMA
+    decompresses ~6x slower, so it is kept for the files it shrinks most)."""
+    import hashlib
+    import lzma
+
+    with zipfile.ZipFile(io.BytesIO(data)) as zin:
+        first: dict[bytes, str] = {}
+        rename: dict[str, str] = {}
+        contents: dict[str, bytes] = {}
+        for name in zin.namelist():
+            content = zin.read(name)
+            if name.endswith(".npy"):
+                rename[name] = first.setdefault(hashlib.sha256(content).digest(), name)
+                if rename[name] != name:
+                    continue
+            contents[name] = content
+    schema = json.loads(contents.pop("schema.json"))
+    _rename_files(schema, rename)
+    contents = {"schema.json": json.dumps(schema).encode("utf-8"), **contents}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zout:
+        for name, content in contents.items():
+            deflated = len(zlib.compress(content, 6))
+            smaller = len(lzma.compress(content)) <= 0.8 * deflated
+            zout.writestr(name, content, compresslevel=None if smaller else 6,
+                          compress_type=zipfile.ZIP_LZMA if smaller else zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def _rename_files(node: Any, rename: dict[str, str]) -> None:
+    if isinstance(node, dict):
+        if isinstance(node.get("file"), str):
+            node["file"] = rename.get(node["file"], node["file"])
+        for v in node.values():
+            _rename_files(v, rename)
+    elif isinstance(node, list):
+        for v in node:
+            _rename_files(v, rename)
 
 
 def load_model(path: str | Path) -> RelationModel:
