@@ -14,6 +14,20 @@ once, LZMA where it pays, no training-only state; ``relx/ppi/model.py``):
 every candidate pair of each sentence) and writes the documents; ``compare`` scores those
 pairs with both models (new-text and in-domain scores, full float64) and fails unless they
 are bitwise equal, as are both thresholds. Then copy the directory over the shipped one.
+
+The spaCy parse pipeline's weights are float32 arrays that compress poorly; how far fewer
+mantissa bits would shrink them, and whether the parses stay the same:
+
+    python dev/repack_models.py spacy-round models/relx_bio_sm runs/repack/sm-m13 --bits 13
+    python dev/repack_models.py parses models/relx_bio_sm GE_DIR runs/repack/parse-base
+    python dev/repack_models.py parses runs/repack/sm-m13 GE_DIR runs/repack/parse-m13
+    python dev/repack_models.py compare-parses runs/repack/parse-base runs/repack/parse-m13
+
+``spacy-round`` writes a copy whose weights keep ``--bits`` mantissa bits (still float32
+files: a measurement, not a smaller pipeline) and prints the bytes the weights would take as
+compressed byte planes; ``parses`` parses a GE directory with its ``.a1`` proteins and from
+raw text (proteins from the NER); ``compare-parses`` counts differing tokens (text, tag,
+lemma), dependencies and entities.
 """
 
 from __future__ import annotations
@@ -89,6 +103,90 @@ def compare(a: Path, b: Path, docs_file: Path) -> bool:
     return same
 
 
+SPACY_WEIGHTS = ("tok2vec", "ner", "parser", "tagger")  # components with a thinc model file
+
+
+def _round_mantissa(a: np.ndarray, bits: int) -> np.ndarray:
+    """float32 values rounded (to nearest, ties to even) to ``bits`` mantissa bits."""
+    u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    drop = 23 - bits
+    if drop <= 0:
+        return np.asarray(a, dtype=np.float32)
+    half = (1 << (drop - 1)) - 1 + ((u >> drop) & 1)
+    return (((u + half) >> drop) << drop).astype(np.uint32).view(np.float32).reshape(a.shape)
+
+
+def spacy_round(src: Path, out: Path, bits: int) -> None:
+    """Copy a spaCy pipeline with its float32 weights rounded to ``bits`` mantissa bits."""
+    import lzma
+    import shutil
+
+    import srsly
+
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(src, out)
+    weights = []
+    for comp in SPACY_WEIGHTS:
+        file = out / comp / "model"
+        if not file.is_file():
+            continue
+        msg = srsly.msgpack_loads(file.read_bytes())
+        for params in msg["params"]:
+            for name, value in (params or {}).items():
+                if np.asarray(value).dtype == np.float32:
+                    params[name] = _round_mantissa(np.asarray(value), bits)
+                    weights.append(params[name].reshape(-1))
+        file.write_bytes(srsly.msgpack_dumps(msg))
+    w = np.concatenate(weights).view(np.uint32)
+    n_planes = (9 + bits + 7) // 8  # sign, exponent, mantissa bits, in whole bytes
+    packed = sum(len(lzma.compress(((w >> (24 - 8 * i)) & 0xFF).astype(np.uint8).tobytes()))
+                 for i in range(n_planes))
+    print(f"{out}: {w.size} weights ({w.size * 4 / 1e6:.1f} MB as float32), {bits} mantissa "
+          f"bits as {n_planes} LZMA byte planes: {packed / 1e6:.2f} MB")
+
+
+def parses(model: Path, directory: Path, prefix: Path) -> None:
+    """``prefix``.given.jsonl (the ``.a1`` proteins) and ``prefix``.ner.jsonl (raw text)."""
+    from relx.doc import Document
+    from relx.io.standoff import read_standoff_dir
+    from relx.parse.pipeline import Parser
+
+    docs = [d.to_document() for d in read_standoff_dir(directory)]
+    parser = Parser(model)
+    write_jsonl(parser.parse_documents(docs), Path(f"{prefix}.given.jsonl"))
+    write_jsonl(parser.parse_documents(Document(id=d.id, text=d.text) for d in docs),
+                Path(f"{prefix}.ner.jsonl"))
+
+
+def compare_parses(a: Path, b: Path) -> bool:
+    """Print differing tokens, dependencies and entities; True when there are none."""
+    import json
+
+    same = True
+    for kind in ("given", "ner"):
+        docs_a = list(read_jsonl(Path(f"{a}.{kind}.jsonl")))
+        docs_b = list(read_jsonl(Path(f"{b}.{kind}.jsonl")))
+        tokens = diff_tokens = diff_deps = diff_ents = n_ents = 0
+        for da, db in zip(docs_a, docs_b, strict=True):
+            for sa, sb in zip(da.sentences, db.sentences, strict=True):
+                tokens += len(sa.tokens)
+                diff_tokens += sum((x.text, x.start, x.pos, x.lemma) != (y.text, y.start, y.pos,
+                                                                          y.lemma)
+                                   for x, y in zip(sa.tokens, sb.tokens, strict=True))
+                deps = [{json.dumps(d.model_dump(), sort_keys=True) for d in s.dependencies}
+                        for s in (sa, sb)]
+                ents = [{json.dumps(e.model_dump(), sort_keys=True) for e in s.entities}
+                        for s in (sa, sb)]
+                diff_deps += len(deps[0] ^ deps[1])
+                diff_ents += len(ents[0] ^ ents[1])
+                n_ents += len(ents[0])
+        same &= diff_tokens == diff_deps == diff_ents == 0
+        print(f"{kind}: {len(docs_a)} documents, {tokens} tokens, {n_ents} entities; "
+              f"differing tokens {diff_tokens}, dependencies {diff_deps}, entities {diff_ents}")
+    return same
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -104,11 +202,28 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)
     c.add_argument("docs", type=Path)
+    sr = sub.add_parser("spacy-round", help="a spaCy pipeline with fewer mantissa bits")
+    sr.add_argument("src", type=Path)
+    sr.add_argument("out", type=Path)
+    sr.add_argument("--bits", type=int, required=True)
+    ps = sub.add_parser("parses", help="parse a GE directory (given proteins, and NER)")
+    ps.add_argument("model", type=Path)
+    ps.add_argument("directory", type=Path)
+    ps.add_argument("prefix", type=Path)
+    cp = sub.add_parser("compare-parses", help="compare two `parses` outputs")
+    cp.add_argument("a", type=Path)
+    cp.add_argument("b", type=Path)
     args = ap.parse_args(argv)
     if args.command == "repack":
         repack(args.src, args.out, args.version)
     elif args.command == "pairs":
         pairs(args.directory, args.out)
+    elif args.command == "spacy-round":
+        spacy_round(args.src, args.out, args.bits)
+    elif args.command == "parses":
+        parses(args.model, args.directory, args.prefix)
+    elif args.command == "compare-parses":
+        return 0 if compare_parses(args.a, args.b) else 1
     else:
         return 0 if compare(args.a, args.b, args.docs) else 1
     return 0
