@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from relx.ids import CHEMICAL_NAMESPACES, is_protein_type, namespace_of, namespaced_ids
 from relx.io.atomic import atomic_open
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
@@ -255,23 +256,29 @@ class Grounder:
         (``doc.abbreviations``) whose own grounding is empty or ambiguous takes the long
         form's grounding when that grounds. With ``overwrite=False`` entities that already
         carry ``norm_ids`` are kept as they are; with ``keep_given=True`` an entity's own ids
-        (e.g. a PubTator or BioC input's gene ids) come first and the lexicon's follow.
+        (e.g. a PubTator or BioC input's gene ids), namespaced (:mod:`relx.ids`), come first
+        and the lexicon's follow. A protein mention that came without ids and grounds only
+        to small molecules (ChEBI, PubChem...: ``Nutlin-3``, mis-tagged by NER) is typed
+        ``Chemical``, so it is not paired as a protein.
         """
         long_of: dict[str, str] = {}
         for ab in doc.abbreviations:
             long_of.setdefault(ab.short_text, ab.long_text)
 
-        def ids(e: Entity) -> list[str]:
+        def update(e: Entity) -> dict[str, object]:
             found = self._entity_ids(_entity_text(doc, e), long_of)
-            if not keep_given:
-                return found
-            return list(dict.fromkeys([*e.norm_ids, *found]))
+            given = namespaced_ids(e.norm_ids, e.type) if keep_given else []
+            out: dict[str, object] = {"norm_ids": list(dict.fromkeys([*given, *found]))}
+            if not given and found and is_protein_type(e.type) and all(
+                    namespace_of(i) in CHEMICAL_NAMESPACES for i in found):
+                out["type"] = "Chemical"
+            return out
 
         # copy only what changes (a deep copy of tokens and parses cost more than grounding)
         sentences = []
         for sent in doc.sentences:
-            ents = [e if e.norm_ids and not overwrite else e.model_copy(
-                update={"norm_ids": ids(e)}) for e in sent.entities]
+            ents = [e if e.norm_ids and not overwrite else e.model_copy(update=update(e))
+                    for e in sent.entities]
             sentences.append(sent.model_copy(update={"entities": ents}))
         return doc.model_copy(update={"sentences": sentences})
 

@@ -18,18 +18,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["CHEMICAL_NAMESPACES", "ID_SEPARATOR", "PROTEIN_TYPES", "is_directed_type",
+__all__ = ["CHEMICAL_NAMESPACES", "CHEMICAL_TYPES", "ID_SEPARATOR", "PROTEIN_TYPES", "is_directed_type",
            "is_protein_type", "join_ids", "namespace_of", "namespaced_id", "namespaced_ids",
            "pmid_of"]
 
 ID_SEPARATOR = ";"
 
-#: entity types that denote genes or their products (compared lower-case)
+#: entity types that denote genes or their products (lower-case, ``-``/space as ``_``):
+#: the PubTator/BioC gene types, relx's NER labels, the PPI corpora's protein types
 PROTEIN_TYPES = frozenset({
     "protein", "gene", "geneorgeneproduct", "gene_or_gene_product", "geneproduct",
-    "gene_product", "protein_molecule", "individual_protein", "protein_family_or_group",
-    "protein_complex", "complex", "family",
+    "gene_product", "gene_protein", "ggp", "protein_mention", "protein_molecule",
+    "individual_protein", "protein_family_or_group", "protein_complex", "complex", "family",
 })
+#: entity types of small molecules (same normalisation)
+CHEMICAL_TYPES = frozenset({"chemical", "chemicalentity", "simple_chemical", "drug",
+                            "chemical_entity", "small_molecule"})
 #: namespaces of small molecules: a mention grounded only to these is a chemical
 CHEMICAL_NAMESPACES = frozenset({"CHEBI", "PUBCHEM", "HMDB", "CHEMBL", "DRUGBANK"})
 
@@ -77,13 +81,13 @@ def namespaced_id(cid: str, entity_type: str | None = None, key: str | None = No
     from_key = _CANONICAL.get((key or "").strip().lower())
     if from_key:
         return f"{from_key}:{cid}"
-    kind = (entity_type or "").strip().lower()
+    kind = _type_key(entity_type)
     if kind in PROTEIN_TYPES:
         if cid.isdigit():
             return f"NCBIGene:{cid}"
         if _UNIPROT.match(cid):
             return f"UniProt:{cid}"
-    elif kind in ("chemical", "disease", "diseaseorphenotypicfeature", "chemicalentity"):
+    elif kind in CHEMICAL_TYPES or kind in ("disease", "diseaseorphenotypicfeature"):
         if _MESH.match(cid):
             return f"MESH:{cid}"
     elif kind in ("species", "organismtaxon", "organism") and cid.isdigit():
@@ -102,9 +106,13 @@ def join_ids(ids: Iterable[str]) -> str:
     return ID_SEPARATOR.join(ids)
 
 
+def _type_key(entity_type: str | None) -> str:
+    return re.sub(r"[-\s]+", "_", (entity_type or "").strip().lower())
+
+
 def is_protein_type(entity_type: str | None) -> bool:
     """True for gene/protein entity types (``Protein``, ``Gene``, ``GeneOrGeneProduct``...)."""
-    return (entity_type or "").strip().lower() in PROTEIN_TYPES
+    return _type_key(entity_type) in PROTEIN_TYPES
 
 
 _DIRECTED = frozenset({"activation", "inhibition", "increaseamount", "decreaseamount",

@@ -301,8 +301,8 @@ def test_help_paragraphs_reflow_to_the_terminal_and_name_the_options() -> None:
 
 
 def test_given_gene_ids_stay_first_and_reach_pubtator_output(tmp_path: Path) -> None:
-    """A PubTator input's own gene ids stay the entities' first ids (the lexicon's follow),
-    so PubTator output names relations by the input's concept ids."""
+    """A PubTator input's own gene ids stay the entities' first ids, namespaced (the
+    lexicon's follow), so PubTator output names relations by the input's concept ids."""
     inp = tmp_path / "in"
     inp.mkdir()
     shutil.copy(FIXTURES / "fmt-pubtator.txt", inp / "genes.pubtator")
@@ -312,10 +312,14 @@ def test_given_gene_ids_stay_first_and_reach_pubtator_output(tmp_path: Path) -> 
     assert r.exit_code == 0, r.output
     rels = _relations(out)
     ents = {e["text"]: e["norm_ids"] for rel in rels for e in (rel["entity1"], rel["entity2"])}
-    assert ents["TP53"][:2] == ["7157", "HGNC:11998"] and ents["MDM2"][0] == "4193"
-    lines = [x.split("\t") for x in (out / "pubtator" / "genes.pubtator.pubtator").read_text()
-             .splitlines() if x.count("\t") == 3]
-    assert lines and all(a.isdigit() and b.isdigit() for _, _, a, b in lines)
+    assert ents["TP53"][:2] == ["NCBIGene:7157", "HGNC:11998"]
+    assert ents["MDM2"][0] == "NCBIGene:4193"
+    rows = [x.split("\t") for x in (out / "pubtator" / "genes.pubtator.pubtator").read_text()
+            .splitlines() if x.count("\t") >= 3]
+    lines = [r for r in rows if not r[1].isdigit()]   # relation lines (+ score, flags)
+    assert lines and all(a.startswith("NCBIGene:") and b.startswith("NCBIGene:")
+                         for _, _, a, b, *_ in lines)
+    assert len({(t, *sorted((a, b))) for _, t, a, b, *_ in lines}) == len(lines)   # once
 
 
 def test_negated_pairs_are_flagged(extractor) -> None:

@@ -203,8 +203,8 @@ def test_brat_collections(run) -> None:
         body = [x for x in lines if not x.startswith("#")]
         assert body == (std.with_suffix(".a1").read_text() +
                         std.with_suffix(".a2").read_text()).splitlines()
-        notes = {x.split("\t")[1].split()[1]: x.split("\t")[2].split() for x in lines
-                 if x.startswith("#")}
+        notes = {x.split("\t")[1].split()[1]: x.split("\t")[2].split(";") for x in lines
+                 if x.startswith("#")}   # ids joined by ";" as in every format (relx.ids)
         for e in evs:
             for a in e["arguments"]:
                 if e["document_id"] == name and a["kind"] == "protein":

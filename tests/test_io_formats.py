@@ -169,11 +169,12 @@ def test_bioc_xml_entities_spans_norm_ids_and_relations():
     assert d1.text.startswith(title + "\nThe ATM protein kinase")
     s1 = d1.sentences[0]
     assert s1.id == "90000011.s0" and (s1.start, s1.end) == (0, len(d1.text))
-    assert {e.type for e in s1.entities} == {"Gene"}  # Chemical and CellLine are not proteins
+    assert {e.type for e in s1.entities} == {"Gene", "Chemical"}  # CellLine is dropped
     assert s1.entity("4").norm_ids == ["NCBIGene:7157"] and s1.entity("4").text == "p53"
     assert [(r.arg1, r.arg2, r.type, r.label) for r in s1.relations] == [
         ("2", "3", "Bind", None),         # node relation
         ("3", "1", "Association", None),  # BioRED-style concept relation: first mentions
+        ("9", "10", "Negative_Correlation", None),   # the chemical's relation is kept too
     ]
     s2 = d2.sentences[0]
     assert d2.text[28:100] == " " * 71 + "\n"  # gap before the passage at offset 100
@@ -294,9 +295,10 @@ def test_pubtator_offsets_title_abstract_convention_and_concept_relations():
     assert s.entity("T5").start == len(title) + 1 + 4 == 86
     for d in (d1, d2):
         _check_offsets(d)
-    assert len(s.entities) == 10  # nutlin-3 (Chemical) and U2OS (CellLine) dropped
+    assert len(s.entities) == 11  # U2OS (CellLine) dropped; nutlin-3 kept as Chemical
     assert [(r.arg1, r.arg2, r.type, r.label) for r in s.relations] == [
-        ("T2", "T3", "Bind", True), ("T3", "T1", "Association", True)]
+        ("T2", "T3", "Bind", True), ("T3", "T1", "Association", True),
+        ("T9", "T3", "Negative_Correlation", True)]
     everything = next(read_pubtator(PUBTATOR, types=None))
     assert [r.arg1 for r in everything.sentences[0].relations] == ["T2", "T3", "T9"]
 
@@ -466,10 +468,10 @@ def test_ids_are_namespaced_where_they_enter():
         "12345", "12345", "9674664", None, None]
     # both readers namespace an input's bare gene ids; BioRED concept relations still match
     s = next(read_pubtator(PUBTATOR)).sentences[0]
-    assert {i for e in s.entities for i in e.norm_ids} <= {"NCBIGene:7157", "NCBIGene:472",
-                                                           "NCBIGene:4193"}
+    assert {i for e in s.entities for i in e.norm_ids} == {"NCBIGene:7157", "NCBIGene:472",
+                                                           "NCBIGene:4193", "MESH:C492448"}
     b = next(read_bioc(BIOC_XML)).sentences[0]
-    assert b.entity("1").norm_ids == ["NCBIGene:7157"] and len(b.relations) == 2
+    assert b.entity("1").norm_ids == ["NCBIGene:7157"] and len(b.relations) == 3
 
 
 def _predicted_doc() -> Document:
@@ -537,3 +539,32 @@ def test_brat_carries_attributes_types_and_ids(tmp_path):
     assert conf[conf.index("[entities]") + 1:conf.index("[relations]")] == [
         "Protein", "Chemical"]
     assert "Negated\tArg:<RELATION>" in conf and "Speculated\tArg:<RELATION>" in conf
+
+
+def test_chemicals_keep_their_type_and_are_not_paired(tmp_path):
+    """A PubTator chemical is read with its type; a mention NER typed Protein that grounds
+    only to small molecules becomes a Chemical; neither is paired as a protein."""
+    from relx.ground import ground_entities
+    from relx.ppi.extract import candidate_pairs
+
+    text = "Nutlin-3 blocks MDM2 binding to p53 and imatinib."
+    def ent(i, word, typ="Protein", ids=()):
+        s = text.index(word)
+        return Entity(id=i, spans=[Span(start=s, end=s + len(word))], text=word, type=typ,
+                      norm_ids=list(ids))
+    sent = Sentence(id="s", start=0, end=len(text), text=text, entities=[
+        ent("a", "Nutlin-3"), ent("b", "MDM2", "Gene", ["4193"]), ent("c", "p53"),
+        ent("d", "imatinib", "Chemical", ["MESH:D000068877"])])
+    doc = ground_entities(Document(id="1", text=text, sentences=[sent]), keep_given=True)
+    got = {e.text: (e.type, e.norm_ids[:2]) for e in doc.sentences[0].entities}
+    assert got["Nutlin-3"][0] == "Chemical"            # grounded only to PubChem/ChEBI
+    assert got["MDM2"] == ("Gene", ["NCBIGene:4193", "HGNC:6973"])   # given id first
+    assert got["imatinib"][0] == "Chemical" and got["p53"][0] == "Protein"
+    pairs = [(r.arg1, r.arg2) for r in candidate_pairs(doc.sentences[0])]
+    assert pairs == [("b", "c")]
+    path = tmp_path / "n.pubtator"
+    path.write_text(f"7|t|{text}\n7|a|\n7\t0\t8\tNutlin-3\tChemical\tC482764\n"
+                    "7\t16\t20\tMDM2\tGene\t4193\n\n")
+    (nutlin,) = read_pubtator(path)
+    assert [(e.type, e.norm_ids) for e in nutlin.sentences[0].entities] == [
+        ("Chemical", ["MESH:C482764"]), ("Gene", ["NCBIGene:4193"])]

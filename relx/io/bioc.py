@@ -7,8 +7,9 @@ passages at 0 and ``len(title) + 1`` give ``title + "\\n" + abstract``); every l
 therefore maps exactly. Overlapping passages, locations outside the text and
 single-location annotations whose text differs from the document text are errors.
 
-Annotations whose ``type`` infon is a gene/protein type (see ``GENE_TYPES``) become
-entities, one span per location, norm ids from the ``identifier``-like infons. Relations
+Annotations whose ``type`` infon is a gene/protein or chemical type (see ``DEFAULT_TYPES``)
+become entities, one span per location, norm ids from the ``identifier``-like infons (a bare
+id namespaced, :mod:`relx.ids`). Relations
 become ``Relation`` when they have two nodes that are both entities, or (BioRED style) no
 nodes but ``entity1``/``entity2`` concept infons; their ``label`` and ``score`` infons are
 read back (``label`` None when absent). XML is streamed with relx's safe
@@ -38,7 +39,7 @@ from relx.io.atomic import atomic_open
 from relx.io.errors import OnError, ReaderError, report
 from relx.io.pubmed import iter_xml
 from relx.io.pubtator import (
-    GENE_TYPES,
+    DEFAULT_TYPES,
     annotated_document,
     by_concept,
     doc_annotations,
@@ -216,7 +217,7 @@ def to_relx(path: Path, doc: bioc.BioCDocument, where: str,
 
 # ------------------------------------------------------------------ readers
 
-def read_bioc(path: str | Path, types: Collection[str] | None = GENE_TYPES,
+def read_bioc(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
               on_error: OnError = None) -> Iterator[Document]:
     """Stream the documents of a BioC XML file (plain or ``.gz``); ``on_error`` is called
     with the error of a document that cannot be read (then the next one is read; without
@@ -244,7 +245,7 @@ def _defaults(obj: dict) -> dict:
     return obj
 
 
-def read_bioc_json(path: str | Path, types: Collection[str] | None = GENE_TYPES,
+def read_bioc_json(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
                    on_error: OnError = None) -> Iterator[Document]:
     """Read a BioC JSON file (a collection, a list of documents or one document; ``.gz`` ok).
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from relx.api import StreamingExtractor
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
+from relx.ids import is_protein_type
 from relx.model_store import find_model_dir
 from relx.parse.pipeline import Parser
 from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RelationModel, load_model
@@ -73,11 +74,14 @@ def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
 
 def candidate_pairs(sentence: Sentence, abbreviations: Sequence[Abbreviation] = ()
                     ) -> list[Relation]:
-    """Every unordered pair of non-overlapping entity mentions of a sentence, in text order,
-    except a long form paired with its own abbreviation (``interleukin-2 (IL-2)``)."""
+    """Every unordered pair of non-overlapping protein mentions of a sentence, in text order,
+    except a long form paired with its own abbreviation (``interleukin-2 (IL-2)``); mentions
+    of other types (a PubTator input's ``Chemical``) are not paired
+    (:func:`relx.ids.is_protein_type`)."""
     defs = {((a.long.start, a.long.end), (a.short.start, a.short.end)) for a in abbreviations}
     defs |= {(y, x) for x, y in defs}
-    ents = sorted(sentence.entities, key=lambda e: (e.start, e.end))
+    ents = sorted((e for e in sentence.entities if is_protein_type(e.type)),
+                  key=lambda e: (e.start, e.end))
     out = []
     for a, b in combinations(ents, 2):
         if any(x.overlaps(y) for x in a.spans for y in b.spans):
