@@ -179,3 +179,24 @@ def test_given_proteins_of_a_document_are_used(ppi) -> None:
     found = ppi.extract(docs)
     given = {e.id for s in docs[0].sentences for e in s.entities}
     assert all({r.entity1.id, r.entity2.id} <= given for r in found)
+
+
+class _NotAllowed:
+    """A type no relx allow-list names."""
+
+    def __init__(self) -> None:
+        self.x = 1
+
+
+def test_a_model_with_an_untrusted_type_is_refused(tmp_path: Path) -> None:
+    import skops.io as sio
+
+    from relx.model_store import ModelError
+    from relx.ppi.model import FORMAT_VERSION, load_model
+
+    (tmp_path / "meta.json").write_text(json.dumps({"format_version": FORMAT_VERSION}),
+                                        encoding="utf-8")
+    (tmp_path / "config.toml").write_text("[pipeline]\nname = \"x\"\n", encoding="utf-8")
+    sio.dump({"step": _NotAllowed()}, tmp_path / "pipeline.skops")
+    with pytest.raises(ModelError, match="_NotAllowed"):
+        load_model(tmp_path)

@@ -189,10 +189,13 @@ class GEExtractor:
                                f"(this relx reads versions "
                                f"{', '.join(map(str, READABLE_FORMATS))})")
         data = skops_path.read_bytes()
-        untrusted = set(sio.get_untrusted_types(data=data)) - set(TRUSTED_TYPES)
-        if untrusted:
-            raise GEModelError(f"{skops_path}: refusing untrusted types {sorted(untrusted)}")
-        parts = sio.loads(data, trusted=TRUSTED_TYPES)
+        from skops.io.exceptions import UntrustedTypesFoundException
+
+        try:   # audits the file against the allow-list, then builds it: one pass
+            parts = sio.loads(data, trusted=TRUSTED_TYPES)
+        except UntrustedTypesFoundException as exc:
+            raise GEModelError(f"{skops_path}: refusing untrusted types "
+                               f"({exc})") from None
         self = cls(meta["config"])
         self.triggers.model_ = parts["trigger_model"]
         self.triggers.classes_ = list(meta["trigger_classes"])

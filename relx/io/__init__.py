@@ -1,10 +1,32 @@
-"""Readers and writers, one module per format."""
+"""Readers and writers, one module per format.
 
-from relx.io.errors import ReaderError
-from relx.io.jsonl import read_jsonl, write_jsonl
-from relx.io.ppi_xml import PARSES, read_ppi_xml
-from relx.io.registry import FORMATS, detect_format, read, write
-from relx.io.standoff import read_standoff, read_standoff_dir, write_a2
+The names below are imported from their modules when first used (PEP 562): importing one
+format's module (``relx.io.atomic``, ``relx.io.registry``...) does not load every reader and
+its dependencies (the PPI XML reader's lemmatizer takes ~0.5 s to import).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "ReaderError": "relx.io.errors",
+    "read_jsonl": "relx.io.jsonl", "write_jsonl": "relx.io.jsonl",
+    "PARSES": "relx.io.ppi_xml", "read_ppi_xml": "relx.io.ppi_xml",
+    "FORMATS": "relx.io.registry", "detect_format": "relx.io.registry",
+    "read": "relx.io.registry", "write": "relx.io.registry",
+    "read_standoff": "relx.io.standoff", "read_standoff_dir": "relx.io.standoff",
+    "write_a2": "relx.io.standoff",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'relx.io' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 __all__ = ["FORMATS", "PARSES", "ReaderError", "detect_format", "read", "read_jsonl",
            "read_ppi_xml", "read_standoff", "read_standoff_dir", "write", "write_a2",

@@ -226,11 +226,13 @@ def load_model(path: str | Path) -> RelationModel:
                          "`relx train`")
     config = tomllib.loads((path / "config.toml").read_text())
     file = path / "pipeline.skops"
-    found = set(sio.get_untrusted_types(file=file))  # audits the whole file: once
-    untrusted = found - set(TRUSTED_TYPES)
-    if untrusted:
-        raise ModelError(f"{file}: refusing to load untrusted types {sorted(untrusted)}")
-    pipeline = sio.load(file, trusted=sorted(found))
+    from skops.io.exceptions import UntrustedTypesFoundException
+
+    try:   # audits the whole file against the allow-list, then builds it: one pass
+        pipeline = sio.load(file, trusted=TRUSTED_TYPES)
+    except UntrustedTypesFoundException as exc:
+        raise ModelError(f"{file}: refusing to load untrusted types "
+                         f"({exc})") from None
     release_freed_memory()
     return RelationModel(pipeline, config, meta)
 
