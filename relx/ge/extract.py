@@ -270,10 +270,25 @@ class EventExtractor(StreamingExtractor):
     def predict(self, gedocs: Sequence[GEDoc]) -> list[StandoffDocument]:
         """Predicted standoff documents (proteins, triggers, events); documents without
         proteins get no events (and are not run through the model)."""
-        todo = [g for g in gedocs if g.standoff.proteins and g.parsed.sentences]
-        preds = {id(g): p for g, p in zip(todo, self.model.predict(todo) if todo else [],
-                                          strict=True)}
+        todo = [(g, self._capped(g)) for g in gedocs if g.standoff.proteins and g.parsed.sentences]
+        found = self.model.predict([c for _, c in todo]) if todo else []
+        preds = {id(g): p for (g, _), p in zip(todo, found, strict=True)}
         return [preds.get(id(g), g.standoff) for g in gedocs]
+
+    #: per-sentence cap on the event model's work (``None``: none): a sentence of more
+    #: tokens is not run through it (no events there), counted in ``skipped["sentences"]``.
+    #: ``relx extract`` sets it.
+    max_sentence_tokens: int | None = None
+
+    def _capped(self, g: GEDoc) -> GEDoc:
+        """``g`` without its sentences over the token cap."""
+        skipped = self.__dict__.setdefault("skipped", {"sentences": 0, "pairs": 0})
+        cap = self.max_sentence_tokens
+        keep = [s for s in g.parsed.sentences if cap is None or len(s.tokens) <= cap]
+        if len(keep) == len(g.parsed.sentences):
+            return g
+        skipped["sentences"] += len(g.parsed.sentences) - len(keep)
+        return GEDoc(g.standoff, g.parsed.model_copy(update={"sentences": keep}))
 
     def annotate(self, docs: Iterable[Document]
                  ) -> Iterator[tuple[Document, list[ExtractedEvent], StandoffDocument]]:

@@ -150,14 +150,18 @@ class Extractor(StreamingExtractor):
     max_sentence_tokens: int | None = None
     max_sentence_pairs: int | None = None
 
-    def _capped(self, s: Sentence, pairs: list[Relation]) -> list[Relation]:
-        """``pairs`` within the per-sentence caps (counting what is skipped)."""
+    def _capped(self, s: Sentence, abbreviations: Sequence[Abbreviation]) -> list[Relation]:
+        """The candidate pairs of ``s`` within the per-sentence caps (counting what is
+        skipped; a sentence over the token cap counts its mention pairs, which are never
+        enumerated)."""
         skipped = self.__dict__.setdefault("skipped", {"sentences": 0, "pairs": 0})
+        n = len(s.entities)
         if self.max_sentence_tokens is not None and len(s.tokens) > self.max_sentence_tokens \
-                and pairs:
+                and n > 1:
             skipped["sentences"] += 1
-            skipped["pairs"] += len(pairs)
+            skipped["pairs"] += n * (n - 1) // 2
             return []
+        pairs = candidate_pairs(s, abbreviations)
         cap = self.max_sentence_pairs
         if cap is None or len(pairs) <= cap:
             return pairs
@@ -184,7 +188,7 @@ class Extractor(StreamingExtractor):
             inst: list[PairInstance] = []
             for d in chunk:
                 for s in d.sentences:
-                    s.relations = self._capped(s, candidate_pairs(s, d.abbreviations))
+                    s.relations = self._capped(s, d.abbreviations)
                     inst += [PairInstance(d.id, s, r) for r in s.relations]
             scores = iter(self.model.scores(inst, in_domain=self.in_domain).tolist())
             for d in chunk:
