@@ -411,3 +411,20 @@ def test_lexicon_variants_add_stem_and_compound_tail_features(docs):
     view = build_views(docs[0])[0]
     f = token_features(view, 6, variants)   # "inhibited"
     assert f["ds:type=Negative_regulation"] > 0
+
+
+def test_crossfit_trigger_nodes_keep_gold_and_add_candidates(docs):
+    from relx.ge.decode import crossfit_trigger_nodes
+    from relx.ge.triggers import TriggerDetector
+
+    docs_views = [build_views(d) for d in docs]
+    detector = TriggerDetector(C=1.0, dict_folds=1, n_features=2 ** 12)
+    tight = crossfit_trigger_nodes(docs_views, detector, slack=0.0, folds=3)
+    loose = crossfit_trigger_nodes(docs_views, detector, slack=5.0, folds=3)
+    views = [v for vs in docs_views for v in vs]
+    assert len(tight) == len(loose) == len(views)
+    for v, t, lo in zip(views, tight, loose, strict=True):
+        assert all(types <= t.get(tok, set()) for tok, types in v.gold_triggers.items())
+        assert all(types <= lo.get(tok, set()) for tok, types in t.items())
+    assert sum(map(len, loose)) > sum(map(len, tight))
+    assert not hasattr(detector, "model_")   # the detector passed in stays unfitted

@@ -202,3 +202,4 @@ def crossfit_trigger_nodes(docs_views: Sequence[Sequence[SentenceView]],
                 nodes.setdefault(t, set()).add(typ)
             out.append(nodes)
     return out
+
