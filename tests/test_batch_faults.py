@@ -209,6 +209,42 @@ def test_a_killed_worker_costs_only_its_chunk(tmp_path: Path, extractor) -> None
     assert not list(out.rglob("*.tmp"))
 
 
+def test_a_chunk_whose_worker_dies_twice_is_recorded_failed(tmp_path: Path) -> None:
+    """Both tries of the only chunk die (every worker is killed as it starts): the chunk is an
+    error of stage ``worker``, the batch still finishes and merges, and a rerun redoes it."""
+    import psutil
+
+    from relx.app.batch import BatchOptions, list_inputs, run_batch
+
+    inp = tmp_path / "in"
+    inp.mkdir()
+    (inp / "docs.pubtator").write_text(_pubtator([("d0", *_texts()[0])]))
+    out = tmp_path / "out"
+    killed: set[int] = set()
+
+    def kill_workers_twice() -> None:
+        record = out / ".done" / "docs.pubtator" / "00000.json"
+        deadline = time.time() + 120
+        while not record.exists() and time.time() < deadline:   # every worker, at once
+            for w in psutil.Process().children():
+                if w.pid not in killed and "spawn_main" in " ".join(w.cmdline()):
+                    w.kill()
+                    killed.add(w.pid)
+            time.sleep(0.1)
+
+    watcher = threading.Thread(target=kill_workers_twice, daemon=True)
+    watcher.start()
+    opts = BatchOptions(out=str(out), ground=False)
+    summary = run_batch(list_inputs([inp]), opts, jobs=2)
+    watcher.join()
+    (e,) = _errors(out)
+    assert e["stage"] == "worker" and "died" in e["error"] and len(killed) >= 2
+    assert summary["inputs_failed"] == [str(inp / "docs.pubtator")]
+    assert (out / "relations.jsonl").read_text() == ""
+    summary = run_batch(list_inputs([inp]), opts)           # the rerun redoes the chunk
+    assert summary["errors"] == 0 and summary["documents"] == 1
+
+
 def test_a_decompression_bomb_stops_at_the_cap(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()
