@@ -12,6 +12,7 @@ is never read here.
     python dev/ge_levers.py oracle     # gold triggers + predicted edges, + gold edges
     python dev/ge_levers.py typebias   # per-type trigger bias for the regulations
     python dev/ge_levers.py lexicon    # stems / compound tails / EigenWord neighbours
+    python dev/ge_levers.py balanced   # class-balanced trigger SVM, none_bias re-swept
     python dev/ge_levers.py binding    # Binding groupings, learned unmerging included
     python dev/ge_levers.py edgebias   # edge bias for regulation sources apart, cause bias
     python dev/ge_levers.py joint [--crossfit]   # joint decoding (over cross-fitted edges)
@@ -219,6 +220,21 @@ def cmd_lexicon(a, fit, val) -> None:
               "|", line(ev.score(edges)), flush=True)
 
 
+def cmd_balanced(a, fit, val) -> None:
+    m = base_model(a, fit)
+    tcfg = {**load_config(a.config)["triggers"], "class_weight": "balanced"}
+    m.triggers = TriggerDetector(**tcfg, random_state=0).fit(
+        [build_views(d, gold=True) for d in fit])
+    ev = Validation(m, val)
+    for tb in (-0.6, -0.3, 0.0):
+        m.triggers.none_bias = tb
+        nodes, _, _, edges = ev.pipeline()
+        tr = trigger_prf(ev.gold_views, nodes)
+        print(f"balanced, none_bias {tb:+.1f}: trigger R "
+              + " ".join(f"{t}={tr[t][1]:.3f}" for t in REG), "|", line(ev.score(edges)),
+              flush=True)
+
+
 def cmd_binding(a, fit, val) -> None:
     ev = Validation(base_model(a, fit), val)
     _, _, _, edges = ev.pipeline()
@@ -279,8 +295,8 @@ def cmd_joint(a, fit, val) -> None:
 
 
 COMMANDS = {"fit": None, "misses": cmd_misses, "oracle": cmd_oracle, "typebias": cmd_typebias,
-            "lexicon": cmd_lexicon, "binding": cmd_binding, "edgebias": cmd_edgebias,
-            "joint": cmd_joint}
+            "lexicon": cmd_lexicon, "balanced": cmd_balanced, "binding": cmd_binding,
+            "edgebias": cmd_edgebias, "joint": cmd_joint}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

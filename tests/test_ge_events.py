@@ -369,7 +369,7 @@ def test_joint_decode_ilp_is_exact_on_small_sentences():
         p = rng.dirichlet([1.0, 1.0, 1.0], size=len(cands))
         scored = edge_scores(p, cands, 0.0, 0.0)
 
-        def value(chosen: set[int]) -> float | None:
+        def value(chosen: set[int], scored=scored, margins=margins) -> float | None:
             on = {cands[k].src for k in chosen} | {cands[k].dst for k in chosen
                                                     if not cands[k].dst_is_protein}
             if any(not any(cands[k].src == n and scored[k][0] == "Theme" for k in chosen)
