@@ -568,3 +568,34 @@ def test_chemicals_keep_their_type_and_are_not_paired(tmp_path):
     (nutlin,) = read_pubtator(path)
     assert [(e.type, e.norm_ids) for e in nutlin.sentences[0].entities] == [
         ("Chemical", ["MESH:C482764"]), ("Gene", ["NCBIGene:4193"])]
+
+
+def test_extracted_negation_reaches_every_format(tmp_path):
+    """The extractor's ``negated`` flag is on the document's relations, so PubTator, BioC
+    and brat carry it as JSONL does."""
+    from relx.model_store import models_dir
+    from relx.ppi.model import DEFAULT_MODEL
+
+    if not (models_dir() / DEFAULT_MODEL / "meta.json").exists():
+        pytest.skip("shipped model models/ppi-default missing")
+    import relx
+    from relx.io.brat import write_brat
+    from relx.io.pubtator import format_pubtator
+
+    text = ("In contrast, the phosphatase SHP-1 dephosphorylates JAK3 but does not interact "
+            "with STAT5.")
+    ex = relx.load(threshold=0.0)
+    ((doc, found, _),) = list(ex.annotate([Document(id="424242", text=text)]))
+    flags = {(r.entity1.text, r.entity2.text): r.negated for r in found}
+    assert True in flags.values() and False in flags.values()
+    assert [r.negated for _, r in doc.relations()] == [r.negated for r in found]
+    cols = [ln.split("\t")[5] for ln in format_pubtator(doc).splitlines()
+            if ln.count("\t") == 6]
+    assert sorted(cols) == sorted("true" if f else "false" for f in flags.values())
+    write_bioc([doc], tmp_path / "d.json", fmt="json")
+    infons = [r["infons"] for r in json.loads((tmp_path / "d.json").read_text())[
+        "documents"][0]["relations"]]
+    assert sorted(i["negated"] for i in infons) == sorted(str(f) for f in flags.values())
+    write_brat([doc], tmp_path / "brat")
+    ann = (tmp_path / "brat" / "424242.ann").read_text()
+    assert ann.count("\tNegated R") == sum(flags.values())

@@ -200,6 +200,7 @@ class Extractor(StreamingExtractor):
                         r.score = next(scores)
                         if r.score > self.threshold:
                             r.label = True
+                            r.negated = negated_pair(PairInstance(d.id, s, r))   # all outputs
                             kept.append(r)
                             found.append(ExtractedRelation(
                                 document_id=d.id, sentence_id=s.id, sentence=s.text,
@@ -208,7 +209,7 @@ class Extractor(StreamingExtractor):
                                 entity2=_entity_out(s.entity(r.arg2), d),
                                 score=round(r.score, 4), model=self.model.name,
                                 model_version=self.model.version,
-                                negated=negated_pair(PairInstance(d.id, s, r))))
+                                negated=r.negated))
                     s.relations = kept
                 yield d, found, n
 
