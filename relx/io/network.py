@@ -25,10 +25,13 @@ from __future__ import annotations
 import heapq
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
+from xml.sax.saxutils import quoteattr
 
 from relx.ids import ID_SEPARATOR, is_protein_type, namespace_of, namespaced_ids, pmid_of
 from relx.io.atomic import atomic_open
@@ -51,6 +54,18 @@ def node_key(entity: Mapping[str, Any]) -> str:
     if ids:
         return next((i for i in ids if i.startswith(("HGNC:", "FPLX:"))), ids[0])
     return "text:" + " ".join(str(entity.get("text", "")).split()).lower()
+
+
+def _cached_key(ent: Mapping[str, Any], cache: dict[tuple, str]) -> str:
+    """:func:`node_key`, memoised on the entity's ids and type (or text when it has none)."""
+    ids = ent.get("norm_ids")
+    k = (tuple(ids), ent.get("type")) if ids else ("", ent.get("text"))
+    key = cache.get(k)
+    if key is None:
+        key = cache[k] = node_key(ent)
+        if len(cache) > 1_000_000:
+            cache.clear()
+    return key
 
 
 def _probability(rel: Mapping[str, Any]) -> float:
@@ -143,6 +158,7 @@ def aggregate(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = Fa
     (node labels; default the mention text).
     """
     net = NetworkSummary()
+    keys: dict[tuple, str] = {}
     last_doc: str | None = None
     for seq, rel in enumerate(relations):
         net.relations_read += 1
@@ -151,7 +167,7 @@ def aggregate(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = Fa
             doc = last_doc   # one shared string per document
         last_doc = doc
         e1, e2 = rel.get("entity1") or {}, rel.get("entity2") or {}
-        ka, kb = node_key(e1), node_key(e2)
+        ka, kb = _cached_key(e1, keys), _cached_key(e2, keys)
         for ent, nk in ((e1, ka), (e2, kb)):
             if nk not in net.labels:
                 net.labels[nk] = _label(ent, nk, symbol)
@@ -269,53 +285,98 @@ def _edge_data(e: EdgeSummary) -> dict[str, Any]:
             "evidence_probabilities": [_round(x["probability"]) for x in ev]}
 
 
-def write_cyjs(net: NetworkSummary, path: str | Path, *, name: str = "relx network") -> None:
-    """Cytoscape.js JSON (list-valued fields: ``pmids``, ``evidence``...), atomically."""
-    nodes = [{"data": _node_data(net, n)} for n in net.nodes()]
-    edges = []
-    for k, e in enumerate(net.kept_edges(), 1):
-        d = _edge_data(e)
-        edges.append({"data": {"id": f"e{k}", "name": f"{e.source} ({e.type}) {e.target}",
-                               **d}})
-    doc = {"format_version": "1.0", "generated_by": "relx",
-           "target_cytoscapejs_version": "~2.1", "data": {"name": name},
-           "elements": {"nodes": nodes, "edges": edges}}
+def write_cyjs(net: NetworkSummary, path: str | Path, *, name: str = "relx network",
+               edges: list[EdgeSummary] | None = None) -> None:
+    """Cytoscape.js JSON (list-valued fields: ``pmids``, ``evidence``...), atomically and
+    one element at a time (``edges``: ``net.kept_edges()`` when already computed)."""
+    edges = net.kept_edges() if edges is None else edges
+    head = {"format_version": "1.0", "generated_by": "relx",
+            "target_cytoscapejs_version": "~2.1", "data": {"name": name}}
     with atomic_open(path) as fh:
-        json.dump(doc, fh, ensure_ascii=False)
-        fh.write("\n")
+        fh.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "elements": {"nodes": [')
+        for k, n in enumerate(_nodes(edges)):
+            fh.write(("," if k else "") + "\n" + json.dumps({"data": _node_data(net, n)},
+                                                            ensure_ascii=False))
+        fh.write('], "edges": [')
+        for k, e in enumerate(edges, 1):
+            data = {"id": f"e{k}", "name": f"{e.source} ({e.type}) {e.target}",
+                    **_edge_data(e)}
+            fh.write(("," if k > 1 else "") + "\n" + json.dumps({"data": data},
+                                                                ensure_ascii=False))
+        fh.write("]}}\n")
 
 
-def write_graphml(net: NetworkSummary, path: str | Path) -> None:
-    """GraphML (a directed multigraph; ``directed`` is an edge attribute, lists are
-    ``;``-joined, evidence sentences one attribute each), atomically."""
-    import networkx as nx
-
-    g = nx.MultiDiGraph(name="relx network")
-    for n in net.nodes():
-        g.add_node(n, **_node_data(net, n))
-    for k, e in enumerate(net.kept_edges(), 1):
-        d = _edge_data(e)
-        attrs = {"interaction": e.type, "directed": e.directed, "relations": e.relations,
-                 "documents": d["documents"], "pmids": ID_SEPARATOR.join(d["pmids"]),
-                 "negated": e.negated, "speculated": e.speculated}
-        for name in ("max_probability", "mean_probability"):
-            if d[name] is not None:
-                attrs[name] = d[name]
-        for i, (sent, doc, p) in enumerate(zip(d["evidence"], d["evidence_documents"],
-                                               d["evidence_probabilities"], strict=True), 1):
-            attrs[f"evidence_{i}"] = sent
-            attrs[f"evidence_{i}_document"] = doc
-            if p is not None:
-                attrs[f"evidence_{i}_probability"] = p
-        g.add_edge(e.source, e.target, key=f"e{k}", **attrs)
-    with atomic_open(path, "wb") as fh:
-        nx.write_graphml(g, fh, encoding="utf-8", prettyprint=True)
+def _nodes(edges: list[EdgeSummary]) -> list[str]:
+    return sorted({n for e in edges for n in (e.source, e.target)})
 
 
-def write_sif(net: NetworkSummary, path: str | Path) -> None:
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_NODE_KEYS = (("name", "string"), ("namespace", "string"), ("grounded", "boolean"),
+              ("entity_type", "string"), ("relations", "int"))
+_EDGE_KEYS = (("interaction", "string"), ("directed", "boolean"), ("relations", "int"),
+              ("documents", "int"), ("pmids", "string"), ("max_probability", "double"),
+              ("mean_probability", "double"), ("negated", "int"), ("speculated", "int"))
+
+
+def _xml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return xml_escape(_NOT_XML.sub(" ", str(value)))
+
+
+def _data(key: str, value: object) -> str:
+    return f'<data key="{key}">{_xml(value)}</data>'
+
+
+def write_graphml(net: NetworkSummary, path: str | Path, *,
+                  edges: list[EdgeSummary] | None = None, top: int = 3) -> None:
+    """GraphML, streamed and atomic: a directed multigraph whose edges carry ``directed``
+    (false for undirected pairs) and the evidence counts; lists are ``;``-joined, the
+    best evidence sentences are attributes ``evidence_1``... (``_document``,
+    ``_probability``). ``networkx.read_graphml`` and Cytoscape read it."""
+    edges = net.kept_edges() if edges is None else edges
+    keys = [(f"n_{k}", "node", k, t) for k, t in _NODE_KEYS]
+    keys += [(f"e_{k}", "edge", k, t) for k, t in _EDGE_KEYS]
+    for i in range(1, top + 1):
+        keys += [(f"e_evidence_{i}{x}", "edge", f"evidence_{i}{x}", t) for x, t in
+                 (("", "string"), ("_document", "string"), ("_probability", "double"))]
+    with atomic_open(path) as fh:
+        fh.write('<?xml version="1.0" encoding="UTF-8"?>\n'
+                 '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+                 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                 'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+                 'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+        for kid, domain, name, typ in keys:
+            fh.write(f'<key id="{kid}" for="{domain}" attr.name="{name}" '
+                     f'attr.type="{typ}"/>\n')
+        fh.write('<graph id="relx-network" edgedefault="directed">\n')
+        for n in _nodes(edges):
+            d = _node_data(net, n)
+            fh.write(f"<node id={quoteattr(_NOT_XML.sub(' ', n))}>"
+                     + "".join(_data(f"n_{k}", d[k]) for k, _ in _NODE_KEYS) + "</node>\n")
+        for k, e in enumerate(edges, 1):
+            d = _edge_data(e)
+            d["pmids"] = ID_SEPARATOR.join(d["pmids"])
+            body = [_data(f"e_{name}", d[name]) for name, _ in _EDGE_KEYS
+                    if d.get(name) is not None]
+            for i, (sent, doc, p) in enumerate(zip(d["evidence"], d["evidence_documents"],
+                                                   d["evidence_probabilities"],
+                                                   strict=True), 1):
+                body += [_data(f"e_evidence_{i}", sent), _data(f"e_evidence_{i}_document", doc)]
+                if p is not None:
+                    body.append(_data(f"e_evidence_{i}_probability", p))
+            fh.write(f'<edge id="e{k}" source={quoteattr(_NOT_XML.sub(" ", e.source))} '
+                     f'target={quoteattr(_NOT_XML.sub(" ", e.target))}>' + "".join(body)
+                     + "</edge>\n")
+        fh.write("</graph>\n</graphml>\n")
+
+
+def write_sif(net: NetworkSummary, path: str | Path, *,
+              edges: list[EdgeSummary] | None = None) -> None:
     """SIF, ``source<TAB>type<TAB>target`` per edge (tabs: ids may hold spaces), atomically."""
+    edges = net.kept_edges() if edges is None else edges
     with atomic_open(path) as fh:
-        for e in net.kept_edges():
+        for e in edges:
             fh.write(f"{e.source}\t{e.type}\t{e.target}\n")
 
 
@@ -337,10 +398,10 @@ def write_networks(out_dir: str | Path, *, keep_negated: bool = False, top: int 
 
         symbol = default_grounder().symbol
     net = aggregate(read_relations(src), keep_negated=keep_negated, top=top, symbol=symbol)
-    write_graphml(net, out / "network.graphml")
-    write_cyjs(net, out / "network.cyjs")
-    write_sif(net, out / "network.sif")
     edges = net.kept_edges()
-    return {"relations": net.relations_read, "nodes": len(net.nodes()), "edges": len(edges),
+    write_graphml(net, out / "network.graphml", edges=edges, top=top)
+    write_cyjs(net, out / "network.cyjs", edges=edges)
+    write_sif(net, out / "network.sif", edges=edges)
+    return {"relations": net.relations_read, "nodes": len(_nodes(edges)), "edges": len(edges),
             "negated_left_out": net.negated_left_out, "keep_negated": keep_negated,
             "files": [str(out / f) for f in NETWORK_FILES]}
