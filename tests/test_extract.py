@@ -323,12 +323,13 @@ def test_given_gene_ids_stay_first_and_reach_pubtator_output(tmp_path: Path) -> 
 
 
 def test_negated_pairs_are_flagged(extractor) -> None:
-    """``negated``: the path between the two proteins passes a negated word; the score
+    """``negated``: the learnt cue-and-scope detector (relx.learn.hedging) - "not" off the
+    path between the two proteins (which the path-only flag missed, issue 31); the score
     ignores it (the pair may still be reported), the flag tells the reader."""
     import relx
 
-    text = ("In contrast, the phosphatase SHP-1 dephosphorylates JAK3 but does not interact "
-            "with STAT5.")
+    text = ("In contrast, the phosphatase SHP-1 dephosphorylates JAK3. We did not detect any "
+            "interaction between SHP-1 and STAT5.")
     ex = relx.load(threshold=0.0)
     got = {(r.entity1.text, r.entity2.text): r.negated for r in ex.extract(text)}
     assert got[("SHP-1", "STAT5")] is True and got[("SHP-1", "JAK3")] is False

@@ -283,8 +283,9 @@ def _cmd_fit(args: argparse.Namespace) -> None:
     data = np.load(args.scores)
     meta = json.loads(str(data["meta"]))
     y, folds = data["y"].astype(int), data["fold"]
+    modes = [m for m in MODES if m in data.files]
     entries, reports = {}, {}
-    for mode in MODES:
+    for mode in modes:
         s = data[mode]
         rep = calibration_report(s, y, folds)
         cal = fit_calibrator(s, y, args.method)
@@ -296,8 +297,8 @@ def _cmd_fit(args: argparse.Namespace) -> None:
                          "scores": "held-out scores of the recipe (new_text: the model's score, "
                                    "in_domain: the in-domain one), gold pairs only"},
            "calibrators": entries,
-           "ece_cross_fitted": {m: round(reports[m][args.method]["ece"], 4) for m in MODES},
-           "ece_raw_score": {m: round(reports[m]["raw"]["ece"], 4) for m in MODES}}
+           "ece_cross_fitted": {m: round(reports[m][args.method]["ece"], 4) for m in modes},
+           "ece_raw_score": {m: round(reports[m]["raw"]["ece"], 4) for m in modes}}
     with atomic_open(args.out) as fh:
         json.dump(obj, fh, indent=1)
         fh.write("\n")
@@ -309,7 +310,7 @@ def _cmd_fit(args: argparse.Namespace) -> None:
         with atomic_open(args.svg) as fh:
             fh.write(reliability_svg({"raw score": reliability_table(data["new_text"], y),
                                       f"{args.method}, cross-fitted": reliability_table(p, y)}))
-    for mode in MODES:
+    for mode in modes:
         r = reports[mode]
         print(f"{mode}: ECE raw {r['raw']['ece']:.4f}, isotonic {r['isotonic']['ece']:.4f}, "
               f"platt {r['platt']['ece']:.4f}; Brier raw {r['raw']['brier']:.4f}, isotonic "

@@ -23,11 +23,12 @@ from pydantic import BaseModel
 from relx.api import StreamingExtractor
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
 from relx.ids import is_protein_type
+from relx.learn.hedging import hedging_flags, load_hedging
 from relx.model_store import find_model_dir
 from relx.parse.pipeline import Parser
+from relx.ppi.calibration import model_calibration
 from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RelationModel, load_model
 from relx.represent.instances import PairInstance
-from relx.represent.pair_features import negated_pair
 
 
 class ExtractedEntity(BaseModel):
@@ -43,9 +44,11 @@ class ExtractedEntity(BaseModel):
 
 class ExtractedRelation(BaseModel):
     """One extracted interaction: where it was found, its two proteins and its score;
-    ``negated``: the dependency path between the two passes a negated word ("does not
-    bind"; :func:`relx.represent.pair_features.negated_pair`) - the score does not use it,
-    and in AIMed and IEPA such pairs are almost never interactions."""
+    ``negated`` / ``speculated``: the sentence states the interaction as not happening /
+    as hypothetical (a cue-and-scope detector trained on GE events' Negation/Speculation,
+    :mod:`relx.learn.hedging`; the score does not use them). ``probability``: the score
+    calibrated on held-out training scores (``calibration.json`` beside the model; None
+    without one); ``threshold``: the score cut-off that was applied."""
 
     document_id: str
     sentence_id: str
@@ -58,6 +61,9 @@ class ExtractedRelation(BaseModel):
     model: str
     model_version: str
     negated: bool = False
+    speculated: bool = False
+    probability: float | None = None
+    threshold: float | None = None
 
 
 _GIVEN_OBJECT = "<a RelationModel object>"
@@ -134,6 +140,8 @@ class Extractor(StreamingExtractor):
             self.threshold = self.model.in_domain_threshold
         else:
             self.threshold = float(threshold)
+        self.hedging = load_hedging()   # None: the path-only negation flag
+        self.calibration = model_calibration(model, self.in_domain)
         self.ground = ground
         self.batch_docs = batch_docs
         if warm_up:
@@ -190,17 +198,20 @@ class Extractor(StreamingExtractor):
                 for s in d.sentences:
                     s.relations = self._capped(s, d.abbreviations)
                     inst += [PairInstance(d.id, s, r) for r in s.relations]
-            scores = iter(self.model.scores(inst, in_domain=self.in_domain).tolist())
+            raw = self.model.scores(inst, in_domain=self.in_domain)
+            scores = iter(raw.tolist())
+            probs = iter(self.calibration(raw).tolist() if self.calibration else [None] * len(raw))
             for d in chunk:
                 found, n = [], 0
                 for s in d.sentences:
                     kept = []
                     for r in s.relations:
                         n += 1
-                        r.score = next(scores)
+                        r.score, p = next(scores), next(probs)
                         if r.score > self.threshold:
                             r.label = True
-                            r.negated = negated_pair(PairInstance(d.id, s, r))   # all outputs
+                            r.negated, r.speculated = hedging_flags(     # all outputs
+                                PairInstance(d.id, s, r), self.hedging)
                             kept.append(r)
                             found.append(ExtractedRelation(
                                 document_id=d.id, sentence_id=s.id, sentence=s.text,
@@ -209,7 +220,9 @@ class Extractor(StreamingExtractor):
                                 entity2=_entity_out(s.entity(r.arg2), d),
                                 score=round(r.score, 4), model=self.model.name,
                                 model_version=self.model.version,
-                                negated=r.negated))
+                                negated=r.negated, speculated=r.speculated,
+                                probability=None if p is None else round(p, 4),
+                                threshold=round(self.threshold, 4)))
                     s.relations = kept
                 yield d, found, n
 
