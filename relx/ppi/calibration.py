@@ -225,6 +225,43 @@ def reliability_svg(curves: dict[str, list[dict[str, float]]], size: int = 360) 
     return "\n".join(out) + "\n"
 
 
+def render_results(runs: Path, model_dir: Path = Path("models/ppi-default"),
+                   svg: str = "reliability.svg") -> list[str]:
+    """Markdown lines for docs/results.md: the relation negation / speculation detector on GE
+    2011 devel (``runs/hedging-devel.json``, ``dev/hedging_train.py evaluate``) and the
+    shipped model's calibration (``calibration.json`` and the reliability diagram ``svg``)."""
+    lines: list[str] = []
+    hedging = runs / "hedging-devel.json"
+    if hedging.exists():
+        r = json.loads(hedging.read_text(encoding="utf-8"))
+        lines += ["## Negated and speculated relations (GE 2011 devel)", "",
+                  f"{r['n_relations']} gold-protein pairs connected by gold events (relx's parse); "
+                  "a pair is negated / speculated when a connecting event carries the "
+                  "modification. Detector: `relx/data/hedging.json.gz` (trained on GE 2011 + 2013 "
+                  "train, `dev/hedging_train.py`); path flag: "
+                  "`relx.represent.pair_features.negated_pair`.", "",
+                  "| | gold | detector P | R | F1 | path flag P | R | F1 |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for t in ("negated", "speculated"):
+            d, f = r["detector"][t], r["path_flag"][t]
+            lines.append(f"| {t} | {d['n_gold']} | {d['precision']:.3f} | {d['recall']:.3f} | "
+                         f"**{d['f1']:.3f}** | {f['precision']:.3f} | {f['recall']:.3f} | "
+                         f"{f['f1']:.3f} |")
+        lines.append("")
+    cal = model_dir / CALIBRATION_FILE
+    if cal.exists():
+        c = json.loads(cal.read_text(encoding="utf-8"))
+        on = c["fitted_on"]
+        lines += ["## Calibrated probabilities (models/ppi-default)", "",
+                  f"`probability` = {c['calibrators']['new_text']['method']} map of the score, "
+                  f"fitted on {on['n_pairs']} gold training pairs ({on['n_positive']} positive): "
+                  f"{on['scores']}. Expected calibration error (10 bins, cross-fitted over 5 "
+                  f"document folds): **{c['ece_cross_fitted']['new_text']:.4f}** (the score "
+                  f"itself: {c['ece_raw_score']['new_text']:.4f}).", "",
+                  f"![reliability diagram]({svg})", ""]
+    return lines
+
+
 # --- out-of-fold scores of the full recipe ---------------------------------------------------
 
 def oof_scores(cfg: dict[str, Any], gold_docs: list, extra_docs: list, k: int = 5,

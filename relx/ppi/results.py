@@ -363,6 +363,9 @@ def render(results: dict[tuple[str, str, str | None], dict],
     lines += render_pipeline(RUNS_DIR)
     lines += render_raw(raw or {}, results)
     lines += render_events(RUNS_DIR)
+    from relx.ppi.calibration import render_results as render_hedging_calibration
+
+    lines += render_hedging_calibration(RUNS_DIR)
     lines += ["## All runs", "",
               "| method | train | test | P | R | F1 | F1 mean ± sd (CV) | AUC | n_train | n_test "
               "| train s | predict s |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
