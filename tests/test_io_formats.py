@@ -582,8 +582,8 @@ def test_extracted_negation_reaches_every_format(tmp_path):
     from relx.io.brat import write_brat
     from relx.io.pubtator import format_pubtator
 
-    text = ("In contrast, the phosphatase SHP-1 dephosphorylates JAK3 but does not interact "
-            "with STAT5.")
+    text = ("In contrast, the phosphatase SHP-1 dephosphorylates JAK3. We did not detect any "
+            "interaction between SHP-1 and STAT5.")   # negated by the learnt detector
     ex = relx.load(threshold=0.0)
     ((doc, found, _),) = list(ex.annotate([Document(id="424242", text=text)]))
     flags = {(r.entity1.text, r.entity2.text): r.negated for r in found}
