@@ -392,6 +392,21 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
                "seconds": round(seconds, 2), "formats": list(formats)}
     if task != "ppi":
         summary["task"] = task
+    settings = _load(out / ".settings.json") or {}
+    summary["model"] = settings.get("model")
+    summary["model_version"] = next((r["model_version"] for r in records
+                                     if r.get("model_version")), settings.get("model_version"))
+    if task == "ppi":
+        summary["threshold"] = next((r["threshold"] for r in records
+                                     if r.get("threshold") is not None), None)
+        if (out / _MERGED[task]).is_file():   # the network across documents (relx network)
+            from relx.io.network import write_networks
+
+            try:
+                summary["network"] = {k: v for k, v in write_networks(out).items()
+                                      if k != "files"}
+            except (OSError, ValueError) as exc:   # the merged outputs stand without it
+                summary["network"] = {"error": f"{type(exc).__name__}: {exc}"}
     with atomic_open(out / "summary.json") as fh:
         json.dump(summary, fh, indent=2)
     return summary

@@ -186,6 +186,8 @@ class Plan:
                   "skipped_pairs": sum(r.get("skipped_pairs", 0) for r in recs),
                   "renamed_ids": [x for r in recs for x in r.get("renamed_ids", ())],
                   "errors": [e for r in recs for e in r["errors"]], "failed": failed,
+                  **{k: next((r[k] for r in recs if r.get(k) is not None), None)
+                     for k in ("model_version", "threshold")},
                   "seconds": round(sum(r.get("seconds", 0.0) for r in recs), 3)}
         with atomic_open(self.out / ".done" / f"{state.key}.json") as fh:
             json.dump(record, fh)

@@ -121,6 +121,10 @@ def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dic
     rec = empty_record(unit, opts.task)
     if unit.docs:
         ex = extractor(opts)
+        model = getattr(ex, "model", None)
+        rec["model_version"] = getattr(model, "version", None)
+        if opts.task == "ppi":
+            rec["threshold"] = round(float(ex.threshold), 4)   # the cut applied, as in records
         before = dict(getattr(ex, "skipped", {}))
         done = _annotate(ex, unit.docs, rec)
         after = getattr(ex, "skipped", {})
