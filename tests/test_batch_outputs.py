@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import networkx as nx
+import pytest
 from typer.testing import CliRunner
 
 from relx.app.cli import app
@@ -35,3 +36,27 @@ def test_summary_names_model_and_threshold_and_networks_are_written(tmp_path: Pa
     assert len(sif) == net["edges"]
     cy = json.loads((out / "network.cyjs").read_text("utf-8"))
     assert len(cy["elements"]["edges"]) == net["edges"]
+
+
+def test_indra_and_tsv_formats_carry_the_new_fields(tmp_path: Path):
+    indra = pytest.importorskip("indra.statements")
+    out = tmp_path / "out"
+    text = ROOT / "corpora" / "abstracts" / "jak-stat.txt"
+    res = CliRunner().invoke(app, ["extract", str(text), "--out", str(out), "--quiet",
+                                   "--format", "tsv", "--format", "indra"])
+    assert res.exit_code == 0, res.output
+    rels = [json.loads(line) for line in (out / "relations.jsonl").read_text("utf-8").splitlines()]
+    stmts = indra.stmts_from_json(json.loads((out / "indra" / "jak-stat.txt.json").read_text()))
+    kept = [r for r in rels if not r["negated"]]
+    # one Evidence per reported, non-negated relation's sentence, gathered under statements
+    assert stmts and sum(len(s.evidence) for s in stmts) <= len(kept)
+    assert all(s.evidence[0].source_api == "relx" for s in stmts)
+    rows = (out / "tsv" / "jak-stat.txt.tsv").read_text("utf-8").splitlines()
+    head = rows[0].split("\t")
+    assert head[-4:] == ["negated", "speculated", "probability", "threshold"]
+    assert len(rows) - 1 == len(rels)
+    for row, rel in zip(rows[1:], rels, strict=True):
+        cells = dict(zip(head, row.split("\t"), strict=True))
+        assert cells["entity1_ids"] == ";".join(rel["entity1"]["norm_ids"])
+        assert float(cells["threshold"]) == rel["threshold"]
+        assert cells["speculated"] == ("true" if rel["speculated"] else "false")

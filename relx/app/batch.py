@@ -39,7 +39,7 @@ from typing import Any
 from relx.app.batch_units import COUNTS, TSV_COLUMNS, Unit, error  # noqa: F401 (re-export)
 from relx.io.atomic import atomic_open
 
-OUTPUT_FORMATS = ("jsonl", "tsv", "bioc", "brat", "pubtator")
+OUTPUT_FORMATS = ("jsonl", "tsv", "bioc", "brat", "pubtator", "indra")
 TASKS = ("ppi", "events")
 #: outputs of the events task (the first two always written)
 EVENT_FORMATS = ("jsonl", "standoff", "brat", "bioc")

@@ -28,14 +28,14 @@ from relx.io.atomic import atomic_open
 COUNTS = {"ppi": ("candidates", "relations"), "events": ("triggers", "events")}
 TSV_COLUMNS = ("document_id", "sentence_id", "entity1", "entity1_start", "entity1_end",
                "entity1_ids", "entity2", "entity2_start", "entity2_end", "entity2_ids",
-               "score", "sentence", "negated")
+               "score", "sentence", "negated", "speculated", "probability", "threshold")
 #: per format: the file a chunk writes in its parts folder (brat: a folder)
 PART_FILES = {"jsonl": "found.jsonl", "tsv": "found.tsv", "bioc": "docs.xml",
-              "pubtator": "docs.pubtator", "brat": "brat"}
+              "pubtator": "docs.pubtator", "brat": "brat", "indra": "statements.json"}
 #: per format: the per-input output, relative to ``out`` (``{key}``: the input's key)
 INPUT_OUTPUTS = {"jsonl": "jsonl/{key}.jsonl", "tsv": "tsv/{key}.tsv",
                  "bioc": "bioc/{key}.xml", "pubtator": "pubtator/{key}.pubtator",
-                 "brat": "brat/{key}"}
+                 "brat": "brat/{key}", "indra": "indra/{key}.json"}
 
 
 @dataclass
@@ -212,12 +212,17 @@ def _write_format(fmt: str, items: list[Any], write: Callable[[list[Any]], None]
 
 
 def _tsv_row(r: Any) -> str:
+    from relx.ids import join_ids
+
     clean = lambda s: str(s).replace("\t", " ").replace("\n", " ").replace("\r", " ")  # noqa: E731
+    flag = lambda b: "true" if b else "false"  # noqa: E731
+    num = lambda x: "" if x is None else f"{x:.4f}"  # noqa: E731
     return "\t".join(clean(x) for x in (
         r.document_id, r.sentence_id, r.entity1.text, r.entity1.start, r.entity1.end,
-        ",".join(r.entity1.norm_ids), r.entity2.text, r.entity2.start, r.entity2.end,
-        ",".join(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence,
-        "true" if r.negated else "false")) + "\n"
+        join_ids(r.entity1.norm_ids), r.entity2.text, r.entity2.start, r.entity2.end,
+        join_ids(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence, flag(r.negated),
+        flag(getattr(r, "speculated", False)), num(getattr(r, "probability", None)),
+        num(getattr(r, "threshold", None)))) + "\n"
 
 
 def _write_lines(path: Path, lines: Iterable[str]) -> None:
@@ -247,6 +252,11 @@ def _write_ppi_parts(docs: list[Document], rels: list[Any], parts: Path,
 
                 _write_format(fmt, safe_ids(docs, fmt, rec),
                               lambda xs, p=target: write_pubtator(xs, p), lambda d: d.id, rec)
+            elif fmt == "indra":
+                from relx.io.indra import write_indra_records
+
+                _write_format(fmt, rels, lambda xs, p=target: write_indra_records(
+                    (r.model_dump() for r in xs), p), lambda r: r.document_id, rec)
             elif fmt == "brat":
                 from relx.io.brat import write_brat
 
@@ -332,6 +342,13 @@ def _concat(parts: list[Path], target: Path, head: str = "") -> None:
                     shutil.copyfileobj(src, fh, 1 << 20)
 
 
+def _join_json_lists(parts: list[Path], target: Path) -> None:
+    """JSON lists (INDRA Statements) joined into one list."""
+    items = [x for p in parts if p.exists() for x in json.loads(p.read_text(encoding="utf-8"))]
+    with atomic_open(target) as fh:
+        json.dump(items, fh)
+
+
 def _join_bioc(parts: list[Path], target: Path) -> None:
     """BioC XML collections written by one writer, joined into one collection (the first
     one's header, every one's ``<document>`` elements)."""
@@ -395,5 +412,7 @@ def assemble_input(out: Path, key: str, n_chunks: int, formats: Iterable[str],
             _concat(parts, target)
         elif fmt == "bioc":
             _join_bioc(parts, target)
+        elif fmt == "indra":
+            _join_json_lists(parts, target)
         elif fmt == "brat":
             _join_folders(parts, target)

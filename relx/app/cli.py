@@ -56,9 +56,11 @@ def extract(
         help="Files, folders or globs: text, PubMed XML, BioC, PubTator, standoff, JSONL.")],
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
-        "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator; with "
-                         "--task events: brat, bioc. JSONL (and with --task events the .a1/.a2 "
-                         "standoff) is always written; brat folders include annotation.conf.")
+        "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator, indra "
+                         "(INDRA Statements); with --task events: brat, bioc. JSONL (and with "
+                         "--task events the .a1/.a2 standoff) is always written; brat folders "
+                         "include annotation.conf. Every PPI batch also writes network.graphml, "
+                         ".cyjs and .sif.")
     ] = None,
     input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
     = None,
