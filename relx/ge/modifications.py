@@ -23,17 +23,7 @@ from sklearn.model_selection import GroupKFold
 
 from relx.doc import MODIFICATION_TYPES, Event, Modification, StandoffDocument
 from relx.ge.sentences import SentenceView, _sentence_of, trigger_head
-
-NEGATION_CUES = frozenset({
-    "not", "no", "n't", "never", "without", "nor", "neither", "none", "lack", "lacking",
-    "absence", "absent", "fail", "unable", "independent", "independently",
-    "unaffected", "abolish", "cannot", "rather", "instead", "insensitive", "unchanged"})
-SPECULATION_CUES = frozenset({
-    "may", "might", "could", "can", "would", "should", "whether", "if", "suggest",
-    "suggesting", "indicate", "possible", "possibly", "potential", "potentially", "likely",
-    "unlikely", "probably", "putative", "hypothesis", "hypothesize", "propose", "investigate",
-    "examine", "test", "determine", "study", "analyze", "address", "explore", "assess",
-    "appear", "seem", "presumably", "role", "implicate", "believe", "think", "evaluate"})
+from relx.represent.hedging import NEGATION_CUES, SPECULATION_CUES  # one cue list for both tasks
 
 
 def _lemma(view: SentenceView, i: int) -> str:
