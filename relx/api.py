@@ -131,20 +131,44 @@ def _worker_results(docs: list[Document]) -> list[list[Any]]:
     return _worker._batch(docs)
 
 
+#: ``_model_ref`` of an extractor built from a model object (not a name or directory)
+GIVEN_OBJECT = "<a model object>"
+
+
 class StreamingExtractor:
-    """``extract`` and ``pipe`` over :meth:`_results` (a batch of documents -> one result
-    list per document), which a task's extractor implements; ``threads``: the thread
-    limit while extracting (``None``: the libraries' defaults)."""
+    """``extract`` and ``pipe`` over :meth:`annotate` (documents -> per document: the
+    annotated document, its results, a count), which a task's extractor implements;
+    ``threads``: the thread limit while extracting (``None``: the libraries' defaults).
+
+    A subclass sets ``_model_ref`` (its model's name or directory, or
+    :data:`GIVEN_OBJECT`) and ``_options`` (its other keyword arguments), so that worker
+    processes can build an equal extractor; ``WARM_UP_TEXT`` runs every stage once."""
 
     batch_docs: int = 64
     threads: int | None = 1
+    WARM_UP_TEXT: str = ""
+    MODEL_KIND: str = "model"
+    _model_ref: Any = None
+    _options: dict[str, Any] = {}
 
-    def _results(self, docs: list[Document]) -> list[list[Any]]:  # pragma: no cover
+    def annotate(self, docs: Iterable[Document]
+                 ) -> Iterator[tuple[Document, list[Any], Any]]:  # pragma: no cover
         raise NotImplementedError
 
-    def _rebuild(self) -> tuple[Callable[..., Any], tuple, dict]:  # pragma: no cover
+    def warm_up(self) -> None:
+        """Load what is loaded lazily (parse pipeline, lexicon, compiled kernels) by
+        extracting from one sentence; the results are dropped."""
+        self.extract(self.WARM_UP_TEXT)
+
+    def _results(self, docs: list[Document]) -> list[list[Any]]:
+        return [found for _, found, _ in self.annotate(docs)]
+
+    def _rebuild(self) -> tuple[Callable[..., Any], tuple, dict]:
         """(factory, args, kwargs) that build an equal extractor in another process."""
-        raise NotImplementedError
+        if self._model_ref is GIVEN_OBJECT:
+            raise ValueError(f"n_process > 1 needs the {self.MODEL_KIND} as a name or "
+                             "directory (each process loads its own copy)")
+        return type(self), (self._model_ref,), {**self._options, "warm_up": False}
 
     def _batch(self, docs: list[Document]) -> list[list[Any]]:
         with limited_threads(self.threads):

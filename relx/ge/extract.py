@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from relx.api import StreamingExtractor
+from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity, Sentence, StandoffDocument, TextBound
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
@@ -46,9 +46,6 @@ STANDOFF_SOURCES = frozenset({"bionlp-st"})
 PROTEIN_TYPES = NER_LABELS | {"GENEORGENEPRODUCT", "GENE_PRODUCT", "GENE_PROTEIN",
                               "PROTEIN_COMPLEX"}
 _TID = re.compile(r"^T(\d+)$")
-_GIVEN_OBJECT = "<a GEExtractor object>"
-#: one sentence with proteins and an event: every stage runs once while warming up
-WARM_UP_TEXT = "IL-2 induces the phosphorylation of STAT5 in T cells."
 
 
 class EventTrigger(BaseModel):
@@ -223,12 +220,16 @@ class EventExtractor(StreamingExtractor):
     now by extracting from one sentence (:func:`load` does).
     """
 
+    #: one sentence with proteins and an event: every stage runs once while warming up
+    WARM_UP_TEXT = "IL-2 induces the phosphorylation of STAT5 in T cells."
+    MODEL_KIND = "event model"
+
     def __init__(self, model: str | Path | GEExtractor | None = None, *,
                  spacy_model: str | Path | None = None, batch_docs: int = 64,
                  ground: bool = True, threads: int | None = 1, warm_up: bool = False) -> None:
         self._options = {"spacy_model": spacy_model, "batch_docs": batch_docs,
                          "ground": ground, "threads": threads}
-        self._model_ref = _GIVEN_OBJECT if isinstance(model, GEExtractor) else model
+        self._model_ref = GIVEN_OBJECT if isinstance(model, GEExtractor) else model
         self.threads = threads
         self.model = resolve_event_model(model)
         meta = getattr(self.model, "meta", None) or {}
@@ -240,11 +241,6 @@ class EventExtractor(StreamingExtractor):
         self.ground = ground
         if warm_up:
             self.warm_up()
-
-    def warm_up(self) -> None:
-        """Load what is loaded lazily (parse pipeline, lexicon, compiled kernels) by
-        extracting from one sentence; the results are dropped."""
-        self.extract(WARM_UP_TEXT)
 
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
@@ -299,15 +295,6 @@ class EventExtractor(StreamingExtractor):
             for g, pred in zip(gedocs, self.predict(gedocs), strict=True):
                 parsed = self._ground(g.parsed)
                 yield parsed, events_out(pred, parsed, self.name, self.version), pred
-
-    def _results(self, docs: list[Document]) -> list[list[ExtractedEvent]]:
-        return [found for _, found, _ in self.annotate(docs)]
-
-    def _rebuild(self) -> tuple[Any, tuple, dict]:
-        if self._model_ref is _GIVEN_OBJECT:
-            raise ValueError("n_process > 1 needs the event model as a name or directory "
-                             "(each process loads its own copy)")
-        return EventExtractor, (self._model_ref,), {**self._options, "warm_up": False}
 
 
 def load(model: str | Path | None = None, **options: Any) -> EventExtractor:

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from relx.api import StreamingExtractor
+from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
 from relx.ids import is_protein_type
 from relx.learn.hedging import hedging_flags, load_hedging
@@ -66,9 +66,6 @@ class ExtractedRelation(BaseModel):
     threshold: float | None = None
 
 
-_GIVEN_OBJECT = "<a RelationModel object>"
-#: one sentence with two proteins: every stage runs once while warming up
-WARM_UP_TEXT = "JAK1 phosphorylates STAT5, and SOCS3 does not bind JAK2."
 
 
 def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
@@ -123,13 +120,16 @@ class Extractor(StreamingExtractor):
     stage now, so that the first call is as fast as the next ones (:func:`load` does).
     """
 
+    #: one sentence with two proteins: every stage runs once while warming up
+    WARM_UP_TEXT = "JAK1 phosphorylates STAT5, and SOCS3 does not bind JAK2."
+
     def __init__(self, model: str | Path | RelationModel | None = None, *,
                  spacy_model: str | Path | None = None, threshold: float | str | None = None,
                  ground: bool = True, batch_docs: int = 64, threads: int | None = 1,
                  warm_up: bool = False) -> None:
         self._options = {"spacy_model": spacy_model, "threshold": threshold, "ground": ground,
                          "batch_docs": batch_docs, "threads": threads}
-        self._model_ref = _GIVEN_OBJECT if isinstance(model, RelationModel) else model
+        self._model_ref = GIVEN_OBJECT if isinstance(model, RelationModel) else model
         self.threads = threads
         self.model = resolve_model(model).sequential()
         self.parser = Parser(spacy_model)
@@ -146,11 +146,6 @@ class Extractor(StreamingExtractor):
         self.batch_docs = batch_docs
         if warm_up:
             self.warm_up()
-
-    def warm_up(self) -> None:
-        """Load what is loaded lazily (parse pipeline, lexicon, compiled kernels) by
-        extracting from one sentence; the results are dropped."""
-        self.extract(WARM_UP_TEXT)
 
     #: per-sentence caps on scoring work (``None``: none): a sentence of more tokens is
     #: not scored, and of more candidate pairs only the closest this many are; what they
@@ -225,15 +220,6 @@ class Extractor(StreamingExtractor):
                                 threshold=round(self.threshold, 4)))
                     s.relations = kept
                 yield d, found, n
-
-    def _results(self, docs: list[Document]) -> list[list[ExtractedRelation]]:
-        return [found for _, found, _ in self.annotate(docs)]
-
-    def _rebuild(self) -> tuple[Any, tuple, dict]:
-        if self._model_ref is _GIVEN_OBJECT:
-            raise ValueError("n_process > 1 needs the model as a name or directory "
-                             "(each process loads its own copy)")
-        return Extractor, (self._model_ref,), {**self._options, "warm_up": False}
 
 
 def load(model: str | Path | None = None, **options: Any) -> Extractor:
