@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from relx.doc import Document
 from relx.io.atomic import atomic_open
 from relx.io.errors import OnError, ReaderError, report
-from relx.io.source import LineTooLong, decode_error, open_text, read_line
+from relx.io.source import LineTooLong, numbered_lines
 
 
 def document_to_json(doc: Document) -> str:
@@ -34,29 +34,19 @@ def read_jsonl(path: str | Path, on_error: OnError = None) -> Iterator[Document]
     ``on_error`` is called with the error of a line that is not a document (then reading
     goes on; without it the error is raised)."""
     path = Path(path)
-    lineno = 0
-    try:
-        with open_text(path) as fh:
-            while True:
-                lineno += 1
-                try:
-                    line = read_line(fh, path, lineno)
-                except LineTooLong as exc:
-                    report(on_error, exc)
-                    continue
-                if not line:
-                    break
-                if not line.strip():
-                    continue
-                try:
-                    yield Document.model_validate_json(line)
-                except ValidationError as exc:
-                    first = exc.errors()[0]
-                    loc = ".".join(str(x) for x in first["loc"])
-                    report(on_error, ReaderError(path, f"line {lineno}", f"{loc}: {first['msg']}",
-                                                 document=_id_of(line)))
-    except UnicodeDecodeError as exc:
-        raise decode_error(path, f"after line {lineno}", exc) from None
+    for lineno, line in numbered_lines(path):
+        if isinstance(line, LineTooLong):
+            report(on_error, line)
+            continue
+        if not line.strip():
+            continue
+        try:
+            yield Document.model_validate_json(line)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(x) for x in first["loc"])
+            report(on_error, ReaderError(path, f"line {lineno}", f"{loc}: {first['msg']}",
+                                         document=_id_of(line)))
 
 
 def _id_of(line: str) -> str | None:

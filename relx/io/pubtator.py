@@ -30,7 +30,7 @@ from relx.doc import Document, Entity, Relation, Sentence, Span
 from relx.ids import is_directed_type, is_protein_type, join_ids, namespaced_id, namespaced_ids
 from relx.io.atomic import atomic_open
 from relx.io.errors import OnError, ReaderError, report
-from relx.io.source import LineTooLong, decode_error, open_text, read_line
+from relx.io.source import LineTooLong, numbered_lines
 
 #: annotation types read as protein/gene entities (compared lower-case)
 GENE_TYPES = frozenset({
@@ -192,45 +192,36 @@ def read_pubtator(path: str | Path, types: Collection[str] | None = DEFAULT_TYPE
             return
         yield doc
 
-    lineno = 0
     try:
-        with open_text(path) as fh:
-            while True:
-                lineno += 1
-                try:
-                    raw = read_line(fh, path, lineno)
-                except LineTooLong as exc:   # an overlong line: its document is lost
-                    if block is not None and block.error is None:
-                        block.error = exc
-                    elif block is None:
-                        orphan = True
-                        report(on_error, exc)
-                    continue
-                if not raw:
-                    break
-                line = raw.rstrip("\n").removesuffix("\r")
-                if not line.strip():
-                    yield from finish()
-                    block, orphan = None, False
-                    continue
-                head = _HEAD.match(line)
-                if head and head.group(2) == "t":
-                    yield from finish()     # no blank line between documents
-                    block, orphan = _Block(head.group(1), head.group(3), lineno), False
-                    continue
-                if orphan or (block is not None and block.error is not None):
-                    continue
-                try:
-                    _line_into(block, path, lineno, line)
-                except ReaderError as exc:
-                    if block is None:
-                        orphan = True
-                        report(on_error, exc)
-                    else:
-                        block.error = exc
-            yield from finish()
-    except UnicodeDecodeError as exc:
-        raise decode_error(path, f"after line {lineno}", exc) from None
+        for lineno, raw in numbered_lines(path):
+            if isinstance(raw, LineTooLong):   # an overlong line: its document is lost
+                if block is not None and block.error is None:
+                    block.error = raw
+                elif block is None:
+                    orphan = True
+                    report(on_error, raw)
+                continue
+            line = raw.rstrip("\n").removesuffix("\r")
+            if not line.strip():
+                yield from finish()
+                block, orphan = None, False
+                continue
+            head = _HEAD.match(line)
+            if head and head.group(2) == "t":
+                yield from finish()     # no blank line between documents
+                block, orphan = _Block(head.group(1), head.group(3), lineno), False
+                continue
+            if orphan or (block is not None and block.error is not None):
+                continue
+            try:
+                _line_into(block, path, lineno, line)
+            except ReaderError as exc:
+                if block is None:
+                    orphan = True
+                    report(on_error, exc)
+                else:
+                    block.error = exc
+        yield from finish()
     except OSError as exc:
         raise ReaderError(path, "file", f"cannot read: {exc}") from None
 

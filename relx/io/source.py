@@ -136,6 +136,28 @@ def read_line(fh: IO[str], path: Path, lineno: int) -> str:
     raise LineTooLong(path, f"line {lineno}", f"line longer than {limit} characters (skipped)")
 
 
+def numbered_lines(path: Path) -> Iterator[tuple[int, str | LineTooLong]]:
+    """Each line of the text file ``path`` (plain or ``.gz``, capped as :func:`open_text`)
+    with its number from 1, line end kept; an overlong line comes as its
+    :class:`LineTooLong` and reading goes on; text that is not UTF-8 raises a
+    :class:`ReaderError` naming the line after which it was met."""
+    lineno = 0
+    try:
+        with open_text(path) as fh:
+            while True:
+                lineno += 1
+                try:
+                    line = read_line(fh, path, lineno)
+                except LineTooLong as exc:
+                    yield lineno, exc
+                    continue
+                if not line:
+                    return
+                yield lineno, line
+    except UnicodeDecodeError as exc:
+        raise decode_error(path, f"after line {lineno}", exc) from None
+
+
 def decode_error(path: Path, where: str, exc: UnicodeDecodeError) -> ReaderError:
     """A decoding error as a :class:`ReaderError`."""
     return ReaderError(path, where, f"not valid UTF-8: {exc.reason}")
