@@ -155,6 +155,13 @@ class StreamingExtractor:
                  ) -> Iterator[tuple[Document, list[Any], Any]]:  # pragma: no cover
         raise NotImplementedError
 
+    @property
+    def skipped(self) -> dict[str, int]:
+        """Work the per-sentence caps skipped so far: ``sentences``, ``pairs``."""
+        if "_skipped" not in self.__dict__:
+            self._skipped = {"sentences": 0, "pairs": 0}
+        return self._skipped
+
     def warm_up(self) -> None:
         """Load what is loaded lazily (parse pipeline, lexicon, compiled kernels) by
         extracting from one sentence; the results are dropped."""

@@ -125,9 +125,9 @@ def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dic
         rec["model_version"] = getattr(model, "version", None)
         if opts.task == "ppi":
             rec["threshold"] = round(float(ex.threshold), 4)   # the cut applied, as in records
-        before = dict(getattr(ex, "skipped", {}))
+        before = dict(ex.skipped)
         done = _annotate(ex, unit.docs, rec)
-        after = getattr(ex, "skipped", {})
+        after = ex.skipped
         for k in ("sentences", "pairs"):
             rec[f"skipped_{k}"] = after.get(k, 0) - before.get(k, 0)
         rec["documents"] = len(done)

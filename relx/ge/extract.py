@@ -278,7 +278,7 @@ class EventExtractor(StreamingExtractor):
 
     def _capped(self, g: GEDoc) -> GEDoc:
         """``g`` without its sentences over the token cap."""
-        skipped = self.__dict__.setdefault("skipped", {"sentences": 0, "pairs": 0})
+        skipped = self.skipped
         cap = self.max_sentence_tokens
         keep = [s for s in g.parsed.sentences if cap is None or len(s.tokens) <= cap]
         if len(keep) == len(g.parsed.sentences):

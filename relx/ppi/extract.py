@@ -157,7 +157,7 @@ class Extractor(StreamingExtractor):
         """The candidate pairs of ``s`` within the per-sentence caps (counting what is
         skipped; a sentence over the token cap counts its mention pairs, which are never
         enumerated)."""
-        skipped = self.__dict__.setdefault("skipped", {"sentences": 0, "pairs": 0})
+        skipped = self.skipped
         n = len(s.entities)
         if self.max_sentence_tokens is not None and len(s.tokens) > self.max_sentence_tokens \
                 and n > 1:
