@@ -111,7 +111,11 @@ class Relation(_Model):
     probability when predicted. ``silver`` is True when the label was derived from other
     annotation (e.g. GE events, :mod:`relx.ge.ppi_pairs`) instead of annotated as a PPI.
     ``negated`` / ``speculated``: the text states the relation as not happening / as a
-    hypothesis (None: not assessed); every output format carries them.
+    hypothesis (None: not assessed); every output format carries them. ``type`` is
+    ``PPI`` for an untyped interaction, else what events say it is (``Complex``,
+    ``Phosphorylation``, ``Activation``...; :mod:`relx.ge.interactions`), with its
+    ``direction`` (``entity1->entity2`` or ``entity2->entity1``: arg1 acts on arg2 or the
+    reverse; None: undirected) and ``event_score`` (the supporting event's score).
     """
 
     id: str
@@ -123,6 +127,8 @@ class Relation(_Model):
     silver: bool | None = None
     negated: bool | None = None
     speculated: bool | None = None
+    direction: str | None = None
+    event_score: float | None = None
 
 
 class Sentence(_Model):
@@ -239,6 +245,9 @@ class Event(_Model):
     type: str
     trigger: str
     arguments: list[tuple[str, str]] = Field(default_factory=list)
+    #: the weakest decision behind it: the lowest probability of its argument edges, nested
+    #: events' scores included (None: not predicted, e.g. gold annotation)
+    score: float | None = None
 
     def refs(self, role: str | None = None) -> list[str]:
         """Referenced ids, optionally only for one base role (``Theme`` covers ``Theme2``)."""

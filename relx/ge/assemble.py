@@ -18,7 +18,7 @@ Trigger ids continue after the highest ``.a1`` protein number; event ids count f
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import networkx as nx
 
@@ -86,6 +86,7 @@ class _Builder:
         self.triggers: dict[tuple[int, int, str], TextBound] = {}
         self.events: list[Event] = []
         self.seen: dict[tuple, str] = {}
+        self.scores: dict[str, float] = {}     # event id -> score (predicted edges only)
         self.cap = max_events_per_trigger
 
     def trigger(self, span: tuple[int, int], typ: str) -> str:
@@ -97,26 +98,35 @@ class _Builder:
             self.next_t += 1
         return self.triggers[key].id
 
-    def event(self, typ: str, trig: str, args: list[Arg]) -> str:
+    def event(self, typ: str, trig: str, args: list[Arg], score: float | None = None) -> str:
         sig = (typ, trig, tuple(sorted(args)))
         if sig not in self.seen:
             eid = f"E{len(self.events) + 1}"
             self.events.append(Event(id=eid, type=typ, trigger=trig, arguments=args))
             self.seen[sig] = eid
-        return self.seen[sig]
+        eid = self.seen[sig]
+        if score is not None:
+            self.scores[eid] = max(score, self.scores.get(eid, score))
+        return eid
 
     def document(self) -> StandoffDocument:
+        events = [e.model_copy(update={"score": round(self.scores[e.id], 4)})
+                  if e.id in self.scores else e for e in self.events]
         return StandoffDocument(id=self.so.id, text=self.so.text, proteins=list(self.so.proteins),
-                                triggers=list(self.triggers.values()), events=self.events,
+                                triggers=list(self.triggers.values()), events=events,
                                 source="relx")
 
 
 def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[EdgeCandidate, str]],
-                      binding: Grouping = "conj") -> None:
-    """Add the events of one sentence's nodes and edges to ``b``."""
-    out: dict[Node, list[tuple[object, str]]] = {}
+                      binding: Grouping = "conj",
+                      edge_scores: Mapping[EdgeCandidate, float] | None = None) -> None:
+    """Add the events of one sentence's nodes and edges to ``b``; with ``edge_scores``
+    (edge -> probability of its role) each event is scored by its weakest edge, nested
+    events' scores included."""
+    out: dict[Node, list[tuple[object, str, float | None]]] = {}
     for c, role in edges:
-        out.setdefault(c.src, []).append((c.dst, role))
+        out.setdefault(c.src, []).append(
+            (c.dst, role, None if edge_scores is None else edge_scores.get(c)))
     memo: dict[Node, list[str]] = {}
     visiting: set[Node] = set()
 
@@ -137,13 +147,14 @@ def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[Edg
             return trig
 
         if typ in REGULATION_TYPES:
-            themes = _refs(args, "Theme", events_of)
-            causes = _refs(args, "Cause", events_of) or [None]
+            themes = _refs(args, "Theme", events_of, b.scores)
+            causes = _refs(args, "Cause", events_of, b.scores) or {None: None}
             for th, ca in list(itertools.product(themes, causes))[:b.cap]:
                 a: list[Arg] = [("Theme", th)] + ([("Cause", ca)] if ca else [])
-                ids.append(b.event(typ, tid(), a))
+                ids.append(b.event(typ, tid(), a, _weakest(themes[th], causes[ca])))
         else:
-            prots = [d for d, r in args if r == "Theme" and isinstance(d, str)]
+            prot_score = {d: s for d, r, s in args if r == "Theme" and isinstance(d, str)}
+            prots = [d for d, r, _ in args if r == "Theme" and isinstance(d, str)]
             if typ != "Binding":
                 groups = [[p] for p in dict.fromkeys(prots)]
             elif callable(binding):
@@ -152,7 +163,7 @@ def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[Edg
                 groups = binding_groups(view, tok, prots, binding)
             for grp in groups[:b.cap]:
                 a = [("Theme" if k == 0 else f"Theme{k + 1}", p) for k, p in enumerate(grp)]
-                ids.append(b.event(typ, tid(), a))
+                ids.append(b.event(typ, tid(), a, _weakest(*(prot_score.get(p) for p in grp))))
         visiting.discard(node)
         memo[node] = ids
         return ids
@@ -161,23 +172,37 @@ def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[Edg
         events_of(node)
 
 
-def _refs(args: list[tuple[object, str]], role: str, events_of) -> list[str]:
-    refs: list[str] = []
-    for dst, r in args:
+def _weakest(*scores: float | None) -> float | None:
+    """The lowest of the known scores (None when none is known)."""
+    known = [s for s in scores if s is not None]
+    return min(known) if known else None
+
+
+def _refs(args: list[tuple[object, str, float | None]], role: str, events_of,
+          event_scores: Mapping[str, float]) -> dict[str, float | None]:
+    """Ref id -> score of the ``role`` arguments (a nested event's: the weaker of its edge
+    and its own score), in order."""
+    refs: dict[str, float | None] = {}
+    for dst, r, s in args:
         if r != role:
             continue
-        if isinstance(dst, str):
-            refs.append(dst)
-        else:
-            refs.extend(events_of(dst))
-    return list(dict.fromkeys(refs))
+        found = [(dst, s)] if isinstance(dst, str) else \
+            [(e, _weakest(s, event_scores.get(e))) for e in events_of(dst)]
+        for ref, score in found:
+            if ref not in refs or (score is not None and (refs[ref] is None
+                                                          or score > refs[ref])):
+                refs[ref] = score
+    return refs
 
 
 def assemble_document(so: StandoffDocument, views: Sequence[SentenceView],
                       edges_per_view: Sequence[Sequence[tuple[EdgeCandidate, str]]],
-                      binding: Grouping = "conj") -> StandoffDocument:
-    """A predicted :class:`StandoffDocument` (the ``.a1`` proteins plus predicted events)."""
+                      binding: Grouping = "conj",
+                      edge_scores: Mapping[EdgeCandidate, float] | None = None
+                      ) -> StandoffDocument:
+    """A predicted :class:`StandoffDocument` (the ``.a1`` proteins plus predicted events,
+    scored when ``edge_scores`` is given)."""
     b = _Builder(so)
     for view, edges in zip(views, edges_per_view, strict=True):
-        assemble_sentence(b, view, edges, binding)
+        assemble_sentence(b, view, edges, binding, edge_scores)
     return b.document()

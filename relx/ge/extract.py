@@ -75,11 +75,14 @@ class EventArgument(BaseModel):
 
 class ExtractedEvent(BaseModel):
     """One predicted GENIA event (one JSONL line of ``relx extract --task events``);
-    ``modifications``: ``Negation`` and/or ``Speculation`` when the model marks it so."""
+    ``modifications``: ``Negation`` and/or ``Speculation`` when the model marks it so;
+    ``score``: the weakest decision behind the event, in [0, 1] (the lowest probability of
+    its argument edges, nested events included; not calibrated)."""
 
     document_id: str
     event_id: str
     type: str
+    score: float | None = None
     trigger: EventTrigger
     arguments: list[EventArgument]
     modifications: list[str] = Field(default_factory=list)   # Negation, Speculation
@@ -123,7 +126,7 @@ def _only_proteins(doc: Document, proteins: list[Entity]) -> Document:
         id=f"{doc.id}.s0", start=0, end=len(doc.text), text=doc.text, entities=proteins)]})
 
 
-def _protein_ids(ents: Sequence[Entity]) -> dict[str, str]:
+def protein_ids(ents: Sequence[Entity]) -> dict[str, str]:
     """Entity id -> ``T`` id: kept when all are ``T<n>`` (an ``.a1``), else ``T1..`` in text
     order."""
     ids = [e.id for e in ents]
@@ -145,7 +148,7 @@ def ge_document(parsed: Document, proteins: Sequence[Entity] | None = None,
     entities) become the ``.a1`` with ``T`` ids, and the parse's entities are renamed alike."""
     in_parse = [e for s in parsed.sentences for e in s.entities if is_protein(e)]
     ents = list(proteins) if proteins is not None else in_parse
-    ids = _protein_ids(ents)
+    ids = protein_ids(ents)
     sents = [s.model_copy(update={"entities": [e.model_copy(update={"id": ids[e.id]})
                                                for e in s.entities if e.id in ids]})
              for s in parsed.sentences]
@@ -187,7 +190,7 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
         t = tbs[e.trigger]
         s = _sentence_at(parsed, t.start)
         out.append(ExtractedEvent(
-            document_id=pred.id, event_id=e.id, type=e.type,
+            document_id=pred.id, event_id=e.id, type=e.type, score=e.score,
             trigger=EventTrigger(id=t.id, text=t.text, start=t.start, end=t.end),
             arguments=[arg(role, ref) for role, ref in e.arguments],
             modifications=mods.get(e.id, []),

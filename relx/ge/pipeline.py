@@ -29,7 +29,14 @@ from relx.doc import StandoffDocument
 from relx.ge.assemble import Grouping, assemble_document
 from relx.ge.binding import BindingGrouper
 from relx.ge.data import GEDoc
-from relx.ge.edges import EdgeCandidate, EdgeDetector, candidates, decide_edges, gold_labels
+from relx.ge.edges import (
+    CLASSES,
+    EdgeCandidate,
+    EdgeDetector,
+    candidates,
+    decide_edges,
+    gold_labels,
+)
 from relx.ge.modifications import ModificationDetector
 from relx.ge.sentences import SentenceView, build_views
 from relx.ge.triggers import TriggerDetector, TriggerDictionary
@@ -108,27 +115,36 @@ class GEExtractor:
     # -- prediction ---------------------------------------------------------------------
     def predict_views(self, views: Sequence[SentenceView],
                       trigger_bias: float | None = None, edge_bias: float | None = None,
-                      cause_bias: float | None = None) -> list[list[tuple[EdgeCandidate, str]]]:
-        """Predicted edges of each view."""
+                      cause_bias: float | None = None,
+                      edge_scores: dict[EdgeCandidate, float] | None = None
+                      ) -> list[list[tuple[EdgeCandidate, str]]]:
+        """Predicted edges of each view; ``edge_scores`` (when given) receives each
+        predicted edge's probability of its role."""
         nodes = self.triggers.predict(views, trigger_bias)
         cands = candidates(views, nodes)
         proba = self.edges.proba(views, cands)
         bias = self.edges.none_bias if edge_bias is None else edge_bias
         cbias = self.edges.cause_bias if cause_bias is None else cause_bias
         per_view: list[list[tuple[EdgeCandidate, str]]] = [[] for _ in views]
+        row = {c: i for i, c in enumerate(cands)} if edge_scores is not None else {}
         for c, role in decide_edges(proba, cands, bias, cbias):   # type: ignore[arg-type]
             per_view[c.view].append((c, role))
+            if edge_scores is not None:
+                edge_scores[c] = float(proba[row[c], CLASSES.index(role)])
         return per_view
 
-    def predict(self, docs: Sequence[GEDoc]) -> list[StandoffDocument]:
-        """Predicted standoff documents (the ``.a1`` proteins and predicted events)."""
+    def predict(self, docs: Sequence[GEDoc], trigger_bias: float | None = None,
+                edge_bias: float | None = None) -> list[StandoffDocument]:
+        """Predicted standoff documents (the ``.a1`` proteins and predicted events); the
+        biases (default: the fitted ones) as in :meth:`predict_views`."""
         all_views = [build_views(d, gold=False) for d in docs]
         flat = [v for vs in all_views for v in vs]
-        edges = self.predict_views(flat)
+        scores: dict[EdgeCandidate, float] = {}
+        edges = self.predict_views(flat, trigger_bias, edge_bias, edge_scores=scores)
         out, k = [], 0
         for d, vs in zip(docs, all_views, strict=True):
             pred = assemble_document(d.standoff, vs, edges[k:k + len(vs)],
-                                     self.grouping(self.binding))
+                                     self.grouping(self.binding), scores)
             if self.modifications is not None:
                 pred = self.modifications.predict(pred, vs)
             out.append(pred)
