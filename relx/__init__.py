@@ -38,13 +38,20 @@ _LAZY = {
 }
 
 
-def load(model: str | None = None, *, task: str = "ppi",
-         **options: Any) -> Extractor | EventExtractor:
+def load(model: str | None = None, *, task: str = "ppi", types: bool = True,
+         event_model: str | None = None, **options: Any) -> Extractor | EventExtractor:
     """The extractor of ``task`` ("ppi": interactions, the default; "events": GENIA
     events) with ``model`` (default: the task's shipped model), loaded and warmed up.
-    ``options`` go to :class:`Extractor` / :class:`EventExtractor`."""
+    ``types`` (ppi): type and direct each reported pair with ``event_model`` (default: the
+    shipped ``ge-events``) on the same parse (:mod:`relx.ge.interactions`); ``False``:
+    undirected ``Interaction`` pairs, faster to load and run. ``options`` go to
+    :class:`Extractor` / :class:`EventExtractor`."""
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}: choose one of {', '.join(TASKS)}")
+    if task == "ppi" and types and "typer" not in options:
+        from relx.ge.interactions import EventTyper
+
+        options["typer"] = EventTyper(event_model)
     return importlib.import_module(TASKS[task]).load(model, **options)
 
 

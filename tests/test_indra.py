@@ -168,8 +168,14 @@ def test_extracted_relations_of_the_shipped_model_load_in_indra(tmp_path: Path) 
     out = tmp_path / "samples.json"
     write(docs, out, "indra")
     stmts = _load(out)
-    reported = sum(1 for d in docs for _, r in d.relations() if r.label)
-    assert stmts and sum(len(s.evidence) for s in stmts) <= reported
-    assert all(type(s).__name__ == "Complex" for s in stmts)   # untyped pairs
+    reported = [r for d in docs for _, r in d.relations() if r.label]
+    assert stmts and sum(len(s.evidence) for s in stmts) <= len(reported)
+    # the typed pass: each statement type is what the relations' types map to (an untyped
+    # pair and a Complex are INDRA Complexes; an unsigned Regulation has no Statement)
+    expected = {"Complex" if r.type in ("PPI", "Complex") else r.type for r in reported
+                if not r.negated} - {"Regulation"}
+    assert {type(s).__name__ for s in stmts} == expected
+    directed = [s for s in stmts if type(s).__name__ != "Complex"]
+    assert all(len(s.agent_list()) == 2 and all(s.agent_list()) for s in directed)
     grounded = [a for s in stmts for a in s.agent_list() if set(a.db_refs) - {"TEXT"}]
     assert grounded and all(e.source_api == "relx" for s in stmts for e in s.evidence)

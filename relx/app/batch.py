@@ -67,6 +67,8 @@ class BatchOptions:
     max_input_bytes: int | None = None    # None: relx.io.source's default
     max_sentence_tokens: int = MAX_SENTENCE_TOKENS
     max_sentence_pairs: int = MAX_SENTENCE_PAIRS
+    types: bool = True                    # ppi: type and direct pairs with the event model
+    event_model: str | None = None        # ... this one (None: ge-events)
 
 
 class BatchLocked(RuntimeError):
@@ -118,7 +120,8 @@ def extractor_for(opts: BatchOptions) -> Any:
     from relx.model_store import ModelError
 
     task = opts.task
-    k = (task, opts.model, opts.spacy_model, opts.threshold, opts.ground)
+    k = (task, opts.model, opts.spacy_model, opts.threshold, opts.ground, opts.types,
+         opts.event_model)
     if k not in _EXTRACTORS:
         try:
             if task == "events":
@@ -128,8 +131,13 @@ def extractor_for(opts: BatchOptions) -> Any:
             elif task == "ppi":
                 from relx.ppi.extract import Extractor
 
+                typer = None
+                if opts.types:
+                    from relx.ge.interactions import EventTyper
+
+                    typer = EventTyper(opts.event_model)
                 ex = Extractor(opts.model, spacy_model=opts.spacy_model,
-                               threshold=opts.threshold, ground=opts.ground)
+                               threshold=opts.threshold, ground=opts.ground, typer=typer)
             else:
                 raise ValueError(f"unknown task {task!r}; choose from {TASKS}")
         except ModelError:
@@ -190,14 +198,23 @@ def run_settings(opts: BatchOptions) -> dict[str, Any]:
     from relx.model_store import find_model_dir
     from relx.ppi.model import DEFAULT_MODEL
 
+    def meta_of(model: str) -> dict[str, Any]:
+        try:
+            return json.loads((find_model_dir(model) / "meta.json").read_text(encoding="utf-8"))
+        except (ValueError, OSError):  # a missing model fails later with its own message
+            return {}
+
     default = DEFAULT_EVENT_MODEL if opts.task == "events" else DEFAULT_MODEL
-    try:
-        meta = json.loads((find_model_dir(opts.model or default) / "meta.json")
-                          .read_text(encoding="utf-8"))
-    except (ValueError, OSError):  # a missing model fails later with its own message
-        meta = {}
+    meta = meta_of(opts.model or default)
+    typed = {}
+    if opts.task == "ppi" and opts.types:
+        event_model = opts.event_model or DEFAULT_EVENT_MODEL
+        emeta = meta_of(event_model)
+        typed = {"event_model": event_model, "event_model_version": emeta.get("version"),
+                 "event_model_created": emeta.get("created")}
     return {"task": opts.task, "model": opts.model or default,
             "model_version": meta.get("version"), "model_created": meta.get("created"),
+            "types": opts.types if opts.task == "ppi" else None, **typed,
             "threshold": opts.threshold, "spacy_model": opts.spacy_model,
             "ground": opts.ground, "formats": sorted(opts.formats),
             "input_format": opts.input_format,
@@ -396,6 +413,9 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
     summary["model"] = settings.get("model")
     summary["model_version"] = next((r["model_version"] for r in records
                                      if r.get("model_version")), settings.get("model_version"))
+    if settings.get("event_model"):   # the typed pass's event model
+        summary["event_model"] = settings["event_model"]
+        summary["event_model_version"] = settings.get("event_model_version")
     if task == "ppi":
         summary["threshold"] = next((r["threshold"] for r in records
                                      if r.get("threshold") is not None), None)

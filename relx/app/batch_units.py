@@ -28,7 +28,8 @@ from relx.io.atomic import atomic_open
 COUNTS = {"ppi": ("candidates", "relations"), "events": ("triggers", "events")}
 TSV_COLUMNS = ("document_id", "sentence_id", "entity1", "entity1_start", "entity1_end",
                "entity1_ids", "entity2", "entity2_start", "entity2_end", "entity2_ids",
-               "score", "sentence", "negated", "speculated", "probability", "threshold")
+               "score", "sentence", "negated", "speculated", "probability", "threshold",
+               "type", "direction", "event_score")
 #: per format: the file a chunk writes in its parts folder (brat: a folder)
 PART_FILES = {"jsonl": "found.jsonl", "tsv": "found.tsv", "bioc": "docs.xml",
               "pubtator": "docs.pubtator", "brat": "brat", "indra": "statements.json"}
@@ -222,7 +223,8 @@ def _tsv_row(r: Any) -> str:
         join_ids(r.entity1.norm_ids), r.entity2.text, r.entity2.start, r.entity2.end,
         join_ids(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence, flag(r.negated),
         flag(getattr(r, "speculated", False)), num(getattr(r, "probability", None)),
-        num(getattr(r, "threshold", None)))) + "\n"
+        num(getattr(r, "threshold", None)), getattr(r, "type", "Interaction"),
+        getattr(r, "direction", None) or "", num(getattr(r, "event_score", None)))) + "\n"
 
 
 def _write_lines(path: Path, lines: Iterable[str]) -> None:

@@ -79,6 +79,12 @@ def extract(
              "text).")
     ] = None,
     ground: Annotated[bool, typer.Option(help="Ground proteins to HGNC/FamPlex.")] = True,
+    types: Annotated[bool, typer.Option(
+        help="Type and direct each reported pair (Complex, Phosphorylation, Activation, "
+             "Inhibition...; who acts on whom) with the event model, on the same parse; "
+             "--no-types: undirected 'Interaction' pairs, faster.")] = True,
+    event_model: Annotated[str | None, typer.Option(
+        help="Event model for --types (default: the shipped ge-events).")] = None,
     jobs: Annotated[int, typer.Option(help="Local worker processes (0: one per core).")] = 1,
     engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
@@ -151,7 +157,8 @@ def extract(
                         spacy_model=spacy_model, threshold=threshold, ground=ground, task=task,
                         chunk_size=chunk_size, max_input_bytes=int(max_input_mb * 2**20),
                         max_sentence_tokens=max_sentence_tokens,
-                        max_sentence_pairs=max_sentence_pairs)
+                        max_sentence_pairs=max_sentence_pairs, types=types and not events,
+                        event_model=event_model)
     console = Console(stderr=True, quiet=quiet)
     progress = Progress("{task.description}", TimeElapsedColumn(), console=console,
                         transient=True, disable=quiet or not console.is_terminal)

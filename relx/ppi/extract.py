@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations, islice
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -48,7 +48,13 @@ class ExtractedRelation(BaseModel):
     as hypothetical (a cue-and-scope detector trained on GE events' Negation/Speculation,
     :mod:`relx.learn.hedging`; the score does not use them). ``probability``: the score
     calibrated on held-out training scores (``calibration.json`` beside the model; None
-    without one); ``threshold``: the score cut-off that was applied."""
+    without one); ``threshold``: the score cut-off that was applied. ``type``: what the
+    events found on the same parse say the interaction is (``Complex``,
+    ``Phosphorylation``, ``Activation``, ``Inhibition``, ``IncreaseAmount``,
+    ``DecreaseAmount``, ``Regulation``...; ``Interaction`` when no event supports it or
+    typing is off), ``direction``: ``entity1->entity2`` / ``entity2->entity1`` (who acts on
+    whom: Cause -> Theme, enzyme -> substrate) or None (undirected), ``event_score``: the
+    supporting event's score (:mod:`relx.ge.interactions`)."""
 
     document_id: str
     sentence_id: str
@@ -64,8 +70,19 @@ class ExtractedRelation(BaseModel):
     speculated: bool = False
     probability: float | None = None
     threshold: float | None = None
+    type: str = "Interaction"
+    direction: str | None = None
+    event_score: float | None = None
 
 
+class RelationTyper(Protocol):
+    """Sets ``type`` / ``direction`` / ``event_score`` of the relations on parsed documents'
+    sentences (in place), e.g. :class:`relx.ge.interactions.EventTyper`."""
+
+    name: str
+    version: str
+
+    def type_relations(self, docs: Iterable[Document]) -> None: ...
 
 
 def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
@@ -118,6 +135,9 @@ class Extractor(StreamingExtractor):
     limit while extracting (:func:`relx.api.limited_threads`; ``None``: no limit).
     ``warm_up``: load the parse pipeline and lexicon and run one sentence through every
     stage now, so that the first call is as fast as the next ones (:func:`load` does).
+    ``typer``: types and directs the reported pairs on the same parse (``relx.load``
+    passes an event model's :class:`relx.ge.interactions.EventTyper`; None: every pair is
+    an undirected ``Interaction``).
     """
 
     #: one sentence with two proteins: every stage runs once while warming up
@@ -126,9 +146,10 @@ class Extractor(StreamingExtractor):
     def __init__(self, model: str | Path | RelationModel | None = None, *,
                  spacy_model: str | Path | None = None, threshold: float | str | None = None,
                  ground: bool = True, batch_docs: int = 64, threads: int | None = 1,
-                 warm_up: bool = False) -> None:
+                 typer: RelationTyper | None = None, warm_up: bool = False) -> None:
         self._options = {"spacy_model": spacy_model, "threshold": threshold, "ground": ground,
-                         "batch_docs": batch_docs, "threads": threads}
+                         "batch_docs": batch_docs, "threads": threads, "typer": typer}
+        self.typer = typer
         self._model_ref = GIVEN_OBJECT if isinstance(model, RelationModel) else model
         self.threads = threads
         self.model = resolve_model(model).sequential()
@@ -196,30 +217,38 @@ class Extractor(StreamingExtractor):
             raw = self.model.scores(inst, in_domain=self.in_domain)
             scores = iter(raw.tolist())
             probs = iter(self.calibration(raw).tolist() if self.calibration else [None] * len(raw))
+            n_scored, prob = [], {}
             for d in chunk:
-                found, n = [], 0
+                n = 0
                 for s in d.sentences:
                     kept = []
                     for r in s.relations:
                         n += 1
-                        r.score, p = next(scores), next(probs)
+                        r.score, prob[id(r)] = next(scores), next(probs)
                         if r.score > self.threshold:
                             r.label = True
                             r.negated, r.speculated = hedging_flags(     # all outputs
                                 PairInstance(d.id, s, r), self.hedging)
                             kept.append(r)
-                            found.append(ExtractedRelation(
-                                document_id=d.id, sentence_id=s.id, sentence=s.text,
-                                sentence_start=s.start, sentence_end=s.end,
-                                entity1=_entity_out(s.entity(r.arg1), d),
-                                entity2=_entity_out(s.entity(r.arg2), d),
-                                score=round(r.score, 4), model=self.model.name,
-                                model_version=self.model.version,
-                                negated=r.negated, speculated=r.speculated,
-                                probability=None if p is None else round(p, 4),
-                                threshold=round(self.threshold, 4)))
                     s.relations = kept
-                yield d, found, n
+                n_scored.append(n)
+            if self.typer is not None:
+                self.typer.type_relations(chunk)
+            for d, n in zip(chunk, n_scored, strict=True):
+                yield d, [self._record(d, s, r, prob[id(r)]) for s in d.sentences
+                          for r in s.relations], n
+
+    def _record(self, d: Document, s: Sentence, r: Relation, p: float | None
+                ) -> ExtractedRelation:
+        return ExtractedRelation(
+            document_id=d.id, sentence_id=s.id, sentence=s.text, sentence_start=s.start,
+            sentence_end=s.end, entity1=_entity_out(s.entity(r.arg1), d),
+            entity2=_entity_out(s.entity(r.arg2), d), score=round(r.score, 4),
+            model=self.model.name, model_version=self.model.version, negated=r.negated,
+            speculated=r.speculated, probability=None if p is None else round(p, 4),
+            threshold=round(self.threshold, 4),
+            type="Interaction" if r.type == "PPI" else r.type, direction=r.direction,
+            event_score=r.event_score)
 
 
 def load(model: str | Path | None = None, **options: Any) -> Extractor:

@@ -294,6 +294,44 @@ def render_events(runs: Path) -> list[str]:
     return lines
 
 
+def render_typed(runs: Path) -> list[str]:
+    """Typed, directed pairs, from ``typed-pairs.json`` (``python -m relx.app.typed_eval``)."""
+    f = runs / "typed-pairs.json"
+    if not f.is_file():
+        return []
+    r = json.loads(f.read_text())
+    lines = ["## Typed, directed interactions (GE 2011 devel)", "",
+             f"The typed pass (`relx extract`, `relx.load()`) runs the event model "
+             f"({r['event_model']} {r['event_model_version']}) on the pair scorer's parse and "
+             "types each reported pair from the events (`relx.ge.interactions`). Reference: "
+             "gold-protein pairs connected by gold events, with the types and directions "
+             "those events give (`Complex`, `Phosphorylation`, `Activation`, `Inhibition`, "
+             "`IncreaseAmount`, `DecreaseAmount`, `Regulation`). A type is right when it is "
+             "one of the pair's gold types (an untyped pair counts as wrong); a direction "
+             "when the predicted agent is a gold agent. Typing biases chosen on held-out GE "
+             "2011 train documents (`dev/typed_bias.py`).", "",
+             "| pairs | n | type P | R | F1 | direction P | R | F1 | majority type | "
+             "direction where both direct: relx / text order |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    names = {"gold_pairs": "all gold-connected pairs",
+             "found_pairs": f"those {r.get('ppi_model', '')} reports (optimistic: it trained "
+                            "on GE 2011 devel silver pairs)"}
+    for k, name in names.items():
+        if k not in r:
+            continue
+        x = r[k]
+        t, d, b = x["type"], x["direction"], x["baseline"]
+        lines.append(f"| {name} | {x['pairs']} | {t['precision']:.3f} | {t['recall']:.3f} | "
+                     f"**{t['f1']:.3f}** | {d['precision']:.3f} | {d['recall']:.3f} | "
+                     f"**{d['f1']:.3f}** | {b['majority_type']} {b['majority_type_accuracy']:.3f}"
+                     f" | {d['accuracy_on_both_directed']:.3f} / "
+                     f"{b['text_order_on_both_directed']:.3f} ({d['both_directed']}) |")
+    top = list(r["gold_pairs"]["confusion"].items())[:8]
+    lines += ["", "Most frequent (gold -> predicted) types: " +
+              ", ".join(f"{k} {v}" for k, v in top) + ".", ""]
+    return lines
+
+
 def render_raw(raw: dict[tuple[str, str, str], dict], results: dict) -> list[str]:
     """Raw-text rows keyed by (method, train, test)."""
     if not raw:
@@ -363,6 +401,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
     lines += render_pipeline(RUNS_DIR)
     lines += render_raw(raw or {}, results)
     lines += render_events(RUNS_DIR)
+    lines += render_typed(RUNS_DIR)
     from relx.ppi.calibration import render_results as render_hedging_calibration
 
     lines += render_hedging_calibration(RUNS_DIR)
