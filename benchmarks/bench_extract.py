@@ -1,11 +1,13 @@
 """End-to-end extraction vs parse-only throughput on the same GE abstracts, all cores.
 
-    python benchmarks/bench_extract.py [--limit N] [--procs P] [--task ppi|events]
+    python benchmarks/bench_extract.py [--limit N] [--procs P] [--task ppi|typed|events]
 
 Each of P processes loads the shipped models, then (timed) parses its share of the
 abstracts, and separately runs the whole extractor on the same share: with ``--task ppi``
-(default) parse, NER, grounding, candidate pairs and the shipped model's scores; with
-``--task events`` parse, NER proteins, grounding and the shipped event model (triggers,
+(default) parse, NER, grounding, candidate pairs and the shipped model's scores (plain,
+undirected pairs: ``relx.load(types=False)``); with ``--task typed`` the same plus the event
+model on the sentences of the reported pairs, typing and directing them (``relx.load()``,
+what ``relx extract`` does by default); with ``--task events`` parse, NER proteins, grounding and the shipped event model (triggers,
 arguments, events). Last line: JSON with ``abstracts_per_s``,
 ``parse_only_abstracts_per_s``, ``peak_rss_mb`` (sum of the processes' peak resident sizes).
 """
@@ -32,7 +34,7 @@ def _extractor(task: str):
         return EventExtractor()
     import relx
 
-    return relx.load()
+    return relx.load(types=task == "typed")
 
 
 def _work(docs: list, task: str = "ppi") -> dict:
@@ -42,18 +44,20 @@ def _work(docs: list, task: str = "ppi") -> dict:
     t0 = time.perf_counter()
     n_sent = sum(len(d.sentences) for d in ex.parser.parse_documents(docs))
     t1 = time.perf_counter()
-    n_rel = n_cand = 0
+    n_rel = n_cand = n_typed = 0
     for _, found, extra in ex.annotate(docs):
         n_rel += len(found)       # relations, or events
-        n_cand += extra if task == "ppi" else len(extra.triggers)   # pairs, or triggers
+        n_cand += len(extra.triggers) if task == "events" else extra   # triggers, or pairs
+        if task == "typed":
+            n_typed += sum(r.type != "Interaction" for r in found)
     t2 = time.perf_counter()
     return {"parse_s": t1 - t0, "extract_s": t2 - t1, "sentences": n_sent,
-            "relations": n_rel, "candidates": n_cand,
+            "relations": n_rel, "candidates": n_cand, "typed": n_typed,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def main() -> None:
-    a = bench_args(__doc__, tasks=("ppi", "events"))
+    a = bench_args(__doc__, tasks=("ppi", "typed", "events"))
     docs = ge_abstracts(a.limit)
     with ProcessPoolExecutor(a.procs, mp_context=mp.get_context("spawn")) as pool:
         parts = list(pool.map(partial(_work, task=a.task), halves(docs, a.procs)))
@@ -66,7 +70,9 @@ def main() -> None:
         "relations", "candidate pairs")
     print(f"{n} abstracts, {sum(p['sentences'] for p in parts)} sentences, "
           f"{sum(p['candidates'] for p in parts)} {scored}, "
-          f"{sum(p['relations'] for p in parts)} {found}, {a.procs} processes")
+          f"{sum(p['relations'] for p in parts)} {found}"
+          + (f" ({sum(p['typed'] for p in parts)} typed)" if a.task == "typed" else "")
+          + f", {a.procs} processes")
     print(f"parse only: {parse_s:.1f} s = {n / parse_s:.1f} abstracts/s")
     print(f"end to end: {extract_s:.1f} s = {n / extract_s:.1f} abstracts/s "
           f"({parse_s / extract_s:.0%} of parse-only throughput)")

@@ -199,3 +199,47 @@ def test_types_and_directions_agree_with_gold_events_on_ge_devel(tmp_path: Path)
     assert rep["direction"]["both_directed"] >= 10
     assert rep["direction"]["accuracy_on_both_directed"] > \
         rep["baseline"]["text_order_on_both_directed"]
+
+
+def _directed_doc():
+    from relx.doc import Document, Entity, Relation, Sentence
+
+    text = "STAT5 is phosphorylated by JAK2."
+    ents = [Entity(id="e1", spans=[Span(start=0, end=5)], text="STAT5",
+                   norm_ids=["HGNC:11366"]),
+            Entity(id="e2", spans=[Span(start=27, end=31)], text="JAK2",
+                   norm_ids=["HGNC:6192"])]
+    rel = Relation(id="r1", arg1="e1", arg2="e2", type="Phosphorylation", label=True,
+                   score=0.9, negated=False, speculated=False,
+                   direction="entity2->entity1", event_score=0.8)
+    sent = Sentence(id="d.s0", start=0, end=len(text), text=text, entities=ents,
+                    relations=[rel])
+    return Document(id="12345", text=text, sentences=[sent])
+
+
+def test_every_format_writes_the_acting_protein_first(tmp_path: Path):
+    from relx.io.registry import read, write
+
+    doc = _directed_doc()
+    write([doc], tmp_path / "d.pubtator", "pubtator")
+    rel_line = [x for x in (tmp_path / "d.pubtator").read_text().splitlines()
+                if "\tPhosphorylation\t" in x]
+    assert len(rel_line) == 1 and rel_line[0].split("\t")[2:4] == ["HGNC:6192", "HGNC:11366"]
+    from relx.io.brat import write_brat
+
+    write_brat([doc], tmp_path / "brat")
+    a2 = next((tmp_path / "brat").glob("*.ann")).read_text()
+    tids = {line.split("\t")[2]: line.split("\t")[0] for line in a2.splitlines()
+            if line.startswith("T")}
+    assert f"Phosphorylation Arg1:{tids['JAK2']} Arg2:{tids['STAT5']}" in a2
+    assert "event_score=0.8000" in a2
+    write([doc], tmp_path / "d.xml", "bioc")
+    back = next(iter(read(tmp_path / "d.xml")))
+    r = next(r for _, r in back.relations())
+    assert (r.type, r.arg1, r.arg2) == ("Phosphorylation", "e1", "e2")
+    import bioc
+
+    with open(tmp_path / "d.xml") as fh:
+        coll = bioc.biocxml.load(fh)
+    infons = coll.documents[0].relations[0].infons
+    assert infons["direction"] == "entity2->entity1" and float(infons["event_score"]) == 0.8

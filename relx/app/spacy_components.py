@@ -42,12 +42,13 @@ class RelxComponent:
 
     def __init__(self, task: str, attr: str, *, model: str | None = None,
                  spacy_model: str | None = None, threshold: float | str | None = None,
-                 ground: bool = True, batch_size: int = 32) -> None:
+                 ground: bool = True, types: bool = True, batch_size: int = 32) -> None:
         import relx
 
         options: dict[str, Any] = {"spacy_model": spacy_model, "ground": ground}
         if task == "ppi":
             options["threshold"] = threshold
+            options["types"] = types
         self.extractor = relx.load(model, task=task, **options)
         self.attr = attr
         self.batch_size = batch_size
@@ -83,13 +84,15 @@ class RelxComponent:
 
 @Language.factory("relx_ppi", default_config={"model": None, "spacy_model": None,
                                               "threshold": None, "ground": True,
-                                              "batch_size": 32})
+                                              "types": True, "batch_size": 32})
 def make_relx_ppi(nlp: Language, name: str, model: str | None, spacy_model: str | None,
-                  threshold: float | str | None, ground: bool,
+                  threshold: float | str | None, ground: bool, types: bool,
                   batch_size: int) -> RelxComponent:
-    """Protein-protein interactions in ``doc._.relations`` (``ExtractedRelation`` list)."""
+    """Protein-protein interactions in ``doc._.relations`` (``ExtractedRelation`` list;
+    ``types``: typed and directed by the event model, as ``relx.load()``)."""
     return RelxComponent("ppi", "relations", model=model, spacy_model=spacy_model,
-                         threshold=threshold, ground=ground, batch_size=batch_size)
+                         threshold=threshold, ground=ground, types=types,
+                         batch_size=batch_size)
 
 
 @Language.factory("relx_events", default_config={"model": None, "spacy_model": None,

@@ -345,8 +345,9 @@ def _annotation(bdoc: bioc.BioCDocument, text: str, aid: str, typ: str,
 
 def to_bioc(doc: Document) -> bioc.BioCDocument:
     """A relx document as BioC: passages, entity annotations (``identifier``: the
-    namespaced ids, ``;``-joined), relations (``label``, ``score``, ``negated`` and
-    ``speculated`` infons, the last two ``True``/``False`` when assessed).
+    namespaced ids, ``;``-joined), relations (``type``, ``label``, ``score``, ``negated`` and
+    ``speculated`` infons, the last two ``True``/``False`` when assessed; a typed pair's
+    ``direction`` -- ``entity1->entity2``: Arg1 acts on Arg2 -- and ``event_score``).
 
     PubMed/PubTator texts are split at the first newline into title and abstract passages;
     any other text is one passage at offset 0. Characters XML cannot carry become spaces.
@@ -367,6 +368,10 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
         for key in ("negated", "speculated"):
             if getattr(r, key) is not None:
                 rel.infons[key] = str(bool(getattr(r, key)))
+        if r.direction is not None:
+            rel.infons["direction"] = r.direction
+        if r.event_score is not None:
+            rel.infons["event_score"] = repr(float(r.event_score))
         rel.add_node(bioc.BioCNode(r.arg1, "Arg1"))
         rel.add_node(bioc.BioCNode(r.arg2, "Arg2"))
         bdoc.add_relation(rel)

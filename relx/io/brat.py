@@ -112,14 +112,17 @@ def write_brat(docs: Sequence[Document], folder: Path) -> None:
         for k, (_, r) in enumerate(doc.relations(), 1):
             typ = "Interaction" if r.type in ("PPI", "Interaction") else _brat_type(r.type)
             rel_types.add(typ)
-            lines.append(f"R{k}\t{typ} Arg1:{tid[r.arg1]} Arg2:{tid[r.arg2]}")
+            first, second = ((r.arg2, r.arg1) if r.direction == "entity2->entity1"
+                             else (r.arg1, r.arg2))   # Arg1 acts on Arg2
+            lines.append(f"R{k}\t{typ} Arg1:{tid[first]} Arg2:{tid[second]}")
             for name, flag in (("Negated", r.negated), ("Speculated", r.speculated)):
                 if flag:
                     attrs += 1
                     lines.append(f"A{attrs}\t{name} R{k}")
             if r.score is not None:
                 notes += 1
-                lines.append(f"#{notes}\tAnnotatorNotes R{k}\tscore={r.score:.4f}")
+                extra = "" if r.event_score is None else f" event_score={r.event_score:.4f}"
+                lines.append(f"#{notes}\tAnnotatorNotes R{k}\tscore={r.score:.4f}{extra}")
         _write(folder, stem, doc.text, lines)
     _conf(folder, ppi_conf(ent_types, rel_types))
 

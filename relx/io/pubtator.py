@@ -260,7 +260,8 @@ def format_pubtator(doc: Document) -> str:
     type), others as they are (``Chemical``); the id column holds the namespaced ids
     (``NCBIGene:7157;HGNC:11998``, :mod:`relx.ids`). Relations with ``label`` False are
     not written; each concept pair is written once per relation type (an undirected one in
-    the order first seen, a directed one as arg1 -> arg2), its arguments the entities' first
+    the order first seen, a directed one agent first: arg1 -> arg2 unless its ``direction``
+    is ``entity2->entity1``), its arguments the entities' first
     ids (an entity without ids gets its entity id in the id column, others ``-``), followed,
     for predicted relations, by the score, ``negated`` and ``speculated`` columns
     (``true``/``false``/``-``; see :func:`_pair_columns`).
@@ -283,6 +284,8 @@ def format_pubtator(doc: Document) -> str:
     pairs: dict[tuple[str, str, str], tuple[str, str, list[Relation]]] = {}
     for r in rels:
         a1, a2 = (ids[a][0] if ids[a] else a for a in (r.arg1, r.arg2))
+        if r.direction == "entity2->entity1":   # the acting side first
+            a1, a2 = a2, a1
         key = (r.type, a1, a2) if is_directed_type(r.type) else (r.type, *sorted((a1, a2)))
         pairs.setdefault(key, (a1, a2, []))[2].append(r)   # the first-seen order is kept
     for (typ, _, _), (a1, a2, group) in pairs.items():
