@@ -178,7 +178,8 @@ class EventTyper:
     ``model``: an event model directory, installed name (default ``ge-events``) or loaded
     :class:`GEExtractor`. Only sentences holding a reported pair (``Sentence.relations``)
     go through the model, and only proteins (:func:`relx.ge.extract.is_protein`) are its
-    arguments. ``trigger_bias`` / ``edge_bias``: the model's ``None`` biases for triggers and
+    arguments; the events' Negation / Speculation are not judged (a relation's come from
+    :mod:`relx.learn.hedging`). ``trigger_bias`` / ``edge_bias``: the model's ``None`` biases for triggers and
     argument edges while typing (default: :data:`TYPING_TRIGGER_BIAS` /
     :data:`TYPING_EDGE_BIAS`; None: the model's own, tuned for event extraction).
     """
@@ -214,7 +215,7 @@ class EventTyper:
             ids = protein_ids([e for s in sents for e in s.entities if is_protein(e)])
             todo.append((d, ids, ge_document(part)))
         preds = self.model.predict([g for _, _, g in todo], self.trigger_bias,
-                                   self.edge_bias) if todo else []
+                                   self.edge_bias, modifications=False) if todo else []
         return [(ids, p) for (_, ids, _), p in zip(todo, preds, strict=True)]
 
     def type_relations(self, docs: Iterable[Document]) -> None:

@@ -134,9 +134,11 @@ class GEExtractor:
         return per_view
 
     def predict(self, docs: Sequence[GEDoc], trigger_bias: float | None = None,
-                edge_bias: float | None = None) -> list[StandoffDocument]:
+                edge_bias: float | None = None, modifications: bool = True
+                ) -> list[StandoffDocument]:
         """Predicted standoff documents (the ``.a1`` proteins and predicted events); the
-        biases (default: the fitted ones) as in :meth:`predict_views`."""
+        biases (default: the fitted ones) as in :meth:`predict_views`; ``modifications``:
+        also judge each event's Negation / Speculation (when the model has a detector)."""
         all_views = [build_views(d, gold=False) for d in docs]
         flat = [v for vs in all_views for v in vs]
         scores: dict[EdgeCandidate, float] = {}
@@ -145,7 +147,7 @@ class GEExtractor:
         for d, vs in zip(docs, all_views, strict=True):
             pred = assemble_document(d.standoff, vs, edges[k:k + len(vs)],
                                      self.grouping(self.binding), scores)
-            if self.modifications is not None:
+            if modifications and self.modifications is not None:
                 pred = self.modifications.predict(pred, vs)
             out.append(pred)
             k += len(vs)
