@@ -26,7 +26,9 @@ def _run_python_blocks(path: Path) -> None:
 def test_readme_python_examples_run(capsys):
     _run_python_blocks(ROOT / "README.md")
     out = capsys.readouterr().out
-    assert re.search(r"^(JAK1|STAT5|SOCS3) \[.*\] (JAK1|STAT5|SOCS3) 0\.\d+$", out, re.M), out
+    assert re.search(r"^SOCS3 JAK1 Inhibition entity1->entity2 0\.\d+$", out, re.M), out
+    assert re.search(r"^(JAK1|STAT5) (JAK1|STAT5) \w+ (entity[12]->entity[12]|None) 0\.\d+$",
+                     out, re.M), out
     assert re.search(r"^E\d+ Phosphorylation phosphorylation ", out, re.M), out
 
 
