@@ -23,6 +23,15 @@ mantissa bits would shrink them, and whether the parses stay the same:
     python dev/repack_models.py parses runs/repack/sm-m13 GE_DIR runs/repack/parse-m13
     python dev/repack_models.py compare-parses runs/repack/parse-base runs/repack/parse-m13
 
+The GE event model, re-saved in the current event model format (``relx/ge/pipeline.py``)
+and checked the same way (every fitted array bitwise equal, and the same predicted events,
+scores included, on a GE directory):
+
+    python dev/repack_models.py repack-events models/ge-events runs/repack/ge-events \\
+        --version 0.4.1
+    python dev/repack_models.py compare-events models/ge-events runs/repack/ge-events \\
+        ../shared/corpora/bionlp-st-ge/2011/devel
+
 ``spacy-round`` writes a copy whose weights keep ``--bits`` mantissa bits (still float32
 files: a measurement, not a smaller pipeline) and prints the bytes the weights would take as
 compressed byte planes; ``parses`` parses a GE directory with its ``.a1`` proteins and from
@@ -54,6 +63,72 @@ def repack(src: Path, out: Path, version: str) -> None:
     model.save(out)
     size = sum(f.stat().st_size for f in out.iterdir() if f.is_file())
     print(f"{src} ({old}) -> {out} ({version}): {size / 1e6:.1f} MB")
+
+
+def repack_events(src: Path, out: Path, version: str) -> None:
+    """Load the GE event model ``src`` and save it to ``out`` as ``version`` (same fit)."""
+    from relx.ge.pipeline import FORMAT_VERSION as EVENT_FORMAT
+    from relx.ge.pipeline import GEExtractor
+
+    model = GEExtractor.load(src)
+    own = {"format", "format_version", "relx_version", "config", "trigger_classes",
+           "trigger_dictionary", "edge_vocab", "train_seconds", "modification_thresholds"}
+    extra = {k: v for k, v in model.meta.items() if k not in own}
+    old = extra.get("version")
+    extra.update(version=version, repacked=f"{old} re-saved in event model format "
+                                          f"{EVENT_FORMAT}: the same fitted model")
+    model.save(out, extra_meta=extra)
+    size = sum(f.stat().st_size for f in out.iterdir() if f.is_file())
+    print(f"{src} ({old}) -> {out} ({version}): {size:,} bytes")
+
+
+def _state(obj: object, path: str, out: dict[str, bytes], seen: set[int]) -> None:
+    """Every array and value reachable from ``obj``'s attributes, as bytes by path."""
+    if isinstance(obj, np.ndarray):
+        out[path] = f"{obj.dtype.str}{obj.shape}".encode() + np.ascontiguousarray(obj).tobytes()
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            _state(v, f"{path}[{k!r}]", out, seen)
+    elif isinstance(obj, list | tuple):
+        for i, v in enumerate(obj):
+            _state(v, f"{path}[{i}]", out, seen)
+    elif isinstance(obj, float):
+        out[path] = np.float64(obj).tobytes()
+    elif obj is None or isinstance(obj, str | int | bool | np.generic | type):
+        out[path] = repr(obj).encode()
+    elif id(obj) not in seen and hasattr(obj, "__dict__"):
+        seen.add(id(obj))
+        out[path] = type(obj).__qualname__.encode()
+        for k, v in sorted(vars(obj).items()):
+            if not k.startswith("_cache"):
+                _state(v, f"{path}.{k}", out, seen)
+
+
+def compare_events(a: Path, b: Path, directory: Path) -> bool:
+    """True when two GE event models hold bitwise equal fitted state and predict the same
+    standoff (events, arguments, modifications, scores) on the GE ``directory``."""
+    from relx.ge.data import load_ge
+    from relx.ge.pipeline import GEExtractor
+
+    ma, mb = GEExtractor.load(a), GEExtractor.load(b)
+    states = []
+    for m in (ma, mb):
+        out: dict[str, bytes] = {}
+        _state({"triggers": m.triggers, "edges": m.edges, "grouper": m.grouper,
+                "modifications": m.modifications,
+                "dictionary": m.triggers.dictionary_.to_json(),
+                "encoder": m.edges.encoder_.to_dict()}, "model", out, set())
+        states.append(out)
+    keys = set(states[0]) | set(states[1])
+    differ = sorted(k for k in keys if states[0].get(k) != states[1].get(k))
+    print(f"fitted state: {len(keys)} values, {len(differ)} differ {differ[:10]}")
+    docs = load_ge(directory)
+    pa, pb = ma.predict(docs), mb.predict(docs)
+    same_docs = sum(x.model_dump_json() == y.model_dump_json() for x, y in zip(pa, pb, strict=True))
+    n_events = sum(len(d.events) for d in pa)
+    print(f"predictions on {directory}: {len(docs)} documents, {n_events} events, "
+          f"{same_docs} documents identical")
+    return not differ and same_docs == len(docs)
 
 
 def pairs(directory: Path, out: Path) -> None:
@@ -202,6 +277,14 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)
     c.add_argument("docs", type=Path)
+    re_ = sub.add_parser("repack-events", help="re-save a GE event model in the current format")
+    re_.add_argument("src", type=Path)
+    re_.add_argument("out", type=Path)
+    re_.add_argument("--version", required=True, help="the repacked model's version")
+    ce = sub.add_parser("compare-events", help="compare two GE event models")
+    ce.add_argument("a", type=Path)
+    ce.add_argument("b", type=Path)
+    ce.add_argument("directory", type=Path, help="a GE directory (.txt/.a1) to predict")
     sr = sub.add_parser("spacy-round", help="a spaCy pipeline with fewer mantissa bits")
     sr.add_argument("src", type=Path)
     sr.add_argument("out", type=Path)
@@ -216,6 +299,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.command == "repack":
         repack(args.src, args.out, args.version)
+    elif args.command == "repack-events":
+        repack_events(args.src, args.out, args.version)
+    elif args.command == "compare-events":
+        return 0 if compare_events(args.a, args.b, args.directory) else 1
     elif args.command == "pairs":
         pairs(args.directory, args.out)
     elif args.command == "spacy-round":

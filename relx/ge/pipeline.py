@@ -8,9 +8,10 @@ component sections such as ``[edge_klsh]``, ``[edge_forest]``), ``[assembly]``
 :class:`~relx.ge.modifications.ModificationDetector`). The edge detector is trained on gold
 triggers.
 
-Saved models are a directory: ``meta.json`` (format version, config, classes,
-vocabularies, trigger dictionary) and ``models.skops`` (the fitted scikit-learn parts,
-loaded with an explicit list of trusted types) -- never pickle.
+Saved models are a directory: ``meta.json`` (format version, config, classes) and
+``models.skops`` (the fitted scikit-learn parts, loaded with an explicit list of trusted
+types, the linear models' weights as :mod:`relx.learn.compact_linear` arrays, and the
+trigger dictionary and edge vocabulary) -- never pickle.
 """
 
 from __future__ import annotations
@@ -41,13 +42,17 @@ from relx.ge.modifications import ModificationDetector
 from relx.ge.sentences import SentenceView, build_views
 from relx.ge.triggers import TriggerDetector, TriggerDictionary
 from relx.io.atomic import atomic_open
+from relx.learn.compact_linear import restore_coefs, strip_coefs
 from relx.registry import build_component
 from relx.structures import StructureEncoder
 
 # 2: forests stored as relx.learn.packed_trees.compact_trees (narrowed arrays; format-1
 #    files hold the plain packed arrays and still load)
-FORMAT_VERSION = 2
-READABLE_FORMATS = (1, 2)
+# 3: linear models' weights as relx.learn.compact_linear arrays (non-zero columns, distinct
+#    columns once) and the trigger dictionary / edge vocabulary in models.skops
+#    (``vocabularies_json``: JSON as uint8, LZMA) instead of meta.json; same fitted values
+FORMAT_VERSION = 3
+READABLE_FORMATS = (1, 2, 3)
 TRUSTED_TYPES = [
     "relx.kernels.structure.PathKernel", "relx.kernels.structure.SumKernel",
     "relx.learn.forest.RandomSubspaceForest", "relx.represent.klsh.KLSHEncoder",
@@ -174,14 +179,18 @@ class GEExtractor:
         mods = self.modifications
         if mods is not None:
             parts.update({f"modification_{t}": m for t, m in mods.models_.items()})
+        parts, coefs = strip_coefs(parts)
+        parts["compact_coef"] = coefs
+        vocabularies = {"trigger_dictionary": self.triggers.dictionary_.to_json(),
+                        "edge_vocab": self.edges.encoder_.to_dict()}
+        parts["vocabularies_json"] = np.frombuffer(json.dumps(vocabularies).encode("utf-8"),
+                                                   dtype=np.uint8)
         with atomic_open(directory / "models.skops", "wb") as fh:
             # LZMA: a quarter smaller than deflate for the forests (21 -> 15 MB shipped)
             fh.write(sio.dumps(parts, compression=zipfile.ZIP_LZMA))
         meta = {"format": "relx-ge-events", "format_version": FORMAT_VERSION,
                 "relx_version": __version__, "config": self.config,
                 "trigger_classes": self.triggers.classes_,
-                "trigger_dictionary": self.triggers.dictionary_.to_json(),
-                "edge_vocab": self.edges.encoder_.to_dict(),
                 "train_seconds": self.train_seconds_,
                 "modification_thresholds": None if mods is None else mods.thresholds_,
                 **(extra_meta or {})}
@@ -214,11 +223,15 @@ class GEExtractor:
         except UntrustedTypesFoundException as exc:
             raise GEModelError(f"{skops_path}: refusing untrusted types "
                                f"({exc})") from None
+        restore_coefs(parts, parts.pop("compact_coef", {}))
+        vocabularies = (json.loads(parts.pop("vocabularies_json").tobytes().decode("utf-8"))
+                        if "vocabularies_json" in parts else meta)   # format <= 2: meta.json
         self = cls(meta["config"])
         self.triggers.model_ = parts["trigger_model"]
         self.triggers.classes_ = list(meta["trigger_classes"])
-        self.triggers.dictionary_ = TriggerDictionary.from_json(meta["trigger_dictionary"])
-        self.edges.encoder_ = StructureEncoder.from_dict(meta["edge_vocab"])
+        self.triggers.dictionary_ = TriggerDictionary.from_json(
+            vocabularies["trigger_dictionary"])
+        self.edges.encoder_ = StructureEncoder.from_dict(vocabularies["edge_vocab"])
         if self.edges.uses_klsh:
             self.edges.klsh, self.edges.forest = parts["klsh"], parts["forest"]
         if self.edges.uses_features:
