@@ -18,6 +18,8 @@ from typing import Any
 import scispacy.custom_sentence_segmenter  # noqa: F401  (registers pysbd_sentencizer)
 from spacy.language import Language
 
+import relx.parse.compact_pipeline  # noqa: F401  (srsly decoder of the packed weights)
+
 __all__ = ["make_pos_lemma", "make_pysbd_sentencizer", "make_relx_sentencizer"]
 
 
