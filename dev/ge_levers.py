@@ -210,8 +210,8 @@ def cmd_lexicon(a, fit, val) -> None:
     fit_views = [build_views(d, gold=True) for d in fit]
     tcfg = dict(load_config(a.config)["triggers"])
     for tag, extra in [("stems + compound tail", {"lexicon_variants": True}),
-                       ("EigenWord neighbours", {"vectors": "models/eigenwords.npz"}),
-                       ("both", {"lexicon_variants": True, "vectors": "models/eigenwords.npz"})]:
+                       ("EigenWord neighbours", {"vectors": "runs/vectors/eigenwords.npz"}),
+                       ("both", {"lexicon_variants": True, "vectors": "runs/vectors/eigenwords.npz"})]:
         m.triggers = TriggerDetector(**tcfg, **extra, random_state=0).fit(fit_views)
         ev = Validation(m, val)
         nodes, _, _, edges = ev.pipeline()

@@ -421,9 +421,14 @@ def node_similarity(vectors: WordVectors, words: Sequence[str], kind: str = "cos
     return similarity_matrix(vocabulary_vectors(vectors, words), kind, p, s)
 
 
+# where `relx train-vectors` writes the vectors the training configs name (a training input,
+# not shipped: the fitted models carry the vectors they use)
+DEFAULT_VECTORS = "runs/vectors/eigenwords.npz"
+
+
 def resolve_vectors_path(path: str | Path) -> Path:
     """``path`` as given if it exists, else relative to the relx checkout (so configs can say
-    ``models/eigenwords.npz`` wherever relx runs)."""
+    ``runs/vectors/eigenwords.npz`` wherever relx runs)."""
     p = Path(path)
     if p.exists() or p.is_absolute():
         return p
@@ -441,6 +446,10 @@ def cached_vectors(path: str | Path) -> WordVectors:
     p = resolve_vectors_path(path)
     try:
         mtime = p.stat().st_mtime_ns
+    except FileNotFoundError:
+        raise VectorsFormatError(
+            f"{p}: word vectors not found; build them with `relx train-vectors --out {path}` "
+            "(EigenWord vectors of the ../shared corpus text, about a minute)") from None
     except OSError as exc:
         raise VectorsFormatError(f"{p}: cannot read word vectors ({exc})") from None
     return _cached_vectors(str(p), mtime)

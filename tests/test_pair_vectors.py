@@ -74,14 +74,14 @@ def test_best_config_trees_see_the_word_vectors():
     union = pipe.steps[-1][1].estimators[4].steps[0][1]
     parts = [type(p).__name__ for _, p in union.transformer_list]
     assert parts == ["Pipeline", "PairVectorFeatures"]
-    assert union.transformer_list[1][1].vectors == "models/eigenwords.npz"
+    assert union.transformer_list[1][1].vectors == "runs/vectors/eigenwords.npz"
 
 
 def test_real_iepa_pairs_get_vectors_from_the_shipped_eigenwords():
     from relx.ppi.evaluate import load_corpus
 
-    if not (ROOT / "models" / "eigenwords.npz").exists():
-        pytest.skip("models/eigenwords.npz not available")
+    if not (ROOT / "runs" / "vectors" / "eigenwords.npz").exists():
+        pytest.skip("runs/vectors/eigenwords.npz not available")
     inst = pair_instances(load_corpus(corpus_file("IEPA")))[:300]
     x = PairVectorFeatures().fit(inst).transform(inst)
     d = x.shape[1] // len(BLOCKS)

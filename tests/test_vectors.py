@@ -30,7 +30,7 @@ from relx.vectors import (
 )
 from tests.conftest import FIXTURES, ROOT
 
-SHIPPED = ROOT / "models" / "eigenwords.npz"
+SHIPPED = ROOT / "runs" / "vectors" / "eigenwords.npz"  # relx train-vectors (not shipped)
 
 TINY = [s.split() for s in (
     "PROT binds PROT in vivo",

@@ -323,7 +323,7 @@ def silver_ppi(
 @app.command("train-vectors", rich_help_panel="Evaluate and train")
 def train_vectors(
     out: Annotated[Path, typer.Option(help="Vectors file to write (.npz).")]
-    = Path("models/eigenwords.npz"),
+    = Path("runs/vectors/eigenwords.npz"),
     dim: Annotated[int, typer.Option(help="Dimensions (top eigenvectors).")] = 100,
     window: Annotated[int, typer.Option(help="Co-occurrence window (tokens each side).")] = 5,
     alpha: Annotated[float, typer.Option(help="PMI threshold: keep PMI > alpha.")] = -2.5,
@@ -341,7 +341,7 @@ def train_vectors(
     """Train EigenWord / SVD-NS word vectors on corpus text (entities blinded).
 
     The vectors feed the path kernel's vector token kernels and the pair-vector features
-    (config: vectors = "models/eigenwords.npz")."""
+    (config: vectors = "runs/vectors/eigenwords.npz")."""
     import time
     from collections import Counter
 

@@ -25,7 +25,7 @@ class PathKernel:
     """Normalised subsequence kernel over one structure type (``path`` or ``sequence``).
 
     Word vectors (:mod:`relx.vectors`): with ``vectors`` (an EigenWord ``.npz``, e.g.
-    ``models/eigenwords.npz``) the node kernel is ``max(back-off, k_w(w_a, w_b))`` with the
+    ``runs/vectors/eigenwords.npz``) the node kernel is ``max(back-off, k_w(w_a, w_b))`` with the
     token kernel ``token_kernel`` on the two words' vectors: ``gaussian`` (width
     ``token_kernel_s``), ``sigmoid`` or ``cosine_sharp`` (power ``token_kernel_p``). The
     (Vw, Vw) ``node_sim`` is made for the structure vocabulary the kernel is bound to

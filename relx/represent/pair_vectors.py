@@ -1,6 +1,6 @@
 """Dense word-vector features of a candidate pair, for tree ensembles.
 
-Four blocks of one word-vector dimension each (``dim`` = 100 for ``models/eigenwords.npz``),
+Four blocks of one word-vector dimension each (``dim`` = 100 for ``runs/vectors/eigenwords.npz``),
 every block the mean unit-norm vector of its words (lowercased token texts, the vocabulary of
 :func:`relx.vectors.train_vectors`; words without a vector are skipped, a block with none is
 zeros):
@@ -26,7 +26,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from relx.represent.instances import PairInstance
 from relx.represent.pair_features import WINDOW, _mention_tokens, _pair_parts
 from relx.structures import _roles, entity_head, shortest_path
-from relx.vectors import cached_vectors
+from relx.vectors import DEFAULT_VECTORS, cached_vectors
 
 BLOCKS = ("path", "between", "governors", "window")
 
@@ -66,7 +66,7 @@ class PairVectorFeatures(TransformerMixin, BaseEstimator):
     estimator (``words_``, ``matrix_`` float16), so a saved model does not need the file.
     """
 
-    def __init__(self, vectors: str = "models/eigenwords.npz") -> None:
+    def __init__(self, vectors: str = DEFAULT_VECTORS) -> None:
         self.vectors = vectors
 
     def fit(self, X: Sequence[PairInstance], y=None) -> PairVectorFeatures:
