@@ -135,3 +135,24 @@ def test_missing_training_vectors_name_the_command_that_builds_them(tmp_path) ->
 
     with pytest.raises(VectorsFormatError, match="relx train-vectors --out"):
         cached_vectors(tmp_path / "eigenwords.npz")
+
+
+def test_sentences_parsed_by_the_previous_pipeline_version_are_not_parsed_again() -> None:
+    """relx_bio_sm 0.3.2 is 0.3.1 saved compact (identical parses): a sentence 0.3.1 parsed
+    keeps its parse (and is not re-parsed out of its document's context)."""
+    import json
+
+    from relx.doc import Sentence
+    from relx.parse.pipeline import default_source
+    from relx.parse.views import relx_view
+
+    meta_file = models_dir() / "relx_bio_sm" / "meta.json"
+    if not meta_file.is_file():
+        pytest.skip("shipped pipeline missing")
+    meta = json.loads(meta_file.read_text("utf-8"))
+    older = [f"{meta['lang']}_{meta['name']}-{v}" for v in meta.get("same_parses_as", [])]
+    assert older and default_source() not in older
+    sents = [Sentence(id="s0", start=0, end=24, text="IL-2 binds its receptor.",
+                      parse_source=src)
+             for src in [*older, default_source()]]
+    assert all(a is b for a, b in zip(relx_view(sents), sents, strict=True))

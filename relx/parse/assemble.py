@@ -25,6 +25,7 @@ PIPELINE_VERSION = "0.3.2"  # 0.3.0: parser fine-tuned with GENIA weighted 8x (c
 # 0.3.1: NER tok2vec width 64 (configs/ner.cfg), same F1, 30% faster; parser unchanged
 # 0.3.2: 0.3.1 saved compact (relx.parse.compact_pipeline: packed weights, no strings.json
 #        entries, alphabetic lemma index), 25.0 -> 20.4 MB; byte-identical parses
+SAME_PARSES_AS = ["0.3.1"]  # versions that parse exactly as this one (relx.parse.views)
 SPACY_VERSIONS = ">=3.7.5,<3.9.0"
 
 
@@ -49,6 +50,7 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
     nlp.meta.update({
         "name": DEFAULT_PIPELINE,
         "version": PIPELINE_VERSION,
+        "same_parses_as": SAME_PARSES_AS,
         "description": "relx biomedical pipeline: scispacy tokenizer + pysbd sentences, "
                        "CNN tagger and dependency parser (CRAFT + GENIA, CRAFT/ClearNLP "
                        "labels), rule lemmatizer, protein NER (own CNN tok2vec; BioNLP-ST GE + AIMed, "

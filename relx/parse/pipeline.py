@@ -42,6 +42,19 @@ def default_source() -> str:
     return source_name(meta)
 
 
+def same_parse_sources(meta: dict) -> frozenset[str]:
+    """``source_name`` of a pipeline and of the earlier versions its meta lists under
+    ``same_parses_as`` (the same weights saved differently: identical parses)."""
+    base = f"{meta.get('lang', 'en')}_{meta.get('name', 'pipeline')}-"
+    return frozenset({source_name(meta), *(base + v for v in meta.get("same_parses_as", ()))})
+
+
+def default_sources() -> frozenset[str]:
+    """:func:`same_parse_sources` of the shipped pipeline, read from its meta.json."""
+    meta = json.loads((models_dir() / DEFAULT_PIPELINE / "meta.json").read_text("utf-8"))
+    return same_parse_sources(meta)
+
+
 def _register_scispacy() -> None:
     """Register the factories the saved pipeline names (also spaCy entry points, so this
     only matters where relx runs without being installed)."""

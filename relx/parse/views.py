@@ -35,6 +35,14 @@ def _source(model: str | None) -> str:
     return default_source() if model is None else _parser(model).source
 
 
+@functools.lru_cache(maxsize=4)
+def _same_sources(model: str | None) -> frozenset[str]:
+    """Sources whose parses this pipeline would repeat exactly (its own included)."""
+    from relx.parse.pipeline import default_sources, same_parse_sources
+
+    return default_sources() if model is None else same_parse_sources(_parser(model).nlp.meta)
+
+
 def _key(s: Sentence, source: str) -> tuple:
     bounds = sorted({(sp.start - s.start, sp.end - s.start)
                      for e in s.entities for sp in e.spans})
@@ -44,11 +52,11 @@ def _key(s: Sentence, source: str) -> tuple:
 def relx_view(sentences: Sequence[Sentence], model: str | None = None) -> list[Sentence]:
     """``sentences`` re-parsed by relx's pipeline (``model``: ``None`` for the shipped one,
     or a spaCy pipeline name/path), one per input, same ids, entities and relations."""
-    source = _source(model)
+    source, same = _source(model), _same_sources(model)
     out: list[Sentence | None] = [None] * len(sentences)
     todo: dict[tuple, list[int]] = {}
     for i, s in enumerate(sentences):
-        if s.parse_source == source:
+        if s.parse_source in same:
             out[i] = s
             continue
         key = _key(s, source)
