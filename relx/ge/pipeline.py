@@ -201,7 +201,7 @@ class GEExtractor:
     @classmethod
     def load(cls, directory: str | Path) -> GEExtractor:
         """Load a model saved by :meth:`save`; checks the format and its version."""
-        import skops.io as sio
+        from relx import skops_reader
 
         directory = Path(directory)
         meta_path, skops_path = directory / "meta.json", directory / "models.skops"
@@ -216,11 +216,9 @@ class GEExtractor:
                                f"(this relx reads versions "
                                f"{', '.join(map(str, READABLE_FORMATS))})")
         data = skops_path.read_bytes()
-        from skops.io.exceptions import UntrustedTypesFoundException
-
-        try:   # audits the file against the allow-list, then builds it: one pass
-            parts = sio.loads(data, trusted=TRUSTED_TYPES)
-        except UntrustedTypesFoundException as exc:
+        try:   # audits the file against the allow-list, then builds it (no skops import)
+            parts = skops_reader.load(data, TRUSTED_TYPES)
+        except skops_reader.UntrustedTypes as exc:
             raise GEModelError(f"{skops_path}: refusing untrusted types "
                                f"({exc})") from None
         restore_coefs(parts, parts.pop("compact_coef", {}))

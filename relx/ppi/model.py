@@ -2,7 +2,8 @@
 
 A model directory holds ``meta.json`` (format version, name, version, task, training data,
 figures), ``config.toml`` (the pipeline config it was trained with) and ``pipeline.skops``
-(the fitted sklearn pipeline, loaded by skops with an explicit allow-list of types).
+(the fitted sklearn pipeline in skops' format, read by :mod:`relx.skops_reader` with an
+explicit allow-list of types).
 """
 
 from __future__ import annotations
@@ -213,7 +214,7 @@ def _rename_files(node: Any, rename: dict[str, str]) -> None:
 
 def load_model(path: str | Path) -> RelationModel:
     """Load a model directory written by :meth:`RelationModel.save`."""
-    import skops.io as sio
+    from relx import skops_reader
 
     path = Path(path)
     meta_file = path / "meta.json"
@@ -226,11 +227,9 @@ def load_model(path: str | Path) -> RelationModel:
                          "`relx train`")
     config = tomllib.loads((path / "config.toml").read_text())
     file = path / "pipeline.skops"
-    from skops.io.exceptions import UntrustedTypesFoundException
-
-    try:   # audits the whole file against the allow-list, then builds it: one pass
-        pipeline = sio.load(file, trusted=TRUSTED_TYPES)
-    except UntrustedTypesFoundException as exc:
+    try:   # audits the whole file against the allow-list, then builds it (no skops import)
+        pipeline = skops_reader.load(file, TRUSTED_TYPES)
+    except skops_reader.UntrustedTypes as exc:
         raise ModelError(f"{file}: refusing to load untrusted types "
                          f"({exc})") from None
     release_freed_memory()

@@ -1,0 +1,94 @@
+"""relx.skops_reader builds the objects skops.io.load builds, trusts no more than skops
+does, and hands what it does not read to skops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import skops.io as sio
+
+from relx import skops_reader
+from relx.ge.pipeline import TRUSTED_TYPES as EVENT_TRUSTED
+from relx.ppi.model import TRUSTED_TYPES as PPI_TRUSTED
+from relx.structures import NONE, Vocab
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+def assert_same(a: Any, b: Any, path: str = "", seen: set[int] | None = None) -> None:
+    """``a`` and ``b`` hold the same types and bitwise equal values, recursively."""
+    seen = set() if seen is None else seen
+    if id(a) in seen:
+        return
+    seen.add(id(a))
+    assert type(a) is type(b), path
+    if isinstance(a, np.ndarray):
+        assert (a.dtype, a.shape, a.flags.writeable, a.flags.c_contiguous) == \
+            (b.dtype, b.shape, b.flags.writeable, b.flags.c_contiguous), path
+        if a.dtype == object:
+            for i, (x, y) in enumerate(zip(a.ravel(), b.ravel(), strict=True)):
+                assert_same(x, y, f"{path}[{i}]", seen)
+        else:
+            assert a.tobytes() == b.tobytes(), path
+    elif isinstance(a, dict):
+        assert list(a) == list(b), path
+        for k in a:
+            assert_same(a[k], b[k], f"{path}.{k}", seen)
+    elif isinstance(a, list | tuple):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_same(x, y, f"{path}[{i}]", seen)
+    elif isinstance(a, float):
+        assert repr(a) == repr(b), path
+    elif isinstance(a, str | int | bool | type(None) | np.generic | type):
+        assert a == b, path
+    elif isinstance(a, np.random.Generator):
+        assert a.bit_generator.state == b.bit_generator.state, path
+    elif hasattr(a, "__dict__"):
+        assert_same(vars(a), vars(b), f"{path}/{type(a).__name__}", seen)
+    else:
+        assert a.__reduce__() == b.__reduce__(), path
+
+
+@pytest.mark.parametrize(("file", "trusted"), [
+    ("ppi-default/pipeline.skops", PPI_TRUSTED), ("ge-events/models.skops", EVENT_TRUSTED)])
+def test_shipped_models_read_as_skops_loads_them(file: str, trusted: list[str]) -> None:
+    path = MODELS / file
+    if not path.exists():
+        pytest.skip(f"{path} not shipped in this checkout")
+    assert_same(skops_reader.read(path, trusted), sio.load(path, trusted=trusted))
+
+
+def test_reader_trusts_only_what_skops_trusts_by_default() -> None:
+    from skops.io._sklearn import ALLOWED_LOSSES
+    from skops.io._trusted_types import SKLEARN_ESTIMATOR_TYPE_NAMES, SKLEARN_INTERNAL_TYPE_NAMES
+    from skops.io._utils import get_type_name
+
+    assert skops_reader.SKLEARN_TYPES <= set(SKLEARN_ESTIMATOR_TYPE_NAMES) | set(
+        SKLEARN_INTERNAL_TYPE_NAMES)
+    assert skops_reader.LOSS_TYPES <= {get_type_name(t) for t in ALLOWED_LOSSES}
+
+
+def test_other_files_go_to_skops() -> None:
+    from sklearn.tree import DecisionTreeClassifier
+
+    tree = DecisionTreeClassifier(max_depth=3).fit([[0.0], [1.0], [2.0]], [0, 1, 1])
+    data = sio.dumps(tree)   # a type skops trusts and this reader does not know
+    with pytest.raises(skops_reader.Unsupported):
+        skops_reader.read(data, [])
+    loaded = skops_reader.load(data, ["sklearn.tree._tree.Tree"])
+    assert loaded.predict([[0.0], [2.0]]).tolist() == [0, 1]
+
+
+def test_untrusted_type_is_refused() -> None:
+    data = sio.dumps({"vocab": Vocab(["JAK1", "STAT5"])})
+    with pytest.raises(skops_reader.Unsupported):
+        skops_reader.read(data, [])
+    with pytest.raises(skops_reader.UntrustedTypes, match="relx.structures.Vocab"):
+        skops_reader.load(data, [])
+    vocab = skops_reader.read(data, ["relx.structures.Vocab"])["vocab"]
+    assert vocab.itos == [NONE, "JAK1", "STAT5"]
+    assert vocab.stoi == {NONE: 0, "JAK1": 1, "STAT5": 2}
