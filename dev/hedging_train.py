@@ -26,7 +26,7 @@ from sklearn.metrics import precision_recall_fscore_support
 
 from relx.doc import REGULATION_TYPES, StandoffDocument
 from relx.ge.data import cache_path, load_ge
-from relx.ge.ppi_pairs import _overlap, _theme_proteins
+from relx.ge.ppi_pairs import _overlap, _theme_proteins, equivalent_pairs
 from relx.learn.hedging import DEFAULT_PATH, HedgingDetector, load_hedging
 from relx.represent.hedging import HEDGING_TYPES
 from relx.represent.instances import PairInstance
@@ -59,11 +59,8 @@ def connecting_events(doc: StandoffDocument) -> dict[frozenset[str], set[str]]:
     groups = doc.equiv_classes()
     closed: dict[frozenset[str], set[str]] = {}
     for pair, evs in out.items():
-        a, b = sorted(pair)
-        for x in groups.get(a, {a}):
-            for y in groups.get(b, {b}):
-                if x != y:
-                    closed.setdefault(frozenset((x, y)), set()).update(evs)
+        for xy in equivalent_pairs(pair, groups):
+            closed.setdefault(frozenset(xy), set()).update(evs)
     return closed
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from relx.doc import REGULATION_TYPES, Document, StandoffDocument
 from relx.ge.extract import ge_document, is_protein, protein_ids, resolve_event_model
 from relx.ge.pipeline import GEExtractor
+from relx.ge.ppi_pairs import equivalent_pairs
 
 #: GE modification event types (2011 and 2013 tasks) -> their Statement names
 MODIFICATIONS = frozenset({"Phosphorylation", "Dephosphorylation", "Ubiquitination",
@@ -149,16 +150,12 @@ def closed_under_equivs(found: dict[frozenset[str], list[TypedInteraction]],
     groups = doc.equiv_classes()
     out: dict[frozenset[str], list[TypedInteraction]] = {}
     for pair, ts in found.items():
-        a, b = sorted(pair)
-        for x in groups.get(a, {a}):
-            for y in groups.get(b, {b}):
-                if x == y:
-                    continue
-                swap = {a: x, b: y}
-                for t in ts:
-                    out.setdefault(frozenset((x, y)), []).append(TypedInteraction(
-                        t.type, frozenset((x, y)), swap.get(t.agent) if t.agent else None,
-                        swap.get(t.target) if t.target else None, t.event, t.score))
+        for x, y in equivalent_pairs(pair, groups):
+            swap = dict(zip(sorted(pair), (x, y), strict=True))
+            for t in ts:
+                out.setdefault(frozenset((x, y)), []).append(TypedInteraction(
+                    t.type, frozenset((x, y)), swap.get(t.agent) if t.agent else None,
+                    swap.get(t.target) if t.target else None, t.event, t.score))
     for ts in out.values():
         ts.sort(key=TypedInteraction.rank)
     return out

@@ -17,7 +17,7 @@ implied, not what a PPI corpus would annotate: AIMed marks physical interactions
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 
 from relx.doc import REGULATION_TYPES, Document, Relation, StandoffDocument
@@ -47,14 +47,18 @@ def interacting_pairs(doc: StandoffDocument) -> set[frozenset[str]]:
             themes = set().union(*(_theme_proteins(t, proteins, events) for t in ev.refs("Theme")))
             pairs.update(frozenset((c, t)) for c in causes for t in themes if c != t)
     groups = doc.equiv_classes()
-    closed = set()
-    for pair in pairs:
-        a, b = sorted(pair)
-        for x in groups.get(a, {a}):
-            for y in groups.get(b, {b}):
-                if x != y:
-                    closed.add(frozenset((x, y)))
-    return closed
+    return {frozenset(xy) for pair in pairs for xy in equivalent_pairs(pair, groups)}
+
+
+def equivalent_pairs(pair: frozenset[str], groups: dict[str, set[str]]
+                     ) -> Iterator[tuple[str, str]]:
+    """``(x, y)`` for every mention ``x`` equivalent to the pair's first id (sorted) and
+    ``y`` to its second, ``x != y`` (``groups``: :meth:`StandoffDocument.equiv_classes`)."""
+    a, b = sorted(pair)
+    for x in groups.get(a, {a}):
+        for y in groups.get(b, {b}):
+            if x != y:
+                yield x, y
 
 
 def _overlap(a, b) -> bool:
