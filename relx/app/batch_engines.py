@@ -214,21 +214,26 @@ def run_plan(plan: Plan, *, jobs: int = 1, engine: str = "local", scheduler: str
 
 
 def _run_here(plan: Plan, on_done: OnDone) -> None:
+    """Every chunk in this process, on one compute thread (numba, BLAS and OpenMP limited
+    while it runs, as in a ``--jobs`` or Dask worker: with their default pools the OpenMP
+    threads spin against numba's and the process spends ~1.3x the CPU time per document)."""
+    from relx.api import limited_threads
     from relx.app.batch import extractor_for
 
-    for unit in plan.units():
-        try:
-            rec = process_chunk(unit, plan.opts, extractor_for)
-        except Exception as exc:
-            from relx.model_store import ModelError
+    with limited_threads(1):
+        for unit in plan.units():
+            try:
+                rec = process_chunk(unit, plan.opts, extractor_for)
+            except Exception as exc:
+                from relx.model_store import ModelError
 
-            if isinstance(exc, ModelError):
-                raise
-            rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
-        else:
-            plan.chunk_done(rec)
-        if on_done:
-            on_done(rec)
+                if isinstance(exc, ModelError):
+                    raise
+                rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+            else:
+                plan.chunk_done(rec)
+            if on_done:
+                on_done(rec)
 
 
 def _worker_main(conn: Any, opts: Any) -> None:
@@ -363,42 +368,91 @@ def dask_installed() -> bool:
     return importlib.util.find_spec("distributed") is not None
 
 
-def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
-    """Chunks as Dask tasks (at most two per worker thread in flight)."""
-    from distributed import Client, as_completed
+_ONE_THREAD = False
 
-    from relx.app.batch import extractor_for
+
+def dask_chunk(unit: Unit, opts: Any) -> dict[str, Any]:
+    """One chunk as a Dask task, on one compute thread: a Dask worker thread owns one core,
+    as a ``--jobs`` worker does (Dask's nanny limits OpenMP/BLAS but not numba's pool)."""
+    global _ONE_THREAD
+    from relx.app.batch import extractor_for, single_thread
+
+    if not _ONE_THREAD:
+        single_thread()
+        _ONE_THREAD = True
+    return process_chunk(unit, opts, extractor_for)
+
+
+#: with no Dask worker connected for this long (seconds), the batch stops (exit 1; the
+#: chunks done so far are kept and a rerun resumes)
+DASK_NO_WORKERS_S = 600.0
+
+
+def _dask_threads(client: Any) -> int:
+    """Worker threads connected to the scheduler now (0 while none is)."""
+    return sum(client.nthreads().values())
+
+
+def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
+    """Chunks as Dask tasks, one in flight per worker thread.
+
+    Only as many tasks as there are worker threads are out, so a worker takes a new chunk
+    when it finishes one (no queue behind a slow chunk at the end of the run), and when a
+    worker dies only the chunk it was running counts against the scheduler's
+    ``allowed-failures`` (Dask blames every task queued on a lost worker). The scheduler
+    reruns a lost worker's chunk elsewhere; a rerun chunk rewrites the same parts (the
+    chunk's folder is cleared first, every file written atomically), so a chunk that ran
+    twice leaves one copy. A chunk that killed ``allowed-failures + 1`` workers comes back
+    as ``KilledWorker`` and is recorded as failed (stage ``worker``).
+    """
+    from distributed import Client, wait
+
     from relx.model_store import ModelError
 
     with Client(scheduler) as client:
-        limit = 2 * max(1, sum(client.nthreads().values())) + 1
         units = plan.units()
         flying: dict[Any, Unit] = {}
-        done = as_completed()
+        exhausted = False
+        no_workers_since: float | None = None
 
-        def submit() -> None:
-            while len(flying) < limit:
+        def submit(limit: int) -> None:
+            nonlocal exhausted
+            while not exhausted and len(flying) < limit:
                 unit = next(units, None)
                 if unit is None:
+                    exhausted = True
                     return
-                fut = client.submit(process_chunk, unit, plan.opts, extractor_for, pure=False,
-                                    retries=1, key=f"relx-{unit.key}-{unit.index}-{os.getpid()}"
+                fut = client.submit(dask_chunk, unit, plan.opts, pure=False,
+                                    key=f"relx-chunk-{unit.key}-{unit.index}-{os.getpid()}"
                                     f"-{time.monotonic_ns()}")
                 flying[fut] = unit
-                done.add(fut)
 
-        submit()
-        for fut in done:
-            unit = flying.pop(fut)
+        while True:
+            threads = _dask_threads(client)
+            if threads:
+                no_workers_since = None
+            elif no_workers_since is None:
+                no_workers_since = time.monotonic()
+            elif time.monotonic() - no_workers_since > DASK_NO_WORKERS_S:
+                raise RuntimeError(f"no Dask worker connected to {scheduler} for "
+                                   f"{DASK_NO_WORKERS_S:.0f} s; rerun to resume")
+            submit(max(1, threads))
+            if not flying:
+                break
             try:
-                rec = fut.result()
-            except ModelError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - KilledWorker, lost data...
-                rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
-            else:
-                plan.chunk_done(rec)
-            if on_done:
-                on_done(rec)
-            fut.release()
-            submit()
+                finished, _ = wait(list(flying), timeout=5, return_when="FIRST_COMPLETED")
+            except TimeoutError:          # none back yet: look at the workers again
+                continue
+            for fut in finished:
+                unit = flying.pop(fut)
+                try:
+                    rec = fut.result()
+                except ModelError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - KilledWorker, lost data...
+                    rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+                else:
+                    plan.chunk_done(rec)
+                if on_done:
+                    on_done(rec)
+                fut.release()
