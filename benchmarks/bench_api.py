@@ -108,6 +108,12 @@ def main() -> None:
     print(f"{'figure':<48}" + "".join(f"{r['task']:>12}" for r in runs))
     for k in keys:
         print(f"{k:<48}" + "".join(f"{r.get(k, ''):>12}" for r in runs))
+    for task in tasks:   # the spread over fresh processes
+        mine = [r for r in runs if r["task"] == task]
+        for k in ("load_s", "load_cpu_s", "steady_median_s"):
+            v = sorted(r[k] for r in mine)
+            print(f"{task} {k}: median {statistics.median(v)} (min {v[0]}, max {v[-1]}, "
+                  f"{len(v)} processes)")
     print(json.dumps({"runs": runs, "source": source, "cpus": os.cpu_count(),
                       "loadavg_before": load_before, "loadavg_after": load_after}))
 

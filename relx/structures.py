@@ -367,8 +367,13 @@ class Vocab:
         if "packed" not in state:  # models of format <= 2: the plain attributes
             self.__dict__.update(state)
             return
+        itos = [NONE, *unpack_strings(state["packed"])]
+        stoi = dict(zip(itos, range(len(itos)), strict=True))
+        if len(stoi) == len(itos):   # distinct strings, as saved: ids are positions
+            self.itos, self.stoi = itos, stoi
+            return
         self.itos, self.stoi = [NONE], {NONE: 0}
-        for s in unpack_strings(state["packed"]):
+        for s in itos[1:]:
             self.add(s)
 
 
@@ -381,10 +386,17 @@ def pack_strings(strings: Sequence[str]) -> dict[str, np.ndarray]:
 
 
 def unpack_strings(packed: dict[str, np.ndarray]) -> list[str]:
-    """Inverse of :func:`pack_strings`."""
-    data, ends = np.asarray(packed["utf8"], dtype=np.uint8).tobytes(), packed["ends"].tolist()
-    starts = [0, *ends[:-1]]
-    return [data[a:b].decode("utf-8") for a, b in zip(starts, ends, strict=True)]
+    """Inverse of :func:`pack_strings`: one UTF-8 decode of the bytes with a NUL inserted
+    at each string end, split there (a string holding a NUL: one decode per string)."""
+    ends = np.asarray(packed["ends"], dtype=np.int64)
+    if len(ends) == 0:
+        return []
+    data = np.asarray(packed["utf8"], dtype=np.uint8)[:int(ends[-1])]
+    if data.all():
+        return np.insert(data, ends[:-1], 0).tobytes().decode("utf-8").split("\0")
+    raw, ends_list = data.tobytes(), ends.tolist()
+    starts = [0, *ends_list[:-1]]
+    return [raw[a:b].decode("utf-8") for a, b in zip(starts, ends_list, strict=True)]
 
 
 @dataclass
