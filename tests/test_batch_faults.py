@@ -35,9 +35,9 @@ QUIET = ["--quiet", "--no-ground"]
 
 @pytest.fixture(scope="module")
 def extractor():
-    from relx.ppi.extract import Extractor
+    import relx
 
-    return Extractor(ground=False)
+    return relx.load(ground=False)   # typed, as relx extract
 
 
 def _texts() -> list[tuple[str, str]]:
