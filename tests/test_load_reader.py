@@ -92,3 +92,21 @@ def test_untrusted_type_is_refused() -> None:
     vocab = skops_reader.read(data, ["relx.structures.Vocab"])["vocab"]
     assert vocab.itos == [NONE, "JAK1", "STAT5"]
     assert vocab.stoi == {NONE: 0, "JAK1": 1, "STAT5": 2}
+
+
+def test_loading_the_shipped_models_does_not_import_skops() -> None:
+    """``import skops.io`` imports all of scikit-learn (``all_estimators``); loading relx's
+    own models must not need it."""
+    import subprocess
+    import sys
+
+    if not (MODELS / "ppi-default").exists() or not (MODELS / "ge-events").exists():
+        pytest.skip("shipped models not in this checkout")
+    code = ("import sys\n"
+            "from relx.ppi.extract import resolve_model\n"
+            "from relx.ge.extract import resolve_event_model\n"
+            "resolve_model(None); resolve_event_model(None)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('skops')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
