@@ -34,9 +34,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from relx.numba_cache import ensure_numba_cache
 from relx.structures import EncodedStructures
 
 __all__ = ["PathKernelParams", "path_gram", "path_kernel", "self_kernels"]
+
+ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
 
 
 @dataclass(frozen=True)

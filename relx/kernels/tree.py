@@ -51,9 +51,12 @@ from relx.kernels.path import (
     _threads,
     _tuple_k,
 )
+from relx.numba_cache import ensure_numba_cache
 from relx.structures import EncodedTrees
 
 __all__ = ["TreeKernelParams", "tree_gram", "tree_kernel", "tree_self_kernels"]
+
+ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,12 @@ from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from relx.numba_cache import ensure_numba_cache
+
 PACKED_ATTRIBUTES = ("roots_", "node_is_leaf_", "split_feature_", "split_threshold_",
                      "leaf_value_")
+
+ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
 
 
 class PackedTreesMixin:
