@@ -134,6 +134,9 @@ def render_report(
     )
     if models:
         counts += f"; model {', '.join(models)}"
+    if summary and summary.get("event_model"):   # the typed pass
+        counts += (f"; types from {summary['event_model']} "
+                   f"{summary.get('event_model_version') or ''}").rstrip()
     heads = "".join(
         f'<th data-key="{key}" data-type="{typ}" scope="col"'
         + (' aria-sort="descending"' if key == "score" else "")  # the rows' initial order
