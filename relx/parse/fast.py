@@ -26,7 +26,12 @@ import numpy as np
 from numba import njit
 from thinc.api import NumpyOps
 
+from relx.numba_cache import ensure_numba_cache
+
 __all__ = ["FastNumpyOps", "TagPosLemma", "doc_text", "fuse_pos_lemma", "relx_sentencizer"]
+
+
+ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
 
 
 @njit(cache=True, nogil=True)
