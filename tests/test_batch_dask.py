@@ -150,3 +150,21 @@ def test_a_chunk_that_kills_every_worker_is_recorded_failed(tmp_path: Path, clus
     assert summary["inputs_failed"] == [str(inp / "a.pubtator")]
     assert _documents(tmp_path / "out") == sorted(good)
     assert time.monotonic() - t0 < 300
+
+
+def test_a_scheduler_without_workers_stops_the_run(tmp_path: Path, monkeypatch) -> None:
+    """No worker ever connects: the run stops with an error naming the scheduler instead of
+    waiting forever (the wait is ``DASK_NO_WORKERS_S``, shortened here)."""
+    from relx.app import batch_engines
+    from relx.app.batch import BatchOptions, list_inputs, run_batch
+
+    monkeypatch.setattr(batch_engines, "DASK_NO_WORKERS_S", 1.0)
+    inp = tmp_path / "in"
+    inp.mkdir()
+    _pubtator(inp / "a.pubtator", "a", 1, samples=1)
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as c:
+        t0 = time.monotonic()
+        with pytest.raises(RuntimeError, match="no Dask worker connected"):
+            run_batch(list_inputs([inp]), BatchOptions(out=str(tmp_path / "out"), ground=False),
+                      engine="dask", scheduler=c.scheduler_address)
+        assert time.monotonic() - t0 < 60

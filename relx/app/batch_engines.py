@@ -375,11 +375,14 @@ def dask_chunk(unit: Unit, opts: Any) -> dict[str, Any]:
     """One chunk as a Dask task, on one compute thread: a Dask worker thread owns one core,
     as a ``--jobs`` worker does (Dask's nanny limits OpenMP/BLAS but not numba's pool)."""
     global _ONE_THREAD
+    import numba
+
     from relx.app.batch import extractor_for, single_thread
 
     if not _ONE_THREAD:
         single_thread()
         _ONE_THREAD = True
+    numba.set_num_threads(1)           # numba's limit is per thread: each worker thread's
     return process_chunk(unit, opts, extractor_for)
 
 
