@@ -46,8 +46,10 @@ def _pubtator(path: Path, prefix: str, copies: int, samples: int = len(SAMPLES))
     return ids
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cluster():
+    """A fresh cluster per test: its workers' first chunk loads the model (seconds), which
+    the kill test relies on to catch a worker mid-chunk."""
     import dask
 
     with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}), \
