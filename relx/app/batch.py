@@ -129,15 +129,11 @@ def extractor_for(opts: BatchOptions) -> Any:
 
                 ex = EventExtractor(opts.model, spacy_model=opts.spacy_model, ground=opts.ground)
             elif task == "ppi":
-                from relx.ppi.extract import Extractor
+                import relx
 
-                typer = None
-                if opts.types:
-                    from relx.ge.interactions import EventTyper
-
-                    typer = EventTyper(opts.event_model)
-                ex = Extractor(opts.model, spacy_model=opts.spacy_model,
-                               threshold=opts.threshold, ground=opts.ground, typer=typer)
+                ex = relx.load(opts.model, types=opts.types, event_model=opts.event_model,
+                               spacy_model=opts.spacy_model, threshold=opts.threshold,
+                               ground=opts.ground, warm_up=False)
             else:
                 raise ValueError(f"unknown task {task!r}; choose from {TASKS}")
         except ModelError:

@@ -200,9 +200,11 @@ class EventTyper:
                              "process: build it from the event model's name or directory")
         return (_rebuilt_typer, (self._model_ref, self.trigger_bias, self.edge_bias))
 
-    def predict(self, docs: Sequence[Document]) -> list[tuple[dict[str, str], StandoffDocument]]:
-        """Per document with a reported pair: its entity id -> ``T`` id map and the events
-        predicted on its sentences with pairs (documents without pairs are left out)."""
+    def predict(self, docs: Sequence[Document]
+                ) -> list[tuple[Document, dict[str, str], StandoffDocument]]:
+        """Per document with a reported pair: the document, its entity id -> ``T`` id map
+        and the events predicted on its sentences with pairs (documents without pairs are
+        left out)."""
         todo = []
         for d in docs:
             sents = [s for s in d.sentences if s.relations]
@@ -213,13 +215,12 @@ class EventTyper:
             todo.append((d, ids, ge_document(part)))
         preds = self.model.predict([g for _, _, g in todo], self.trigger_bias,
                                    self.edge_bias, modifications=False) if todo else []
-        return [(ids, p) for (_, ids, _), p in zip(todo, preds, strict=True)]
+        return [(d, ids, p) for (d, ids, _), p in zip(todo, preds, strict=True)]
 
     def type_relations(self, docs: Iterable[Document]) -> None:
         """Set ``type`` / ``direction`` / ``event_score`` of every relation on the
         documents' sentences that an event supports (in place)."""
-        docs = list(docs)
-        for d, (ids, pred) in zip(self._with_pairs(docs), self.predict(docs), strict=True):
+        for d, ids, pred in self.predict(list(docs)):
             found = typed_interactions(pred)
             for s in d.sentences:
                 for r in s.relations:
@@ -230,10 +231,6 @@ class EventTyper:
                     r.type = t.type
                     r.direction = direction_of(t, ids[r.arg1])
                     r.event_score = t.score
-
-    @staticmethod
-    def _with_pairs(docs: Sequence[Document]) -> list[Document]:
-        return [d for d in docs if any(s.relations for s in d.sentences)]
 
 
 def _rebuilt_typer(model: str | Path | None, trigger_bias: float | None,
