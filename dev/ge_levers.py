@@ -16,6 +16,7 @@ is never read here.
     python dev/ge_levers.py binding    # Binding groupings, learned unmerging included
     python dev/ge_levers.py edgebias   # edge bias for regulation sources apart, cause bias
     python dev/ge_levers.py joint [--crossfit]   # joint decoding (over cross-fitted edges)
+    python dev/ge_levers.py stack      # stacked (second-stage) trigger classifier
 
 Parses come from ``--cache-dir`` (default ``runs/events/cache``; built once, then reused).
 Every command prints one line per setting: per-class F1 (SVT, BIND, REG and the three
@@ -43,6 +44,7 @@ from relx.ge.edges import EdgeDetector, candidates, decide_edges, gold_labels
 from relx.ge.evaluate import _DocMatcher, evaluate_events
 from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import SentenceView, build_views
+from relx.ge.stacking import StackedTriggerDetector, crossfit_stage1
 from relx.ge.triggers import NONE_LABEL, TriggerDetector, _key, biased, decide
 from relx.ge.tune import split_docs
 from relx.registry import build_component, load_config
@@ -294,9 +296,52 @@ def cmd_joint(a, fit, val) -> None:
                   line(ev.score(edges)), flush=True)
 
 
+def cmd_stack(a, fit, val) -> None:
+    """Decision 4: stage-2 trigger classifier over cross-fitted stage-1 outputs; grid
+    stage-2 C x feature set x stage-2 none_bias x edge bias; base edges and assembly."""
+    m = base_model(a, fit)
+    base = Validation(m, val)
+    print("refitted base (shipped settings):", line(base.score(base.pipeline()[3])), flush=True)
+    cfg = load_config(a.config)
+    tcfg = dict(cfg["triggers"])
+    ecfg = cfg["edges"]
+    t0 = time.perf_counter()
+    probe = StackedTriggerDetector(triggers=tcfg, edge_C=ecfg["C"])
+    td, ed = probe.stage1_templates()
+    docs_views = [build_views(d, gold=True) for d in fit]
+    held = crossfit_stage1(docs_views, td, ed, probe.folds, probe.slack, 0, verbose=True)
+    print(f"stage 1 cross-fitted ({time.perf_counter() - t0:.0f}s)", flush=True)
+    # stage 1 on all fit documents = the base model's trigger model and its edge
+    # logistic regression (same config, data and seed)
+    full_edges = EdgeDetector(method="features", C=ecfg["C"])
+    full_edges.linear_ = m.edges.linear_
+    stage1 = (m.triggers, full_edges)
+    base_triggers, cb = m.triggers, m.edges.cause_bias
+    for C, use_edges in itertools.product((0.03, 0.1), (True, False)):
+        t0 = time.perf_counter()
+        st = StackedTriggerDetector(triggers=tcfg, edge_C=ecfg["C"], C=C,
+                                    edge_scores=use_edges).fit_from(held, stage1)
+        m.triggers = st
+        ev = Validation(m, val)
+        print(f"stage 2 C {C} edge scores {use_edges} fitted and scored "
+              f"({time.perf_counter() - t0:.0f}s)", flush=True)
+        for nb in (0.3, 0.5, 0.7, 0.9, 1.1):
+            nodes = decide(ev.scores, ev.index, st.classes_, len(ev.flat), nb)
+            tr = trigger_prf(ev.gold_views, nodes)
+            cands = candidates(ev.flat, nodes)
+            proba = m.edges.proba(ev.flat, cands)
+            for eb in (-0.3, -0.2, -0.1):
+                print(f"stack C {C} edges {int(use_edges)} none_bias {nb} edge bias {eb:+.1f}: "
+                      f"trigger P/R {tr['ALL'][0]:.3f}/{tr['ALL'][1]:.3f} R "
+                      + " ".join(f"{t[:3]}={tr[t][1]:.3f}" for t in REG), "|",
+                      line(ev.score(decide_edges(proba, cands, eb, cb))), flush=True)
+        m.triggers = base_triggers
+
+
 COMMANDS = {"fit": None, "misses": cmd_misses, "oracle": cmd_oracle, "typebias": cmd_typebias,
             "lexicon": cmd_lexicon, "balanced": cmd_balanced, "binding": cmd_binding,
-            "edgebias": cmd_edgebias, "joint": cmd_joint}
+            "edgebias": cmd_edgebias, "joint": cmd_joint,
+            "stack": cmd_stack}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

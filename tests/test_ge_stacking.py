@@ -1,0 +1,150 @@
+"""Stacked trigger detection (relx.ge.stacking): per-type margins, cross-fitted stage-1
+outputs, stacked features and the stage-2 detector on the fixture documents, and a small
+run on real GE 2011 train documents (skipped without ../shared)."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from conftest import FIXTURES, SHARED
+
+from relx.doc import GE_EVENT_TYPES
+from relx.ge.data import GEDoc, load_ge
+from relx.ge.edges import EdgeDetector
+from relx.ge.sentences import build_views
+from relx.ge.stacking import (
+    EDGE_COLUMNS,
+    TYPES,
+    StackedTriggerDetector,
+    crossfit_stage1,
+    fit_stage1,
+    stack_features,
+    stage1_outputs,
+    type_margins,
+)
+from relx.ge.triggers import NONE_LABEL, TriggerDetector, TriggerDictionary
+from relx.io.jsonl import read_jsonl
+from relx.io.standoff import read_standoff
+
+NAMES = ("ge-1", "ge-2", "ge-3")
+GE2011 = SHARED / "corpora" / "bionlp-st-ge" / "2011"
+SMALL_TRIGGERS = {"C": 1.0, "dict_folds": 1, "n_features": 2 ** 12}
+
+
+@pytest.fixture(scope="module")
+def docs() -> list[GEDoc]:
+    parsed = {d.id: d for d in read_jsonl(FIXTURES / "ge-parsed.jsonl")}
+    return [GEDoc(read_standoff(FIXTURES / f"{n}.txt"), parsed[n]) for n in NAMES]
+
+
+def _templates() -> tuple[TriggerDetector, EdgeDetector]:
+    return (TriggerDetector(**SMALL_TRIGGERS),
+            EdgeDetector(method="features", C=10.0, n_features=2 ** 12))
+
+
+def test_type_margins_take_the_best_class_holding_each_type():
+    classes = ["Binding", "Binding|Positive_regulation", NONE_LABEL, "Positive_regulation"]
+    scores = np.array([[0.2, -0.5, 0.1, 0.4],
+                       [-1.0, 0.3, 0.5, -0.2]])
+    m = type_margins(scores, classes, none_bias=0.3)
+    none = scores[:, 2] - 0.3
+    b, p = TYPES.index("Binding"), TYPES.index("Positive_regulation")
+    np.testing.assert_allclose(m[:, b], np.maximum(scores[:, 0], scores[:, 1]) - none)
+    np.testing.assert_allclose(m[:, p], np.maximum(scores[:, 1], scores[:, 3]) - none)
+    assert np.isneginf(m[:, TYPES.index("Gene_expression")]).all()   # no class holds it
+
+
+def test_crossfit_holds_each_document_out_once(docs):
+    docs_views = [build_views(d) for d in docs]
+    td, ed = _templates()
+    held = crossfit_stage1(docs_views, td, ed, folds=3, slack=5.0)
+    assert len(held) == 3
+    all_views = [v for vs in docs_views for v in vs]
+    seen = [id(v) for cf in held for v in cf.views]
+    assert sorted(seen) == sorted(id(v) for v in all_views)
+    for cf in held:
+        rest = [v for v in all_views if all(v is not h for h in cf.views)]
+        # the stage-1 trigger dictionary that scored the fold never saw it
+        assert cf.dictionary.total == TriggerDictionary().add(rest).total
+        assert len(cf.output.index) == sum(len(v.candidates()) for v in cf.views)
+    assert not hasattr(td, "model_") and not hasattr(ed, "linear_")   # templates unfitted
+
+
+def test_stage1_outputs_score_edges_within_slack(docs):
+    docs_views = [build_views(d) for d in docs]
+    td, ed = fit_stage1(docs_views, *_templates())
+    views = [v for vs in docs_views for v in vs]
+    wide = stage1_outputs(views, td, ed, slack=100.0)
+    tight = stage1_outputs(views, td, ed, slack=-100.0)   # no token is within it
+    assert np.isnan(tight.edge_best).all()
+    assert wide.margins.shape == (len(wide.index), len(TYPES))
+    for row, (vi, _) in enumerate(wide.index):
+        svt = wide.edge_best[row, EDGE_COLUMNS.index("SVT:theme")]
+        assert np.isnan(svt) == (not views[vi].protein_head)
+        assert np.isnan(svt) or -1.0 <= svt <= 1.0
+    # the stage-1 decisions are the trigger model's own
+    assert wide.predicted == td.predict(views)
+
+
+def test_stack_features_describe_margins_edges_and_neighbours(docs):
+    docs_views = [build_views(d) for d in docs]
+    td, ed = fit_stage1(docs_views, *_templates())
+    views = [v for vs in docs_views for v in vs]
+    out = stage1_outputs(views, td, ed, slack=100.0)
+    vi, tok = next((vi, t) for vi, t in out.index if views[vi].protein_head)
+    row = out.index.index((vi, tok))
+    f = stack_features(views[vi], vi, tok, out.margins[row], out.winner[row],
+                       out.edge_best[row], out.predicted)
+    assert f[f"k:win={out.winner[row]}"] == 1.0
+    assert {k.split(":")[1].split("=")[0] for k in f} >= {"cm", "e", "ev", "ex"}
+    assert f["k:ev=SVT:theme"] == pytest.approx(out.edge_best[row, 0])
+    plain = stack_features(views[vi], vi, tok, out.margins[row], out.winner[row], None,
+                           out.predicted)
+    assert not any(k.startswith(("k:e=", "k:ev=", "k:ex=")) for k in plain)
+
+
+def test_stacked_detector_fits_and_predicts(docs):
+    docs_views = [build_views(d) for d in docs]
+    st = StackedTriggerDetector(triggers=SMALL_TRIGGERS, edge_C=10.0, edge_n_features=2 ** 12,
+                                folds=3, C=1.0, n_features=2 ** 12, none_bias=0.0)
+    st.fit(docs_views)
+    views = [v for vs in docs_views for v in vs]
+    scores, index = st.scores(views)
+    assert scores.shape == (len(index), len(st.classes_))
+    assert index == [(vi, i) for vi, v in enumerate(views) for i in v.candidates()]
+    pred = st.predict(views)
+    assert len(pred) == len(views)
+    for v, p in zip(views, pred, strict=True):
+        assert set(p) <= set(v.candidates())
+        assert all(types and types <= set(GE_EVENT_TYPES) for types in p.values())
+    # a training fit learns its own triggers back
+    hit = sum(bool(p.get(t, set()) & ty) for v, p in zip(views, pred, strict=True)
+              for t, ty in v.gold_triggers.items())
+    assert hit > 0
+
+
+@pytest.mark.skipif(not (GE2011 / "train").is_dir(), reason="GE 2011 corpus not available")
+def test_real_data_stacked_triggers(tmp_path):
+    pytest.importorskip("spacy")
+    from relx.model_store import models_dir
+
+    if not (models_dir() / "relx_bio_sm" / "meta.json").exists():
+        pytest.skip("shipped pipeline models/relx_bio_sm missing")
+    src = tmp_path / "train"
+    src.mkdir()
+    for txt in sorted((GE2011 / "train").glob("*.txt"))[:16]:
+        for ext in ("txt", "a1", "a2"):
+            shutil.copy(txt.with_suffix(f".{ext}"), src / f"{txt.stem}.{ext}")
+    docs = load_ge(src)
+    fit_views = [build_views(d) for d in docs[:12]]
+    test_views = [v for d in docs[12:] for v in build_views(d)]
+    st = StackedTriggerDetector(triggers={"C": 0.1, "dict_folds": 3}, folds=3,
+                                C=0.1).fit(fit_views)
+    pred = st.predict(test_views)
+    gold = {(vi, t, ty) for vi, v in enumerate(test_views)
+            for t, tys in v.gold_triggers.items() for ty in tys}
+    found = {(vi, t, ty) for vi, p in enumerate(pred) for t, tys in p.items() for ty in tys}
+    assert gold and found and gold & found   # some held-out triggers found
+    assert st.stage1_triggers_.dictionary_.total   # stage 1 refitted on all documents
