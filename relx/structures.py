@@ -9,7 +9,7 @@ dependent along ``nsubj`` gives ``nsubj>``, the other way ``<nsubj``.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -34,6 +34,112 @@ def dependency_graph(sentence: Sentence) -> nx.MultiDiGraph:
     return g
 
 
+_FOREST_KEY = "relx_forest"  # graph attribute: (node count, governor map or None)
+
+
+def _governors(graph: nx.MultiDiGraph) -> dict[int, int] | None:
+    """Each node's governor when the undirected graph is a forest (at most one governor per
+    node, no cycle: a parser's dependency tree), else None. Kept on the graph (graphs are
+    not modified once built; a changed node count recomputes it)."""
+    hit = graph.graph.get(_FOREST_KEY)
+    if hit is not None and hit[0] == len(graph):
+        return hit[1]
+    governor: dict[int, int] | None = {}
+    for n, preds in graph.pred.items():
+        if len(preds) > 1 or n in preds:
+            governor = None
+            break
+        for h in preds:
+            governor[n] = h  # type: ignore[index]
+    if governor is not None:
+        done: set[int] = set()
+        for n in governor:
+            chain = set()
+            while n in governor and n not in done:
+                if n in chain:
+                    governor = None  # a cycle
+                    break
+                chain.add(n)
+                n = governor[n]
+            if governor is None:
+                break
+            done |= chain
+    graph.graph[_FOREST_KEY] = (len(graph), governor)
+    return governor
+
+
+def undirected_path(graph: nx.MultiDiGraph, a: int, b: int,
+                    undirected: Callable[[], nx.Graph] | None = None) -> list[int]:
+    """Nodes of the shortest path from ``a`` to ``b`` ignoring edge direction, as
+    ``nx.shortest_path(graph.to_undirected(as_view=True), a, b)`` finds it (or over
+    ``undirected()``, an undirected copy of ``graph``), raising its ``NodeNotFound`` /
+    ``NetworkXNoPath``.
+    In a dependency tree the path is unique: up from ``a`` to the lowest common ancestor,
+    then down to ``b``, found without a graph search."""
+    governor = _governors(graph)
+    if governor is None:
+        return nx.shortest_path(graph.to_undirected(as_view=True) if undirected is None
+                                else undirected(), a, b)
+    if a not in graph or b not in graph:
+        raise nx.NodeNotFound(f"Either source {a} or target {b} is not in G")
+    up, rank = [a], {a: 0}
+    while up[-1] in governor:
+        rank[governor[up[-1]]] = len(up)
+        up.append(governor[up[-1]])
+    down, n = [], b
+    while n not in rank:
+        down.append(n)
+        if n not in governor:
+            raise nx.NetworkXNoPath(f"No path between {a} and {b}.")
+        n = governor[n]
+    return up[:rank[n] + 1] + down[::-1]
+
+
+def paths_within(graph: nx.MultiDiGraph, source: int, cutoff: int,
+                 undirected: Callable[[], nx.Graph] | None = None) -> dict[int, list[int]]:
+    """``{node: path from source}`` for the nodes at most ``cutoff`` undirected edges away,
+    the paths ``nx.single_source_shortest_path`` finds (in a dependency tree the only ones;
+    the dict's order may differ)."""
+    governor = _governors(graph)
+    if governor is None:
+        return nx.single_source_shortest_path(
+            graph.to_undirected(as_view=True) if undirected is None else undirected(),
+            source, cutoff=cutoff)
+    out = {source: [source]}
+    frontier = [source]
+    for _ in range(cutoff):
+        nxt = []
+        for u in frontier:
+            near = list(graph.succ[u])
+            if u in governor:
+                near.append(governor[u])
+            for v in near:
+                if v not in out:
+                    out[v] = out[u] + [v]
+                    nxt.append(v)
+        frontier = nxt
+    return out
+
+
+def distances_from(graph: nx.MultiDiGraph, source: int) -> dict[int, int]:
+    """``{node: undirected edges from source}`` for the nodes connected to ``source``, as
+    ``nx.single_source_shortest_path_length`` gives them (the dict's order may differ)."""
+    governor = _governors(graph)
+    if governor is None:
+        return nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), source)
+    out, frontier, d = {source: 0}, [source], 0
+    while frontier:
+        d += 1
+        nxt = []
+        for u in frontier:
+            for v in (*graph.succ[u], *((governor[u],) if u in governor else ())):
+                if v not in out:
+                    out[v] = d
+                    nxt.append(v)
+        frontier = nxt
+    return out
+
+
 # The dependency graphs of recently seen sentences, by sentence identity, each with the
 # shortest paths found in it: the pipeline's stages (structures, pair features, word-vector
 # features) read the same sentence objects in turn.
@@ -50,6 +156,8 @@ class _Cached:
     sizes: tuple[int, int, int]
     graph: nx.MultiDiGraph
     paths: dict = field(default_factory=dict)
+    roles: dict = field(default_factory=dict)   # (entity id, entity id) -> _roles
+    heads: dict = field(default_factory=dict)   # entity id -> entity_head in graph
 
     def fits(self, s: Sentence) -> bool:
         now = _lists(s)
@@ -94,11 +202,26 @@ def entity_tokens(sentence: Sentence, entity: Entity) -> list[int]:
             if any(t.start < s.end and s.start < t.end for s in entity.spans)]
 
 
+def _entry(sentence: Sentence) -> _Cached | None:
+    """The cached entry of ``sentence`` if it is still valid (without building one)."""
+    hit = _graph_cache.get(id(sentence))
+    return hit if hit is not None and hit.fits(sentence) else None
+
+
 def entity_head(sentence: Sentence, entity: Entity, graph: nx.MultiDiGraph) -> int | None:
     """The syntactic head of an entity mention: its token whose governor lies outside it.
 
     Ties (or no parse) go to the last such token, the usual head of an English noun phrase.
     """
+    entry = _entry(sentence)
+    if entry is None or entry.graph is not graph:
+        return _entity_head(sentence, entity, graph)
+    if entity.id not in entry.heads:
+        entry.heads[entity.id] = _entity_head(sentence, entity, graph)
+    return entry.heads[entity.id]
+
+
+def _entity_head(sentence: Sentence, entity: Entity, graph: nx.MultiDiGraph) -> int | None:
     toks = entity_tokens(sentence, entity)
     if not toks:
         return None
@@ -123,6 +246,18 @@ def _edge_label(graph: nx.MultiDiGraph, u: int, v: int) -> str:
 
 
 def _roles(sentence: Sentence, e1: Entity, e2: Entity) -> dict[int, str]:
+    """Token -> ``PROT1`` / ``PROT2`` / ``BOTH`` / ``PROT`` for the pair's and the other
+    mentions' tokens (a new dict each call)."""
+    entry = _entry(sentence)
+    if entry is None:
+        return _pair_roles(sentence, e1, e2)
+    key = e1.id, e2.id
+    if key not in entry.roles:
+        entry.roles[key] = _pair_roles(sentence, e1, e2)
+    return dict(entry.roles[key])
+
+
+def _pair_roles(sentence: Sentence, e1: Entity, e2: Entity) -> dict[int, str]:
     roles: dict[int, str] = {}
     for e in sentence.entities:
         if e.id not in (e1.id, e2.id):
@@ -162,7 +297,7 @@ def _shortest_path(sentence: Sentence, e1: Entity, e2: Entity, graph: nx.MultiDi
     if h1 == h2:
         return [(NONE, BOTH, BOTH, "PROT")]
     try:
-        nodes = nx.shortest_path(graph.to_undirected(as_view=True), h1, h2)
+        nodes = undirected_path(graph, h1, h2)
     except nx.NetworkXNoPath:
         return [(NONE, *_node_labels(graph, h1, roles)), ("NOPATH", *_node_labels(graph, h2, roles))]
     out: list[Tuple] = [(NONE, *_node_labels(graph, nodes[0], roles))]

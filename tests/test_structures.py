@@ -122,3 +122,33 @@ def test_vocab_saves_its_strings_packed_and_loads_old_state():
     old = Vocab.__new__(Vocab)  # models of format <= 2 stored the attributes themselves
     old.__setstate__({"itos": list(v.itos), "stoi": dict(v.stoi)})
     assert old.itos == v.itos and old.stoi == v.stoi
+
+
+def test_tree_paths_match_networkx_on_trees_and_collapsed_graphs():
+    """The tree shortcuts give networkx's paths and distances: on dependency trees (relx's
+    parses) and on BioInfer's collapsed dependency graphs (not trees: networkx's search)."""
+    import networkx as nx
+
+    from relx.structures import _governors, distances_from, paths_within, undirected_path
+
+    kinds = {True: 0, False: 0}
+    for doc in list(read_ppi_xml(corpus_file("BioInfer")))[:80]:
+        for s in doc.sentences:
+            g = dependency_graph(s)
+            kinds[_governors(g) is not None] += 1
+            ug = g.to_undirected(as_view=True)
+            nodes = list(g)[:25]
+            for a in nodes:
+                assert distances_from(g, a) == nx.single_source_shortest_path_length(ug, a)
+                assert paths_within(g, a, 3) == nx.single_source_shortest_path(ug, a, cutoff=3)
+                for b in nodes:
+                    try:
+                        want = nx.shortest_path(ug, a, b)
+                    except nx.NetworkXNoPath:
+                        try:
+                            undirected_path(g, a, b)
+                            raise AssertionError(f"path {a}-{b} where networkx has none")
+                        except nx.NetworkXNoPath:
+                            continue
+                    assert undirected_path(g, a, b) == want
+    assert kinds[True] > 0 and kinds[False] > 0, kinds

@@ -19,11 +19,12 @@ from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
 from relx.ge.sentences import SentenceView
+from relx.structures import undirected_path
 
 
 def _labels(view: SentenceView, a: int, b: int) -> str:
     try:
-        path = nx.shortest_path(view.undirected(), a, b)
+        path = undirected_path(view.graph, a, b, view.undirected)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return "NOPATH"
     out = []

@@ -31,7 +31,7 @@ from sklearn.linear_model import LogisticRegression
 from relx.doc import REGULATION_TYPES
 from relx.ge.sentences import ROLES, Node, SentenceView, allowed_roles, edge_targets
 from relx.represent.instances import StructureSet
-from relx.structures import NONE, StructureEncoder, Tuple
+from relx.structures import NONE, StructureEncoder, Tuple, undirected_path
 
 CLASSES = ("None", *ROLES)
 TYPE_CLASS = {"Binding": "BIND", **{t: "REG" for t in REGULATION_TYPES}}
@@ -76,7 +76,7 @@ def _path(view: SentenceView, a: int, b: int) -> list[int] | None:
     if a == b:
         return [a]
     try:
-        return nx.shortest_path(view.undirected(), a, b)
+        return undirected_path(view.graph, a, b, view.undirected)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return None
 

@@ -23,6 +23,7 @@ from sklearn.svm import LinearSVC
 
 from relx.doc import GE_EVENT_TYPES
 from relx.ge.sentences import SentenceView
+from relx.structures import paths_within
 
 NONE_LABEL = "None"
 
@@ -194,8 +195,7 @@ def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | N
     f[f"pdist={min(near, 6) if near < 99 else 'none'}"] = 1
     f[f"nprot={min(len(view.protein_head), 5)}"] = 1
     # dependency paths (up to 3 edges) to the nearest proteins
-    paths = nx.single_source_shortest_path(view.undirected(), i, cutoff=3) \
-        if i in view.undirected() else {}
+    paths = paths_within(g, i, 3, view.undirected) if i in g else {}
     hits = sorted((len(p), p) for n, p in paths.items() if n in prot and n != i)
     if hits:
         best = hits[0][0]

@@ -34,7 +34,7 @@ import networkx as nx
 
 from relx.doc import Entity, Sentence
 from relx.represent.instances import PairInstance
-from relx.structures import entity_head, entity_tokens, sentence_graph
+from relx.structures import entity_head, entity_tokens, sentence_graph, undirected_path
 
 #: seed cue words of negation (lemmas or lower-cased words)
 NEGATION_CUES = frozenset({
@@ -100,7 +100,7 @@ def pair_path(sentence: Sentence, graph: nx.MultiDiGraph, e1: Entity, e2: Entity
     if h1 is None or h2 is None:
         return h1, h2, [], None
     try:
-        nodes = nx.shortest_path(graph.to_undirected(as_view=True), h1, h2)
+        nodes = undirected_path(graph, h1, h2)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return h1, h2, [], None
     lca = min(nodes, key=lambda n: len(ancestors(graph, n)))

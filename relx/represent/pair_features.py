@@ -39,6 +39,7 @@ features from relx's own parse of each sentence (``second_parse = "relx"``); a s
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -56,10 +57,12 @@ from relx.structures import (
     PROT1,
     PROT2,
     _roles,
+    distances_from,
     entity_head,
     pack_strings,
     sentence_graph,
     shortest_path,
+    undirected_path,
     unpack_strings,
 )
 
@@ -88,23 +91,24 @@ def competition_features(sentence: Sentence, graph: nx.MultiDiGraph | None = Non
     mentions: mention count, path length above the sentence's shortest, and per mention the
     number of other mentions nearer to it in the undirected dependency graph (edges)."""
     g = sentence_graph(sentence) if graph is None else graph
-    ug = g.to_undirected(as_view=True)
     ids = [e.id for e in sentence.entities]
     dist: dict[str, dict[int, int]] = {}
     heads: dict[str, int | None] = {}
     for e in sentence.entities:
         heads[e.id] = h = entity_head(sentence, e, g)
-        dist[e.id] = {} if h is None else nx.single_source_shortest_path_length(ug, h)
+        dist[e.id] = {} if h is None else distances_from(g, h)
     far = len(sentence.tokens) + 1
     length = {(a, b): far if heads[b] is None else dist[a].get(heads[b], far)
               for a in ids for b in ids if a != b}
     shortest = min(length.values(), default=0)
     n = "competition_mentions=" + _count_bin(len(ids))
+    # per mention, its path lengths to the others in order: "nearer than d" is a bisection
+    ordered = {u: sorted(length[u, z] for z in ids if z != u) for u in ids}
     out = {}
     for (a, b), d in length.items():
         f = {n: 1.0, "competition_above_shortest=" + str(min(d - shortest, 3)): 1.0}
         for u in (a, b):
-            nearer = sum(length[u, z] < d for z in ids if z != u)
+            nearer = bisect_left(ordered[u], d)
             f["competition_nearer=" + str(min(nearer, 2))] = 1.0
         out[a, b] = f
     return out
@@ -142,7 +146,7 @@ def path_context_features(sentence: Sentence, graph: nx.MultiDiGraph, e1, e2
     if h1 is None or h2 is None or h1 == h2:
         return {}
     try:
-        nodes = nx.shortest_path(graph.to_undirected(as_view=True), h1, h2)
+        nodes = undirected_path(graph, h1, h2)
     except nx.NetworkXNoPath:
         return {}
     on_path = set(nodes)
@@ -439,7 +443,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
             index = self._index = {f: i for i, f in enumerate(self.feature_names_.tolist())}
         indptr, cols = [0], []
         for f in self._dicts(X):
-            cols.extend(sorted(j for j in map(index.get, f) if j is not None))
+            cols.extend(sorted(map(index.__getitem__, f.keys() & index.keys())))
             indptr.append(len(cols))
         cols_arr = np.asarray(cols, dtype=np.int64)
         data = self._column_weights()[cols_arr]
