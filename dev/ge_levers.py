@@ -17,6 +17,7 @@ is never read here.
     python dev/ge_levers.py edgebias   # edge bias for regulation sources apart, cause bias
     python dev/ge_levers.py joint [--crossfit]   # joint decoding (over cross-fitted edges)
     python dev/ge_levers.py stack      # stacked (second-stage) trigger classifier
+    python dev/ge_levers.py stackedges # stacked (second-stage) edge model
 
 Parses come from ``--cache-dir`` (default ``runs/events/cache``; built once, then reused).
 Every command prints one line per setting: per-class F1 (SVT, BIND, REG and the three
@@ -44,7 +45,8 @@ from relx.ge.edges import EdgeDetector, candidates, decide_edges, gold_labels
 from relx.ge.evaluate import _DocMatcher, evaluate_events
 from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import SentenceView, build_views
-from relx.ge.stacking import StackedTriggerDetector, crossfit_stage1
+from relx.ge.stacked_edges import StackedEdgeDetector, margin_lookup
+from relx.ge.stacking import StackedTriggerDetector, crossfit_stage1, type_margins
 from relx.ge.triggers import NONE_LABEL, TriggerDetector, _key, biased, decide
 from relx.ge.tune import split_docs
 from relx.registry import build_component, load_config
@@ -338,10 +340,43 @@ def cmd_stack(a, fit, val) -> None:
         m.triggers = base_triggers
 
 
+def cmd_stackedges(a, fit, val) -> None:
+    """Decision 5: stage-2 edge model over cross-fitted stage-1 edge scores; grid C x
+    scope (regulation sources / all) x KLSH-RF weight x edge bias; base triggers."""
+    m = base_model(a, fit)
+    ev = Validation(m, val)
+    nodes, cands, base_proba, edges = ev.pipeline()
+    print("refitted base (shipped settings):", line(ev.score(edges)), flush=True)
+    cfg = load_config(a.config)
+    t0 = time.perf_counter()
+    td, ed = StackedTriggerDetector(triggers=dict(cfg["triggers"]),
+                                    edge_C=cfg["edges"]["C"]).stage1_templates()
+    held = crossfit_stage1([build_views(d, gold=True) for d in fit], td, ed, verbose=True)
+    print(f"stage 1 cross-fitted ({time.perf_counter() - t0:.0f}s)", flush=True)
+    # stage 1 on all fit documents = the base model's trigger model and edge regression
+    pk, p1 = m.edges.proba(ev.flat, cands, parts=True)
+    t = m.triggers
+    margins = margin_lookup(ev.index, type_margins(ev.scores, t.classes_, t.none_bias,
+                                                   t.type_bias))
+    is_reg = np.array([c.src[1] in REGULATION_TYPES for c in cands])
+    cb = m.edges.cause_bias
+    for C in (0.3, 1.0):
+        t0 = time.perf_counter()
+        p2 = StackedEdgeDetector(C=C).fit_from(held).proba(ev.flat, cands, p1, margins)
+        print(f"stage 2 edges C {C} ({time.perf_counter() - t0:.0f}s)", flush=True)
+        for scope, w in itertools.product(("reg", "all"), (0.0, 0.3)):
+            mixed = w * pk + (1 - w) * p2
+            sel = is_reg if scope == "reg" else np.ones(len(cands), dtype=bool)
+            proba = np.where(sel[:, None], mixed, base_proba)
+            for eb in (-0.3, -0.2, -0.1, 0.0):
+                print(f"stacked edges C {C} scope {scope} klsh weight {w} edge bias {eb:+.1f}:",
+                      line(ev.score(decide_edges(proba, cands, eb, cb))), flush=True)
+
+
 COMMANDS = {"fit": None, "misses": cmd_misses, "oracle": cmd_oracle, "typebias": cmd_typebias,
             "lexicon": cmd_lexicon, "balanced": cmd_balanced, "binding": cmd_binding,
             "edgebias": cmd_edgebias, "joint": cmd_joint,
-            "stack": cmd_stack}
+            "stack": cmd_stack, "stackedges": cmd_stackedges}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,12 +12,20 @@ from conftest import FIXTURES, SHARED
 
 from relx.doc import GE_EVENT_TYPES
 from relx.ge.data import GEDoc, load_ge
-from relx.ge.edges import EdgeDetector
+from relx.ge.edges import EdgeCandidate, EdgeDetector, candidates
 from relx.ge.sentences import build_views
+from relx.ge.stacked_edges import (
+    StackedEdgeDetector,
+    edge_stack_features,
+    margin_lookup,
+    trigger_margins,
+)
 from relx.ge.stacking import (
     EDGE_COLUMNS,
+    MARGIN_BINS,
     TYPES,
     StackedTriggerDetector,
+    bin_of,
     crossfit_stage1,
     fit_stage1,
     stack_features,
@@ -123,6 +131,42 @@ def test_stacked_detector_fits_and_predicts(docs):
     hit = sum(bool(p.get(t, set()) & ty) for v, p in zip(views, pred, strict=True)
               for t, ty in v.gold_triggers.items())
     assert hit > 0
+
+
+def test_edge_stack_features_rank_competitors():
+    src, reg = (3, "Gene_expression"), (1, "Positive_regulation")
+    cands = [EdgeCandidate(0, src, "T1"), EdgeCandidate(0, src, "T2"),
+             EdgeCandidate(0, reg, "T1"), EdgeCandidate(0, reg, src)]
+    # None / Theme / Cause
+    p1 = np.array([[0.2, 0.8, 0.0], [0.7, 0.3, 0.0], [0.6, 0.3, 0.1], [0.3, 0.6, 0.1]])
+    margins = np.zeros((2, len(TYPES)))
+    margins[0, TYPES.index("Positive_regulation")] = 0.4
+    f = edge_stack_features(cands, p1, margin_lookup([(0, 1), (0, 3)], margins))
+    assert f[0]["q:rs=SVT/PROT:0"] == f[1]["q:rs=SVT/PROT:1"] == 1.0     # rank at its source
+    assert f[0]["q:rd=SVT/PROT:0"] == f[2]["q:rd=REG/PROT:1"] == 1.0     # rank for T1
+    assert f[0]["q:tv=SVT/PROT"] == pytest.approx(0.6)
+    assert f[2]["q:cv=PROT"] == pytest.approx(-0.5)                      # Cause, regulations
+    assert not any(k.startswith("q:c=") for k in f[0])
+    # the nested event's own best Theme score and margin; its token's margins row is 0
+    assert f[3]["q:dtv=SVT"] == pytest.approx(0.6)
+    assert f[3][f"q:dm=SVT:{bin_of(0.0, MARGIN_BINS)}"] == 1.0
+    assert f[3]["q:back=none"] == 1.0
+    assert not any(k.startswith("q:dm=") for k in f[0])
+
+
+def test_stacked_edge_detector_learns_from_crossfitted_scores(docs):
+    docs_views = [build_views(d) for d in docs]
+    held = crossfit_stage1(docs_views, *_templates(), folds=3, slack=5.0)
+    se = StackedEdgeDetector(C=10.0, n_features=2 ** 12).fit_from(held)
+    td, ed = fit_stage1(docs_views, *_templates())
+    views = [v for vs in docs_views for v in vs]
+    cands = candidates(views, [v.gold_triggers for v in views])
+    p = se.proba(views, cands, ed.proba(views, cands), trigger_margins(views, td))
+    assert p.shape == (len(cands), 3)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    gold = np.array([views[c.view].gold_edges.get((c.src, c.dst), "None") for c in cands])
+    theme = p[:, 1] > p[:, 0]
+    assert theme[gold == "Theme"].mean() > theme[gold == "None"].mean()
 
 
 @pytest.mark.skipif(not (GE2011 / "train").is_dir(), reason="GE 2011 corpus not available")

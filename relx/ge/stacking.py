@@ -55,8 +55,8 @@ TYPES: tuple[str, ...] = tuple(t for ts in TYPE_CLASSES.values() for t in ts)
 CLASS_OF = {t: c for c, ts in TYPE_CLASSES.items() for t in ts}
 #: columns of :attr:`Stage1Output.edge_best`
 EDGE_COLUMNS = ("SVT:theme", "BIND:theme", "REG:theme_prot", "REG:theme_trig", "REG:cause")
-_MARGIN_BINS = np.array([-2.0, -1.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0])
-_EDGE_BINS = np.array([-0.6, -0.3, -0.1, 0.0, 0.1, 0.3, 0.6])
+MARGIN_BINS = np.array([-2.0, -1.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0])
+EDGE_BINS = np.array([-0.6, -0.3, -0.1, 0.0, 0.1, 0.3, 0.6])
 
 
 @dataclass
@@ -70,7 +70,8 @@ class Stage1Output:
     edge_best: np.ndarray                   # (N, len(EDGE_COLUMNS)); NaN: not scored
 
 
-def _bin(value: float, edges: np.ndarray) -> int:
+def bin_of(value: float, edges: np.ndarray) -> int:
+    """The index of the bin of ``value`` between the sorted bin ``edges``."""
     return int(np.searchsorted(edges, value, side="right"))
 
 
@@ -171,18 +172,18 @@ def stack_features(view: SentenceView, vi: int, tok: int, margins: np.ndarray,
     cls_bin: dict[str, int] = {}
     for cls, types in TYPE_CLASSES.items():
         m = max(float(margins[TYPES.index(t)]) for t in types)
-        cls_bin[cls] = _bin(m, _MARGIN_BINS)
+        cls_bin[cls] = bin_of(m, MARGIN_BINS)
         f[f"k:cm={cls}:{cls_bin[cls]}"] = 1.0
     for t, m in zip(TYPES, margins, strict=True):
         if m > -2.0:
-            f[f"k:m={t}:{_bin(float(m), _MARGIN_BINS)}"] = 1.0
+            f[f"k:m={t}:{bin_of(float(m), MARGIN_BINS)}"] = 1.0
             f[f"k:mv={t}"] = float(np.clip(m, -2.0, 2.0))
     if edge_best is not None:
         for col, e in zip(EDGE_COLUMNS, edge_best, strict=True):
             if np.isnan(e):
                 continue
             cls = col.split(":")[0]
-            b = _bin(float(e), _EDGE_BINS)
+            b = bin_of(float(e), EDGE_BINS)
             f[f"k:e={col}:{b}"] = 1.0
             f[f"k:ev={col}"] = float(e)
             f[f"k:ex={col}:{cls_bin[cls]}:{b}"] = 1.0
@@ -217,12 +218,17 @@ def stack_features(view: SentenceView, vi: int, tok: int, margins: np.ndarray,
 
 @dataclass
 class CrossFit:
-    """Stage-1 outputs of held-out folds: the held views, their outputs and the dictionary
-    of the stage-1 trigger model that produced them."""
+    """Stage-1 outputs of held-out folds: the held views, their outputs and the stage-1
+    models (fitted on the other folds) that produced them."""
 
     views: list[SentenceView]
     output: Stage1Output
-    dictionary: TriggerDictionary
+    triggers: TriggerDetector
+    edges: EdgeDetector
+
+    @property
+    def dictionary(self) -> TriggerDictionary:
+        return self.triggers.dictionary_
 
 
 def fit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: TriggerDetector,
@@ -247,7 +253,7 @@ def crossfit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: Trig
             continue
         td, ed = fit_stage1([vs for d, vs in enumerate(docs_views) if fold[d] != k],
                             triggers, edges)
-        out.append(CrossFit(held, stage1_outputs(held, td, ed, slack), td.dictionary_))
+        out.append(CrossFit(held, stage1_outputs(held, td, ed, slack), td, ed))
         if verbose:
             print(f"stage 1 fold {k + 1}/{folds}: {len(held)} held sentences", flush=True)
     return out
