@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from relx.api import settle_heap
 from relx.app.batch_units import COUNTS, TSV_COLUMNS, Unit, error  # noqa: F401 (re-export)
 from relx.io.atomic import atomic_open
 
@@ -146,6 +147,7 @@ def extractor_for(opts: BatchOptions) -> Any:
             raise ModelError(f"cannot load the {task} model {opts.model or '(default)'}: "
                              f"{type(exc).__name__}: {exc}; reinstall or retrain it") from exc
         _EXTRACTORS[k] = ex
+        settle_heap()   # this process is relx's own
     ex = _EXTRACTORS[k]
     ex.max_sentence_tokens = opts.max_sentence_tokens
     ex.max_sentence_pairs = opts.max_sentence_pairs
