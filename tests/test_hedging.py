@@ -114,3 +114,19 @@ def test_shipped_detector_on_the_issue_sentences(parser) -> None:
     assert hedging_flags(may["Grb2", "PLCG1"], det) == (False, True)
     plain = pairs(parser, "Grb2 binds PLCG1.", ["Grb2", "PLCG1"])
     assert hedging_flags(plain["Grb2", "PLCG1"], det) == (False, False)
+
+
+@pytest.mark.skipif(not DEFAULT_PATH.is_file(), reason="shipped hedging detector missing")
+def test_both_types_from_one_feature_pass_equal_each_type_alone(parser) -> None:
+    """predict_proba computes a pair's cue features once for both types; each type's
+    probability is bit for bit the one from its own lexicon alone."""
+    from relx.learn.hedging import HEDGING_TYPES
+
+    det = load_hedging()
+    xs = [*pairs(parser, TWO_CLAUSES, ["gp130", "JAK1", "STAT3", "JAK2"]).values(),
+          *pairs(parser, NOT_DETECTED, ["Grb2", "PLCG1"]).values(),
+          *pairs(parser, "These results suggest that Grb2 may not bind PLCG1 or SOS1.",
+                 ["Grb2", "PLCG1", "SOS1"]).values()]
+    alone = np.array([[det._proba(x, t) for t in HEDGING_TYPES] for x in xs])
+    assert np.array_equal(det.predict_proba(xs), alone)
+    assert alone[:, 0].max() > 0.5 and alone[:, 1].max() > 0.5   # both types fire somewhere

@@ -119,7 +119,11 @@ class HedgingDetector(BaseEstimator):
         return float(t[int(np.argmax(f1[:-1]))]) if len(t) else 0.5
 
     def _proba(self, x: PairInstance, typ: str) -> float:
-        f = hedging_features(x, {typ: self.lexicons_[typ]})
+        return self._score(hedging_features(x, {typ: self.lexicons_[typ]}), typ)
+
+    def _score(self, f: dict[str, float], typ: str) -> float:
+        """Probability of ``typ`` from a pair's features (other types' features are ignored:
+        each type's weights name only its own prefixed features and the shared ones)."""
         index = self._index[typ]
         z = self.intercept_[typ] + sum(self.coef_[typ][index[k]] * v for k, v in f.items()
                                        if k in index)
@@ -136,7 +140,12 @@ class HedgingDetector(BaseEstimator):
     def predict_proba(self, X: Sequence[PairInstance]) -> np.ndarray:
         """(n, 2) probabilities of (negated, speculated)."""
         check_is_fitted(self, "coef_")
-        return np.array([[self._proba(x, t) for t in HEDGING_TYPES] for x in X]).reshape(-1, 2)
+        lexicons = {t: self.lexicons_[t] for t in HEDGING_TYPES}
+        rows = []
+        for x in X:
+            f = hedging_features(x, lexicons)  # one pass over the pair for both types
+            rows.append([self._score(f, t) for t in HEDGING_TYPES])
+        return np.array(rows).reshape(-1, 2)
 
     def predict(self, X: Sequence[PairInstance]) -> np.ndarray:
         """(n, 2) bool decisions (probability >= the type's threshold)."""
