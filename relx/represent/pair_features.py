@@ -442,8 +442,15 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         if index is None:
             index = self._index = {f: i for i, f in enumerate(self.feature_names_.tolist())}
         indptr, cols = [0], []
-        for f in self._dicts(X):
-            cols.extend(sorted(map(index.__getitem__, f.keys() & index.keys())))
+        known = index.keys()
+        for parts in self._dict_parts(X):  # a pair's columns: the union of its parts' keys
+            if len(parts) == 1:
+                cols.extend(sorted(map(index.__getitem__, parts[0].keys() & known)))
+            else:
+                ids: set[int] = set()
+                for f in parts:
+                    ids.update(map(index.__getitem__, f.keys() & known))
+                cols.extend(sorted(ids))
             indptr.append(len(cols))
         cols_arr = np.asarray(cols, dtype=np.int64)
         data = self._column_weights()[cols_arr]
@@ -476,6 +483,20 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
 
     def _dicts(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         """Feature dicts of X (read-only: shared with the next call on the same pairs)."""
+        merged = []
+        for shared, *extra in self._dict_parts(X):
+            if not extra:
+                merged.append(shared)
+                continue
+            f = dict(shared)
+            for e in extra:
+                f.update(e)
+            merged.append(f)
+        return merged
+
+    def _dict_parts(self, X: Sequence[PairInstance]) -> list[list[dict[str, float]]]:
+        """Per pair: the shared feature dict, then this member's layers on top of it (later
+        parts win on a repeated key; all read-only)."""
         key = (self.second_parse, self.second_parse_model, self.competition,
                self.path_structure, self.path_context)
         if _last_dicts and _last_dicts[1] == key and len(_last_dicts[0]) == len(X) and all(
@@ -484,20 +505,12 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         else:
             dicts = self._compute_dicts(X)
             _last_dicts[:] = [tuple(X), key, dicts]
-        layers = []  # per-member features on top of the shared dicts, merged into new dicts
+        layers = []  # per-member features on top of the shared dicts
         if self.surface_context:
             layers.append(self._surface_context(X))
         if self.document_context:
             layers.append(document_context_features(X))
-        if not layers:
-            return dicts
-        merged = []
-        for shared, *extra in zip(dicts, *layers, strict=True):
-            f = dict(shared)
-            for e in extra:
-                f.update(e)
-            merged.append(f)
-        return merged
+        return [list(parts) for parts in zip(dicts, *layers, strict=True)]
 
     def _surface_context(self, X: Sequence[PairInstance]) -> list[dict[str, float]]:
         """Each pair's :func:`surface_context_dict`, in both parses."""
