@@ -24,7 +24,7 @@ from relx.doc import (
     base_role,
 )
 from relx.ge.data import GEDoc
-from relx.structures import dependency_graph, entity_head
+from relx.structures import entity_head, sentence_graph
 
 #: POS tags that never head a trigger (function words)
 FUNCTION_POS = frozenset({"IN", "TO", "DT", "CC", "PRP", "PRP$", "WDT", "WP", "EX", "POS",
@@ -99,7 +99,7 @@ def build_views(doc: GEDoc, gold: bool = True) -> list[SentenceView]:
     """Sentence views of one document; with ``gold``, trigger and edge labels from its ``.a2``."""
     views = []
     for s in doc.parsed.sentences:
-        g = dependency_graph(s)
+        g = sentence_graph(s)   # shared with the pair scorer's stages (read-only)
         heads: dict[str, int] = {}
         inside: set[int] = set()
         for e in s.entities:
