@@ -122,6 +122,11 @@ def test_stacked_detector_fits_and_predicts(docs):
     scores, index = st.scores(views)
     assert scores.shape == (len(index), len(st.classes_))
     assert index == [(vi, i) for vi, v in enumerate(views) for i in v.candidates()]
+    # one pass of token features serves both stages: the same as building them twice
+    out = stage1_outputs(views, st.stage1_triggers_, st.stage1_edges_, st.slack)
+    twice = st.model_.decision_function(st._hasher().transform(
+        st._rows(views, out, st.stage1_triggers_.dictionary_)))
+    np.testing.assert_array_equal(scores, twice)
     pred = st.predict(views)
     assert len(pred) == len(views)
     for v, p in zip(views, pred, strict=True):

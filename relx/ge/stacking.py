@@ -93,10 +93,13 @@ def type_margins(scores: np.ndarray, classes: Sequence[str], none_bias: float,
 
 
 def stage1_outputs(views: Sequence[SentenceView], triggers: TriggerDetector,
-                   edges: EdgeDetector, slack: float) -> Stage1Output:
+                   edges: EdgeDetector, slack: float,
+                   scored: tuple[np.ndarray, list[tuple[int, int]]] | None = None
+                   ) -> Stage1Output:
     """Stage-1 trigger margins and decisions for every candidate token of ``views``, and
-    the edge model's best argument scores of the tokens within ``slack`` of ``None``."""
-    scores, index = triggers.scores(views)
+    the edge model's best argument scores of the tokens within ``slack`` of ``None``;
+    ``scored``: ``triggers.scores(views)`` when already computed."""
+    scores, index = triggers.scores(views) if scored is None else scored
     classes = triggers.classes_
     predicted = decide(scores, index, classes, len(views), triggers.none_bias,
                        triggers.type_bias)
@@ -291,10 +294,12 @@ class StackedTriggerDetector:
         return FeatureHasher(n_features=self.n_features, input_type="dict", alternate_sign=False)
 
     def _rows(self, views: Sequence[SentenceView], out: Stage1Output,
-              dictionary: TriggerDictionary) -> list[dict[str, float]]:
+              dictionary: TriggerDictionary,
+              base: list[dict[str, float]] | None = None) -> list[dict[str, float]]:
+        """Stage-2 feature dicts; ``base``: the rows' token features (extended in place)."""
         feats = []
         for row, (vi, tok) in enumerate(out.index):
-            f = token_features(views[vi], tok, dictionary)
+            f = token_features(views[vi], tok, dictionary) if base is None else base[row]
             f.update(stack_features(views[vi], vi, tok, out.margins[row], out.winner[row],
                                     out.edge_best[row] if self.edge_scores else None,
                                     out.predicted))
@@ -326,10 +331,14 @@ class StackedTriggerDetector:
 
     def scores(self, views: Sequence[SentenceView]) -> tuple[np.ndarray, list[tuple[int, int]]]:
         """(N, n_classes) stage-2 decision scores of every candidate and its (view, token)."""
-        out = stage1_outputs(views, self.stage1_triggers_, self.stage1_edges_, self.slack)
-        if not out.index:
-            return np.zeros((0, len(self.classes_))), out.index
-        feats = self._rows(views, out, self.stage1_triggers_.dictionary_)
+        td = self.stage1_triggers_
+        # the token features are the same for both stages (stage 1's dictionary): made once
+        base, index = td._rows(views, td.dictionary_)
+        if not index:
+            return np.zeros((0, len(self.classes_))), index
+        scored = (td.model_.decision_function(td._hasher().transform(base)), index)
+        out = stage1_outputs(views, td, self.stage1_edges_, self.slack, scored)
+        feats = self._rows(views, out, td.dictionary_, base)
         return self.model_.decision_function(self._hasher().transform(feats)), out.index
 
     def predict(self, views: Sequence[SentenceView], none_bias: float | None = None,
