@@ -4,6 +4,7 @@ run on real GE 2011 train documents (skipped without ../shared)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -39,6 +40,22 @@ from relx.io.standoff import read_standoff
 NAMES = ("ge-1", "ge-2", "ge-3")
 GE2011 = SHARED / "corpora" / "bionlp-st-ge" / "2011"
 SMALL_TRIGGERS = {"C": 1.0, "dict_folds": 1, "n_features": 2 ** 12}
+# an event config small enough for three documents, with stacked triggers
+SMALL_STACKED = {
+    "pipeline": {"name": "ge-test", "task": "ge-events", "seed": 0},
+    "triggers": {"classifier": "linear_svc", **SMALL_TRIGGERS},
+    "stacking": {"triggers": True, "folds": 3, "C": 1.0, "n_features": 2 ** 12,
+                 "edge_n_features": 2 ** 12, "none_bias": 0.0},
+    "edges": {"method": "combined", "klsh": "edge_klsh", "forest": "edge_forest", "C": 10.0,
+              "n_features": 2 ** 12},
+    "assembly": {"binding": "side"},
+    "edge_kernel": {"component": "path_kernel", "structure": "path", "lam": 0.8,
+                    "edge_mismatch": 1.0, "n_jobs": 1},
+    "edge_klsh": {"component": "klsh", "kernel": "edge_kernel", "n_reference": 8,
+                  "n_bits": 32, "alpha": 2, "hash_function": "rknn"},
+    "edge_forest": {"component": "random_subspace_forest", "n_estimators": 10,
+                    "max_features": 8},
+}
 
 
 @pytest.fixture(scope="module")
@@ -172,6 +189,25 @@ def test_stacked_edge_detector_learns_from_crossfitted_scores(docs):
     gold = np.array([views[c.view].gold_edges.get((c.src, c.dst), "None") for c in cands])
     theme = p[:, 1] > p[:, 0]
     assert theme[gold == "Theme"].mean() > theme[gold == "None"].mean()
+
+
+def test_event_model_with_stacked_triggers_saves_and_loads(docs, tmp_path):
+    from relx.ge.pipeline import GEExtractor
+
+    model = GEExtractor(SMALL_STACKED).fit(docs)
+    assert isinstance(model.triggers, StackedTriggerDetector)
+    assert model.triggers.folds == 3 and model.triggers.edge_C == 10.0
+    pred = model.predict(docs)
+    assert any(p.events for p in pred)
+    model.save(tmp_path / "m")
+    meta = json.loads((tmp_path / "m" / "meta.json").read_text())
+    assert meta["format_version"] == 4 and meta["stage1_trigger_classes"]
+    loaded = GEExtractor.load(tmp_path / "m")
+    assert isinstance(loaded.triggers, StackedTriggerDetector)
+    views = [v for d in docs for v in build_views(d, gold=False)]
+    np.testing.assert_array_equal(loaded.triggers.scores(views)[0],
+                                  model.triggers.scores(views)[0])
+    assert [p.events for p in loaded.predict(docs)] == [p.events for p in pred]
 
 
 @pytest.mark.skipif(not (GE2011 / "train").is_dir(), reason="GE 2011 corpus not available")

@@ -51,8 +51,10 @@ from relx.structures import StructureEncoder
 # 3: linear models' weights as relx.learn.compact_linear arrays (non-zero columns, distinct
 #    columns once) and the trigger dictionary / edge vocabulary in models.skops
 #    (``vocabularies_json``: JSON as uint8, LZMA) instead of meta.json; same fitted values
+# 4: a stacked trigger model (``[stacking] triggers = true``, relx.ge.stacking): the stage-1
+#    parts added; a plain model is still written as 3
 FORMAT_VERSION = 3
-READABLE_FORMATS = (1, 2, 3)
+READABLE_FORMATS = (1, 2, 3, 4)
 TRUSTED_TYPES = [
     "relx.kernels.structure.PathKernel", "relx.kernels.structure.SumKernel",
     "relx.learn.forest.RandomSubspaceForest", "relx.represent.klsh.KLSHEncoder",
@@ -79,6 +81,13 @@ class GEExtractor:
         seed = int(config.get("pipeline", {}).get("seed", 0))
         tcfg = _section(config, "triggers")
         self.triggers = TriggerDetector(**tcfg, random_state=seed)
+        scfg = _section(config, "stacking")
+        if scfg.pop("triggers", False):   # a second-stage trigger classifier
+            from relx.ge.stacking import StackedTriggerDetector
+
+            self.triggers = StackedTriggerDetector(  # type: ignore[assignment]
+                triggers=tcfg, edge_C=float(_section(config, "edges").get("C", 1.0)),
+                **scfg, random_state=seed)
         ecfg = _section(config, "edges")
         for part in ("klsh", "forest"):
             name = ecfg.get(part)
@@ -170,6 +179,10 @@ class GEExtractor:
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         parts: dict[str, Any] = {"trigger_model": self.triggers.model_}
+        stage1_meta: dict[str, Any] = {}
+        if hasattr(self.triggers, "stage1_parts"):   # stacked triggers
+            stage1, stage1_meta = self.triggers.stage1_parts()
+            parts.update(stage1)
         if self.edges.uses_klsh:
             parts["klsh"], parts["forest"] = self.edges.klsh, self.edges.forest
         if self.edges.uses_features:
@@ -188,12 +201,12 @@ class GEExtractor:
         with atomic_open(directory / "models.skops", "wb") as fh:
             # LZMA: a quarter smaller than deflate for the forests (21 -> 15 MB shipped)
             fh.write(sio.dumps(parts, compression=zipfile.ZIP_LZMA))
-        meta = {"format": "relx-ge-events", "format_version": FORMAT_VERSION,
+        meta = {"format": "relx-ge-events", "format_version": 4 if stage1_meta else FORMAT_VERSION,
                 "relx_version": __version__, "config": self.config,
                 "trigger_classes": self.triggers.classes_,
                 "train_seconds": self.train_seconds_,
                 "modification_thresholds": None if mods is None else mods.thresholds_,
-                **(extra_meta or {})}
+                **stage1_meta, **(extra_meta or {})}
         with atomic_open(directory / "meta.json", "w") as fh:
             json.dump(meta, fh)
         return directory
@@ -229,6 +242,8 @@ class GEExtractor:
         self.triggers.classes_ = list(meta["trigger_classes"])
         self.triggers.dictionary_ = TriggerDictionary.from_json(
             vocabularies["trigger_dictionary"])
+        if hasattr(self.triggers, "restore_stage1"):
+            self.triggers.restore_stage1(parts, meta)
         self.edges.encoder_ = StructureEncoder.from_dict(vocabularies["edge_vocab"])
         if self.edges.uses_klsh:
             self.edges.klsh, self.edges.forest = parts["klsh"], parts["forest"]

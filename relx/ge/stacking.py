@@ -327,7 +327,23 @@ class StackedTriggerDetector:
         self.model_.fit(self._hasher().transform(feats), np.array(labels))
         self.classes_ = list(self.model_.classes_)
         self.stage1_triggers_, self.stage1_edges_ = stage1
+        self.dictionary_ = self.stage1_triggers_.dictionary_   # both stages' dictionary
         return self
+
+    # -- persistence (relx.ge.pipeline keeps ``model_``, ``classes_`` and ``dictionary_``) --
+    def stage1_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(fitted scikit-learn parts, JSON metadata) of stage 1, for a saved event model."""
+        return ({"stage1_trigger_model": self.stage1_triggers_.model_,
+                 "stage1_edge_linear": self.stage1_edges_.linear_},
+                {"stage1_trigger_classes": list(self.stage1_triggers_.classes_)})
+
+    def restore_stage1(self, parts: dict[str, Any], meta: dict[str, Any]) -> None:
+        """Rebuild stage 1 from :meth:`stage1_parts` output (``dictionary_`` already set)."""
+        td, ed = self.stage1_templates()
+        td.model_, td.classes_ = parts["stage1_trigger_model"], list(meta["stage1_trigger_classes"])
+        td.dictionary_ = self.dictionary_
+        ed.linear_ = parts["stage1_edge_linear"]
+        self.stage1_triggers_, self.stage1_edges_ = td, ed
 
     def scores(self, views: Sequence[SentenceView]) -> tuple[np.ndarray, list[tuple[int, int]]]:
         """(N, n_classes) stage-2 decision scores of every candidate and its (view, token)."""
