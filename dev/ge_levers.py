@@ -18,6 +18,7 @@ is never read here.
     python dev/ge_levers.py joint [--crossfit]   # joint decoding (over cross-fitted edges)
     python dev/ge_levers.py stack      # stacked (second-stage) trigger classifier
     python dev/ge_levers.py stackedges # stacked (second-stage) edge model
+    python dev/ge_levers.py stackslack # stacked triggers: the edge-score slack (speed)
 
 Parses come from ``--cache-dir`` (default ``runs/events/cache``; built once, then reused).
 Every command prints one line per setting: per-class F1 (SVT, BIND, REG and the three
@@ -46,7 +47,13 @@ from relx.ge.evaluate import _DocMatcher, evaluate_events
 from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import SentenceView, build_views
 from relx.ge.stacked_edges import StackedEdgeDetector, margin_lookup
-from relx.ge.stacking import StackedTriggerDetector, crossfit_stage1, type_margins
+from relx.ge.stacking import (
+    CrossFit,
+    StackedTriggerDetector,
+    crossfit_stage1,
+    stage1_outputs,
+    type_margins,
+)
 from relx.ge.triggers import NONE_LABEL, TriggerDetector, _key, biased, decide
 from relx.ge.tune import split_docs
 from relx.registry import build_component, load_config
@@ -373,10 +380,40 @@ def cmd_stackedges(a, fit, val) -> None:
                       line(ev.score(decide_edges(proba, cands, eb, cb))), flush=True)
 
 
+def cmd_stackslack(a, fit, val) -> None:
+    """Decision 6: decision 4's point at edge-score slack 1.5 / 1.0 / 0.5 (speed trade)."""
+    m = base_model(a, fit)
+    cfg = load_config(a.config)
+    tcfg, ecfg = dict(cfg["triggers"]), cfg["edges"]
+    td, ed = StackedTriggerDetector(triggers=tcfg, edge_C=ecfg["C"]).stage1_templates()
+    t0 = time.perf_counter()
+    held = crossfit_stage1([build_views(d, gold=True) for d in fit], td, ed, verbose=True)
+    print(f"stage 1 cross-fitted ({time.perf_counter() - t0:.0f}s)", flush=True)
+    full_edges = EdgeDetector(method="features", C=ecfg["C"])
+    full_edges.linear_ = m.edges.linear_
+    base_triggers, cb = m.triggers, m.edges.cause_bias
+    for slack in (1.5, 1.0, 0.5):
+        refit = [CrossFit(cf.views, stage1_outputs(cf.views, cf.triggers, cf.edges, slack),
+                          cf.triggers, cf.edges) for cf in held]
+        st = StackedTriggerDetector(triggers=tcfg, edge_C=ecfg["C"], slack=slack, C=0.03,
+                                    none_bias=0.7).fit_from(refit, (base_triggers, full_edges))
+        m.triggers = st
+        c0 = time.process_time()
+        ev = Validation(m, val)   # scores the validation candidates once
+        cpu = time.process_time() - c0
+        nodes = decide(ev.scores, ev.index, st.classes_, len(ev.flat), st.none_bias)
+        cands = candidates(ev.flat, nodes)
+        edges = decide_edges(m.edges.proba(ev.flat, cands), cands, -0.2, cb)
+        print(f"slack {slack} (validation views + stacked scores {cpu:.1f}s CPU):",
+              line(ev.score(edges)), flush=True)
+        m.triggers = base_triggers
+
+
 COMMANDS = {"fit": None, "misses": cmd_misses, "oracle": cmd_oracle, "typebias": cmd_typebias,
             "lexicon": cmd_lexicon, "balanced": cmd_balanced, "binding": cmd_binding,
             "edgebias": cmd_edgebias, "joint": cmd_joint,
-            "stack": cmd_stack, "stackedges": cmd_stackedges}
+            "stack": cmd_stack, "stackedges": cmd_stackedges,
+            "stackslack": cmd_stackslack}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
