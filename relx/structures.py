@@ -239,10 +239,24 @@ def _node_labels(graph: nx.MultiDiGraph, node: int, roles: dict[int, str]) -> tu
     return d["text"].lower(), d["lemma"], d["pos"]
 
 
-def _edge_label(graph: nx.MultiDiGraph, u: int, v: int) -> str:
-    if graph.has_edge(u, v):
-        return sorted(d["label"] for d in graph.get_edge_data(u, v).values())[0] + ">"
-    return "<" + sorted(d["label"] for d in graph.get_edge_data(v, u).values())[0]
+_LABELS_KEY = "relx_step_labels"  # graph attribute: (node count, {(u, v): label})
+
+
+def edge_label(graph: nx.MultiDiGraph, u: int, v: int) -> str:
+    """The label of the step ``u -> v`` between adjacent nodes: ``label>`` down a
+    ``u -> v`` edge, ``<label`` up a ``v -> u`` edge (the first label in sorted order when
+    several edges join them). Remembered on the graph (graphs are not modified once built)."""
+    memo = graph.graph.get(_LABELS_KEY)
+    if memo is None or memo[0] != len(graph):
+        memo = graph.graph[_LABELS_KEY] = (len(graph), {})
+    out = memo[1].get((u, v))
+    if out is None:
+        if graph.has_edge(u, v):
+            out = sorted(d["label"] for d in graph.get_edge_data(u, v).values())[0] + ">"
+        else:
+            out = "<" + sorted(d["label"] for d in graph.get_edge_data(v, u).values())[0]
+        memo[1][u, v] = out
+    return out
 
 
 def _roles(sentence: Sentence, e1: Entity, e2: Entity) -> dict[int, str]:
@@ -302,7 +316,7 @@ def _shortest_path(sentence: Sentence, e1: Entity, e2: Entity, graph: nx.MultiDi
         return [(NONE, *_node_labels(graph, h1, roles)), ("NOPATH", *_node_labels(graph, h2, roles))]
     out: list[Tuple] = [(NONE, *_node_labels(graph, nodes[0], roles))]
     for u, v in zip(nodes, nodes[1:], strict=False):
-        out.append((_edge_label(graph, u, v), *_node_labels(graph, v, roles)))
+        out.append((edge_label(graph, u, v), *_node_labels(graph, v, roles)))
     return out
 
 
@@ -441,7 +455,7 @@ def dependency_subtree(sentence: Sentence, e1: Entity, e2: Entity,
     while queue:
         u, k = queue.popleft()
         for v in sorted(kids.get(u, ())):
-            nodes.append((_edge_label(graph, u, v), *_node_labels(graph, v, roles)))
+            nodes.append((edge_label(graph, u, v), *_node_labels(graph, v, roles)))
             parents.append(k)
             tokens.append(v)
             queue.append((v, len(nodes) - 1))

@@ -19,7 +19,7 @@ from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
 from relx.ge.sentences import SentenceView
-from relx.structures import undirected_path
+from relx.structures import edge_label, undirected_path
 
 
 def _labels(view: SentenceView, a: int, b: int) -> str:
@@ -27,12 +27,7 @@ def _labels(view: SentenceView, a: int, b: int) -> str:
         path = undirected_path(view.graph, a, b, view.undirected)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return "NOPATH"
-    out = []
-    for u, v in zip(path, path[1:], strict=False):
-        if view.graph.has_edge(u, v):
-            out.append(sorted(d["label"] for d in view.graph.get_edge_data(u, v).values())[0] + ">")
-        else:
-            out.append("<" + sorted(d["label"] for d in view.graph.get_edge_data(v, u).values())[0])
+    out = [edge_label(view.graph, u, v) for u, v in zip(path, path[1:], strict=False)]
     return "_".join(out) if len(out) <= 5 else f"long{min(len(out), 9)}"
 
 

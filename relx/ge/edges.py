@@ -31,7 +31,7 @@ from sklearn.linear_model import LogisticRegression
 from relx.doc import REGULATION_TYPES
 from relx.ge.sentences import ROLES, Node, SentenceView, allowed_roles, edge_targets
 from relx.represent.instances import StructureSet
-from relx.structures import NONE, StructureEncoder, Tuple, undirected_path
+from relx.structures import NONE, StructureEncoder, Tuple, edge_label, undirected_path
 
 CLASSES = ("None", *ROLES)
 TYPE_CLASS = {"Binding": "BIND", **{t: "REG" for t in REGULATION_TYPES}}
@@ -81,12 +81,6 @@ def _path(view: SentenceView, a: int, b: int) -> list[int] | None:
         return None
 
 
-def _edge_label(g: nx.MultiDiGraph, u: int, v: int) -> str:
-    if g.has_edge(u, v):
-        return sorted(d["label"] for d in g.get_edge_data(u, v).values())[0] + ">"
-    return "<" + sorted(d["label"] for d in g.get_edge_data(v, u).values())[0]
-
-
 def _node(view: SentenceView, i: int, trig: dict[int, str] | None = None
           ) -> tuple[str, str, str]:
     if i in view.protein_tokens:
@@ -123,7 +117,7 @@ def edge_structure(view: SentenceView, c: EdgeCandidate,
         return [(NONE, f"{src_t}+{dst_t[0]}", f"{src_t}+{dst_t[0]}", "TRIG")]
     out: list[Tuple] = [(NONE, *src)]
     for k, (u, v) in enumerate(zip(path, path[1:], strict=False)):
-        lab = _edge_label(view.graph, u, v)
+        lab = edge_label(view.graph, u, v)
         out.append((lab, *(dst_t if k == len(path) - 2 else _node(view, v, trig))))
     return out
 
@@ -160,7 +154,7 @@ def edge_features(view: SentenceView, c: EdgeCandidate,
         return f
     f[f"plen={min(len(path) - 1, 8)}"] = 1
     f[f"plen_st={min(len(path) - 1, 8)}/{st}"] = 1
-    labs = [_edge_label(view.graph, u, v) for u, v in zip(path, path[1:], strict=False)]
+    labs = [edge_label(view.graph, u, v) for u, v in zip(path, path[1:], strict=False)]
     nodes = [_node(view, i, trig)[1] for i in path]
     nodes[0] = f"T:{TYPE_CLASS.get(st, 'SVT')}"
     nodes[-1] = "D:" + dk

@@ -15,7 +15,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-import networkx as nx
 import numpy as np
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
@@ -23,7 +22,7 @@ from sklearn.svm import LinearSVC
 
 from relx.doc import GE_EVENT_TYPES
 from relx.ge.sentences import SentenceView
-from relx.structures import paths_within
+from relx.structures import edge_label, paths_within
 
 NONE_LABEL = "None"
 
@@ -135,12 +134,6 @@ def _neighbours(vectors: Any, word: str, dictionary: TriggerDictionary, k: int
     return cache[key]
 
 
-def _edge(g: nx.MultiDiGraph, u: int, v: int) -> str:
-    if g.has_edge(u, v):
-        return sorted(d["label"] for d in g.get_edge_data(u, v).values())[0] + ">"
-    return "<" + sorted(d["label"] for d in g.get_edge_data(v, u).values())[0]
-
-
 def _shape(text: str) -> str:
     s = "".join("A" if c.isupper() else "a" if c.islower() else "0" if c.isdigit() else c
                 for c in text)
@@ -204,7 +197,7 @@ def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | N
         for n_, p in hits:
             if n_ > best:
                 break
-            labs = "_".join(_edge(g, u, v) for u, v in zip(p, p[1:], strict=False))
+            labs = "_".join(edge_label(g, u, v) for u, v in zip(p, p[1:], strict=False))
             f[f"ppath={labs}"] = 1
             f[f"ppath_l={lem}/{labs}"] = 1
     else:
