@@ -9,135 +9,24 @@ dependent along ``nsubj`` gives ``nsubj>``, the other way ``<nsubj``.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
 import numpy as np
 
 from relx.doc import Entity, Sentence
+from relx.graphs import (
+    dependency_graph,
+    edge_label,
+    undirected_path,
+)
 
 NONE = "<none>"  # id 0 in every vocabulary: "no label"
 PROT1, PROT2, PROT = "PROT1", "PROT2", "PROT"
 BOTH = "PROT1+PROT2"  # both entities share one head token
 
 Tuple = tuple[str, str, str, str]  # (edge, word, lemma, pos)
-
-
-def dependency_graph(sentence: Sentence) -> nx.MultiDiGraph:
-    """Tokens as nodes (``text``, ``lemma``, ``pos``); edges ``head -> dependent`` with ``label``."""
-    g = nx.MultiDiGraph()
-    for t in sentence.tokens:
-        g.add_node(t.index, text=t.text, lemma=t.lemma or t.text.lower(), pos=t.pos or "")
-    for d in sentence.dependencies:
-        g.add_edge(d.head, d.dependent, label=d.label)
-    return g
-
-
-_FOREST_KEY = "relx_forest"  # graph attribute: (node count, governor map or None)
-
-
-def _governors(graph: nx.MultiDiGraph) -> dict[int, int] | None:
-    """Each node's governor when the undirected graph is a forest (at most one governor per
-    node, no cycle: a parser's dependency tree), else None. Kept on the graph (graphs are
-    not modified once built; a changed node count recomputes it)."""
-    hit = graph.graph.get(_FOREST_KEY)
-    if hit is not None and hit[0] == len(graph):
-        return hit[1]
-    governor: dict[int, int] | None = {}
-    for n, preds in graph.pred.items():
-        if len(preds) > 1 or n in preds:
-            governor = None
-            break
-        for h in preds:
-            governor[n] = h  # type: ignore[index]
-    if governor is not None:
-        done: set[int] = set()
-        for n in governor:
-            chain = set()
-            while n in governor and n not in done:
-                if n in chain:
-                    governor = None  # a cycle
-                    break
-                chain.add(n)
-                n = governor[n]
-            if governor is None:
-                break
-            done |= chain
-    graph.graph[_FOREST_KEY] = (len(graph), governor)
-    return governor
-
-
-def undirected_path(graph: nx.MultiDiGraph, a: int, b: int,
-                    undirected: Callable[[], nx.Graph] | None = None) -> list[int]:
-    """Nodes of the shortest path from ``a`` to ``b`` ignoring edge direction, as
-    ``nx.shortest_path(graph.to_undirected(as_view=True), a, b)`` finds it (or over
-    ``undirected()``, an undirected copy of ``graph``), raising its ``NodeNotFound`` /
-    ``NetworkXNoPath``.
-    In a dependency tree the path is unique: up from ``a`` to the lowest common ancestor,
-    then down to ``b``, found without a graph search."""
-    governor = _governors(graph)
-    if governor is None:
-        return nx.shortest_path(graph.to_undirected(as_view=True) if undirected is None
-                                else undirected(), a, b)
-    if a not in graph or b not in graph:
-        raise nx.NodeNotFound(f"Either source {a} or target {b} is not in G")
-    up, rank = [a], {a: 0}
-    while up[-1] in governor:
-        rank[governor[up[-1]]] = len(up)
-        up.append(governor[up[-1]])
-    down, n = [], b
-    while n not in rank:
-        down.append(n)
-        if n not in governor:
-            raise nx.NetworkXNoPath(f"No path between {a} and {b}.")
-        n = governor[n]
-    return up[:rank[n] + 1] + down[::-1]
-
-
-def paths_within(graph: nx.MultiDiGraph, source: int, cutoff: int,
-                 undirected: Callable[[], nx.Graph] | None = None) -> dict[int, list[int]]:
-    """``{node: path from source}`` for the nodes at most ``cutoff`` undirected edges away,
-    the paths ``nx.single_source_shortest_path`` finds (in a dependency tree the only ones;
-    the dict's order may differ)."""
-    governor = _governors(graph)
-    if governor is None:
-        return nx.single_source_shortest_path(
-            graph.to_undirected(as_view=True) if undirected is None else undirected(),
-            source, cutoff=cutoff)
-    out = {source: [source]}
-    frontier = [source]
-    for _ in range(cutoff):
-        nxt = []
-        for u in frontier:
-            near = list(graph.succ[u])
-            if u in governor:
-                near.append(governor[u])
-            for v in near:
-                if v not in out:
-                    out[v] = out[u] + [v]
-                    nxt.append(v)
-        frontier = nxt
-    return out
-
-
-def distances_from(graph: nx.MultiDiGraph, source: int) -> dict[int, int]:
-    """``{node: undirected edges from source}`` for the nodes connected to ``source``, as
-    ``nx.single_source_shortest_path_length`` gives them (the dict's order may differ)."""
-    governor = _governors(graph)
-    if governor is None:
-        return nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), source)
-    out, frontier, d = {source: 0}, [source], 0
-    while frontier:
-        d += 1
-        nxt = []
-        for u in frontier:
-            for v in (*graph.succ[u], *((governor[u],) if u in governor else ())):
-                if v not in out:
-                    out[v] = d
-                    nxt.append(v)
-        frontier = nxt
-    return out
 
 
 # The dependency graphs of recently seen sentences, by sentence identity, each with the
@@ -237,26 +126,6 @@ def _node_labels(graph: nx.MultiDiGraph, node: int, roles: dict[int, str]) -> tu
         return r, r, "PROT"
     d = graph.nodes[node]
     return d["text"].lower(), d["lemma"], d["pos"]
-
-
-_LABELS_KEY = "relx_step_labels"  # graph attribute: (node count, {(u, v): label})
-
-
-def edge_label(graph: nx.MultiDiGraph, u: int, v: int) -> str:
-    """The label of the step ``u -> v`` between adjacent nodes: ``label>`` down a
-    ``u -> v`` edge, ``<label`` up a ``v -> u`` edge (the first label in sorted order when
-    several edges join them). Remembered on the graph (graphs are not modified once built)."""
-    memo = graph.graph.get(_LABELS_KEY)
-    if memo is None or memo[0] != len(graph):
-        memo = graph.graph[_LABELS_KEY] = (len(graph), {})
-    out = memo[1].get((u, v))
-    if out is None:
-        if graph.has_edge(u, v):
-            out = sorted(d["label"] for d in graph.get_edge_data(u, v).values())[0] + ">"
-        else:
-            out = "<" + sorted(d["label"] for d in graph.get_edge_data(v, u).values())[0]
-        memo[1][u, v] = out
-    return out
 
 
 def _roles(sentence: Sentence, e1: Entity, e2: Entity) -> dict[int, str]:

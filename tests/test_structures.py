@@ -129,7 +129,7 @@ def test_tree_paths_match_networkx_on_trees_and_collapsed_graphs():
     parses) and on BioInfer's collapsed dependency graphs (not trees: networkx's search)."""
     import networkx as nx
 
-    from relx.structures import _governors, distances_from, paths_within, undirected_path
+    from relx.graphs import _governors, distances_from, paths_within, undirected_path
 
     kinds = {True: 0, False: 0}
     for doc in list(read_ppi_xml(corpus_file("BioInfer")))[:80]:

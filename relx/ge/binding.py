@@ -19,7 +19,7 @@ from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
 from relx.ge.sentences import SentenceView
-from relx.structures import edge_label, undirected_path
+from relx.graphs import edge_label, undirected_path
 
 
 def _labels(view: SentenceView, a: int, b: int) -> str:

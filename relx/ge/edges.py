@@ -30,8 +30,9 @@ from sklearn.linear_model import LogisticRegression
 
 from relx.doc import REGULATION_TYPES
 from relx.ge.sentences import ROLES, Node, SentenceView, allowed_roles, edge_targets
+from relx.graphs import edge_label, undirected_path
 from relx.represent.instances import StructureSet
-from relx.structures import NONE, StructureEncoder, Tuple, edge_label, undirected_path
+from relx.structures import NONE, StructureEncoder, Tuple
 
 CLASSES = ("None", *ROLES)
 TYPE_CLASS = {"Binding": "BIND", **{t: "REG" for t in REGULATION_TYPES}}

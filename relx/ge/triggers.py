@@ -22,7 +22,7 @@ from sklearn.svm import LinearSVC
 
 from relx.doc import GE_EVENT_TYPES
 from relx.ge.sentences import SentenceView
-from relx.structures import edge_label, paths_within
+from relx.graphs import edge_label, paths_within
 
 NONE_LABEL = "None"
 

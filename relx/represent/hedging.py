@@ -33,8 +33,9 @@ from collections.abc import Iterable, Sequence
 import networkx as nx
 
 from relx.doc import Entity, Sentence
+from relx.graphs import undirected_path
 from relx.represent.instances import PairInstance
-from relx.structures import entity_head, entity_tokens, sentence_graph, undirected_path
+from relx.structures import entity_head, entity_tokens, sentence_graph
 
 #: seed cue words of negation (lemmas or lower-cased words)
 NEGATION_CUES = frozenset({

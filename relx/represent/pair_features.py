@@ -50,6 +50,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.feature_extraction import DictVectorizer
 
 from relx.doc import Sentence
+from relx.graphs import distances_from, undirected_path
 from relx.represent.instances import PairInstance
 from relx.structures import (
     BOTH,
@@ -57,12 +58,10 @@ from relx.structures import (
     PROT1,
     PROT2,
     _roles,
-    distances_from,
     entity_head,
     pack_strings,
     sentence_graph,
     shortest_path,
-    undirected_path,
     unpack_strings,
 )
 
