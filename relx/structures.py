@@ -59,6 +59,15 @@ def _lists(s: Sentence) -> tuple[list, list, list]:
 
 
 _graph_cache: OrderedDict[int, _Cached] = OrderedDict()
+# the same graphs by token list identity: a sentence's copy (``model_copy`` with other
+# entities, as the event typer makes) shares its token and dependency lists, so its graph
+_graph_by_tokens: dict[int, _Cached] = {}
+
+
+def _same_parse(entry: _Cached, s: Sentence) -> bool:
+    tokens, deps, _ = entry.lists
+    return (tokens is s.tokens and deps is s.dependencies
+            and entry.sizes[:2] == (len(s.tokens), len(s.dependencies)))
 
 
 def _cached(sentence: Sentence) -> _Cached:
@@ -66,11 +75,21 @@ def _cached(sentence: Sentence) -> _Cached:
     if hit is not None and hit.fits(sentence):
         return hit
     lists = _lists(sentence)
-    entry = _Cached(sentence, lists, tuple(map(len, lists)), dependency_graph(sentence))
+    twin = _graph_by_tokens.get(id(sentence.tokens))
+    graph = twin.graph if twin is not None and _same_parse(twin, sentence) \
+        else dependency_graph(sentence)
+    entry = _Cached(sentence, lists, tuple(map(len, lists)), graph)
     try:
         _graph_cache[id(sentence)] = entry
+        _graph_by_tokens[id(sentence.tokens)] = entry
         while len(_graph_cache) > CACHE_SENTENCES:
-            _graph_cache.popitem(last=False)
+            _, old = _graph_cache.popitem(last=False)
+            if _graph_by_tokens.get(id(old.lists[0])) is old:
+                del _graph_by_tokens[id(old.lists[0])]
+        if len(_graph_by_tokens) > 2 * CACHE_SENTENCES:  # entries replaced in place
+            live = {id(e.lists[0]): e for e in list(_graph_cache.values())}
+            _graph_by_tokens.clear()
+            _graph_by_tokens.update(live)
     except KeyError:  # another thread evicted the same entry first
         pass
     return entry

@@ -41,6 +41,21 @@ def test_graph_and_path_are_shared_by_sentence_object(mini_xml):
     assert shortest_path(other, e1, e2) == shortest_path(s, e1, e2)
 
 
+def test_a_copy_with_other_entities_shares_the_graph_not_the_paths(mini_xml):
+    """The event typer's sentence copies (same token and dependency lists, renamed
+    entities) reuse the scorer's graph; paths, roles and heads stay per sentence."""
+    s = _sent(mini_xml, 0, 0)
+    g = sentence_graph(s)
+    renamed = [e.model_copy(update={"id": f"T{k}"}) for k, e in enumerate(s.entities, 1)]
+    copy = s.model_copy(update={"entities": renamed})
+    assert copy.tokens is s.tokens and sentence_graph(copy) is g
+    assert shortest_path(copy, renamed[0], renamed[1]) == shortest_path(
+        s, s.entities[0], s.entities[1])
+    fewer = s.model_copy(update={"entities": renamed[:1]})
+    assert sentence_graph(fewer) is g and entity_head(fewer, renamed[0], g) == entity_head(
+        s, s.entities[0], g)
+
+
 def test_shared_path_follows_a_new_entity(mini_xml):
     s = _sent(mini_xml, 0, 0)  # RAD51 binds BRCA2: PROT1 binds PROT2
     e1, e2 = s.entity("mini.d0.s0.e0"), s.entity("mini.d0.s0.e1")
