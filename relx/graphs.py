@@ -17,13 +17,53 @@ from relx.doc import Sentence
 
 
 def dependency_graph(sentence: Sentence) -> nx.MultiDiGraph:
-    """Tokens as nodes (``text``, ``lemma``, ``pos``); edges ``head -> dependent`` with ``label``."""
+    """Tokens as nodes (``text``, ``lemma``, ``pos``); edges ``head -> dependent`` with ``label``.
+
+    Filled through networkx's adjacency dicts, as ``add_node`` / ``add_edge`` fill them
+    (same nodes, edges, keys and orders; tested against them), ~6x faster: the per-call
+    checks of networkx's API were a twentieth of extracting from an abstract."""
     g = nx.MultiDiGraph()
+    if not _PLAIN_DICTS:
+        return _graph_by_api(g, sentence)
+    node, succ, pred = g._node, g._succ, g._pred
+    for t in sentence.tokens:
+        node[t.index] = {"text": t.text, "lemma": t.lemma or t.text.lower(), "pos": t.pos or ""}
+        succ[t.index], pred[t.index] = {}, {}
+    for d in sentence.dependencies:
+        h, c = d.head, d.dependent
+        for n in (h, c):
+            if n not in succ:  # an index without a token: a bare node, as add_edge makes
+                node[n], succ[n], pred[n] = {}, {}, {}
+        keys = succ[h].get(c)
+        if keys is None:
+            keys = succ[h][c] = pred[c][h] = {}
+        k = len(keys)
+        while k in keys:
+            k += 1
+        keys[k] = {"label": d.label}
+    return g
+
+
+def _graph_by_api(g: nx.MultiDiGraph, sentence: Sentence) -> nx.MultiDiGraph:
     for t in sentence.tokens:
         g.add_node(t.index, text=t.text, lemma=t.lemma or t.text.lower(), pos=t.pos or "")
     for d in sentence.dependencies:
         g.add_edge(d.head, d.dependent, label=d.label)
     return g
+
+
+def _plain_dicts() -> bool:
+    """networkx keeps a MultiDiGraph in plain dicts (``_succ`` is ``_adj``; node, edge-key
+    and edge-data dicts are ``dict``), so they can be filled directly."""
+    g = nx.MultiDiGraph()
+    return (g._succ is g._adj and type(g._node) is dict and type(g._pred) is dict
+            and all(f is dict for f in (g.node_dict_factory, g.node_attr_dict_factory,
+                                        g.adjlist_outer_dict_factory,
+                                        g.adjlist_inner_dict_factory,
+                                        g.edge_key_dict_factory, g.edge_attr_dict_factory)))
+
+
+_PLAIN_DICTS = _plain_dicts()
 
 
 _FOREST_KEY = "relx_forest"  # graph attribute: (node count, governor map or None)

@@ -167,3 +167,33 @@ def test_tree_paths_match_networkx_on_trees_and_collapsed_graphs():
                             continue
                     assert undirected_path(g, a, b) == want
     assert kinds[True] > 0 and kinds[False] > 0, kinds
+
+
+def test_graph_filled_directly_equals_networkx_api_build():
+    """dependency_graph fills networkx's dicts directly: same nodes, attributes, edges, keys
+    and adjacency orders as add_node / add_edge, on BioInfer's collapsed graphs (repeated
+    head-dependent pairs, self-loops), an index without a token, and still a working graph."""
+    import networkx as nx
+
+    from relx.graphs import _graph_by_api
+
+    n = 0
+    for doc in list(read_ppi_xml(corpus_file("BioInfer")))[:150]:
+        for s in doc.sentences:
+            fast, api = dependency_graph(s), _graph_by_api(nx.MultiDiGraph(), s)
+            assert list(fast.nodes(data=True)) == list(api.nodes(data=True))
+            assert list(fast.edges(keys=True, data=True)) == list(api.edges(keys=True, data=True))
+            assert [(u, list(p)) for u, p in fast.pred.items()] == \
+                [(u, list(p)) for u, p in api.pred.items()]
+            n += fast.number_of_edges()
+    assert n > 1000
+    odd = s.model_copy(update={"dependencies": [*s.dependencies, s.dependencies[0].model_copy(
+        update={"head": len(s.tokens) + 5})]})
+    fast, api = dependency_graph(odd), _graph_by_api(nx.MultiDiGraph(), odd)
+    assert list(fast.nodes(data=True)) == list(api.nodes(data=True))
+    assert list(fast.edges(keys=True, data=True)) == list(api.edges(keys=True, data=True))
+    g = dependency_graph(s)
+    before = g.number_of_edges()
+    g.add_edge(0, 1, label="x")   # still a working networkx graph
+    assert g.has_edge(0, 1) and g.number_of_edges() == before + 1
+    assert list(g.get_edge_data(0, 1).values())[-1] == {"label": "x"}
