@@ -59,8 +59,9 @@ def _lists(s: Sentence) -> tuple[list, list, list]:
 
 
 _graph_cache: OrderedDict[int, _Cached] = OrderedDict()
-# the same graphs by token list identity: a sentence's copy (``model_copy`` with other
-# entities, as the event typer makes) shares its token and dependency lists, so its graph
+# the same entries by token list identity: a sentence's copy (``model_copy`` with other
+# entities, as the event typer makes) shares its token and dependency lists, and so can
+# share its graph
 _graph_by_tokens: dict[int, _Cached] = {}
 
 
