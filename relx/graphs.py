@@ -127,6 +127,15 @@ def undirected_path(graph: nx.MultiDiGraph, a: int, b: int,
     return up[:rank[n] + 1] + down[::-1]
 
 
+def _tree_neighbours(graph: nx.MultiDiGraph, governor: dict[int, int], u: int) -> list[int]:
+    """``u``'s dependents in order, then its governor (the order networkx's undirected view
+    has no say in: a tree's paths are unique)."""
+    near = list(graph.succ[u])
+    if u in governor:
+        near.append(governor[u])
+    return near
+
+
 def paths_within(graph: nx.MultiDiGraph, source: int, cutoff: int,
                  undirected: Callable[[], nx.Graph] | None = None) -> dict[int, list[int]]:
     """``{node: path from source}`` for the nodes at most ``cutoff`` undirected edges away,
@@ -142,10 +151,7 @@ def paths_within(graph: nx.MultiDiGraph, source: int, cutoff: int,
     for _ in range(cutoff):
         nxt = []
         for u in frontier:
-            near = list(graph.succ[u])
-            if u in governor:
-                near.append(governor[u])
-            for v in near:
+            for v in _tree_neighbours(graph, governor, u):
                 if v not in out:
                     out[v] = out[u] + [v]
                     nxt.append(v)
@@ -164,7 +170,7 @@ def distances_from(graph: nx.MultiDiGraph, source: int) -> dict[int, int]:
         d += 1
         nxt = []
         for u in frontier:
-            for v in (*graph.succ[u], *((governor[u],) if u in governor else ())):
+            for v in _tree_neighbours(graph, governor, u):
                 if v not in out:
                     out[v] = d
                     nxt.append(v)

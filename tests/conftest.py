@@ -28,3 +28,17 @@ def corpus_file(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not available (set RELX_DATA to the shared data folder)")
     return path
+
+
+GE_FIXTURE_NAMES = ("ge-1", "ge-2", "ge-3")
+
+
+def ge_fixture_docs() -> list:
+    """The GE fixture documents (``GEDoc``s) with their parses stored beside them (no parser
+    needed)."""
+    from relx.ge.data import GEDoc
+    from relx.io.jsonl import read_jsonl
+    from relx.io.standoff import read_standoff
+
+    parsed = {d.id: d for d in read_jsonl(FIXTURES / "ge-parsed.jsonl")}
+    return [GEDoc(read_standoff(FIXTURES / f"{n}.txt"), parsed[n]) for n in GE_FIXTURE_NAMES]

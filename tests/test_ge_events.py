@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, SHARED
+from conftest import FIXTURES, GE_FIXTURE_NAMES, SHARED, ge_fixture_docs
 
 from relx.doc import StandoffDocument
 from relx.ge.assemble import assemble_document, binding_groups
@@ -18,10 +18,9 @@ from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.ge.sentences import build_views
 from relx.ge.triggers import TriggerDictionary, token_features
-from relx.io.jsonl import read_jsonl
 from relx.io.standoff import read_standoff, write_a2
 
-NAMES = ("ge-1", "ge-2", "ge-3")
+NAMES = GE_FIXTURE_NAMES
 GE2011 = SHARED / "corpora" / "bionlp-st-ge" / "2011"
 
 # a configuration small enough for three documents
@@ -43,8 +42,7 @@ SMALL = {
 @pytest.fixture(scope="module")
 def docs() -> list[GEDoc]:
     """The fixture documents with their parses stored beside them (no parser needed)."""
-    parsed = {d.id: d for d in read_jsonl(FIXTURES / "ge-parsed.jsonl")}
-    return [GEDoc(read_standoff(FIXTURES / f"{n}.txt"), parsed[n]) for n in NAMES]
+    return ge_fixture_docs()
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ import shutil
 
 import numpy as np
 import pytest
-from conftest import FIXTURES, SHARED
+from conftest import SHARED, ge_fixture_docs
+from test_ge_events import SMALL
 
 from relx.doc import GE_EVENT_TYPES
 from relx.ge.data import GEDoc, load_ge
@@ -34,34 +35,19 @@ from relx.ge.stacking import (
     type_margins,
 )
 from relx.ge.triggers import NONE_LABEL, TriggerDetector, TriggerDictionary
-from relx.io.jsonl import read_jsonl
-from relx.io.standoff import read_standoff
 
-NAMES = ("ge-1", "ge-2", "ge-3")
 GE2011 = SHARED / "corpora" / "bionlp-st-ge" / "2011"
-SMALL_TRIGGERS = {"C": 1.0, "dict_folds": 1, "n_features": 2 ** 12}
+SMALL_TRIGGERS = {k: v for k, v in SMALL["triggers"].items() if k != "classifier"}
 # an event config small enough for three documents, with stacked triggers
-SMALL_STACKED = {
-    "pipeline": {"name": "ge-test", "task": "ge-events", "seed": 0},
-    "triggers": {"classifier": "linear_svc", **SMALL_TRIGGERS},
-    "stacking": {"triggers": True, "folds": 3, "C": 1.0, "n_features": 2 ** 12,
-                 "edge_n_features": 2 ** 12, "none_bias": 0.0},
-    "edges": {"method": "combined", "klsh": "edge_klsh", "forest": "edge_forest", "C": 10.0,
-              "n_features": 2 ** 12},
-    "assembly": {"binding": "side"},
-    "edge_kernel": {"component": "path_kernel", "structure": "path", "lam": 0.8,
-                    "edge_mismatch": 1.0, "n_jobs": 1},
-    "edge_klsh": {"component": "klsh", "kernel": "edge_kernel", "n_reference": 8,
-                  "n_bits": 32, "alpha": 2, "hash_function": "rknn"},
-    "edge_forest": {"component": "random_subspace_forest", "n_estimators": 10,
-                    "max_features": 8},
-}
+SMALL_STACKED = {**SMALL, "stacking": {"triggers": True, "folds": 3, "C": 1.0,
+                                       "n_features": 2 ** 12, "edge_n_features": 2 ** 12,
+                                       "none_bias": 0.0}}
 
 
 @pytest.fixture(scope="module")
 def docs() -> list[GEDoc]:
-    parsed = {d.id: d for d in read_jsonl(FIXTURES / "ge-parsed.jsonl")}
-    return [GEDoc(read_standoff(FIXTURES / f"{n}.txt"), parsed[n]) for n in NAMES]
+    return ge_fixture_docs()
+
 
 
 def _templates() -> tuple[TriggerDetector, EdgeDetector]:

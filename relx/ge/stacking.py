@@ -357,10 +357,4 @@ class StackedTriggerDetector:
         feats = self._rows(views, out, td.dictionary_, base)
         return self.model_.decision_function(self._hasher().transform(feats)), out.index
 
-    def predict(self, views: Sequence[SentenceView], none_bias: float | None = None,
-                type_bias: dict[str, float] | None = None) -> list[dict[int, set[str]]]:
-        """Per view: token -> predicted event types (argmax of the biased stage-2 scores)."""
-        scores, index = self.scores(views)
-        return decide(scores, index, self.classes_, len(views),
-                      self.none_bias if none_bias is None else none_bias,
-                      self.type_bias if type_bias is None else type_bias)
+    predict = TriggerDetector.predict   # the same decision, over the stage-2 scores
