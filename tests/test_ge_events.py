@@ -245,6 +245,27 @@ def test_tune_sweeps_settings_on_a_training_split(docs):
     assert all(0.0 <= r["f1"] <= 1.0 and "per_type" in r for r in rows)
 
 
+def test_split_holds_out_whole_papers_of_each_kind():
+    """A full-text paper's sections (GE 2013 repeats GE 2011's papers under other section
+    ids) never straddle the split, and abstracts and papers are held out apart."""
+    from types import SimpleNamespace
+
+    from relx.ge.tune import paper_id, split_docs
+
+    assert paper_id("PMC-1310901-05-MATERIALS_AND_METHODS-04") == "PMC-1310901"
+    assert paper_id("PMID-9361033") == "PMID-9361033"
+    ids = [f"PMID-{i}" for i in range(50)] + [
+        f"PMC-{p}-{s:02d}-Results" for p in range(100, 110) for s in range(7)]
+    docs = [SimpleNamespace(id=i) for i in ids]
+    for seed in range(5):
+        fit, val = split_docs(docs, 0.2, seed)   # type: ignore[arg-type]
+        assert sorted(d.id for d in fit + val) == sorted(ids)
+        held = {paper_id(d.id) for d in val}
+        assert not held & {paper_id(d.id) for d in fit}
+        assert sum(p.startswith("PMID") for p in held) == 10
+        assert sum(p.startswith("PMC") for p in held) == 2
+
+
 def test_training_dirs_read_a_repeated_document_once(docs, tmp_path, monkeypatch):
     """GE 2013 train repeats a GE 2011 train paper: the later directory's copy is skipped
     (and not parsed; a parse cache is only written for a whole directory)."""

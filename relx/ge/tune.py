@@ -1,6 +1,6 @@
 """Choosing GE settings on a validation split of the *training* documents.
 
-:func:`split_docs` holds out a seeded fraction of documents; :func:`sweep` fits the
+:func:`split_docs` holds out a seeded fraction of papers; :func:`sweep` fits the
 extractor once on the rest and scores a grid of decision settings on the held-out part --
 the trigger ``none_bias``, the edge ``none_bias`` and ``cause_bias``, the KLSH/feature mixing weight
 ``klsh_weight`` (0 = features only, 1 = KLSH-RF only) and the Binding grouping -- reusing
@@ -25,15 +25,33 @@ from relx.ge.sentences import build_views
 from relx.ge.triggers import decide
 
 
+def paper_id(doc_id: str) -> str:
+    """The paper a GE document comes from: a full-text section ``PMC-1310901-05-...`` ->
+    ``PMC-1310901``; a PubMed abstract ``PMID-9361033`` is its own paper."""
+    parts = doc_id.split("-")
+    return "-".join(parts[:2]) if parts[0] == "PMC" and len(parts) > 2 else doc_id
+
+
 def split_docs(docs: Sequence[GEDoc], fraction: float = 0.2, seed: int = 0
                ) -> tuple[list[GEDoc], list[GEDoc]]:
-    """(train, validation) by document, ``fraction`` of the documents held out."""
+    """(train, validation): ``fraction`` of the papers held out, by kind.
+
+    All sections of one full-text paper (:func:`paper_id`) fall on one side -- GE 2013 train
+    repeats GE 2011 train's papers under other section ids, so a split by document would
+    validate on text the model was fitted on. Abstracts and full-text papers are held out
+    apart, ``round(fraction * n)`` of each kind (at least one paper in all).
+    """
     rng = np.random.RandomState(seed)
-    order = rng.permutation(len(docs))
-    n_val = max(1, round(fraction * len(docs)))
-    val = set(order[:n_val].tolist())
-    return ([d for i, d in enumerate(docs) if i not in val],
-            [d for i, d in enumerate(docs) if i in val])
+    papers = sorted({paper_id(d.id) for d in docs})
+    held: set[str] = set()
+    for kind in (False, True):
+        group = [p for p in papers if p.startswith("PMC-") == kind]
+        order = rng.permutation(len(group))
+        held.update(group[i] for i in order[:round(fraction * len(group))])
+    if not held:
+        held.add(papers[int(rng.randint(len(papers)))])
+    return ([d for d in docs if paper_id(d.id) not in held],
+            [d for d in docs if paper_id(d.id) in held])
 
 
 def _short(r: dict[str, Any]) -> dict[str, Any]:
