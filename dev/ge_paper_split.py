@@ -67,11 +67,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--config", default="configs/ge-events.toml")
     ap.add_argument("--cache-dir", default="runs/events/cache")
     ap.add_argument("--out", default="runs/ge-paper")
+    ap.add_argument("--tag", default="", help="model folder suffix (another --config)")
     for k, d in (("tb", 0.7), ("eb", -0.2), ("cb", 0.4), ("w", 0.3)):
         ap.add_argument("--" + k, type=float, default=d)
     a = ap.parse_args(argv)
     fit, val = load_split(a.recipe, a.cache_dir)
-    path = Path(a.out) / a.recipe
+    path = Path(a.out) / (a.recipe + a.tag)
     print(f"{a.recipe}: {len(fit)} fit documents, {len(val)} validation documents", flush=True)
     if a.cmd == "fit":
         GEExtractor(load_config(a.config)).fit(fit, verbose=True).save(path)
@@ -79,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     model = GEExtractor.load(path)
     if a.cmd == "sweep":
         rows = sweep(model, val, (0.5, 0.6, 0.7, 0.8, 0.9), (-0.3, -0.2, -0.1, 0.0),
-                     (0.3, 0.4, 0.5), (0.3, 0.5), ("side",))
+                     (0.3, 0.5), ("side",), (0.3, 0.4, 0.5))
         (path / "sweep.json").write_text(json.dumps(rows, indent=1))
         best = max(rows, key=lambda r: r["f1"])
         print("best", {k: best[k] for k in ("trigger_bias", "edge_bias", "cause_bias",
