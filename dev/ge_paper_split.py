@@ -15,6 +15,8 @@ held-out paper is fitted on. Training recipes:
     python dev/ge_paper_split.py sweep both          # decision grid on the validation papers
     python dev/ge_paper_split.py score both --tb 0.7 --eb -0.2 --cb 0.4 --w 0.3
                                                      # one point through GEExtractor.predict
+    python dev/ge_paper_split.py cv both --config X  # 5-fold by paper over GE 2011 train,
+                                                     # the config's own settings (~6 min)
 GE 2011 devel is never read here.
 """
 
@@ -22,31 +24,77 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 from ge_levers import GE, line
 
+from relx.doc import StandoffDocument
 from relx.ge.data import GEDoc, cache_path, load_ge
 from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor
-from relx.ge.tune import paper_id, split_docs, sweep
+from relx.ge.tune import paper_folds, paper_id, split_docs, sweep
 from relx.registry import load_config
 
 RECIPES = ("both", "once", "gold11")
 
 
-def load_split(recipe: str, cache_dir: str) -> tuple[list[GEDoc], list[GEDoc]]:
-    """(fit, validation) of ``recipe``; validation: GE 2011 train's held-out papers."""
+def load_train(cache_dir: str) -> tuple[list[GEDoc], list[GEDoc]]:
+    """GE 2011 train, and GE 2013 train less the documents with a GE 2011 train id."""
     tr11 = load_ge(GE / "2011" / "train", cache_path(cache_dir, GE / "2011" / "train"))
-    fit, val = split_docs(tr11, 0.2, 0)
-    if recipe == "gold11":
-        return fit, val
-    skip_papers = {paper_id(d.id) for d in (val if recipe == "both" else tr11)}
     tr13 = load_ge(GE / "2013" / "train", cache_path(cache_dir, GE / "2013" / "train"),
                    skip_ids={d.id for d in tr11})
-    return fit + [d for d in tr13 if paper_id(d.id) not in skip_papers], val
+    return tr11, tr13
+
+
+def recipe_fit(recipe: str, tr11: Sequence[GEDoc], tr13: Sequence[GEDoc],
+               val: Sequence[GEDoc]) -> list[GEDoc]:
+    """The fit documents of ``recipe`` when ``val`` (GE 2011 train documents) is held out."""
+    held = {paper_id(d.id) for d in val}
+    fit = [d for d in tr11 if paper_id(d.id) not in held]
+    if recipe == "gold11":
+        return fit
+    skip = held if recipe == "both" else {paper_id(d.id) for d in tr11}
+    return fit + [d for d in tr13 if paper_id(d.id) not in skip]
+
+
+def load_split(recipe: str, cache_dir: str) -> tuple[list[GEDoc], list[GEDoc]]:
+    """(fit, validation) of ``recipe``; validation: GE 2011 train's held-out papers."""
+    tr11, tr13 = load_train(cache_dir)
+    _, val = split_docs(tr11, 0.2, 0)
+    return recipe_fit(recipe, tr11, tr13, val), val
+
+
+def _cv_fold(job: tuple[str, str, dict[str, Any], int, int]) -> list[StandoffDocument]:
+    """Fit on all but fold ``k`` of ``n`` and predict it (a worker process)."""
+    recipe, cache_dir, config, k, n = job
+    tr11, tr13 = load_train(cache_dir)
+    folds = paper_folds(tr11, n, seed=0)
+    val = [d for d, f in zip(tr11, folds, strict=True) if f == k]
+    model = GEExtractor(config).fit(recipe_fit(recipe, tr11, tr13, val))
+    print(f"fold {k}: {len(val)} documents ({model.train_seconds_:.0f}s)", flush=True)
+    return model.predict(val)
+
+
+def cross_validate(recipe: str, config: dict[str, Any], cache_dir: str, folds: int = 5,
+                   jobs: int = 2) -> None:
+    """Events of every GE 2011 train document predicted by a model that never saw its paper;
+    pooled scores by kind, and each fold's F1."""
+    tr11, _ = load_train(cache_dir)
+    fold_of = paper_folds(tr11, folds, seed=0)
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        parts = pool.map(_cv_fold, [(recipe, cache_dir, config, k, folds)
+                                    for k in range(folds)], chunksize=1)
+    by_id = {p.id: p for part in parts for p in part}
+    report(tr11, [by_id[d.id] for d in tr11])
+    f1s = [evaluate_events([d.standoff for d, f in zip(tr11, fold_of, strict=True) if f == k],
+                           parts[k])["f1"] for k in range(folds)]
+    print("per fold F1 " + " ".join(f"{x:.3f}" for x in f1s)
+          + f" | mean {np.mean(f1s):.4f} sd {np.std(f1s, ddof=1):.4f}", flush=True)
 
 
 def kind(doc_id: str) -> str:
@@ -62,7 +110,7 @@ def report(val: Sequence[GEDoc], pred: list) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("cmd", choices=("fit", "sweep", "score"))
+    ap.add_argument("cmd", choices=("fit", "sweep", "score", "cv"))
     ap.add_argument("recipe", choices=RECIPES)
     ap.add_argument("--config", default="configs/ge-events.toml")
     ap.add_argument("--cache-dir", default="runs/events/cache")
@@ -70,7 +118,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--tag", default="", help="model folder suffix (another --config)")
     for k, d in (("tb", 0.7), ("eb", -0.2), ("cb", 0.4), ("w", 0.3)):
         ap.add_argument("--" + k, type=float, default=d)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args(argv)
+    if a.cmd == "cv":
+        cross_validate(a.recipe, load_config(a.config), a.cache_dir, a.folds, a.jobs)
+        return 0
     fit, val = load_split(a.recipe, a.cache_dir)
     path = Path(a.out) / (a.recipe + a.tag)
     print(f"{a.recipe}: {len(fit)} fit documents, {len(val)} validation documents", flush=True)

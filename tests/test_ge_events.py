@@ -250,7 +250,7 @@ def test_split_holds_out_whole_papers_of_each_kind():
     ids) never straddle the split, and abstracts and papers are held out apart."""
     from types import SimpleNamespace
 
-    from relx.ge.tune import paper_id, split_docs
+    from relx.ge.tune import paper_folds, paper_id, split_docs
 
     assert paper_id("PMC-1310901-05-MATERIALS_AND_METHODS-04") == "PMC-1310901"
     assert paper_id("PMID-9361033") == "PMID-9361033"
@@ -264,6 +264,15 @@ def test_split_holds_out_whole_papers_of_each_kind():
         assert not held & {paper_id(d.id) for d in fit}
         assert sum(p.startswith("PMID") for p in held) == 10
         assert sum(p.startswith("PMC") for p in held) == 2
+    folds = paper_folds(docs, 5, seed=1)   # type: ignore[arg-type]
+    by_paper: dict[str, set[int]] = {}
+    for d, f in zip(docs, folds, strict=True):
+        by_paper.setdefault(paper_id(d.id), set()).add(f)
+    assert all(len(f) == 1 for f in by_paper.values())
+    for f in range(5):
+        papers = {p for p, fs in by_paper.items() if f in fs}
+        assert sum(p.startswith("PMID") for p in papers) == 10
+        assert sum(p.startswith("PMC") for p in papers) == 2
 
 
 def test_training_dirs_read_a_repeated_document_once(docs, tmp_path, monkeypatch):

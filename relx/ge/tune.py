@@ -54,6 +54,20 @@ def split_docs(docs: Sequence[GEDoc], fraction: float = 0.2, seed: int = 0
             [d for d in docs if paper_id(d.id) in held])
 
 
+def paper_folds(docs: Sequence[GEDoc], k: int = 5, seed: int = 0) -> list[int]:
+    """The fold (0 .. k-1) of each document: papers (:func:`paper_id`) dealt round-robin in a
+    seeded order, abstracts and full-text papers apart, so each fold holds ~1/k of each."""
+    rng = np.random.RandomState(seed)
+    papers = sorted({paper_id(d.id) for d in docs})
+    fold: dict[str, int] = {}
+    for kind in (False, True):
+        group = [p for p in papers if p.startswith("PMC-") == kind]
+        start = len(fold)
+        for n, i in enumerate(rng.permutation(len(group))):
+            fold[group[i]] = (start + n) % k
+    return [fold[paper_id(d.id)] for d in docs]
+
+
 def _short(r: dict[str, Any]) -> dict[str, Any]:
     return {"precision": r["precision"], "recall": r["recall"], "f1": r["f1"],
             "per_type": {k: {m: v[m] for m in ("precision", "recall", "f1", "gold", "pred")}
