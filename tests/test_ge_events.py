@@ -275,6 +275,31 @@ def test_split_holds_out_whole_papers_of_each_kind():
         assert sum(p.startswith("PMC") for p in papers) == 2
 
 
+def test_trigger_dictionary_folds_keep_a_paper_together():
+    """With ``dict_groups="paper"`` the cross-fitted dictionary never sees another section
+    (or another edition) of the paper it scores; ``"document"`` deals documents as before."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from relx.ge.data import paper_id
+    from relx.ge.triggers import TriggerDetector
+
+    ids = [f"PMID-{i}" for i in range(30)] + [
+        f"PMC-{p}-{s:02d}-{part}" for p in range(100, 106) for s in range(4)
+        for part in ("Results", "Methods")]
+    docs_views = [[SimpleNamespace(doc_id=i)] for i in ids] + [[]]
+    fold = TriggerDetector(dict_folds=5, dict_groups="paper", random_state=3)._dict_fold(
+        docs_views)   # type: ignore[arg-type]
+    assert len(fold) == len(docs_views) and set(fold.tolist()) == set(range(5))
+    for p in {paper_id(i) for i in ids}:
+        assert len({f for i, f in zip(ids, fold, strict=False) if paper_id(i) == p}) == 1
+    old = np.random.RandomState(3).permutation(len(docs_views)) % 5
+    assert (TriggerDetector(dict_folds=5, random_state=3)._dict_fold(docs_views) == old).all()
+    with pytest.raises(ValueError, match="dict_groups"):
+        TriggerDetector(dict_groups="sentence")._dict_fold(docs_views)
+
+
 def test_training_dirs_read_a_repeated_document_once(docs, tmp_path, monkeypatch):
     """GE 2013 train repeats a GE 2011 train paper: the later directory's copy is skipped
     (and not parsed; a parse cache is only written for a whole directory)."""

@@ -21,6 +21,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 
 from relx.doc import GE_EVENT_TYPES
+from relx.ge.data import paper_id
 from relx.ge.sentences import SentenceView
 from relx.graphs import edge_label, paths_within
 
@@ -240,7 +241,8 @@ class TriggerDetector:
                  n_features: int = 2 ** 18, none_bias: float = 0.0, dict_folds: int = 5,
                  class_weight: str | None = None, type_bias: dict[str, float] | None = None,
                  lexicon_variants: bool = False, vectors: str | None = None,
-                 neighbours: int = 10, random_state: int = 0) -> None:
+                 neighbours: int = 10, dict_groups: str = "document",
+                 random_state: int = 0) -> None:
         self.classifier = classifier
         self.C = C
         self.n_features = n_features
@@ -251,6 +253,7 @@ class TriggerDetector:
         self.lexicon_variants = lexicon_variants
         self.vectors = vectors
         self.neighbours = neighbours
+        self.dict_groups = dict_groups
         self.random_state = random_state
 
     def _hasher(self) -> FeatureHasher:
@@ -272,10 +275,24 @@ class TriggerDetector:
                 index.append((vi, i))
         return feats, index
 
+    def _dict_fold(self, docs_views: Sequence[Sequence[SentenceView]]) -> np.ndarray:
+        """Each document's dictionary fold: documents dealt at random (``dict_groups =
+        "document"``), or whole papers (``"paper"``: a full-text paper's sections, and a
+        second edition of it, fall in one fold)."""
+        rng = np.random.RandomState(self.random_state)
+        k = max(self.dict_folds, 1)
+        if self.dict_groups == "document":
+            return rng.permutation(len(docs_views)) % k
+        if self.dict_groups != "paper":
+            raise ValueError(f"dict_groups must be 'document' or 'paper', not {self.dict_groups!r}")
+        keys = [paper_id(vs[0].doc_id) if vs else f"#{d}" for d, vs in enumerate(docs_views)]
+        papers = sorted(set(keys))
+        of = {papers[i]: n % k for n, i in enumerate(rng.permutation(len(papers)))}
+        return np.array([of[key] for key in keys])
+
     def fit(self, docs_views: Sequence[Sequence[SentenceView]]) -> TriggerDetector:
         """Fit on the gold-labelled sentence views of each training document."""
-        rng = np.random.RandomState(self.random_state)
-        fold = rng.permutation(len(docs_views)) % max(self.dict_folds, 1)
+        fold = self._dict_fold(docs_views)
         feats, labels = [], []
         for k in range(max(self.dict_folds, 1)):
             held = [v for d, vs in enumerate(docs_views) if fold[d] == k for v in vs]

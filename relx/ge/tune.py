@@ -17,19 +17,12 @@ from typing import Any
 import numpy as np
 
 from relx.ge.assemble import assemble_document
-from relx.ge.data import GEDoc
+from relx.ge.data import GEDoc, paper_id
 from relx.ge.edges import EdgeCandidate, candidates, combine, decide_edges
 from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import build_views
 from relx.ge.triggers import decide
-
-
-def paper_id(doc_id: str) -> str:
-    """The paper a GE document comes from: a full-text section ``PMC-1310901-05-...`` ->
-    ``PMC-1310901``; a PubMed abstract ``PMID-9361033`` is its own paper."""
-    parts = doc_id.split("-")
-    return "-".join(parts[:2]) if parts[0] == "PMC" and len(parts) > 2 else doc_id
 
 
 def split_docs(docs: Sequence[GEDoc], fraction: float = 0.2, seed: int = 0
