@@ -1,0 +1,64 @@
+"""GENIA event F1 by document kind: PubMed abstracts, PMC title+abstract, PMC body sections.
+
+    python dev/ge_by_kind.py devel       # the shipped model on GE 2011 devel
+    python dev/ge_by_kind.py validation  # the old document split's base (runs/ge-levers/base)
+    python dev/ge_by_kind.py ceiling     # gold triggers + gold edges on GE 2011 train (no model)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from ge_levers import GE, line, load_split
+
+from relx.ge.assemble import assemble_document
+from relx.ge.data import cache_path, load_ge
+from relx.ge.edges import candidates
+from relx.ge.evaluate import evaluate_events
+from relx.ge.pipeline import GEExtractor
+from relx.ge.sentences import build_views
+
+CACHE = "runs/events/cache"
+
+
+def kind(doc_id: str) -> str:
+    if doc_id.startswith("PMID"):
+        return "pubmed"
+    return "pmc-tiab" if doc_id.endswith("TIAB") else "pmc-body"
+
+
+def gold_assembly(model: GEExtractor, docs: Sequence) -> list:
+    """Each document assembled from its gold trigger nodes and gold edges."""
+    out = []
+    for d in docs:
+        vs = build_views(d, gold=True)
+        per: list[list] = [[] for _ in vs]
+        for c in candidates(vs, [v.gold_triggers for v in vs]):
+            role = vs[c.view].gold_edges.get((c.src, c.dst))
+            if role:
+                per[c.view].append((c, role))
+        out.append(assemble_document(d.standoff, vs, per, model.grouping("side")))
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    on = (argv or sys.argv[1:] or ["devel"])[0]
+    if on == "validation":
+        model = GEExtractor.load("runs/ge-levers/base")
+        docs = load_split(CACHE)[1]
+    else:
+        model = GEExtractor.load("models/ge-events")
+        part = "devel" if on == "devel" else "train"
+        docs = load_ge(GE / "2011" / part, cache_path(CACHE, GE / "2011" / part))
+    pred = gold_assembly(model, docs) if on == "ceiling" else model.predict(docs)
+    for k in ("pubmed", "pmc-tiab", "pmc-body", None):
+        idx = [j for j, d in enumerate(docs) if k is None or kind(d.id) == k]
+        if idx:
+            r = evaluate_events([docs[j].standoff for j in idx], [pred[j] for j in idx])
+            print(f"{on} {k or 'all':9} docs={len(idx):3} gold={r['gold']:5} {line(r)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
