@@ -10,12 +10,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from ge_levers import GE, line, load_split
+from ge_levers import GE, load_split
+from ge_paper_split import report
 
 from relx.ge.assemble import assemble_document
 from relx.ge.data import cache_path, load_ge
 from relx.ge.edges import candidates
-from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import build_views
 
@@ -52,11 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         part = "devel" if on == "devel" else "train"
         docs = load_ge(GE / "2011" / part, cache_path(CACHE, GE / "2011" / part))
     pred = gold_assembly(model, docs) if on == "ceiling" else model.predict(docs)
-    for k in ("pubmed", "pmc-tiab", "pmc-body", None):
-        idx = [j for j, d in enumerate(docs) if k is None or kind(d.id) == k]
-        if idx:
-            r = evaluate_events([docs[j].standoff for j in idx], [pred[j] for j in idx])
-            print(f"{on} {k or 'all':9} docs={len(idx):3} gold={r['gold']:5} {line(r)}")
+    report(docs, pred, kind, label=f"{on} ")
     return 0
 
 

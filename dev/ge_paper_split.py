@@ -11,12 +11,12 @@ held-out paper is fitted on. Training recipes:
 - ``once``: GE 2013 train's papers that GE 2011 train already has are skipped;
 - ``gold11``: GE 2011 train only.
 
-    python dev/ge_paper_split.py fit both            # -> runs/ge-paper/both (~15 min)
+    python dev/ge_paper_split.py fit both            # -> runs/ge-paper/both (~2 min)
     python dev/ge_paper_split.py sweep both          # decision grid on the validation papers
     python dev/ge_paper_split.py score both --tb 0.7 --eb -0.2 --cb 0.4 --w 0.3
                                                      # one point through GEExtractor.predict
     python dev/ge_paper_split.py cv both --config X  # 5-fold by paper over GE 2011 train,
-                                                     # the config's own settings (~6 min)
+                                                     # the config's own settings (~7 min)
 GE 2011 devel is never read here.
 """
 
@@ -26,7 +26,7 @@ import argparse
 import json
 import multiprocessing
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,11 +101,14 @@ def kind(doc_id: str) -> str:
     return "full text" if doc_id.startswith("PMC") else "abstracts"
 
 
-def report(val: Sequence[GEDoc], pred: list) -> None:
-    for k in ("abstracts", "full text", None):
-        idx = [j for j, d in enumerate(val) if k is None or kind(d.id) == k]
-        r = evaluate_events([val[j].standoff for j in idx], [pred[j] for j in idx])
-        print(f"{k or 'all':9} docs={len(idx):3} gold={r['gold']:5} {line(r)}", flush=True)
+def report(docs: Sequence[GEDoc], pred: list, kind_of: Callable[[str], str] = kind,
+           label: str = "") -> None:
+    """Scores of ``pred`` against ``docs`` for each document kind (``kind_of``) and all."""
+    for k in (*sorted({kind_of(d.id) for d in docs}), None):
+        idx = [j for j, d in enumerate(docs) if k is None or kind_of(d.id) == k]
+        r = evaluate_events([docs[j].standoff for j in idx], [pred[j] for j in idx])
+        print(f"{label}{k or 'all':9} docs={len(idx):3} gold={r['gold']:5} {line(r)}",
+              flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

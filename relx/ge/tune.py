@@ -25,6 +25,13 @@ from relx.ge.sentences import build_views
 from relx.ge.triggers import decide
 
 
+def _papers_by_kind(docs: Sequence[GEDoc]) -> tuple[list[str], list[str]]:
+    """The papers of ``docs`` (sorted): (abstracts, full-text papers)."""
+    papers = sorted({paper_id(d.id) for d in docs})
+    return ([p for p in papers if not p.startswith("PMC-")],
+            [p for p in papers if p.startswith("PMC-")])
+
+
 def split_docs(docs: Sequence[GEDoc], fraction: float = 0.2, seed: int = 0
                ) -> tuple[list[GEDoc], list[GEDoc]]:
     """(train, validation): ``fraction`` of the papers held out, by kind.
@@ -35,13 +42,12 @@ def split_docs(docs: Sequence[GEDoc], fraction: float = 0.2, seed: int = 0
     apart, ``round(fraction * n)`` of each kind (at least one paper in all).
     """
     rng = np.random.RandomState(seed)
-    papers = sorted({paper_id(d.id) for d in docs})
     held: set[str] = set()
-    for kind in (False, True):
-        group = [p for p in papers if p.startswith("PMC-") == kind]
+    for group in _papers_by_kind(docs):
         order = rng.permutation(len(group))
         held.update(group[i] for i in order[:round(fraction * len(group))])
     if not held:
+        papers = sorted({paper_id(d.id) for d in docs})
         held.add(papers[int(rng.randint(len(papers)))])
     return ([d for d in docs if paper_id(d.id) not in held],
             [d for d in docs if paper_id(d.id) in held])
@@ -51,10 +57,8 @@ def paper_folds(docs: Sequence[GEDoc], k: int = 5, seed: int = 0) -> list[int]:
     """The fold (0 .. k-1) of each document: papers (:func:`paper_id`) dealt round-robin in a
     seeded order, abstracts and full-text papers apart, so each fold holds ~1/k of each."""
     rng = np.random.RandomState(seed)
-    papers = sorted({paper_id(d.id) for d in docs})
     fold: dict[str, int] = {}
-    for kind in (False, True):
-        group = [p for p in papers if p.startswith("PMC-") == kind]
+    for group in _papers_by_kind(docs):
         start = len(fold)
         for n, i in enumerate(rng.permutation(len(group))):
             fold[group[i]] = (start + n) % k
