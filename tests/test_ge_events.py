@@ -13,7 +13,15 @@ from relx.doc import StandoffDocument
 from relx.ge.assemble import assemble_document, binding_groups
 from relx.ge.cli import evaluate_ge, main, predict_ge, train_ge
 from relx.ge.data import GEDoc, load_ge
-from relx.ge.edges import EdgeCandidate, candidates, edge_features, edge_structure, gold_labels
+from relx.ge.edges import (
+    EdgeCandidate,
+    EdgeDetector,
+    candidates,
+    edge_context,
+    edge_features,
+    edge_structure,
+    gold_labels,
+)
 from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.ge.sentences import build_views
@@ -110,6 +118,26 @@ def test_edge_candidates_structure_and_features(docs):
     assert [t[0] for t in path[1:]] == ["dobj>"]
     f = edge_features(views[c.view], c)
     assert f["st_dk=Positive_regulation/Gene_expression"] == 1
+
+
+def test_edge_context_ranks_rival_arguments_and_triggers(docs):
+    views = build_views(docs[0])
+    cands = candidates(views, [v.gold_triggers for v in views])
+    ctx = edge_context(views, cands)
+    assert len(ctx) == len(cands)
+    by = {(views[c.view].tokens[c.src[0]].text, c.dst): f for c, f in zip(cands, ctx, strict=True)}
+    # "expression of PROT" in "... phosphorylation of PROT induced expression of PROT2":
+    # the Theme is the nearer protein, the other is one edge further
+    near, far = by["expression", "T5"], by["expression", "T4"]
+    assert near["cx_srank=0"] == near["cx_sgap=0"] == 1
+    assert far["cx_srank=1"] == far["cx_sgap=1"] == 1
+    # T4 is nearer to "phosphorylation" than to "expression" or "induced": second of three
+    assert far["cx_drank=2"] == 1 and by["phosphorylation", "T4"]["cx_drank=0"] == 1
+    assert all(sum(k.startswith("cx_srank=") for k in f) == 1 for f in ctx)
+    # the linear model sees them only when asked
+    det = EdgeDetector(method="features", context=True, n_features=2 ** 12)
+    plain = EdgeDetector(method="features", n_features=2 ** 12)
+    assert det._features(views, cands).nnz == plain._features(views, cands).nnz + 8 * len(cands)
 
 
 def test_trigger_features_use_dictionary(docs):
@@ -464,6 +492,23 @@ def test_lexicon_variants_add_stem_and_compound_tail_features(docs):
     view = build_views(docs[0])[0]
     f = token_features(view, 6, variants)   # "inhibited"
     assert f["ds:type=Negative_regulation"] > 0
+
+
+def test_dependency_classes_generalise_what_a_trigger_governs(docs):
+    from relx.ge.triggers import dictionary_class
+
+    views = [v for d in docs for v in build_views(d)]
+    dictionary = TriggerDictionary().add(views)
+    view = build_views(docs[0])[1]   # "... phosphorylation of PROT induced expression of PROT"
+    induced = next(i for i, t in enumerate(view.tokens) if t.text == "induced")
+    expression = next(i for i, t in enumerate(view.tokens) if t.text == "expression")
+    assert dictionary_class(view, expression, dictionary) == "Gene_expression"
+    assert dictionary_class(view, min(view.protein_tokens), dictionary) == "PROT"
+    plain = token_features(view, induced, dictionary)
+    f = token_features(view, induced, dictionary, dependency_classes=True)
+    assert not any(k.startswith("dc_") for k in plain)
+    assert f["dc_out=dobj:Gene_expression"] == 1 and f["dc_out_l=induce/dobj:Gene_expression"] == 1
+    assert plain.items() <= f.items()
 
 
 def test_crossfit_trigger_nodes_keep_gold_and_add_candidates(docs):

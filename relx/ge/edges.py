@@ -201,13 +201,49 @@ def edge_features(view: SentenceView, c: EdgeCandidate,
     return f
 
 
+def edge_context(views: Sequence[SentenceView], cands: Sequence[EdgeCandidate]
+                 ) -> list[dict[str, float]]:
+    """Features of each candidate against its rivals: how its dependency-path length ranks
+    among the same trigger's candidate arguments of its kind (protein or trigger) and among
+    the candidate triggers of the same argument (dense rank, 0 = nearest), and the gap to
+    the nearest, in edges."""
+    length = np.full(len(cands), 99, dtype=int)
+    for k, c in enumerate(cands):
+        b = _dst_token(views[c.view], c)
+        path = None if b is None else _path(views[c.view], c.src[0], b)
+        if path is not None:
+            length[k] = len(path) - 1
+    by_src: dict[tuple, list[int]] = {}
+    by_dst: dict[tuple, list[int]] = {}
+    for k, c in enumerate(cands):
+        by_src.setdefault((c.view, c.src, c.dst_is_protein), []).append(k)
+        by_dst.setdefault((c.view, c.dst), []).append(k)
+    out: list[dict[str, float]] = [{} for _ in cands]
+    for side, groups in (("s", by_src), ("d", by_dst)):
+        for members in groups.values():
+            ls = sorted(set(length[members].tolist()))
+            for k in members:
+                c = cands[k]
+                cls = TYPE_CLASS.get(c.src[1], "SVT")
+                dk = "PROT" if c.dst_is_protein else "TRIG"
+                r = min(ls.index(length[k]), 3)
+                gap = min(int(length[k] - ls[0]), 4)
+                f = out[k]
+                f[f"cx_{side}rank={r}"] = 1
+                f[f"cx_{side}rank_c={r}/{cls}/{dk}"] = 1
+                f[f"cx_{side}gap={gap}"] = 1
+                f[f"cx_{side}n={min(len(members), 5)}/{dk}"] = 1
+    return out
+
+
 class EdgeDetector:
-    """KLSH-RF over the blinded path, a linear model over features, or their mean."""
+    """KLSH-RF over the blinded path, a linear model over features, or their mean
+    (``context``: the linear model also sees :func:`edge_context`)."""
 
     def __init__(self, method: str = "combined", klsh: Any = None, forest: Any = None,
                  C: float = 1.0, n_features: int = 2 ** 18, klsh_weight: float = 0.5,
                  none_bias: float = 0.0, cause_bias: float = 0.0, max_klsh_train: int | None = None,
-                 random_state: int = 0) -> None:
+                 context: bool = False, random_state: int = 0) -> None:
         self.method = method
         self.klsh = klsh
         self.forest = forest
@@ -217,6 +253,7 @@ class EdgeDetector:
         self.none_bias = none_bias
         self.cause_bias = cause_bias
         self.max_klsh_train = max_klsh_train
+        self.context = context
         self.random_state = random_state
 
     @property
@@ -237,8 +274,11 @@ class EdgeDetector:
 
     def _features(self, views, cands):
         trig = trigger_tokens(cands)
-        return self._hasher().transform(
-            [edge_features(views[c.view], c, trig.get(c.view)) for c in cands])
+        feats = [edge_features(views[c.view], c, trig.get(c.view)) for c in cands]
+        if self.context:
+            for f, cx in zip(feats, edge_context(views, cands), strict=True):
+                f.update(cx)
+        return self._hasher().transform(feats)
 
     def fit(self, views: Sequence[SentenceView], cands: Sequence[EdgeCandidate],
             y: np.ndarray) -> EdgeDetector:

@@ -145,9 +145,51 @@ def _shape(text: str) -> str:
     return "".join(out)[:8]
 
 
+def dictionary_class(view: SentenceView, j: int, dictionary: TriggerDictionary) -> str:
+    """Token ``j`` as the dictionary sees it: ``PROT``, its most frequent trigger type when
+    a tenth or more of its occurrences are triggers, ``O`` otherwise, ``?`` if unseen."""
+    if j in view.protein_tokens:
+        return "PROT"
+    key = _key(view, j)
+    n = dictionary.total.get(key, 0)
+    if not n:
+        return "?"
+    types = dictionary.types.get(key)
+    if not types or sum(types.values()) < 0.1 * n:
+        return "O"
+    return types.most_common(1)[0][0]
+
+
+def neighbour_classes(view: SentenceView, i: int, dictionary: TriggerDictionary,
+                      out: dict[str, float]) -> None:
+    """The dependency neighbours of token ``i`` (governor, dependents, their dependents) by
+    :func:`dictionary_class`: what a regulation word governs (*induced* -dobj->
+    *expression*) generalised past the lemma."""
+    g, toks = view.graph, view.tokens
+    lem = (toks[i].lemma or toks[i].text).lower()
+    if i not in g:
+        return
+    for h in g.predecessors(i):
+        ch = dictionary_class(view, h, dictionary)
+        for d in g.get_edge_data(h, i).values():
+            out[f"dc_in={d['label']}:{ch}"] = 1
+            out[f"dc_in_l={lem}/{d['label']}:{ch}"] = 1
+    for c in g.successors(i):
+        cc = dictionary_class(view, c, dictionary)
+        for d in g.get_edge_data(i, c).values():
+            out[f"dc_out={d['label']}:{cc}"] = 1
+            out[f"dc_out_l={lem}/{d['label']}:{cc}"] = 1
+            for c2 in g.successors(c):
+                cc2 = dictionary_class(view, c2, dictionary)
+                for d2 in g.get_edge_data(c, c2).values():
+                    out[f"dc_out2={d['label']}/{d2['label']}:{cc}/{cc2}"] = 1
+
+
 def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | None,
-                   vectors: Any = None, neighbours: int = 10) -> dict[str, float]:
-    """Sparse features of candidate token ``i`` (``vectors``: EigenWord neighbour features)."""
+                   vectors: Any = None, neighbours: int = 10,
+                   dependency_classes: bool = False) -> dict[str, float]:
+    """Sparse features of candidate token ``i`` (``vectors``: EigenWord neighbour features;
+    ``dependency_classes``: :func:`neighbour_classes`)."""
     toks, g = view.tokens, view.graph
     t = toks[i]
     w, lem, pos = t.text.lower(), (t.lemma or t.text).lower(), t.pos or ""
@@ -171,6 +213,8 @@ def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | N
                 dictionary.features(tail, "dh:", f)
         if vectors is not None:
             dictionary.neighbour_features(w, vectors, neighbours, f)
+        if dependency_classes:
+            neighbour_classes(view, i, dictionary, f)
     prot = view.protein_tokens
     for off in (-2, -1, 1, 2):
         j = i + off
@@ -242,7 +286,7 @@ class TriggerDetector:
                  class_weight: str | None = None, type_bias: dict[str, float] | None = None,
                  lexicon_variants: bool = False, vectors: str | None = None,
                  neighbours: int = 10, dict_groups: str = "document",
-                 random_state: int = 0) -> None:
+                 dependency_classes: bool = False, random_state: int = 0) -> None:
         self.classifier = classifier
         self.C = C
         self.n_features = n_features
@@ -254,6 +298,7 @@ class TriggerDetector:
         self.vectors = vectors
         self.neighbours = neighbours
         self.dict_groups = dict_groups
+        self.dependency_classes = dependency_classes
         self.random_state = random_state
 
     def _hasher(self) -> FeatureHasher:
@@ -271,7 +316,8 @@ class TriggerDetector:
         vectors = self._word_vectors()
         for vi, v in enumerate(views):
             for i in v.candidates():
-                feats.append(token_features(v, i, dictionary, vectors, self.neighbours))
+                feats.append(token_features(v, i, dictionary, vectors, self.neighbours,
+                                            self.dependency_classes))
                 index.append((vi, i))
         return feats, index
 
