@@ -17,6 +17,8 @@ held-out paper is fitted on. Training recipes:
                                                      # one point through GEExtractor.predict
     python dev/ge_paper_split.py cv both --config X  # 5-fold by paper over GE 2011 train,
                                                      # the config's own settings (~7 min)
+    python dev/ge_paper_split.py cvsweep both --config X  # the same folds, the decision
+                                                     # settings chosen by pooled F1 (GRID)
 GE 2011 devel is never read here.
 """
 
@@ -37,7 +39,7 @@ from relx.doc import StandoffDocument
 from relx.ge.data import GEDoc, cache_path, load_ge
 from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor
-from relx.ge.tune import paper_folds, paper_id, split_docs, sweep
+from relx.ge.tune import paper_folds, paper_id, split_docs, sweep, sweep_predictions
 from relx.registry import load_config
 
 RECIPES = ("both", "once", "gold11")
@@ -80,6 +82,48 @@ def _cv_fold(job: tuple[str, str, dict[str, Any], int, int]) -> list[StandoffDoc
     return model.predict(val)
 
 
+GRID = {"trigger_biases": (0.5, 0.7, 0.9), "edge_biases": (-0.3, -0.2, -0.1),
+        "klsh_weights": (0.2, 0.3, 0.5), "bindings": ("side",), "cause_biases": (0.3, 0.4, 0.5)}
+
+
+def _cv_sweep_fold(job: tuple[str, str, dict[str, Any], int, int]
+                   ) -> list[tuple[dict[str, Any], list[StandoffDocument]]]:
+    """Fit on all but fold ``k`` of ``n``; fold ``k``'s events at every GRID point."""
+    recipe, cache_dir, config, k, n = job
+    tr11, tr13 = load_train(cache_dir)
+    folds = paper_folds(tr11, n, seed=0)
+    val = [d for d, f in zip(tr11, folds, strict=True) if f == k]
+    model = GEExtractor(config).fit(recipe_fit(recipe, tr11, tr13, val))
+    print(f"fold {k}: {len(val)} documents ({model.train_seconds_:.0f}s)", flush=True)
+    return list(sweep_predictions(model, val, log=lambda *_: None, **GRID))
+
+
+def cross_validate_sweep(recipe: str, config: dict[str, Any], cache_dir: str, out: Path,
+                         folds: int = 5, jobs: int = 2) -> None:
+    """The decision settings chosen by pooled CV F1 over GRID (each fold's model once)."""
+    tr11, _ = load_train(cache_dir)
+    fold_of = paper_folds(tr11, folds, seed=0)
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        parts = pool.map(_cv_sweep_fold, [(recipe, cache_dir, config, k, folds)
+                                          for k in range(folds)], chunksize=1)
+    gold = [d.standoff for d in tr11]
+    fold_gold = [[d.standoff for d, f in zip(tr11, fold_of, strict=True) if f == k]
+                 for k in range(folds)]
+    rows = []
+    for g, (setting, _) in enumerate(parts[0]):
+        by_id = {p.id: p for part in parts for p in part[g][1]}
+        r = evaluate_events(gold, [by_id[d.id] for d in tr11])
+        f1s = [evaluate_events(fold_gold[k], parts[k][g][1])["f1"] for k in range(folds)]
+        rows.append({**setting, "precision": r["precision"], "recall": r["recall"],
+                     "f1": r["f1"], "fold_f1": f1s})
+    rows.sort(key=lambda r: -r["f1"])
+    out.write_text(json.dumps(rows, indent=1))
+    for r in rows[:10]:
+        print(f"tb={r['trigger_bias']:+.1f} eb={r['edge_bias']:+.1f} cb={r['cause_bias']:.1f} "
+              f"w={r['klsh_weight']:.1f} P={r['precision']:.3f} R={r['recall']:.3f} "
+              f"F1={r['f1']:.4f} folds " + " ".join(f"{x:.3f}" for x in r["fold_f1"]), flush=True)
+
+
 def cross_validate(recipe: str, config: dict[str, Any], cache_dir: str, folds: int = 5,
                    jobs: int = 2) -> None:
     """Events of every GE 2011 train document predicted by a model that never saw its paper;
@@ -90,7 +134,9 @@ def cross_validate(recipe: str, config: dict[str, Any], cache_dir: str, folds: i
         parts = pool.map(_cv_fold, [(recipe, cache_dir, config, k, folds)
                                     for k in range(folds)], chunksize=1)
     by_id = {p.id: p for part in parts for p in part}
-    report(tr11, [by_id[d.id] for d in tr11])
+    pred = [by_id[d.id] for d in tr11]
+    report(tr11, pred)
+    print(f"pooled F1 {evaluate_events([d.standoff for d in tr11], pred)['f1']:.4f}", flush=True)
     f1s = [evaluate_events([d.standoff for d, f in zip(tr11, fold_of, strict=True) if f == k],
                            parts[k])["f1"] for k in range(folds)]
     print("per fold F1 " + " ".join(f"{x:.3f}" for x in f1s)
@@ -113,7 +159,7 @@ def report(docs: Sequence[GEDoc], pred: list, kind_of: Callable[[str], str] = ki
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("cmd", choices=("fit", "sweep", "score", "cv"))
+    ap.add_argument("cmd", choices=("fit", "sweep", "score", "cv", "cvsweep"))
     ap.add_argument("recipe", choices=RECIPES)
     ap.add_argument("--config", default="configs/ge-events.toml")
     ap.add_argument("--cache-dir", default="runs/events/cache")
@@ -126,6 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.cmd == "cv":
         cross_validate(a.recipe, load_config(a.config), a.cache_dir, a.folds, a.jobs)
+        return 0
+    if a.cmd == "cvsweep":
+        cross_validate_sweep(a.recipe, load_config(a.config), a.cache_dir,
+                             Path(a.out) / f"cvsweep-{a.recipe}{a.tag}.json", a.folds, a.jobs)
         return 0
     fit, val = load_split(a.recipe, a.cache_dir)
     path = Path(a.out) / (a.recipe + a.tag)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
+from relx.doc import StandoffDocument
 from relx.ge.assemble import assemble_document
 from relx.ge.data import GEDoc, paper_id
 from relx.ge.edges import EdgeCandidate, candidates, combine, decide_edges
@@ -71,16 +72,17 @@ def _short(r: dict[str, Any]) -> dict[str, Any]:
                          for k, v in r["per_type"].items()}}
 
 
-def sweep(model: GEExtractor, val: Sequence[GEDoc], trigger_biases: Sequence[float],
-          edge_biases: Sequence[float], klsh_weights: Sequence[float],
-          bindings: Sequence[str], cause_biases: Sequence[float] = (0.0,),
-          log=print) -> list[dict[str, Any]]:
-    """Score every combination of the decision settings on ``val`` (fitted ``model``)."""
+def sweep_predictions(model: GEExtractor, val: Sequence[GEDoc],
+                      trigger_biases: Sequence[float], edge_biases: Sequence[float],
+                      klsh_weights: Sequence[float], bindings: Sequence[str],
+                      cause_biases: Sequence[float] = (0.0,), log=print
+                      ) -> Iterator[tuple[dict[str, Any], list[StandoffDocument]]]:
+    """The events of ``val`` at every combination of the decision settings (fitted
+    ``model``): (settings, predicted documents), one trigger pass and one edge pass per
+    trigger bias."""
     all_views = [build_views(d, gold=False) for d in val]
     flat = [v for vs in all_views for v in vs]
     scores, index = model.triggers.scores(flat)
-    gold = [d.standoff for d in val]
-    results = []
     for tb in trigger_biases:
         nodes = decide(scores, index, model.triggers.classes_, len(flat), tb)
         cands = candidates(flat, nodes)
@@ -101,10 +103,22 @@ def sweep(model: GEExtractor, val: Sequence[GEDoc], trigger_biases: Sequence[flo
                     preds.append(assemble_document(d.standoff, vs, per_view[k:k + len(vs)],
                                                    model.grouping(binding)))
                     k += len(vs)
-                r = evaluate_events(gold, preds)
-                row = {"trigger_bias": tb, "edge_bias": eb, "cause_bias": cb, "klsh_weight": w,
-                       "binding": binding, **_short(r)}
-                results.append(row)
-                log(f"tb={tb:+.2f} eb={eb:+.2f} cb={cb:+.2f} w={w:.2f} {binding:5s} "
-                    f"P={r['precision']:.3f} R={r['recall']:.3f} F={r['f1']:.3f}")
+                yield ({"trigger_bias": tb, "edge_bias": eb, "cause_bias": cb, "klsh_weight": w,
+                        "binding": binding}, preds)
+
+
+def sweep(model: GEExtractor, val: Sequence[GEDoc], trigger_biases: Sequence[float],
+          edge_biases: Sequence[float], klsh_weights: Sequence[float],
+          bindings: Sequence[str], cause_biases: Sequence[float] = (0.0,),
+          log=print) -> list[dict[str, Any]]:
+    """Score every combination of the decision settings on ``val`` (fitted ``model``)."""
+    gold = [d.standoff for d in val]
+    results = []
+    for setting, preds in sweep_predictions(model, val, trigger_biases, edge_biases,
+                                            klsh_weights, bindings, cause_biases, log):
+        r = evaluate_events(gold, preds)
+        results.append({**setting, **_short(r)})
+        log(f"tb={setting['trigger_bias']:+.2f} eb={setting['edge_bias']:+.2f} "
+            f"cb={setting['cause_bias']:+.2f} w={setting['klsh_weight']:.2f} "
+            f"{setting['binding']:5s} P={r['precision']:.3f} R={r['recall']:.3f} F={r['f1']:.3f}")
     return results
