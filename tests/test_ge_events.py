@@ -324,7 +324,7 @@ def test_trigger_dictionary_folds_keep_a_paper_together():
         assert len({f for i, f in zip(ids, fold, strict=False) if paper_id(i) == p}) == 1
     old = np.random.RandomState(3).permutation(len(docs_views)) % 5
     assert (TriggerDetector(dict_folds=5, random_state=3)._dict_fold(docs_views) == old).all()
-    with pytest.raises(ValueError, match="dict_groups"):
+    with pytest.raises(ValueError, match="groups must be"):
         TriggerDetector(dict_groups="sentence")._dict_fold(docs_views)
 
 

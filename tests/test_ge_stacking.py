@@ -83,6 +83,21 @@ def test_crossfit_holds_each_document_out_once(docs):
     assert not hasattr(td, "model_") and not hasattr(ed, "linear_")   # templates unfitted
 
 
+def test_crossfit_by_paper_holds_a_paper_out_whole(docs):
+    """``groups="paper"``: two sections of one paper are held out in the same fold."""
+    docs_views = [build_views(d) for d in docs]
+    assert len(docs_views) >= 3
+    for d, section in ((0, "PMC-1-00-Results"), (1, "PMC-1-01-Discussion")):
+        for v in docs_views[d]:
+            v.doc_id = section
+    for seed in range(4):
+        held = crossfit_stage1(docs_views, *_templates(), folds=3, slack=5.0, seed=seed,
+                               groups="paper")
+        together = [{v.doc_id for v in cf.views} & {"PMC-1-00-Results", "PMC-1-01-Discussion"}
+                    for cf in held]
+        assert sorted(map(len, together)).count(2) == 1 and sum(map(len, together)) == 2
+
+
 def test_stage1_outputs_score_edges_within_slack(docs):
     docs_views = [build_views(d) for d in docs]
     td, ed = fit_stage1(docs_views, *_templates())

@@ -13,8 +13,10 @@ says about the token and its surroundings (:func:`stack_features`):
   the tokens within 2, and the predicted trigger classes of the sentence.
 
 Training rows of stage 2 see realistic stage-1 outputs: the training documents are split
-into ``folds`` document folds; stage 1 is fitted on the other folds and predicts the held
-one (:func:`crossfit_stage1`), and the stage-1 token features of a held row use that fitted
+into ``folds`` folds of documents (``groups = "paper"``: of whole papers, so a full-text
+section's outputs never come from a model that saw its sibling sections or its second
+edition); stage 1 is fitted on the other folds and predicts the held one
+(:func:`crossfit_stage1`), and the stage-1 token features of a held row use that fitted
 model's trigger dictionary (which did not see the row). At prediction stage 1 is fitted on
 all training documents. ``scores``/``predict``/``classes_``/``none_bias``/``type_bias``
 follow :class:`~relx.ge.triggers.TriggerDetector`, so the detector can stand in for it.
@@ -42,6 +44,7 @@ from relx.ge.triggers import (
     _label,
     biased,
     decide,
+    document_folds,
     token_features,
 )
 
@@ -246,9 +249,11 @@ def fit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: TriggerDe
 
 def crossfit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: TriggerDetector,
                     edges: EdgeDetector, folds: int = 5, slack: float = 1.5, seed: int = 0,
-                    verbose: bool = False) -> list[CrossFit]:
-    """Per document fold: stage 1 fitted on the other folds, its outputs on the held one."""
-    fold = np.random.RandomState(seed).permutation(len(docs_views)) % folds
+                    verbose: bool = False, groups: str = "document") -> list[CrossFit]:
+    """Per fold of documents (``groups = "paper"``: of whole papers,
+    :func:`relx.ge.triggers.document_folds`): stage 1 fitted on the other folds, its
+    outputs on the held one."""
+    fold = document_folds(docs_views, folds, groups, seed)
     out = []
     for k in range(folds):
         held = [v for d, vs in enumerate(docs_views) if fold[d] == k for v in vs]
@@ -270,7 +275,7 @@ class StackedTriggerDetector:
                  edge_n_features: int = 2 ** 18, folds: int = 5, slack: float = 1.5,
                  C: float = 0.03, n_features: int = 2 ** 18, none_bias: float = 0.7,
                  edge_scores: bool = True, type_bias: dict[str, float] | None = None,
-                 random_state: int = 0) -> None:
+                 groups: str = "document", random_state: int = 0) -> None:
         self.triggers = triggers
         self.edge_C = edge_C
         self.edge_n_features = edge_n_features
@@ -281,6 +286,7 @@ class StackedTriggerDetector:
         self.none_bias = none_bias
         self.edge_scores = edge_scores
         self.type_bias = type_bias
+        self.groups = groups
         self.random_state = random_state
 
     def stage1_templates(self) -> tuple[TriggerDetector, EdgeDetector]:
@@ -311,7 +317,7 @@ class StackedTriggerDetector:
         """Cross-fit stage 1, fit stage 2 on the held-out outputs, refit stage 1 on all."""
         td, ed = self.stage1_templates()
         held = crossfit_stage1(docs_views, td, ed, self.folds, self.slack, self.random_state,
-                               verbose)
+                               verbose, self.groups)
         return self.fit_from(held, fit_stage1(docs_views, td, ed))
 
     def fit_from(self, held: Sequence[CrossFit],

@@ -278,6 +278,23 @@ def _label(view: SentenceView, i: int) -> str:
     return "|".join(sorted(types)) if types else NONE_LABEL
 
 
+def document_folds(docs_views: Sequence[Sequence[SentenceView]], folds: int,
+                   groups: str = "document", seed: int = 0) -> np.ndarray:
+    """(n_documents,) fold of each document: documents dealt at random (``groups =
+    "document"``), or whole papers (``"paper"``: a full-text paper's sections, and a second
+    edition of it, fall in one fold)."""
+    rng = np.random.RandomState(seed)
+    k = max(folds, 1)
+    if groups == "document":
+        return rng.permutation(len(docs_views)) % k
+    if groups != "paper":
+        raise ValueError(f"fold groups must be 'document' or 'paper', not {groups!r}")
+    keys = [paper_id(vs[0].doc_id) if vs else f"#{d}" for d, vs in enumerate(docs_views)]
+    papers = sorted(set(keys))
+    of = {papers[i]: n % k for n, i in enumerate(rng.permutation(len(papers)))}
+    return np.array([of[key] for key in keys])
+
+
 class TriggerDetector:
     """Hashed features + a linear classifier over candidate tokens."""
 
@@ -322,19 +339,7 @@ class TriggerDetector:
         return feats, index
 
     def _dict_fold(self, docs_views: Sequence[Sequence[SentenceView]]) -> np.ndarray:
-        """Each document's dictionary fold: documents dealt at random (``dict_groups =
-        "document"``), or whole papers (``"paper"``: a full-text paper's sections, and a
-        second edition of it, fall in one fold)."""
-        rng = np.random.RandomState(self.random_state)
-        k = max(self.dict_folds, 1)
-        if self.dict_groups == "document":
-            return rng.permutation(len(docs_views)) % k
-        if self.dict_groups != "paper":
-            raise ValueError(f"dict_groups must be 'document' or 'paper', not {self.dict_groups!r}")
-        keys = [paper_id(vs[0].doc_id) if vs else f"#{d}" for d, vs in enumerate(docs_views)]
-        papers = sorted(set(keys))
-        of = {papers[i]: n % k for n, i in enumerate(rng.permutation(len(papers)))}
-        return np.array([of[key] for key in keys])
+        return document_folds(docs_views, self.dict_folds, self.dict_groups, self.random_state)
 
     def fit(self, docs_views: Sequence[Sequence[SentenceView]]) -> TriggerDetector:
         """Fit on the gold-labelled sentence views of each training document."""
