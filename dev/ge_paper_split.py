@@ -71,14 +71,21 @@ def load_split(recipe: str, cache_dir: str) -> tuple[list[GEDoc], list[GEDoc]]:
     return recipe_fit(recipe, tr11, tr13, val), val
 
 
-def _cv_fold(job: tuple[str, str, dict[str, Any], int, int]) -> list[StandoffDocument]:
-    """Fit on all but fold ``k`` of ``n`` and predict it (a worker process)."""
+def _fold_model(job: tuple[str, str, dict[str, Any], int, int]
+                ) -> tuple[GEExtractor, list[GEDoc]]:
+    """The model fitted on all but fold ``k`` of ``n``, and fold ``k``'s documents."""
     recipe, cache_dir, config, k, n = job
     tr11, tr13 = load_train(cache_dir)
     folds = paper_folds(tr11, n, seed=0)
     val = [d for d, f in zip(tr11, folds, strict=True) if f == k]
     model = GEExtractor(config).fit(recipe_fit(recipe, tr11, tr13, val))
     print(f"fold {k}: {len(val)} documents ({model.train_seconds_:.0f}s)", flush=True)
+    return model, val
+
+
+def _cv_fold(job: tuple[str, str, dict[str, Any], int, int]) -> list[StandoffDocument]:
+    """Fold ``k``'s events (a worker process)."""
+    model, val = _fold_model(job)
     return model.predict(val)
 
 
@@ -88,32 +95,38 @@ GRID = {"trigger_biases": (0.5, 0.7, 0.9), "edge_biases": (-0.3, -0.2, -0.1),
 
 def _cv_sweep_fold(job: tuple[str, str, dict[str, Any], int, int]
                    ) -> list[tuple[dict[str, Any], list[StandoffDocument]]]:
-    """Fit on all but fold ``k`` of ``n``; fold ``k``'s events at every GRID point."""
-    recipe, cache_dir, config, k, n = job
-    tr11, tr13 = load_train(cache_dir)
-    folds = paper_folds(tr11, n, seed=0)
-    val = [d for d, f in zip(tr11, folds, strict=True) if f == k]
-    model = GEExtractor(config).fit(recipe_fit(recipe, tr11, tr13, val))
-    print(f"fold {k}: {len(val)} documents ({model.train_seconds_:.0f}s)", flush=True)
+    """Fold ``k``'s events at every GRID point (a worker process)."""
+    model, val = _fold_model(job)
     return list(sweep_predictions(model, val, log=lambda *_: None, **GRID))
+
+
+def _map_folds(worker: Callable, recipe: str, config: dict[str, Any], cache_dir: str,
+               folds: int, jobs: int) -> tuple[list[GEDoc], np.ndarray, list]:
+    """GE 2011 train, its paper folds, and ``worker``'s output for each fold."""
+    tr11, _ = load_train(cache_dir)
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        parts = pool.map(worker, [(recipe, cache_dir, config, k, folds) for k in range(folds)],
+                         chunksize=1)
+    return tr11, paper_folds(tr11, folds, seed=0), parts
+
+
+def _pooled(tr11: Sequence[GEDoc], fold_of: np.ndarray, parts: Sequence[list]
+            ) -> tuple[list[StandoffDocument], dict[str, Any], list[float]]:
+    """Every document's prediction from its fold, the pooled scores, and each fold's F1."""
+    by_id = {p.id: p for part in parts for p in part}
+    pred = [by_id[d.id] for d in tr11]
+    f1s = [evaluate_events([d.standoff for d, f in zip(tr11, fold_of, strict=True) if f == k],
+                           part)["f1"] for k, part in enumerate(parts)]
+    return pred, evaluate_events([d.standoff for d in tr11], pred), f1s
 
 
 def cross_validate_sweep(recipe: str, config: dict[str, Any], cache_dir: str, out: Path,
                          folds: int = 5, jobs: int = 2) -> None:
     """The decision settings chosen by pooled CV F1 over GRID (each fold's model once)."""
-    tr11, _ = load_train(cache_dir)
-    fold_of = paper_folds(tr11, folds, seed=0)
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        parts = pool.map(_cv_sweep_fold, [(recipe, cache_dir, config, k, folds)
-                                          for k in range(folds)], chunksize=1)
-    gold = [d.standoff for d in tr11]
-    fold_gold = [[d.standoff for d, f in zip(tr11, fold_of, strict=True) if f == k]
-                 for k in range(folds)]
+    tr11, fold_of, parts = _map_folds(_cv_sweep_fold, recipe, config, cache_dir, folds, jobs)
     rows = []
     for g, (setting, _) in enumerate(parts[0]):
-        by_id = {p.id: p for part in parts for p in part[g][1]}
-        r = evaluate_events(gold, [by_id[d.id] for d in tr11])
-        f1s = [evaluate_events(fold_gold[k], parts[k][g][1])["f1"] for k in range(folds)]
+        _, r, f1s = _pooled(tr11, fold_of, [part[g][1] for part in parts])
         rows.append({**setting, "precision": r["precision"], "recall": r["recall"],
                      "f1": r["f1"], "fold_f1": f1s})
     rows.sort(key=lambda r: -r["f1"])
@@ -128,17 +141,10 @@ def cross_validate(recipe: str, config: dict[str, Any], cache_dir: str, folds: i
                    jobs: int = 2) -> None:
     """Events of every GE 2011 train document predicted by a model that never saw its paper;
     pooled scores by kind, and each fold's F1."""
-    tr11, _ = load_train(cache_dir)
-    fold_of = paper_folds(tr11, folds, seed=0)
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        parts = pool.map(_cv_fold, [(recipe, cache_dir, config, k, folds)
-                                    for k in range(folds)], chunksize=1)
-    by_id = {p.id: p for part in parts for p in part}
-    pred = [by_id[d.id] for d in tr11]
+    tr11, fold_of, parts = _map_folds(_cv_fold, recipe, config, cache_dir, folds, jobs)
+    pred, r, f1s = _pooled(tr11, fold_of, parts)
     report(tr11, pred)
-    print(f"pooled F1 {evaluate_events([d.standoff for d in tr11], pred)['f1']:.4f}", flush=True)
-    f1s = [evaluate_events([d.standoff for d, f in zip(tr11, fold_of, strict=True) if f == k],
-                           parts[k])["f1"] for k in range(folds)]
+    print(f"pooled F1 {r['f1']:.4f}", flush=True)
     print("per fold F1 " + " ".join(f"{x:.3f}" for x in f1s)
           + f" | mean {np.mean(f1s):.4f} sd {np.std(f1s, ddof=1):.4f}", flush=True)
 
