@@ -23,9 +23,6 @@ if TYPE_CHECKING:
     from relx.io.registry import read, write
     from relx.ppi.extract import ExtractedRelation, Extractor
 
-#: task name -> the module whose ``load`` builds its extractor
-TASKS = {"ppi": "relx.ppi.extract", "events": "relx.ge.extract"}
-
 # public name -> module it lives in (imported on first access)
 _LAZY = {
     "Document": "relx.doc",
@@ -38,21 +35,31 @@ _LAZY = {
 }
 
 
-def load(model: str | None = None, *, task: str = "ppi", types: bool = True,
-         event_model: str | None = None, **options: Any) -> Extractor | EventExtractor:
+def load(model: str | None = None, *, task: str = "ppi", **options: Any
+         ) -> Extractor | EventExtractor:
     """The extractor of ``task`` ("ppi": interactions, the default; "events": GENIA
     events) with ``model`` (default: the task's shipped model), loaded and warmed up.
-    ``types`` (ppi): type and direct each reported pair with ``event_model`` (default: the
-    shipped ``ge-events``) on the same parse (:mod:`relx.ge.interactions`); ``False``:
-    undirected ``Interaction`` pairs, faster to load and run. ``options`` go to
-    :class:`Extractor` / :class:`EventExtractor`."""
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}: choose one of {', '.join(TASKS)}")
-    if task == "ppi" and types and "typer" not in options:
+    ``options`` go to the task's extractor (:class:`Extractor` / :class:`EventExtractor`);
+    for "ppi", ``types`` (default True) types and directs each reported pair with
+    ``event_model`` (default: the shipped ``ge-events``) on the same parse
+    (:mod:`relx.ge.interactions`); ``False``: undirected ``Interaction`` pairs, faster to
+    load and run. Tasks: :data:`relx.tasks.TASKS`."""
+    from relx.tasks import get_task
+
+    return get_task(task).load(model, **options)
+
+
+def load_interactions(model: str | None = None, *, types: bool = True,
+                      event_model: str | None = None, **options: Any) -> Extractor:
+    """The interaction extractor (task "ppi"), typed by the event model unless ``types``
+    is False (see :func:`load`)."""
+    from relx.ppi.extract import load as load_ppi
+
+    if types and "typer" not in options:
         from relx.ge.interactions import EventTyper
 
         options["typer"] = EventTyper(event_model)
-    return importlib.import_module(TASKS[task]).load(model, **options)
+    return load_ppi(model, **options)
 
 
 def __getattr__(name: str) -> Any:

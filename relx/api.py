@@ -33,7 +33,7 @@ from typing import Any
 from relx.doc import Document
 
 __all__ = ["DEFAULT_TEXT_ID", "Source", "StreamingExtractor", "as_documents",
-           "limited_threads"]
+           "bootstrap_worker", "limited_threads", "single_thread"]
 
 DEFAULT_TEXT_ID = "text"
 Item = str | os.PathLike | Document | tuple[str, str]
@@ -138,13 +138,43 @@ def settle_heap() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
 
 
-def _load_worker(factory: Callable[..., Any], args: tuple, kwargs: dict) -> None:
-    """Process-pool initializer: one compute thread, then this process's extractor."""
-    global _worker
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def single_thread() -> None:
+    """One compute thread in this process: numba's pool, every BLAS and the OpenMP runtime.
+
+    For one worker process per core. threadpoolctl limits only the thread pools already
+    loaded, so the libraries that bring their own (numpy's and scipy's BLAS, scikit-learn's
+    OpenMP, which the boosted trees predict with) are loaded first; the environment
+    variables cover any loaded later. Without this, each worker's OpenMP threads spin
+    against the other workers' (measured: 300 abstracts scored in 33 s instead of 24 s).
+    """
+    for var in THREAD_VARIABLES:
         os.environ[var] = "1"
-    _worker = factory(*args, **kwargs)
+    import numba
+    import scipy.linalg  # noqa: F401  (scipy's BLAS)
+    import sklearn.utils._openmp_helpers  # noqa: F401  (scikit-learn's OpenMP runtime)
+    from threadpoolctl import threadpool_limits
+
+    numba.set_num_threads(1)
+    threadpool_limits(1)
+
+
+def bootstrap_worker(factory: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """What every relx worker process does first (``pipe(n_process=...)``, ``relx extract
+    --jobs``, Dask workers): one compute thread, then its extractor ``factory(*args,
+    **kwargs)``, then :func:`settle_heap`. Returns the extractor."""
+    single_thread()
+    extractor = factory(*args, **kwargs)
     settle_heap()
+    return extractor
+
+
+def _load_worker(factory: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    """Process-pool initializer of ``pipe(n_process=...)``: :func:`bootstrap_worker`."""
+    global _worker
+    _worker = bootstrap_worker(factory, *args, **kwargs)
 
 
 def _worker_results(docs: list[Document]) -> list[list[Any]]:

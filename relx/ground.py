@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from relx.errors import ConfigError
 from relx.ids import CHEMICAL_NAMESPACES, is_protein_type, namespace_of, namespaced_ids
 from relx.io.atomic import atomic_open
 
@@ -181,7 +182,7 @@ class Grounder:
                 for line in lines:
                     if not line.startswith("#"):
                         if tuple(line.split("\t")) != COLUMNS:
-                            raise ValueError(f"not a relx lexicon: header {line!r}")
+                            raise ConfigError(f"not a relx lexicon: header {line!r}")
                         break
                 for line in lines:
                     key, cid, symbol, source, form = line.split("\t")

@@ -13,10 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-
-class ModelError(ValueError):
-    """A model directory that cannot be used (missing, wrong format version, untrusted)."""
-
+from relx.errors import ModelError  # noqa: E402,F401  (its home before relx.errors)
 
 #: the environment variable naming a models folder that replaces the shipped one
 MODELS_ENV = "RELX_MODELS"

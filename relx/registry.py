@@ -97,8 +97,7 @@ def _sum_kernel(kernels: list, weights: list[float] | None = None) -> SumKernel:
     return SumKernel(kernels=kernels, weights=weights)
 
 
-class ConfigError(ValueError):
-    pass
+from relx.errors import ConfigError  # noqa: E402,F401  (its home before relx.errors)
 
 
 def load_config(path: str | Path) -> dict[str, Any]:

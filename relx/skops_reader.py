@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from relx.errors import ModelError
+
 __all__ = ["SKLEARN_TYPES", "Unsupported", "UntrustedTypes", "load", "read"]
 
 #: the skops protocol this reader implements
@@ -51,11 +53,11 @@ _NUMPY_TYPES = frozenset(f"numpy.{t.__name__}" for t in set(np.sctypeDict.values
 _BIT_GENERATORS = frozenset({"MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64"})
 
 
-class Unsupported(ValueError):
+class Unsupported(ModelError):
     """A file (or node) this reader does not handle; ``skops.io`` may."""
 
 
-class UntrustedTypes(ValueError):
+class UntrustedTypes(ModelError):
     """A file with types neither this reader nor ``skops.io`` trusts (skops' message)."""
 
 

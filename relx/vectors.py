@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from relx.errors import ConfigError, ModelError
 from relx.structures import BOTH, NONE, PROT, PROT1, PROT2
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "TOKEN_KERNELS", "VectorsFormatError", "WordVectors",
@@ -56,7 +57,7 @@ TOKEN_KERNELS = ("gaussian", "sigmoid", "cosine_sharp")
 PPI_GLOB = "*-learning-format.xml*"
 
 
-class VectorsFormatError(ValueError):
+class VectorsFormatError(ModelError):
     """A vectors file that is not a relx EigenWord ``.npz`` of the supported format version."""
 
 
@@ -177,7 +178,7 @@ def cooccurrence(sentences: Sequence[Sequence[str]], vocab: Sequence[str], windo
     positions apart in one sentence adds 1 to ``X[a, b]`` and to ``X[b, a]`` (2 to ``X[a, a]``
     when a word meets itself)."""
     if window < 1:
-        raise ValueError(f"window must be >= 1, got {window}")
+        raise ConfigError(f"window must be >= 1, got {window}")
     n = len(vocab)
     ids, sent = _flat_ids(sentences, {w: i for i, w in enumerate(vocab)})
     rows, cols = [], []
@@ -215,7 +216,7 @@ def eigenword(m: sp.spmatrix, dim: int = 100, seed: int = 1) -> tuple[np.ndarray
 
     n = m.shape[0]
     if not 0 < dim < n:
-        raise ValueError(f"dim must lie in [1, V-1] = [1, {n - 1}], got {dim}")
+        raise ConfigError(f"dim must lie in [1, V-1] = [1, {n - 1}], got {dim}")
     v0 = np.random.default_rng(seed).uniform(-1.0, 1.0, n)
     vals, vecs = eigsh(sp.csr_matrix(m, dtype=np.float64), k=dim, which="LA", v0=v0)
     order = np.argsort(-vals, kind="stable")
@@ -258,10 +259,10 @@ class WordVectors:
     def __post_init__(self) -> None:
         self.matrix = np.asarray(self.matrix)
         if self.matrix.ndim != 2 or self.matrix.shape[0] != len(self.words):
-            raise ValueError(f"matrix must be (V={len(self.words)}, d), got {self.matrix.shape}")
+            raise ConfigError(f"matrix must be (V={len(self.words)}, d), got {self.matrix.shape}")
         self.index = {w: i for i, w in enumerate(self.words)}
         if len(self.index) != len(self.words):
-            raise ValueError("duplicate words in the vocabulary")
+            raise ConfigError("duplicate words in the vocabulary")
 
     def __len__(self) -> int:
         return len(self.words)
@@ -290,7 +291,7 @@ class WordVectors:
     def save(self, path: str | Path, dtype: str = "float16") -> Path:
         """Write the ``.npz`` (compressed; ``dtype`` float16 or float32) atomically."""
         if dtype not in ("float16", "float32"):
-            raise ValueError(f"dtype must be float16 or float32, not {dtype!r}")
+            raise ConfigError(f"dtype must be float16 or float32, not {dtype!r}")
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
@@ -334,13 +335,13 @@ def train_vectors(sentences: Sequence[Sequence[str]], *, dim: int = 100, window:
     t0 = time.perf_counter()
     vocab = build_vocabulary(sentences, min_count)
     if len(vocab) <= dim:
-        raise ValueError(f"vocabulary of {len(vocab)} words is too small for dim={dim}")
+        raise ConfigError(f"vocabulary of {len(vocab)} words is too small for dim={dim}")
     x = cooccurrence(sentences, vocab, window)
     m = thresholded_pmi(x, alpha)
     vals, vecs = eigenword(m, dim, seed)
     if lsk_rank > 0:
         if not 0.0 <= lsk_weight <= 1.0:
-            raise ValueError(f"lsk_weight must lie in [0, 1], got {lsk_weight}")
+            raise ConfigError(f"lsk_weight must lie in [0, 1], got {lsk_weight}")
         u = lsk_basis(sentences, vocab, lsk_rank, seed)
         vecs = (1.0 - lsk_weight) * vecs + lsk_weight * (u @ (u.T @ vecs))
     w = normalize_rows(vecs)
@@ -370,19 +371,19 @@ def token_kernel(a: np.ndarray, b: np.ndarray | None = None, kind: str = "cosine
     dot = a @ b.T
     if kind == "gaussian":
         if s <= 0:
-            raise ValueError(f"token_kernel_s must be > 0, got {s}")
+            raise ConfigError(f"token_kernel_s must be > 0, got {s}")
         d2 = (a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2.0 * dot
         return np.exp(-np.maximum(d2, 0.0) / (2.0 * s * s))
     if kind == "sigmoid":
         return (1.0 + np.tanh(dot)) / 2.0
     if kind == "cosine_sharp":
         if p <= 0:
-            raise ValueError(f"token_kernel_p must be > 0, got {p}")
+            raise ConfigError(f"token_kernel_p must be > 0, got {p}")
         na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
         den = na[:, None] * nb[None, :]
         cos = np.divide(dot, den, out=np.full_like(dot, -1.0), where=den > 0)
         return ((1.0 + np.clip(cos, -1.0, 1.0)) / 2.0) ** p
-    raise ValueError(f"token_kernel must be one of {TOKEN_KERNELS}, not {kind!r}")
+    raise ConfigError(f"token_kernel must be one of {TOKEN_KERNELS}, not {kind!r}")
 
 
 def vocabulary_vectors(vectors: WordVectors, words: Sequence[str]) -> np.ndarray:

@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from relx.app.batch_options import DASK_MISSING, dask_installed  # noqa: F401 (re-export)
+from relx.app.batch_state import input_identity
 from relx.app.batch_units import (
-    COUNTS,
     Unit,
     assemble_input,
     chunk_record_path,
@@ -31,17 +32,16 @@ from relx.app.batch_units import (
     failed_record,
     parts_dir,
     process_chunk,
+    sum_records,
     write_chunk_record,
 )
+from relx.app.batch_worker import extractor_for, one_compute_thread
+from relx.errors import ModelError
 from relx.io.atomic import atomic_open
 
 OnDone = Callable[[dict[str, Any]], None] | None
 #: a chunk is tried this many times in (fresh) worker processes
 ATTEMPTS = 2
-
-
-class FatalError(RuntimeError):
-    """A worker could not work at all (e.g. the model does not load): the batch stops."""
 
 
 class _Input:
@@ -86,7 +86,6 @@ class Plan:
         return rec
 
     def _read(self, state: _Input) -> Iterator[Unit]:
-        from relx.app.batch import input_identity
         from relx.io.registry import read
 
         opts = self.opts
@@ -179,11 +178,7 @@ class Plan:
         record = {"input": str(state.path), "key": state.key, "identity": state.identity,
                   "settings": self.settings, "chunk_size": self.opts.chunk_size,
                   "chunks": state.n_chunks,
-                  "documents": sum(r["documents"] for r in recs),
-                  "sentences": sum(r["sentences"] for r in recs),
-                  **{c: sum(r.get(c, 0) for r in recs) for c in COUNTS[task]},
-                  "skipped_sentences": sum(r.get("skipped_sentences", 0) for r in recs),
-                  "skipped_pairs": sum(r.get("skipped_pairs", 0) for r in recs),
+                  **sum_records(recs, task),
                   "renamed_ids": [x for r in recs for x in r.get("renamed_ids", ())],
                   "errors": [e for r in recs for e in r["errors"]], "failed": failed,
                   **{k: next((r[k] for r in recs if r.get(k) is not None), None)
@@ -218,15 +213,12 @@ def _run_here(plan: Plan, on_done: OnDone) -> None:
     while it runs, as in a ``--jobs`` or Dask worker: with their default pools the OpenMP
     threads spin against numba's and the process spends ~1.3x the CPU time per document)."""
     from relx.api import limited_threads
-    from relx.app.batch import extractor_for
 
     with limited_threads(1):
         for unit in plan.units():
             try:
                 rec = process_chunk(unit, plan.opts, extractor_for)
             except Exception as exc:
-                from relx.model_store import ModelError
-
                 if isinstance(exc, ModelError):
                     raise
                 rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
@@ -238,10 +230,7 @@ def _run_here(plan: Plan, on_done: OnDone) -> None:
 
 def _worker_main(conn: Any, opts: Any) -> None:
     """A worker process: chunks in, records out, until told to stop."""
-    from relx.app.batch import extractor_for, single_thread
-    from relx.model_store import ModelError
-
-    single_thread()   # one process per core: no nested thread pools
+    one_compute_thread()   # one process per core: no nested thread pools
     while True:
         try:
             unit = conn.recv()
@@ -352,36 +341,15 @@ def _run_processes(plan: Plan, jobs: int, on_done: OnDone) -> None:
 
 
 def _model_error(message: str) -> Exception:
-    from relx.model_store import ModelError
-
     return ModelError(message)
-
-
-DASK_MISSING = ("--engine dask needs Dask's distributed scheduler, which is not installed: "
-                "pip install 'relx[dask]'")
-
-
-def dask_installed() -> bool:
-    """Whether ``--engine dask`` can run here (``distributed``: the ``relx[dask]`` extra)."""
-    import importlib.util
-
-    return importlib.util.find_spec("distributed") is not None
-
-
-_ONE_THREAD = False
 
 
 def dask_chunk(unit: Unit, opts: Any) -> dict[str, Any]:
     """One chunk as a Dask task, on one compute thread: a Dask worker thread owns one core,
     as a ``--jobs`` worker does (Dask's nanny limits OpenMP/BLAS but not numba's pool)."""
-    global _ONE_THREAD
     import numba
 
-    from relx.app.batch import extractor_for, single_thread
-
-    if not _ONE_THREAD:
-        single_thread()
-        _ONE_THREAD = True
+    one_compute_thread()
     numba.set_num_threads(1)           # numba's limit is per thread: each worker thread's
     return process_chunk(unit, opts, extractor_for)
 
@@ -409,8 +377,6 @@ def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
     as ``KilledWorker`` and is recorded as failed (stage ``worker``).
     """
     from distributed import Client, wait
-
-    from relx.model_store import ModelError
 
     with Client(scheduler) as client:
         units = plan.units()

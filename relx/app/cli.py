@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -10,44 +11,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from relx import __version__
-
-# `--set section.key=value` of `relx evaluate` and `relx train`
-SetOption = Annotated[list[str] | None, typer.Option(
-    "--set", metavar="SECTION.KEY=VALUE",
-    help="Override a config value, e.g. --set ensemble.prior_shift=none (repeatable; the "
-         "value is read as TOML, else as a string).")]
-
-app = typer.Typer(
-    name="relx",
-    help="Extract biomedical relations (protein-protein interactions, bio-events) with "
-         "structured kernels, and evaluate extraction models on the benchmark corpora.",
-    no_args_is_help=True, add_completion=False, rich_markup_mode="markdown",
-)
-err = Console(stderr=True)
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"relx {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                               help="Print the version and exit.")] = False) -> None:
-    """relx: biomedical relation extraction with structured kernels."""
-
-
-def _table(title: str, rows: list[tuple[str, dict]]) -> Table:
-    t = Table(title=title)
-    for col in ("", "P", "R", "F1", "AUC", "n_train", "n_test", "train s", "predict s"):
-        t.add_column(col, justify="right" if col else "left")
-    for name, r in rows:
-        t.add_row(name, f"{r['precision']:.3f}", f"{r['recall']:.3f}", f"{r['f1']:.3f}",
-                  f"{r['roc_auc']:.3f}", str(r.get("n_train", "")), str(r.get("n_test", "")),
-                  f"{r.get('train_seconds', 0):.1f}", f"{r.get('predict_seconds', 0):.1f}")
-    return t
+from relx.app import cli_train  # noqa: F401  (registers the evaluate/train commands)
+from relx.app.cli_common import app, err, task_option, user_errors
+from relx.errors import ConfigError, RelxError
+from relx.tasks import Task
 
 
 @app.command(rich_help_panel="Extract")
@@ -66,7 +33,8 @@ def extract(
     = None,
     task: Annotated[str, typer.Option(
         help="'ppi' (protein pairs) or 'events' (GENIA events: events.jsonl and a "
-             ".txt/.a1/.a2 per document in --out/standoff).")] = "ppi",
+             ".txt/.a1/.a2 per document in --out/standoff; 'ge-events' is an older name).")
+    ] = "ppi",
     model: Annotated[str | None, typer.Option(help="Model name or directory (default: the "
                                                    "shipped ppi-default, or ge-events with "
                                                    "--task events).")] = None,
@@ -118,33 +86,26 @@ def extract(
     """
     from rich.progress import Progress, TimeElapsedColumn
 
-    from relx.app.batch import (
-        EVENT_FORMATS,
-        OUTPUT_FORMATS,
-        TASKS,
-        BatchLocked,
-        BatchOptions,
-        list_inputs,
-        run_batch,
-    )
-    from relx.model_store import ModelError
+    from relx.app.batch import BatchOptions, check_options, cores, list_inputs, run_batch
 
-    if task not in TASKS:
-        raise typer.BadParameter(f"--task must be one of {TASKS}")
-    jobs = _extract_limits(input_format, jobs, engine, scheduler, chunk_size, max_input_mb,
-                           max_sentence_tokens, max_sentence_pairs)
-    events = task == "events"
-    choices = EVENT_FORMATS if events else OUTPUT_FORMATS
-    formats = tuple(dict.fromkeys(["jsonl", *(format or [])]))
-    bad = [f for f in formats if f not in choices]
-    if bad:
-        raise typer.BadParameter(f"unknown --format {bad} for --task {task}; choose from "
-                                 f"{choices}")
-    if events:
-        if threshold is not None:
-            raise typer.BadParameter("--threshold is for --task ppi only")
-        formats = tuple(dict.fromkeys(["jsonl", "standoff", *formats]))
-    threshold = _threshold_option(threshold)
+    the_task = task_option(task)
+    if not (math.isfinite(max_input_mb) and max_input_mb > 0):
+        raise typer.BadParameter(f"--max-input-mb must be a positive number, not {max_input_mb}")
+    if jobs < 0:
+        raise typer.BadParameter(f"--jobs must be 1 or more (0: one per core), not {jobs}")
+    jobs = jobs or cores()
+    formats = tuple(dict.fromkeys([*the_task.always, *(format or [])]))
+    opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
+                        spacy_model=spacy_model, threshold=_threshold_option(threshold),
+                        ground=ground, task=the_task.name, chunk_size=chunk_size,
+                        max_input_bytes=int(max_input_mb * 2**20),
+                        max_sentence_tokens=max_sentence_tokens,
+                        max_sentence_pairs=max_sentence_pairs, types=types,
+                        event_model=event_model)
+    try:
+        check_options(opts, jobs=jobs, engine=engine, scheduler=scheduler)
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc)) from None
     try:
         files = list_inputs(inputs)
     except FileNotFoundError as exc:
@@ -153,16 +114,10 @@ def extract(
     if not files:
         err.print("[red]error:[/] no input files of a known format")
         raise typer.Exit(2)
-    opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
-                        spacy_model=spacy_model, threshold=threshold, ground=ground, task=task,
-                        chunk_size=chunk_size, max_input_bytes=int(max_input_mb * 2**20),
-                        max_sentence_tokens=max_sentence_tokens,
-                        max_sentence_pairs=max_sentence_pairs, types=types and not events,
-                        event_model=event_model)
     console = Console(stderr=True, quiet=quiet)
     progress = Progress("{task.description}", TimeElapsedColumn(), console=console,
                         transient=True, disable=quiet or not console.is_terminal)
-    found = "events" if events else "relations"
+    found = the_task.results
     counts = {"documents": 0, found: 0}
 
     def advance(rec: dict) -> None:
@@ -171,64 +126,45 @@ def extract(
         progress.update(bar, description=f"extracting: {counts['documents']:,} documents, "
                                          f"{counts[found]:,} {found}")
 
-    try:
+    with user_errors():
         with progress:
             bar = progress.add_task("extracting", total=None)
             summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
                                 on_done=advance)
             if report is not None:
-                _write_report(out, report, summary, events)
-    except (ModelError, ValueError, OSError, BatchLocked) as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+                _write_report(out, report, summary, the_task)
     if summary["errors"]:
         typer.echo(f"relx extract: {summary['errors']} errors in "
                    f"{len(summary['inputs_with_errors'])} of {summary['inputs']} inputs; see "
                    f"{out / 'errors.jsonl'}", err=True)
-    _print_summary(console, summary, out, report, events)
+    _print_summary(console, summary, out, report, the_task)
     if summary["errors"]:
         raise typer.Exit(EXIT_SOME_FAILED)
 
 
 def _print_summary(console: Console, summary: dict, out: Path, report: Path | None,
-                   events: bool) -> None:
+                   task: Task) -> None:
     """The closing lines of `relx extract` (counts, where the results are)."""
     if summary.get("skipped_pairs"):
         console.print(f"over the per-sentence caps: {summary['skipped_sentences']} sentences "
                       f"and {summary['skipped_pairs']} candidate pairs not scored")
-    if events:
-        console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
-                      f"{summary['triggers']} triggers -> [bold]{summary['events']}[/] events "
-                      f"in {summary['seconds']} s; {summary['errors']} errors")
-        console.print(f"results: {out / 'events.jsonl'}  standoff: {out / 'standoff'}" + (
-            f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else "")
-                      + (f"  report: {report}" if report else ""))
-        return
-    console.print(f"{summary['documents']} documents, {summary['sentences']} sentences, "
-                  f"{summary['candidates']} candidate pairs -> [bold]{summary['relations']}"
-                  f"[/] relations in {summary['seconds']} s; {summary['errors']} errors")
-    console.print(f"results: {out / 'relations.jsonl'}" + (
-        f"  errors: {out / 'errors.jsonl'}" if summary["errors"] else "")
-                  + (f"  report: {report}" if report else ""))
+    console.print(task.summary_line.format(**summary))
+    where = [f"results: {out / f'{task.results}.jsonl'}"]
+    if "standoff" in task.always:
+        where.append(f"standoff: {out / 'standoff'}")
+    if summary["errors"]:
+        where.append(f"errors: {out / 'errors.jsonl'}")
+    if report:
+        where.append(f"report: {report}")
+    console.print("  ".join(where))
 
 
-def _write_report(out: Path, report: Path, summary: dict, events: bool) -> None:
+def _write_report(out: Path, report: Path, summary: dict, task: Task) -> None:
     """The HTML report of a finished batch, from its merged JSONL."""
     import json
 
-    lines = (out / ("events.jsonl" if events else "relations.jsonl")).read_text(
-        encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines]
-    if events:
-        from relx.ge.report import write_event_report
-
-        write_event_report(records, report, title=f"relx: {len(records)} events",
-                           summary=summary)
-    else:
-        from relx.ppi.report import write_report
-
-        write_report(records, report, title=f"relx: {len(records)} interactions",
-                     summary=summary)
+    lines = (out / f"{task.results}.jsonl").read_text(encoding="utf-8").splitlines()
+    task.runner_().write_report([json.loads(line) for line in lines], report, summary)
 
 
 @app.command(rich_help_panel="Extract")
@@ -273,7 +209,7 @@ def network_command(
 
     try:
         res = write_networks(out_dir, keep_negated=keep_negated, top=top)
-    except (ValueError, OSError) as exc:
+    except (RelxError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     err.print(f"{res['relations']} relations -> {res['nodes']} proteins, {res['edges']} "
@@ -304,45 +240,6 @@ def _threshold_option(value: str | None) -> float | str | None:
 EXIT_SOME_FAILED = 3
 
 
-def _extract_limits(input_format: str | None, jobs: int, engine: str, scheduler: str | None,
-                    chunk_size: int, max_input_mb: float, max_sentence_tokens: int,
-                    max_sentence_pairs: int) -> int:
-    """Check `relx extract`'s options before any work; returns the number of processes
-    (``--jobs 0``: one per available core)."""
-    import math
-    import os
-
-    from relx.io.registry import FORMATS
-
-    readable = sorted(n for n, f in FORMATS.items() if f.reader)
-    if input_format is not None and input_format not in readable:
-        raise typer.BadParameter(f"--input-format {input_format!r} is not a format relx "
-                                 f"reads; choose from {readable}")
-    if jobs < 0:
-        raise typer.BadParameter(f"--jobs must be 1 or more (0: one per core), not {jobs}")
-    if jobs == 0:
-        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
-            (os.cpu_count() or 1)
-    if engine not in ("local", "dask"):
-        raise typer.BadParameter(f"--engine must be 'local' or 'dask', not {engine!r}")
-    if engine == "dask" and not scheduler:
-        raise typer.BadParameter("--engine dask needs --scheduler ADDRESS "
-                                 "(e.g. tcp://host:8786)")
-    from relx.app.batch_engines import DASK_MISSING, dask_installed
-
-    if engine == "dask" and not dask_installed():
-        raise typer.BadParameter(DASK_MISSING)
-    if chunk_size < 1:
-        raise typer.BadParameter(f"--chunk-size must be 1 or more, not {chunk_size}")
-    if not (math.isfinite(max_input_mb) and max_input_mb > 0):
-        raise typer.BadParameter(f"--max-input-mb must be a positive number, not {max_input_mb}")
-    for name, v in (("--max-sentence-tokens", max_sentence_tokens),
-                    ("--max-sentence-pairs", max_sentence_pairs)):
-        if v < 1:
-            raise typer.BadParameter(f"{name} must be 1 or more, not {v}")
-    return jobs
-
-
 parser_app = typer.Typer(help="relx's tagger and dependency parser.", no_args_is_help=True)
 app.add_typer(parser_app, name="parser", rich_help_panel="Parse")
 
@@ -369,7 +266,6 @@ def parse(
         help="spaCy/scispacy pipeline name or path (default: relx's shipped pipeline).")] = None,
 ) -> None:
     """Split, tag and parse documents; write CoNLL-U or relx JSONL."""
-    from relx.io import ReaderError
     from relx.io.atomic import atomic_open
     from relx.io.conllu import write_conllu
     from relx.io.jsonl import document_to_json
@@ -385,7 +281,7 @@ def parse(
                     fh.write(document_to_json(doc) + "\n")
                 else:
                     write_conllu(doc, fh)
-    except (ReaderError, OSError, ValueError) as exc:
+    except (RelxError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
 
@@ -414,7 +310,7 @@ def parser_evaluate(
 
     try:
         res = evaluate_conllu(load_nlp(spacy_model), conllu, scheme=scheme)
-    except (OSError, ValueError) as exc:
+    except (RelxError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     if json_out:
@@ -428,5 +324,3 @@ def parser_evaluate(
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())
 
-
-from relx.app import cli_train  # noqa: E402,F401  (registers the evaluate/train commands)

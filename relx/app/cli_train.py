@@ -10,7 +10,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from relx.app.cli import SetOption, _table, app, err
+from relx.app.cli_common import SetOption, app, err, task_option
+from relx.app.cli_common import results_table as _table
+from relx.errors import ConfigError, RelxError
 
 
 @app.command(rich_help_panel="Evaluate and train")
@@ -35,10 +37,10 @@ def evaluate(
     = None,
     set_: SetOption = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
-    task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (BioNLP-ST GENIA; --train "
+    task: Annotated[str, typer.Option(help="'ppi' or 'events' (BioNLP-ST GENIA; --train "
                                            "and --test are directories).")] = "ppi",
     cache_dir: Annotated[Path | None, typer.Option(
-        help="With --task ge-events: keep the corpus parses here (relx JSONL) and reuse them "
+        help="With --task events: keep the corpus parses here (relx JSONL) and reuse them "
              "on the next run.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
@@ -46,25 +48,23 @@ def evaluate(
     **--cv** k-fold cross-validation (folds by document) on **--corpus**.
 
     PPI corpora are learning-format XML (.xml / .xml.gz) or relx JSONL files; GE event
-    corpora (--task ge-events) are BioNLP-ST directories (.txt, .a1, .a2). CV test folds
+    corpora (--task events) are BioNLP-ST directories (.txt, .a1, .a2). CV test folds
     come from the training corpus, so an ensemble with an in-domain rule decides by it
     there (the report also gives its new-text rule's figures).
     """
-    if task == "ge-events":
+    events = {"events": _evaluate_events}.get(task_option(task).name)
+    if events is not None:
         if set_:
             raise typer.BadParameter("--set applies to PPI pipeline configs (--task ppi)")
-        _evaluate_events(config, train, test, report, quiet, cache_dir)
+        events(config, train, test, report, quiet, cache_dir)
         return
-    if task != "ppi":
-        raise typer.BadParameter("--task must be ppi or ge-events")
-    from relx.io import ReaderError
     from relx.ppi.evaluate import (
         cross_validation_report,
         load_corpus,
         train_test_report,
         write_json,
     )
-    from relx.registry import ConfigError, apply_overrides, load_config
+    from relx.registry import apply_overrides, load_config
 
     out = Console(quiet=quiet)
     try:
@@ -94,7 +94,7 @@ def evaluate(
             res = train_test_report(cfg, train_docs, test_docs, seed, extra)
             res.update(train=[str(p) for p in train], test=str(test))
             title = f"{'+'.join(p.name for p in train)} -> {test.name}"
-    except (ReaderError, ConfigError, NotImplementedError, ValueError, OSError) as exc:
+    except (RelxError, NotImplementedError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     res.update(parse_source=f"{parses}:{corpus_parse}" if parses == "corpus"
@@ -117,15 +117,14 @@ def evaluate(
 def _evaluate_events(config: Path, train: list[Path] | None, test: Path | None, report: Path,
                      quiet: bool, cache_dir: Path | None = None) -> None:
     from relx.ge.cli import evaluate_ge
-    from relx.io import ReaderError
 
     if not train or test is None:
-        raise typer.BadParameter("--task ge-events needs --train DIR [--train DIR] --test DIR")
+        raise typer.BadParameter("--task events needs --train DIR [--train DIR] --test DIR")
     out = Console(quiet=quiet)
     try:
         with out.status("parsing, training and predicting GE events"):
             res = evaluate_ge(config, train, test, report=report, cache_dir=cache_dir)
-    except (ReaderError, ValueError, OSError) as exc:
+    except (RelxError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     t = Table(title=f"GE events {'+'.join(p.name for p in train)} -> {test.name} "
@@ -155,7 +154,7 @@ def score_events(
     import json
 
     from relx.ge.evaluate import evaluate_events
-    from relx.io import ReaderError, read_standoff, read_standoff_dir
+    from relx.io import read_standoff, read_standoff_dir
 
     try:
         gold_docs = read_standoff_dir(gold)
@@ -168,7 +167,7 @@ def score_events(
                              update={"triggers": [], "events": [], "modifications": [],
                                          "equivs": [], "relations": []}))
         res = evaluate_events(gold_docs, preds, matching=matching, task=task)
-    except (ReaderError, ValueError) as exc:
+    except RelxError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     if json_out:
@@ -208,25 +207,23 @@ def train(
                                                          "pipeline (default: relx's).")] = None,
     set_: SetOption = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the config's).")] = None,
-    task: Annotated[str, typer.Option(help="'ppi' or 'ge-events' (--train BioNLP-ST "
+    task: Annotated[str, typer.Option(help="'ppi' or 'events' (--train BioNLP-ST "
                                            "directories).")] = "ppi",
     cache_dir: Annotated[Path | None, typer.Option(
-        help="With --task ge-events: keep the corpus parses here (relx JSONL) and reuse them "
+        help="With --task events: keep the corpus parses here (relx JSONL) and reuse them "
              "on the next run.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Train a relation-extraction model and save it (no pickle: skops + JSON + TOML)."""
-    if task == "ge-events":
+    events = {"events": _train_events}.get(task_option(task).name)
+    if events is not None:
         if set_:
             raise typer.BadParameter("--set applies to PPI pipeline configs (--task ppi)")
-        _train_events(config, train, out, name, version, cache_dir, quiet)
+        events(config, train, out, name, version, cache_dir, quiet)
         return
-    if task != "ppi":
-        raise typer.BadParameter("--task must be ppi or ge-events")
-    from relx.io import ReaderError
     from relx.ppi.evaluate import load_corpus
     from relx.ppi.model import train_model
-    from relx.registry import ConfigError, apply_overrides, load_config
+    from relx.registry import apply_overrides, load_config
 
     out_console = Console(quiet=quiet)
     try:
@@ -239,7 +236,7 @@ def train(
                                 parse_source=f"corpus:{corpus_parse}" if parses == "corpus"
                                 else f"relx:{spacy_model or 'relx_bio_sm'}")
         model.save(out)
-    except (ReaderError, ConfigError, ValueError, OSError) as exc:
+    except (RelxError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     m = model.meta
@@ -254,14 +251,13 @@ def _train_events(config: Path, train: list[Path], out: Path, name: str | None, 
     import time
 
     from relx.ge.cli import train_ge
-    from relx.io import ReaderError
 
     console = Console(quiet=quiet)
     t0 = time.perf_counter()
     try:
         with console.status("parsing and training GE event extraction"):
             path = train_ge(config, train, out, cache_dir=cache_dir, name=name, version=version)
-    except (ReaderError, ValueError, OSError) as exc:
+    except (RelxError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
@@ -291,7 +287,6 @@ def silver_ppi(
     set the threshold."""
     from relx.ge.data import load_ge
     from relx.ge.ppi_pairs import drop_shared_documents, silver_ppi_documents
-    from relx.io import ReaderError
     from relx.io.jsonl import write_jsonl
     from relx.ppi.evaluate import load_corpus
 
@@ -304,12 +299,12 @@ def silver_ppi(
                 pairs = load_ge(d, skip_ids=seen)
                 repeated += [t.stem for t in sorted(Path(d).glob("*.txt")) if t.stem in seen]
             if pairs and not any(g.standoff.events for g in pairs):
-                raise ValueError(f"{d}: no events (.a2 files) to derive labels from")
+                raise ConfigError(f"{d}: no events (.a2 files) to derive labels from")
             docs += silver_ppi_documents([g.standoff for g in pairs], [g.parsed for g in pairs])
         others = [x for p in exclude or [] for x in load_corpus(p)]
         docs, dropped = drop_shared_documents(docs, others)
         write_jsonl(docs, out)
-    except (ReaderError, ValueError, OSError) as exc:
+    except (RelxError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     rels = [r for d in docs for s in d.sentences for r in s.relations]
@@ -345,7 +340,6 @@ def train_vectors(
     import time
     from collections import Counter
 
-    from relx.io import ReaderError
     from relx.vectors import corpus_sentences
     from relx.vectors import train_vectors as train
 
@@ -363,7 +357,7 @@ def train_vectors(
         vectors.settings["read_seconds"] = round(t1 - t0, 1)
         vectors.settings["sources"] = {k: int(v) for k, v in sorted(stats.items())}
         vectors.save(out, dtype=dtype)
-    except (ReaderError, ValueError, OSError) as exc:
+    except (RelxError, OSError) as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     s = vectors.settings

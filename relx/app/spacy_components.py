@@ -26,7 +26,6 @@ a component is created).
 # no `from __future__ import annotations`: spaCy validates factory arguments from the
 # signature's real types
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -43,13 +42,13 @@ class RelxComponent:
     def __init__(self, task: str, attr: str, *, model: str | None = None,
                  spacy_model: str | None = None, threshold: float | str | None = None,
                  ground: bool = True, types: bool = True, batch_size: int = 32) -> None:
-        import relx
+        from relx.tasks import get_task
 
-        options: dict[str, Any] = {"spacy_model": spacy_model, "ground": ground}
-        if task == "ppi":
-            options["threshold"] = threshold
-            options["types"] = types
-        self.extractor = relx.load(model, task=task, **options)
+        the_task = get_task(task)
+        given = {"spacy_model": spacy_model, "ground": ground, "threshold": threshold,
+                 "types": types}
+        self.extractor = the_task.load(model, **{k: v for k, v in given.items()
+                                                 if k in the_task.options})
         self.attr = attr
         self.batch_size = batch_size
         if not Doc.has_extension(attr):

@@ -63,6 +63,7 @@ from relx.doc import (
     StandoffDocument,
     TextBound,
 )
+from relx.errors import ConfigError
 
 Matching = Literal["strict", "approx-span", "approx-recursive"]
 MATCHINGS: tuple[str, ...] = ("strict", "approx-span", "approx-recursive")
@@ -272,19 +273,19 @@ def evaluate_events(gold_docs: Iterable[StandoffDocument], pred_docs: Iterable[S
     the same keys} and, with ``modifications``, ``modifications`` {Negation, Speculation, ALL}.
     """
     if matching not in MATCHINGS:
-        raise ValueError(f"matching must be one of {MATCHINGS}, not {matching!r}")
+        raise ConfigError(f"matching must be one of {MATCHINGS}, not {matching!r}")
     if task not in (1, 2):
-        raise ValueError(f"task must be 1 or 2, not {task!r}")
+        raise ConfigError(f"task must be 1 or 2, not {task!r}")
     golds = {d.id: d for d in gold_docs}
     preds = {d.id: d for d in pred_docs}
     unknown = sorted(set(preds) - set(golds))
     if unknown:
-        raise ValueError(f"predictions for documents without gold: {unknown[:5]}")
+        raise ConfigError(f"predictions for documents without gold: {unknown[:5]}")
     events, mods = _Tally(), _Tally()
     for doc_id, gold in golds.items():
         pred = preds.get(doc_id) or StandoffDocument(id=doc_id, text=gold.text)
         if pred.text != gold.text:
-            raise ValueError(f"document {doc_id}: predicted text differs from the gold text")
+            raise ConfigError(f"document {doc_id}: predicted text differs from the gold text")
         m = _DocMatcher(gold, pred, matching, task)
         (g_events, g_canon), (p_events, p_canon) = m.unique_events(gold), m.unique_events(pred)
         events.add_doc(

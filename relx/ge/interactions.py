@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from relx.doc import REGULATION_TYPES, Document, StandoffDocument
+from relx.errors import ConfigError
 from relx.ge.extract import ge_document, is_protein, protein_ids, resolve_event_model
 from relx.ge.pipeline import GEExtractor
 from relx.ge.ppi_pairs import equivalent_pairs
@@ -196,7 +197,7 @@ class EventTyper:
     def __reduce__(self) -> tuple:
         """Pickled as its model's name or directory: a worker process loads its own copy."""
         if self._given:
-            raise ValueError("an EventTyper built from a model object cannot go to another "
+            raise ConfigError("an EventTyper built from a model object cannot go to another "
                              "process: build it from the event model's name or directory")
         return (_rebuilt_typer, (self._model_ref, self.trigger_bias, self.edge_bias))
 

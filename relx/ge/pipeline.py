@@ -27,6 +27,7 @@ import numpy as np
 
 from relx import __version__
 from relx.doc import StandoffDocument
+from relx.errors import ModelError
 from relx.ge.assemble import Grouping, assemble_document
 from relx.ge.binding import BindingGrouper
 from relx.ge.data import GEDoc
@@ -65,7 +66,7 @@ TRUSTED_TYPES = [
 ]
 
 
-class GEModelError(ValueError):
+class GEModelError(ModelError):
     """A saved GE model that cannot be loaded (missing files, wrong format version)."""
 
 

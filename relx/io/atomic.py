@@ -27,3 +27,15 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def concat_files(parts: list[Path], target: Path, head: str = "") -> None:
+    """``head``, then each existing part's text, as one file written atomically."""
+    import shutil
+
+    with atomic_open(target) as fh:
+        fh.write(head)
+        for p in parts:
+            if p.exists():
+                with open(p, encoding="utf-8") as src:
+                    shutil.copyfileobj(src, fh, 1 << 20)

@@ -437,3 +437,49 @@ def write_bioc(docs: Iterable[Any], path: str | Path, fmt: str = "xml",
         if out is not raw:
             out.close()
     return n
+
+
+_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def bioc_with_original(doc: Document) -> bioc.BioCDocument:
+    """A relx document as BioC, its original id (escaped) in an ``original_id`` infon when
+    the batch renamed it (an id BioC XML cannot hold)."""
+    bdoc = to_bioc(doc)
+    if doc.orig_id and doc.orig_id != doc.id:
+        bdoc.infons["original_id"] = json.dumps(doc.orig_id)[1:-1]
+        clean = lambda x: _XML_BAD.sub("_", x) if isinstance(x, str) else x  # noqa: E731
+        for p in bdoc.passages:          # ids derived from the document id
+            for a in p.annotations:
+                a.id = clean(a.id)
+        for r in [*bdoc.relations, *(r for p in bdoc.passages for r in p.relations)]:
+            r.id = clean(r.id)
+            for n in r.nodes:
+                n.refid = clean(n.refid)
+    return bdoc
+
+
+def write_bioc_part(docs: Iterable[Document], path: str | Path) -> None:
+    """Annotated documents as one BioC XML collection (a part of a batch's per-input BioC)."""
+    write_bioc(docs, path, fmt="xml", convert=bioc_with_original)
+
+
+def write_bioc_events_part(results: Iterable[tuple], path: str | Path) -> None:
+    """Extracted events (``(parsed, events, predicted standoff)`` per document) as BioC XML."""
+    write_bioc(results, path, fmt="xml", convert=lambda t: events_to_bioc(t[0], t[2]))
+
+
+def join_bioc(parts: list[Path], target: Path) -> None:
+    """BioC XML collections written by one writer, joined into one collection (the first
+    one's header, every one's ``<document>`` elements)."""
+    texts = [p.read_text(encoding="utf-8") for p in parts if p.exists()]
+    if not texts:
+        return
+    with atomic_open(target) as fh:
+        for k, text in enumerate(texts):
+            end = text.rfind("</collection>")
+            start = 0 if k == 0 else text.find("<document>")
+            if k and start < 0:
+                continue
+            fh.write(text[start:end])
+        fh.write("</collection>\n")

@@ -142,3 +142,37 @@ def write_brat_events(done: Sequence[tuple[Document, list, StandoffDocument]],
                   for k, p in enumerate((p for p in pred.proteins if p.id in ids), 1)]
         _write(folder, stem, pred.text, lines)
     _conf(folder, EVENTS_CONF)
+
+
+def join_brat(parts: list[Path], target: Path) -> None:
+    """brat folders: every ``.txt``/``.ann`` pair (a stem met again gets ``-2``...) and one
+    ``annotation.conf``, as one folder swapped in whole."""
+    import os
+    import shutil
+
+    if not any(p.is_dir() for p in parts):
+        return
+    tmp = target.with_name(f".{target.name}.tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    used: set[str] = set()
+    for p in parts:
+        if not p.is_dir():
+            continue
+        for f in sorted(p.iterdir()):
+            if f.suffix != ".ann":
+                if f.name == "annotation.conf" and not (tmp / f.name).exists():
+                    shutil.copy(f, tmp / f.name)
+                continue
+            stem, k = f.stem, 1
+            while stem in used:
+                k += 1
+                stem = f"{f.stem}-{k}"
+            used.add(stem)
+            for ext in (".txt", ".ann"):
+                if f.with_suffix(ext).exists():
+                    shutil.copy(f.with_suffix(ext), tmp / f"{stem}{ext}")
+    if target.exists():
+        shutil.rmtree(target)
+    os.replace(tmp, target)

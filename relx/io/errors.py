@@ -3,27 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
-
-class ReaderError(ValueError):
-    """Malformed input; the message names the file and the element id or line.
-
-    ``document``: the id of the document the error is about, when known (the rest of the
-    file may still be readable: readers given an ``on_error`` callback report such errors
-    and go on with the next document).
-    """
-
-    def __init__(self, path: str | Path, where: str, message: str,
-                 document: str | None = None) -> None:
-        self.path = str(path)
-        self.where = where
-        self.reason = message
-        self.document = document
-        super().__init__(f"{path}: {where}: {message}")
-
+from relx.errors import ReaderError
 
 #: a reader's ``on_error``: called with each error confined to one document; ``None``: raise
+__all__ = ["OnError", "ReaderError", "report"]
+
 OnError = Callable[[ReaderError], None] | None
 
 

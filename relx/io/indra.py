@@ -261,3 +261,15 @@ def write_indra_records(relations: Iterable[Mapping[str, Any]], path: str | Path
     atomically; returns the number of Statements."""
     return _write(statements(relations, keep_negated=keep_negated, symbol=_symbol(symbol)),
                   path)
+
+
+def write_indra_part(relations: Iterable[Any], path: str | Path) -> None:
+    """Relation records (pydantic models) as INDRA Statements (a part of a batch's output)."""
+    write_indra_records((r.model_dump() for r in relations), path)
+
+
+def join_indra(parts: list[Path], target: Path) -> None:
+    """JSON lists of Statements joined into one list."""
+    items = [x for p in parts if p.exists() for x in json.loads(p.read_text(encoding="utf-8"))]
+    with atomic_open(target) as fh:
+        json.dump(items, fh)

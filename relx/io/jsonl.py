@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -58,3 +59,10 @@ def _id_of(line: str) -> str | None:
     except (ValueError, AttributeError):
         return None
     return value if isinstance(value, str) else None
+
+
+def write_records_part(records: Iterable[Any], path: str | Path) -> None:
+    """Records (relations, events: pydantic models) one JSON object per line, atomically
+    (a part of a batch's per-input JSONL; :func:`relx.io.atomic.concat_files` joins them)."""
+    with atomic_open(path) as fh:
+        fh.writelines(r.model_dump_json() + "\n" for r in records)

@@ -33,6 +33,7 @@ from typing import Any
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
+from relx.errors import ConfigError
 from relx.ids import ID_SEPARATOR, is_protein_type, namespace_of, namespaced_ids, pmid_of
 from relx.io.atomic import atomic_open
 
@@ -92,7 +93,7 @@ def _key(a: str, b: str, rel: Mapping[str, Any]) -> tuple[str, str, str, bool]:
     if direction == "entity2->entity1":
         return b, a, typ, True
     if direction != "none":
-        raise ValueError(f"direction {direction!r}: expected one of {DIRECTIONS}")
+        raise ConfigError(f"direction {direction!r}: expected one of {DIRECTIONS}")
     return (a, b, typ, False) if a <= b else (b, a, typ, False)
 
 
@@ -253,9 +254,9 @@ def read_relations(path: str | Path) -> Iterator[dict]:
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}: line {lineno}: not JSON ({exc.msg})") from None
+                raise ConfigError(f"{path}: line {lineno}: not JSON ({exc.msg})") from None
             if not isinstance(rec, dict):
-                raise ValueError(f"{path}: line {lineno}: not a relation object")
+                raise ConfigError(f"{path}: line {lineno}: not a relation object")
             yield rec
 
 

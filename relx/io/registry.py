@@ -17,13 +17,22 @@ from typing import Any
 from lxml import etree
 
 from relx.doc import Document
+from relx.errors import ConfigError
 from relx.io.errors import ReaderError
 from relx.io.source import open_binary
 
 
 @dataclass(frozen=True)
 class Format:
-    """A registered format: ``module:function`` names of its reader and writer."""
+    """A registered format: ``module:function`` names of what reads and writes it.
+
+    ``reader``: a file -> its documents (``on_error=`` for per-document errors);
+    ``writer``: documents -> one file (:func:`write`); ``parts``: per item kind (see
+    :data:`ITEM_KINDS`), the function writing a batch chunk's items to ``part_file``;
+    ``join``: the chunks' parts -> the per-input output ``output`` (``{key}``: the input's
+    key); ``bad_id``: characters a document id cannot hold in this format (the batch
+    renames such documents and notes it).
+    """
 
     name: str
     description: str
@@ -31,7 +40,24 @@ class Format:
     reader: str | None = None
     writer: str | None = None
     writer_options: dict[str, Any] = field(default_factory=dict)
+    parts: dict[str, str] = field(default_factory=dict)
+    join: str | None = None
+    part_file: str | None = None
+    output: str | None = None
+    bad_id: str | None = None
 
+
+#: item kinds a task hands to output formats, and how each names its document
+ITEM_KINDS: dict[str, Callable[[Any], str]] = {
+    "relations": lambda r: r.document_id,     # relx.ppi.extract.ExtractedRelation
+    "events": lambda e: e.document_id,        # relx.ge.extract.ExtractedEvent
+    "documents": lambda d: d.id,              # annotated relx.doc.Document
+    "event_documents": lambda t: t[2].id,     # (parsed Document, events, StandoffDocument)
+}
+
+_CONCAT = "relx.io.atomic:concat_files"
+_RECORDS = "relx.io.jsonl:write_records_part"
+_XML_BAD_ID = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]"
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("ppi-xml", "PPI learning-format XML (AIMed, BioInfer, ...)", (".xml", ".xml.gz"),
@@ -39,20 +65,38 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("pubmed", "PubMed/MEDLINE XML (PubmedArticleSet)", (".xml", ".xml.gz"),
            "relx.io.pubmed:read_pubmed"),
     Format("bioc", "BioC XML", (".xml", ".xml.gz"),
-           "relx.io.bioc:read_bioc", "relx.io.bioc:write_bioc", {"fmt": "xml"}),
+           "relx.io.bioc:read_bioc", "relx.io.bioc:write_bioc", {"fmt": "xml"},
+           parts={"documents": "relx.io.bioc:write_bioc_part",
+                  "event_documents": "relx.io.bioc:write_bioc_events_part"},
+           join="relx.io.bioc:join_bioc", part_file="docs.xml", output="bioc/{key}.xml",
+           bad_id=_XML_BAD_ID),
     Format("bioc-json", "BioC JSON", (".json", ".json.gz"),
            "relx.io.bioc:read_bioc_json", "relx.io.bioc:write_bioc", {"fmt": "json"}),
     Format("pubtator", "PubTator (PMID|t|, PMID|a|, annotation and relation lines)",
            (".pubtator", ".pubtator.gz", ".txt"),
-           "relx.io.pubtator:read_pubtator", "relx.io.pubtator:write_pubtator"),
-    Format("jsonl", "relx JSONL (one Document per line)", (".jsonl", ".jsonl.gz"),
-           "relx.io.jsonl:read_jsonl", "relx.io.jsonl:write_jsonl"),
+           "relx.io.pubtator:read_pubtator", "relx.io.pubtator:write_pubtator",
+           parts={"documents": "relx.io.pubtator:write_pubtator"}, join=_CONCAT,
+           part_file="docs.pubtator", output="pubtator/{key}.pubtator", bad_id="[|\t\r\n]"),
+    Format("jsonl", "relx JSONL (one Document per line; batch outputs: one record per line)",
+           (".jsonl", ".jsonl.gz"), "relx.io.jsonl:read_jsonl", "relx.io.jsonl:write_jsonl",
+           parts={"relations": _RECORDS, "events": _RECORDS}, join=_CONCAT,
+           part_file="found.jsonl", output="jsonl/{key}.jsonl"),
     Format("txt", "plain UTF-8 text, one document per file", (".txt",),
            "relx.io.plaintext:read_plaintext"),
     Format("standoff", "BioNLP-ST standoff (.txt with .a1 proteins, .a2 events)", (".txt",),
            "relx.io.registry:read_standoff_documents"),
+    Format("tsv", "relations as TSV, one row per relation (relx.io.tsv; written only)",
+           (".tsv",), parts={"relations": "relx.io.tsv:write_tsv_part"},
+           join="relx.io.tsv:join_tsv", part_file="found.tsv", output="tsv/{key}.tsv"),
+    Format("brat", "brat collection folders with annotation.conf (relx.io.brat; written only)",
+           (), parts={"documents": "relx.io.brat:write_brat",
+                      "event_documents": "relx.io.brat:write_brat_events"},
+           join="relx.io.brat:join_brat", part_file="brat", output="brat/{key}"),
     Format("indra", "INDRA Statements, a JSON list (relx.io.indra; written only)", (".json",),
-           None, "relx.io.indra:write_indra"),
+           None, "relx.io.indra:write_indra",
+           parts={"relations": "relx.io.indra:write_indra_part"},
+           join="relx.io.indra:join_indra", part_file="statements.json",
+           output="indra/{key}.json"),
 )}
 
 _XML_ROOTS = {"corpus": "ppi-xml", "PubmedArticleSet": "pubmed",
@@ -61,7 +105,8 @@ _PUBTATOR = re.compile(rb"^[^|\t\r\n]+\|[ta]\|")
 _SNIFF = 1 << 16
 
 
-def _load(spec: str) -> Callable[..., Any]:
+def load_spec(spec: str) -> Callable[..., Any]:
+    """The function a ``module:function`` spec of the table names (imported now)."""
     module, _, func = spec.partition(":")
     return getattr(importlib.import_module(module), func)
 
@@ -135,8 +180,13 @@ def read_standoff_documents(path: str | Path, on_error: Any = None) -> Iterator[
     yield annotated_document(sd.id, sd.text, ents, [], sd.source or "bionlp-st")
 
 
+def readable_suffixes() -> set[str]:
+    """The file suffixes of the formats relx reads."""
+    return {s for f in FORMATS.values() if f.reader for s in f.suffixes}
+
+
 def _files(folder: Path) -> Iterator[tuple[Path, str]]:
-    known = {s for f in FORMATS.values() for s in f.suffixes}
+    known = readable_suffixes()
     for p in sorted(folder.rglob("*")):
         if p.is_file() and not p.name.startswith(".") and suffix(p) in known:
             yield p, detect_format(p)
@@ -153,10 +203,10 @@ def read(path: str | Path, format: str | None = None, **options: Any) -> Iterato
         return
     name = format or detect_format(path)
     if name not in FORMATS:
-        raise ValueError(f"unknown format {name!r}; choose one of {sorted(FORMATS)}")
+        raise ConfigError(f"unknown format {name!r}; choose one of {sorted(FORMATS)}")
     spec = FORMATS[name]
     try:
-        reader = _load(spec.reader or "")
+        reader = load_spec(spec.reader or "")
     except (ImportError, AttributeError, ValueError) as exc:
         raise ReaderError(path, "file", f"no reader for format {name!r} is installed "
                                         f"({exc})") from None
@@ -170,7 +220,7 @@ def _format_for_output(path: Path) -> str:
     try:
         return by_suffix[suffix(path)]
     except KeyError:
-        raise ValueError(f"{path}: cannot tell the output format from the extension; "
+        raise ConfigError(f"{path}: cannot tell the output format from the extension; "
                          f"pass one of {sorted(n for n, f in FORMATS.items() if f.writer)}") from None
 
 
@@ -180,9 +230,9 @@ def write(docs: Iterable[Document], path: str | Path, format: str | None = None)
     name = format or _format_for_output(path)
     spec = FORMATS.get(name)
     if spec is None or spec.writer is None:
-        raise ValueError(f"no writer for format {name!r}; choose one of "
+        raise ConfigError(f"no writer for format {name!r}; choose one of "
                          f"{sorted(n for n, f in FORMATS.items() if f.writer)}")
-    return _load(spec.writer)(docs, path, **spec.writer_options)
+    return load_spec(spec.writer)(docs, path, **spec.writer_options)
 
 
 _suffix = suffix   # the old private name

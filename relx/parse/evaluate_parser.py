@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from relx.errors import ConfigError
 from relx.parse.treebanks import SD_ONLY, Sentence, read_conll, stanford_to_craft
 
 # sentence splitters would overrule the gold boundaries; NER and abbreviations are not scored
@@ -25,7 +26,7 @@ def _gold_sentences(path: str | Path, scheme: str) -> list[Sentence]:
     if scheme == "stanford":
         sents = [stanford_to_craft(s) for s in sents]
     elif scheme != "craft":
-        raise ValueError(f"unknown scheme {scheme!r} (auto, craft or stanford)")
+        raise ConfigError(f"unknown scheme {scheme!r} (auto, craft or stanford)")
     return sents
 
 

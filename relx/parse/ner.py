@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from relx.doc import StandoffDocument
+from relx.errors import ConfigError
 from relx.io.ppi_xml import read_ppi_xml
 from relx.io.standoff import read_standoff_dir
 
@@ -189,7 +190,7 @@ def annotate(nlp: Language, text: str, spans: Iterable[CharSpan], stats: Counter
     expanded spans that overlap an earlier mention) in ``stats``.
     """
     if misaligned not in MISALIGNED_MODES:
-        raise ValueError(f"misaligned must be one of {MISALIGNED_MODES}, got {misaligned!r}")
+        raise ConfigError(f"misaligned must be one of {MISALIGNED_MODES}, got {misaligned!r}")
     doc = nlp.make_doc(text)
     ents, loose = [], []
     for s, e in spans:
@@ -276,7 +277,7 @@ def ge_texts(dirs: Iterable[Path], stats: Counter, exclude: Iterable[str] = (),
         for doc in read_standoff_dir(d):
             key = _ge_key(doc.id)
             if key in excluded:
-                raise ValueError(f"{d}/{doc.id} is a development document")
+                raise ConfigError(f"{d}/{doc.id} is a development document")
             if key in seen:
                 stats["duplicate_documents"] += 1
                 continue

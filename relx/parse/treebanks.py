@@ -22,6 +22,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from relx.errors import ConfigError
+
 UPOS = frozenset(
     "ADJ ADP ADV AUX CCONJ DET INTJ NOUN NUM PART PRON PROPN PUNCT SCONJ SYM VERB X".split()
 )
@@ -118,7 +120,7 @@ def read_conll(path: str | Path) -> Iterator[tuple[str | None, Sentence]]:
                 continue
             cols = line.split("\t")
             if len(cols) != 10:
-                raise ValueError(f"{path}: expected 10 columns: {line!r}")
+                raise ConfigError(f"{path}: expected 10 columns: {line!r}")
             if "." in cols[0]:
                 continue
             if "-" in cols[0]:
@@ -445,7 +447,7 @@ def build_corpus(shared: str | Path, out: str | Path, *, per_doc: int = 10,
     train_keys = {_text_key(s) for s in [s for _, s in craft] + genia_train}
     leaked = {_text_key(s) for s in genia_dev} & train_keys
     if leaked:
-        raise ValueError(f"{len(leaked)} GENIA dev sentences occur in the training data")
+        raise ConfigError(f"{len(leaked)} GENIA dev sentences occur in the training data")
     write_conllu(genia_dev, out / "genia-dev.craft.conllu")
     vocab = spacy.blank("en").vocab
     genia_items = [(f"genia-{r}", s) for r in range(genia_repeat) for s in genia_train]

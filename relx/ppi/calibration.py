@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from relx.errors import ConfigError
 from relx.io.atomic import atomic_open
 
 log = logging.getLogger(__name__)
@@ -82,11 +83,11 @@ class Calibrator:
         if method == "isotonic":
             x, y = [float(v) for v in obj["x"]], [float(v) for v in obj["y"]]
             if len(x) != len(y) or not x or np.any(np.diff(x) < 0) or np.any(np.diff(y) < 0):
-                raise ValueError("isotonic calibration needs matching, non-decreasing x and y")
+                raise ConfigError("isotonic calibration needs matching, non-decreasing x and y")
             return cls("isotonic", x=x, y=y)
         if method == "platt":
             return cls("platt", a=float(obj["a"]), b=float(obj["b"]))
-        raise ValueError(f"unknown calibration method {method!r} (expected one of {METHODS})")
+        raise ConfigError(f"unknown calibration method {method!r} (expected one of {METHODS})")
 
 
 def fit_calibrator(scores: np.ndarray, y: np.ndarray, method: str = "isotonic") -> Calibrator:
@@ -102,7 +103,7 @@ def fit_calibrator(scores: np.ndarray, y: np.ndarray, method: str = "isotonic") 
 
         lr = LogisticRegression(C=1e4).fit(_logit(scores)[:, None], y)
         return Calibrator("platt", a=float(lr.coef_[0, 0]), b=float(lr.intercept_[0]))
-    raise ValueError(f"method must be one of {METHODS}, not {method!r}")
+    raise ConfigError(f"method must be one of {METHODS}, not {method!r}")
 
 
 def expected_calibration_error(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:

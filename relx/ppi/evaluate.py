@@ -13,6 +13,7 @@ from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
 from sklearn.pipeline import Pipeline
 
 from relx.doc import Document
+from relx.errors import ConfigError
 from relx.io import read_jsonl, read_ppi_xml
 from relx.io.atomic import atomic_open
 from relx.registry import build_pipeline
@@ -30,7 +31,7 @@ def load_corpus(path: str | Path, parses: str = "corpus",
     ``spacy_model``), keeping the corpus's sentences, entities and pairs.
     """
     if parses not in PARSE_SOURCES:
-        raise ValueError(f"--parses must be one of {PARSE_SOURCES}, not {parses!r}")
+        raise ConfigError(f"--parses must be one of {PARSE_SOURCES}, not {parses!r}")
     docs = _read_corpus(Path(path), corpus_parse)
     if parses == "relx":
         from relx.parse.pipeline import Parser
@@ -45,7 +46,7 @@ def _read_corpus(path: Path, corpus_parse: str) -> list[Document]:
         return list(read_jsonl(path))
     if name.endswith((".xml", ".xml.gz")):
         return list(read_ppi_xml(path, parse=corpus_parse))
-    raise ValueError(f"{path}: unknown corpus format (expected .xml, .xml.gz, .jsonl)")
+    raise ConfigError(f"{path}: unknown corpus format (expected .xml, .xml.gz, .jsonl)")
 
 
 def positive_scores(model, X) -> np.ndarray:
@@ -150,9 +151,9 @@ def fit_predict(cfg: dict[str, Any], train: Sequence[PairInstance], test: Sequen
 def document_folds(docs: Sequence[Document], k: int, seed: int) -> dict[str, int]:
     """Seeded assignment of documents to k folds (shuffled, then dealt round-robin)."""
     if k < 2:
-        raise ValueError("cross-validation needs at least 2 folds")
+        raise ConfigError("cross-validation needs at least 2 folds")
     if len(docs) < k:
-        raise ValueError(f"{len(docs)} documents cannot make {k} folds")
+        raise ConfigError(f"{len(docs)} documents cannot make {k} folds")
     order = np.random.default_rng(seed).permutation(len(docs))
     return {docs[i].id: int(rank % k) for rank, i in enumerate(order)}
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from relx import __version__
 from relx.doc import Document
+from relx.errors import ConfigError
 from relx.io.atomic import atomic_open
 from relx.model_store import ModelError, to_toml
 from relx.registry import build_pipeline
@@ -266,7 +267,7 @@ def train_model(config: dict[str, Any], docs: Sequence[Document], *, name: str,
     inst = pair_instances(docs)
     y = labels(inst)
     if len(np.unique(y)) < 2:
-        raise ValueError("training data needs both positive and negative pairs")
+        raise ConfigError("training data needs both positive and negative pairs")
     pipe = build_pipeline(config, random_state=seed)
     t0 = time.perf_counter()
     pipe.fit(inst, y)

@@ -1,0 +1,132 @@
+"""What a batch is asked to do: its options, checked once, and its inputs and their keys."""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from relx.errors import ConfigError
+from relx.tasks import get_task
+
+#: documents per unit of work
+CHUNK_SIZE = 1000
+#: per-sentence caps (tokens; candidate pairs scored): see relx.ppi.extract
+MAX_SENTENCE_TOKENS = 150
+MAX_SENTENCE_PAIRS = 100
+ENGINES = ("local", "dask")
+DASK_MISSING = ("--engine dask needs Dask's distributed scheduler, which is not installed: "
+                "pip install 'relx[dask]'")
+
+
+@dataclass
+class BatchOptions:
+    """What a worker needs to process one chunk (plain data: it travels to Dask workers)."""
+
+    out: str
+    formats: tuple[str, ...] = ("jsonl",)
+    input_format: str | None = None
+    model: str | None = None
+    spacy_model: str | None = None
+    threshold: float | str | None = None  # a number, "in-domain" or the model's (None)
+    ground: bool = True
+    task: str = "ppi"
+    chunk_size: int = CHUNK_SIZE
+    max_input_bytes: int | None = None    # None: relx.io.source's default
+    max_sentence_tokens: int = MAX_SENTENCE_TOKENS
+    max_sentence_pairs: int = MAX_SENTENCE_PAIRS
+    types: bool = True                    # ppi: type and direct pairs with the event model
+    event_model: str | None = None        # ... this one (None: ge-events)
+
+    def extractor_options(self) -> dict[str, object]:
+        """The options of this batch that its task's extractor takes."""
+        task = get_task(self.task)
+        given = {"spacy_model": self.spacy_model, "ground": self.ground,
+                 "threshold": self.threshold, "types": self.types,
+                 "event_model": self.event_model}
+        return {k: v for k, v in given.items() if k in task.options}
+
+
+def dask_installed() -> bool:
+    """Whether ``--engine dask`` can run here (``distributed``: the ``relx[dask]`` extra)."""
+    import importlib.util
+
+    return importlib.util.find_spec("distributed") is not None
+
+
+def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
+                  scheduler: str | None = None) -> None:
+    """Every option of a batch, checked before any work (:class:`ConfigError` says which)."""
+    from relx.io.registry import FORMATS
+
+    task = get_task(opts.task)
+    readable = sorted(n for n, f in FORMATS.items() if f.reader)
+    if opts.input_format is not None and opts.input_format not in readable:
+        raise ConfigError(f"--input-format {opts.input_format!r} is not a format relx reads; "
+                          f"choose from {readable}")
+    choices = task.formats()
+    bad = [f for f in opts.formats if f not in choices]
+    if bad:
+        raise ConfigError(f"unknown --format {bad} for --task {task.name}; choose from "
+                          f"{choices}")
+    if opts.threshold is not None and "threshold" not in task.options:
+        raise ConfigError(f"--threshold is not an option of --task {task.name}")
+    if jobs < 1:
+        raise ConfigError(f"--jobs must be 1 or more (0: one per core), not {jobs}")
+    if engine not in ENGINES:
+        raise ConfigError(f"--engine must be 'local' or 'dask', not {engine!r}")
+    if engine == "dask" and not scheduler:
+        raise ConfigError("--engine dask needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+    if engine == "dask" and not dask_installed():
+        raise ConfigError(DASK_MISSING)
+    if opts.chunk_size < 1:
+        raise ConfigError(f"--chunk-size must be 1 or more, not {opts.chunk_size}")
+    if opts.max_input_bytes is not None and opts.max_input_bytes < 1:
+        raise ConfigError(f"--max-input-mb must be a positive number, not "
+                          f"{opts.max_input_bytes / 2**20}")
+    for name, v in (("--max-sentence-tokens", opts.max_sentence_tokens),
+                    ("--max-sentence-pairs", opts.max_sentence_pairs)):
+        if v < 1:
+            raise ConfigError(f"{name} must be 1 or more, not {v}")
+
+
+def cores() -> int:
+    """The cores this process may use (``--jobs 0``)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        (os.cpu_count() or 1)
+
+
+def list_inputs(paths: Sequence[str | Path]) -> list[Path]:
+    """Files named, files under folders (known formats only) and glob matches, in order."""
+    from relx.io.registry import readable_suffixes, suffix
+
+    known = readable_suffixes()
+    out: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out += [f for f in sorted(p.rglob("*")) if f.is_file()
+                    and not f.name.startswith(".") and suffix(f) in known]
+        elif p.exists():
+            out.append(p)
+        else:
+            matches = sorted(Path(m) for m in glob.glob(str(p), recursive=True))
+            if not matches:
+                raise FileNotFoundError(f"{p}: no such file, folder or glob match")
+            out += [m for m in matches if m.is_file()]
+    seen: set[Path] = set()
+    return [f for f in out if not (f.resolve() in seen or seen.add(f.resolve()))]
+
+
+def input_keys(files: Sequence[Path]) -> list[str]:
+    """Output names: each input's path relative to the inputs' common folder, with ``%``
+    written ``%25`` and ``/`` written ``%2F`` (readable, and two inputs never share one:
+    ``a/b.txt`` -> ``a%2Fb.txt``, ``a__b.txt`` stays)."""
+    if not files:
+        return []
+    parents = [str(f.resolve().parent) for f in files]
+    root = Path(os.path.commonpath(parents))
+    return [f.resolve().relative_to(root).as_posix().replace("%", "%25").replace("/", "%2F")
+            for f in files]

@@ -1,0 +1,76 @@
+"""The interaction task in a batch (:class:`relx.tasks.TaskRunner` of task ``ppi``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from relx.model_store import find_model_dir
+from relx.tasks import Done, get_task
+
+
+def _meta(model: str) -> dict[str, Any]:
+    import json
+
+    try:
+        return json.loads((find_model_dir(model) / "meta.json").read_text(encoding="utf-8"))
+    except (ValueError, OSError):   # a missing model fails later with its own message
+        return {}
+
+
+class InteractionRunner:
+    """Relations per sentence pair; typed by the event model unless ``types`` is off."""
+
+    def load(self, model: str | None, options: Mapping[str, Any]) -> Any:
+        return get_task("ppi").load(model, warm_up=False, **options)
+
+    def settings(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"types": bool(options.get("types", True))}
+        if options.get("types", True):
+            event_model = options.get("event_model") or get_task("events").default_model
+            meta = _meta(event_model)
+            out.update(event_model=event_model, event_model_version=meta.get("version"),
+                       event_model_created=meta.get("created"))
+        return out
+
+    def counts(self, done: Done) -> dict[str, int]:
+        return {"candidates": sum(n for _, _, n in done),
+                "relations": sum(len(found) for _, found, _ in done)}
+
+    def record(self, extractor: Any) -> dict[str, Any]:
+        return {"threshold": round(float(extractor.threshold), 4)}  # the cut applied
+
+    def items(self, done: Done) -> dict[str, list[Any]]:
+        return {"relations": [r for _, found, _ in done for r in found],
+                "documents": [d for d, _, _ in done]}
+
+    def write_direct(self, done: Done, out: Path, owner: Callable[[int], str],
+                     claim: Callable[[Path, str, str], str],
+                     on_error: Callable[[str, str, str], None]) -> None:
+        return None
+
+    def summary(self, out: Path, records: list[dict[str, Any]], settings: Mapping[str, Any]
+                ) -> dict[str, Any]:
+        """The threshold applied, and the network across documents (``relx network``)."""
+        summary: dict[str, Any] = {"threshold": next(
+            (r["threshold"] for r in records if r.get("threshold") is not None), None)}
+        if (out / "relations.jsonl").is_file():
+            from relx.io.network import write_networks
+
+            try:
+                summary["network"] = {k: v for k, v in write_networks(out).items()
+                                      if k != "files"}
+            except (OSError, ValueError) as exc:   # the merged outputs stand without it
+                summary["network"] = {"error": f"{type(exc).__name__}: {exc}"}
+        return summary
+
+    def write_report(self, records: list[dict[str, Any]], path: Path,
+                     summary: Mapping[str, Any]) -> None:
+        from relx.ppi.report import write_report
+
+        write_report(records, path, title=f"relx: {len(records)} interactions",
+                     summary=dict(summary))
+
+
+RUNNER = InteractionRunner()
