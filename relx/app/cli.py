@@ -258,32 +258,29 @@ _mount_ner()
 def parse(
     files: Annotated[list[Path], typer.Argument(help="Input files (any format relx reads).",
                                                 exists=True, dir_okay=False)],
-    format: Annotated[str, typer.Option("--format", help="Output: conllu or jsonl.")] = "conllu",
+    format: Annotated[str, typer.Option(
+        "--format", help="Output: conllu, jsonl (relx documents), penman (AMR-style sentence "
+                         "graphs) or amr-json (the same graphs as JSON lines).")] = "conllu",
     input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
     = None,
     out: Annotated[Path | None, typer.Option(help="Output file (default: stdout).")] = None,
     spacy_model: Annotated[str | None, typer.Option(
         help="spaCy/scispacy pipeline name or path (default: relx's shipped pipeline).")] = None,
 ) -> None:
-    """Split, tag and parse documents; write CoNLL-U or relx JSONL."""
+    """Split, tag and parse documents; write CoNLL-U, relx JSONL or sentence graphs."""
     from relx.io.atomic import atomic_open
-    from relx.io.conllu import write_conllu
-    from relx.io.jsonl import document_to_json
+    from relx.io.registry import FORMATS, load_spec
     from relx.parse.pipeline import Parser, parse_files
 
-    if format not in ("conllu", "jsonl"):
-        raise typer.BadParameter("--format must be conllu or jsonl")
-    try:
+    streams = sorted(n for n, f in FORMATS.items() if f.stream)
+    if format not in streams:
+        raise typer.BadParameter(f"--format must be one of {', '.join(streams)}")
+    write = load_spec(FORMATS[format].stream or "")
+    with user_errors():
         docs = parse_files(files, Parser(spacy_model), input_format)
         with (atomic_open(out, "w") if out else _stdout()) as fh:
             for doc in docs:
-                if format == "jsonl":
-                    fh.write(document_to_json(doc) + "\n")
-                else:
-                    write_conllu(doc, fh)
-    except (RelxError, OSError) as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+                write(doc, fh)
 
 
 def _stdout():

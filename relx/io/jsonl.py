@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pydantic import ValidationError
 
@@ -66,3 +66,8 @@ def write_records_part(records: Iterable[Any], path: str | Path) -> None:
     (a part of a batch's per-input JSONL; :func:`relx.io.atomic.concat_files` joins them)."""
     with atomic_open(path) as fh:
         fh.writelines(r.model_dump_json() + "\n" for r in records)
+
+
+def write_document_line(doc: Document, fh: TextIO) -> None:
+    """One document as one JSON line on an open text stream."""
+    fh.write(document_to_json(doc) + "\n")

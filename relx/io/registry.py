@@ -31,7 +31,8 @@ class Format:
     :data:`ITEM_KINDS`), the function writing a batch chunk's items to ``part_file``;
     ``join``: the chunks' parts -> the per-input output ``output`` (``{key}``: the input's
     key); ``bad_id``: characters a document id cannot hold in this format (the batch
-    renames such documents and notes it).
+    renames such documents and notes it); ``stream``: one parsed document -> an open text
+    stream (``relx parse --format``).
     """
 
     name: str
@@ -45,6 +46,7 @@ class Format:
     part_file: str | None = None
     output: str | None = None
     bad_id: str | None = None
+    stream: str | None = None
 
 
 #: item kinds a task hands to output formats, and how each names its document
@@ -80,7 +82,14 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("jsonl", "relx JSONL (one Document per line; batch outputs: one record per line)",
            (".jsonl", ".jsonl.gz"), "relx.io.jsonl:read_jsonl", "relx.io.jsonl:write_jsonl",
            parts={"relations": _RECORDS, "events": _RECORDS}, join=_CONCAT,
-           part_file="found.jsonl", output="jsonl/{key}.jsonl"),
+           part_file="found.jsonl", output="jsonl/{key}.jsonl",
+           stream="relx.io.jsonl:write_document_line"),
+    Format("conllu", "CoNLL-U dependency parses (relx.io.conllu; written only)", (".conllu",),
+           stream="relx.io.conllu:write_conllu"),
+    Format("penman", "AMR-style sentence graphs in PENMAN notation (relx.io.amr; written "
+           "only)", (".penman", ".amr"), stream="relx.io.amr:write_penman"),
+    Format("amr-json", "AMR-style sentence graphs as JSON lines (relx.io.amr; written only)",
+           (), stream="relx.io.amr:write_amr_json"),
     Format("txt", "plain UTF-8 text, one document per file", (".txt",),
            "relx.io.plaintext:read_plaintext"),
     Format("standoff", "BioNLP-ST standoff (.txt with .a1 proteins, .a2 events)", (".txt",),
