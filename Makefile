@@ -113,7 +113,7 @@ docs/runs/ge-events.json: | install
 	    --train $(GE13)/train --test $(GE)/devel --cache-dir runs/events/cache --report $@
 
 event-model: install
-	$(BIN)/relx train --task ge-events --config configs/ge-events.toml --out models/ge-events \
+	$(BIN)/relx train --task events --config configs/ge-events.toml --out models/ge-events \
 	    --version 0.4.0 --train $(GE)/train --train $(GE13)/train --cache-dir runs/events/cache
 
 bench: install
