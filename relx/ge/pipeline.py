@@ -17,6 +17,7 @@ trigger dictionary and edge vocabulary) -- never pickle.
 from __future__ import annotations
 
 import json
+import logging
 import time
 import zipfile
 from collections.abc import Sequence
@@ -66,6 +67,9 @@ TRUSTED_TYPES = [
 ]
 
 
+logger = logging.getLogger(__name__)
+
+
 class GEModelError(ModelError):
     """A saved GE model that cannot be loaded (missing files, wrong format version)."""
 
@@ -110,21 +114,18 @@ class GEExtractor:
         docs_views = [build_views(d, gold=True) for d in docs]
         self.triggers.fit(docs_views)
         self.grouper.fit([v for vs in docs_views for v in vs])   # cheap; lets tuning compare
-        if verbose:
-            print(f"triggers fitted ({time.perf_counter() - t0:.0f}s)", flush=True)
+        log = logger.info if verbose else logger.debug
+        log("triggers fitted (%.0f s)", time.perf_counter() - t0)
         views = [v for vs in docs_views for v in vs]
         cands = candidates(views, [v.gold_triggers for v in views])
         y = gold_labels(views, cands)
-        if verbose:
-            n = {c: int((y == c).sum()) for c in np.unique(y)}
-            print(f"edge candidates {len(cands)} {n}", flush=True)
+        log("edge candidates %d %s", len(cands), {c: int((y == c).sum()) for c in np.unique(y)})
         self.edges.fit(views, cands, y)
         if self.modifications is not None:
             self.modifications.fit([(d.standoff, vs) for d, vs in zip(docs, docs_views,
                                                                        strict=True)])
         self.train_seconds_ = time.perf_counter() - t0
-        if verbose:
-            print(f"edges fitted ({self.train_seconds_:.0f}s)", flush=True)
+        log("edges fitted (%.0f s)", self.train_seconds_)
         return self
 
     # -- prediction ---------------------------------------------------------------------
