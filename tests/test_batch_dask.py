@@ -170,3 +170,76 @@ def test_a_scheduler_without_workers_stops_the_run(tmp_path: Path, monkeypatch) 
             run_batch(list_inputs([inp]), BatchOptions(out=str(tmp_path / "out"), ground=False),
                       engine="dask", scheduler=c.scheduler_address)
         assert time.monotonic() - t0 < 60
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_cluster(port: int) -> list:
+    """A real scheduler and one worker process on loopback (the ``dask`` command)."""
+    import subprocess
+    import sys
+
+    dask_cmd = [sys.executable, "-m", "dask"]
+    sched = subprocess.Popen([*dask_cmd, "scheduler", "--host", "127.0.0.1", "--port",
+                              str(port), "--no-dashboard"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([*dask_cmd, "worker", f"tcp://127.0.0.1:{port}", "--nthreads",
+                               "1", "--nworkers", "1", "--no-dashboard"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return [sched, worker]
+
+
+def _stop(procs: list) -> None:
+    for p in procs:
+        p.kill()
+        p.wait()
+
+
+def test_a_killed_scheduler_stops_the_run_and_a_rerun_resumes(tmp_path: Path) -> None:
+    """Issue 40 (10): the scheduler killed mid-run: exit 1 with how to resume, no
+    traceback; the rerun (a new scheduler) finishes with every document exactly once."""
+    import os
+    import subprocess
+    import sys
+
+    inp = tmp_path / "in"
+    inp.mkdir()
+    ids = _pubtator(inp / "a.pubtator", "a", 6)
+    out = tmp_path / "out"
+    port = _free_port()
+    cmd = [sys.executable, "-m", "relx.app.cli", "extract", str(inp), "--out", str(out),
+           "--quiet", "--no-ground", "--engine", "dask", "--scheduler",
+           f"tcp://127.0.0.1:{port}", "--chunk-size", "1", "--format", "pubtator"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = _start_cluster(port)
+    try:
+        run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env)
+        chunks = out / ".done" / "a.pubtator"
+        deadline = time.monotonic() + 300
+        while not (chunks.is_dir() and len(list(chunks.glob("*.json"))) >= 2):
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline, "no chunk finished in 300 s"
+            time.sleep(0.2)
+        procs[0].kill()                                   # the scheduler dies mid-run
+        _, stderr = run.communicate(timeout=300)
+        assert run.returncode == 1, stderr
+        assert "Dask scheduler" in stderr and "rerun the same command" in stderr
+        assert "Traceback" not in stderr
+        done_before = len(list(chunks.glob("*.json")))
+        assert done_before < len(ids)
+    finally:
+        _stop(procs)
+    procs = _start_cluster(port)
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    finally:
+        _stop(procs)
+    assert res.returncode == 0, res.stderr
+    assert sorted(_documents(out)) == sorted(ids)

@@ -242,7 +242,10 @@ def test_bioc_events(run) -> None:
 
 
 def test_resume_skips_done_inputs(run, tmp_path) -> None:
-    from relx.app.batch import EVENT_FORMATS, BatchOptions, list_inputs, run_batch
+    from relx.app.batch import BatchOptions, list_inputs, run_batch
+    from relx.tasks import get_task
+
+    EVENT_FORMATS = get_task("events").formats()
 
     inp, out, _ = run
     copy = tmp_path / "out"

@@ -45,6 +45,7 @@ from relx.app.batch_options import (  # noqa: F401 (re-export)
 )
 from relx.app.batch_state import (  # noqa: F401 (re-export)
     BatchLocked,
+    RunAborted,
     batch_lock,
     check_settings,
     clear_input,
@@ -62,10 +63,12 @@ from relx.tasks import get_task
 
 def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
               engine: str = "local", scheduler: str | None = None,
-              on_done: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+              on_done: Callable[[dict[str, Any]], None] | None = None,
+              keys: Sequence[str] | None = None) -> dict[str, Any]:
     """Process every input (chunk) not yet done, then merge outputs; returns the summary.
 
-    ``on_done`` is called with each finished chunk's record (``documents``, counts...).
+    ``on_done`` is called with each finished chunk's record (``documents``, counts...);
+    ``keys``: the inputs' output names (default :func:`input_keys` of ``files``).
     """
     from relx.io.source import input_limits
 
@@ -78,7 +81,7 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
         remove_leftovers(out)
         settings = run_settings(opts)
         check_settings(out, settings)
-        keys = input_keys(list(files))
+        keys = list(keys) if keys is not None else input_keys(list(files))
         todo = []
         for f, k in zip(files, keys, strict=True):
             rec = load_record(out / ".done" / f"{k}.json")
@@ -91,10 +94,14 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
             (out / ".done" / f"{k}.json").unlink(missing_ok=True)
             todo.append((f, k))
         skipped = len(files) - len(todo)
-        run_plan(Plan(todo, opts, settings), jobs=jobs, engine=engine, scheduler=scheduler,
-                 on_done=on_done)
-        return merge_outputs(out, keys, opts.formats, seconds=time.perf_counter() - t0,
-                             skipped=skipped, task=opts.task)
+        try:
+            run_plan(Plan(todo, opts, settings), jobs=jobs, engine=engine,
+                     scheduler=scheduler, on_done=on_done)
+            return merge_outputs(out, keys, opts.formats, seconds=time.perf_counter() - t0,
+                                 skipped=skipped, task=opts.task)
+        except OSError as exc:           # disk full, a folder gone: not the inputs' fault
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise RunAborted(f"{where}{exc.strerror or exc}") from exc
 
 
 def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, seconds: float,

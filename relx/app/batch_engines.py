@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from relx.app.batch_options import DASK_MISSING, dask_installed  # noqa: F401 (re-export)
-from relx.app.batch_state import input_identity
+from relx.app.batch_state import RunAborted, input_identity
 from relx.app.batch_units import (
     Unit,
     assemble_input,
     chunk_record_path,
     error,
     failed_record,
+    out_of_space,
     parts_dir,
     process_chunk,
     sum_records,
@@ -219,7 +220,7 @@ def _run_here(plan: Plan, on_done: OnDone) -> None:
             try:
                 rec = process_chunk(unit, plan.opts, extractor_for)
             except Exception as exc:
-                if isinstance(exc, ModelError):
+                if isinstance(exc, ModelError) or out_of_space(exc):
                     raise
                 rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
             else:
@@ -242,6 +243,12 @@ def _worker_main(conn: Any, opts: Any) -> None:
             conn.send(("ok", process_chunk(unit, opts, extractor_for)))
         except ModelError as exc:
             conn.send(("fatal", str(exc)))
+        except OSError as exc:
+            if not out_of_space(exc):
+                conn.send(("error", f"{type(exc).__name__}: {exc}"))
+                continue
+            where = f"{exc.filename}: " if exc.filename else ""
+            conn.send(("abort", f"{where}{exc.strerror or exc}"))
         except BaseException as exc:  # noqa: BLE001 - reported, the worker goes on
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
 
@@ -333,6 +340,8 @@ def _run_processes(plan: Plan, jobs: int, on_done: OnDone) -> None:
                     finish(msg[1])
                 elif msg[0] == "fatal":
                     raise _model_error(msg[1])
+                elif msg[0] == "abort":
+                    raise RunAborted(msg[1])
                 else:
                     finish(plan.chunk_failed(unit, "worker", msg[1]))
     finally:
@@ -376,52 +385,81 @@ def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
     twice leaves one copy. A chunk that killed ``allowed-failures + 1`` workers comes back
     as ``KilledWorker`` and is recorded as failed (stage ``worker``).
     """
-    from distributed import Client, wait
+    from distributed import Client
 
-    with Client(scheduler) as client:
-        units = plan.units()
-        flying: dict[Any, Unit] = {}
-        exhausted = False
-        no_workers_since: float | None = None
+    try:
+        client = Client(scheduler)
+    except OSError as exc:
+        raise RunAborted(f"cannot reach the Dask scheduler {scheduler} ({type(exc).__name__}: "
+                         f"{exc})") from exc
+    with client:
+        try:
+            _dask_loop(plan, scheduler, on_done, client)
+        except (ModelError, RunAborted):
+            raise
+        except Exception as exc:
+            lost = client.status not in ("running", "connecting") or (
+                isinstance(exc, OSError) and not exc.filename) or "Cancelled" in type(exc).__name__
+            if not lost:
+                raise
+            raise RunAborted(f"the Dask scheduler {scheduler} was lost "
+                             f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]})"
+                             ) from exc
 
-        def submit(limit: int) -> None:
-            nonlocal exhausted
-            while not exhausted and len(flying) < limit:
-                unit = next(units, None)
-                if unit is None:
-                    exhausted = True
-                    return
-                fut = client.submit(dask_chunk, unit, plan.opts, pure=False,
-                                    key=f"relx-chunk-{unit.key}-{unit.index}-{os.getpid()}"
-                                    f"-{time.monotonic_ns()}")
-                flying[fut] = unit
 
-        while True:
-            threads = _dask_threads(client)
-            if threads:
-                no_workers_since = None
-            elif no_workers_since is None:
-                no_workers_since = time.monotonic()
-            elif time.monotonic() - no_workers_since > DASK_NO_WORKERS_S:
-                raise RuntimeError(f"no Dask worker connected to {scheduler} for "
-                                   f"{DASK_NO_WORKERS_S:.0f} s; rerun to resume")
-            submit(max(1, threads))
-            if not flying:
-                break
+def _dask_loop(plan: Plan, scheduler: str, on_done: OnDone, client: Any) -> None:
+    from distributed import wait
+
+    units = plan.units()
+    flying: dict[Any, Unit] = {}
+    exhausted = False
+    no_workers_since: float | None = None
+
+    def submit(limit: int) -> None:
+        nonlocal exhausted
+        while not exhausted and len(flying) < limit:
+            unit = next(units, None)
+            if unit is None:
+                exhausted = True
+                return
+            fut = client.submit(dask_chunk, unit, plan.opts, pure=False,
+                                key=f"relx-chunk-{unit.key}-{unit.index}-{os.getpid()}"
+                                f"-{time.monotonic_ns()}")
+            flying[fut] = unit
+
+    while True:
+        threads = _dask_threads(client)
+        if threads:
+            no_workers_since = None
+        elif no_workers_since is None:
+            no_workers_since = time.monotonic()
+        elif time.monotonic() - no_workers_since > DASK_NO_WORKERS_S:
+            raise RunAborted(f"no Dask worker connected to {scheduler} for "
+                             f"{DASK_NO_WORKERS_S:.0f} s")
+        submit(max(1, threads))
+        if not flying:
+            break
+        try:
+            finished, _ = wait(list(flying), timeout=5, return_when="FIRST_COMPLETED")
+        except TimeoutError:          # none back yet: look at the workers again
+            continue
+        for fut in finished:
+            unit = flying.pop(fut)
             try:
-                finished, _ = wait(list(flying), timeout=5, return_when="FIRST_COMPLETED")
-            except TimeoutError:          # none back yet: look at the workers again
-                continue
-            for fut in finished:
-                unit = flying.pop(fut)
-                try:
-                    rec = fut.result()
-                except ModelError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - KilledWorker, lost data...
-                    rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
-                else:
-                    plan.chunk_done(rec)
-                if on_done:
-                    on_done(rec)
-                fut.release()
+                rec = fut.result()
+            except ModelError:
+                raise
+            except OSError as exc:
+                if out_of_space(exc):
+                    raise RunAborted(f"{exc.filename or 'a worker'}: "
+                                     f"{exc.strerror or exc}") from exc
+                rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+            except Exception as exc:  # noqa: BLE001 - KilledWorker, lost data...
+                if "Cancelled" in type(exc).__name__ or client.status != "running":
+                    raise                    # the scheduler is gone, not this chunk
+                rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+            else:
+                plan.chunk_done(rec)
+            if on_done:
+                on_done(rec)
+            fut.release()

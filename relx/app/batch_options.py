@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import glob
+import hashlib
+import itertools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -98,35 +100,72 @@ def cores() -> int:
         (os.cpu_count() or 1)
 
 
-def list_inputs(paths: Sequence[str | Path]) -> list[Path]:
-    """Files named, files under folders (known formats only) and glob matches, in order."""
+def _glob_root(pattern: str) -> Path:
+    """The folder a glob pattern starts from (its part before the first wildcard)."""
+    parts = Path(pattern).parts
+    fixed = list(itertools.takewhile(lambda x: not glob.has_magic(x), parts))
+    return Path(*fixed) if fixed else Path(".")
+
+
+def list_inputs(paths: Sequence[str | Path], *, with_roots: bool = False
+                ) -> list[Path] | tuple[list[Path], list[Path]]:
+    """Files named, files under folders (formats relx reads) and glob matches, in order,
+    each once; ``with_roots``: also the folder each file's key is relative to (the folder
+    named, a glob's fixed part, a named file's own folder)."""
     from relx.io.registry import readable_suffixes, suffix
 
     known = readable_suffixes()
-    out: list[Path] = []
+    out: list[tuple[Path, Path]] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out += [f for f in sorted(p.rglob("*")) if f.is_file()
+            out += [(f, p) for f in sorted(p.rglob("*")) if f.is_file()
                     and not f.name.startswith(".") and suffix(f) in known]
         elif p.exists():
-            out.append(p)
+            out.append((p, p.parent))
         else:
             matches = sorted(Path(m) for m in glob.glob(str(p), recursive=True))
             if not matches:
                 raise FileNotFoundError(f"{p}: no such file, folder or glob match")
-            out += [m for m in matches if m.is_file()]
+            root = _glob_root(str(p))
+            out += [(m, root) for m in matches if m.is_file()]
     seen: set[Path] = set()
-    return [f for f in out if not (f.resolve() in seen or seen.add(f.resolve()))]
+    kept = [(f, r) for f, r in out if not (f.resolve() in seen or seen.add(f.resolve()))]
+    files = [f for f, _ in kept]
+    return (files, [r for _, r in kept]) if with_roots else files
 
 
-def input_keys(files: Sequence[Path]) -> list[str]:
-    """Output names: each input's path relative to the inputs' common folder, with ``%``
-    written ``%25`` and ``/`` written ``%2F`` (readable, and two inputs never share one:
-    ``a/b.txt`` -> ``a%2Fb.txt``, ``a__b.txt`` stays)."""
-    if not files:
-        return []
-    parents = [str(f.resolve().parent) for f in files]
-    root = Path(os.path.commonpath(parents))
-    return [f.resolve().relative_to(root).as_posix().replace("%", "%25").replace("/", "%2F")
-            for f in files]
+#: longest output key (bytes): with ``.json``/``.jsonl`` and ``.<name>.<random>.tmp`` of an
+#: atomic write it stays under the 255 bytes most file systems allow in a name
+MAX_KEY_BYTES = 200
+
+
+def _bounded(key: str) -> str:
+    """``key`` if short enough, else its head and a hash of the whole (readable, unique)."""
+    if len(key.encode("utf-8")) <= MAX_KEY_BYTES:
+        return key
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    head = key.encode("utf-8")[:MAX_KEY_BYTES - 18].decode("utf-8", "ignore")
+    return f"{head}~{digest}"
+
+
+def input_keys(files: Sequence[Path], roots: Sequence[Path] | None = None) -> list[str]:
+    """Output names: each input's path relative to its root (:func:`list_inputs`; default:
+    its own folder), with ``%`` written ``%25`` and ``/`` written ``%2F`` (``a/b.txt`` ->
+    ``a%2Fb.txt``), at most :data:`MAX_KEY_BYTES` (a longer one keeps its head and a hash).
+
+    A key does not depend on the other inputs, so adding an input never renames another's
+    outputs; when two inputs would share a key, the later one gets ``~`` and a hash of its
+    full path."""
+    roots = [f.parent for f in files] if roots is None else roots
+    keys: list[str] = []
+    used: set[str] = set()
+    for f, root in zip(files, roots, strict=True):
+        rel = f.resolve().relative_to(root.resolve()).as_posix()
+        key = _bounded(rel.replace("%", "%25").replace("/", "%2F"))
+        if key in used:
+            digest = hashlib.sha256(str(f.resolve()).encode()).hexdigest()[:8]
+            key = _bounded(f"{key}~{digest}")
+        used.add(key)
+        keys.append(key)
+    return keys

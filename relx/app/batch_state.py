@@ -23,6 +23,15 @@ class BatchLocked(BatchError):
     """Another run holds the lock of the output folder."""
 
 
+class RunAborted(RuntimeError):
+    """A running batch had to stop for a reason outside its inputs (disk full, the Dask
+    scheduler lost); what is finished is kept and a rerun of the same command resumes."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}; the finished inputs are kept: rerun the same command "
+                         "(same --out) to resume")
+
+
 def run_settings(opts: BatchOptions) -> dict[str, Any]:
     """What decides an input's outputs (a resumed batch must use the same)."""
     task = get_task(opts.task)

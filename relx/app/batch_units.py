@@ -11,6 +11,7 @@ parts into the per-input outputs (``jsonl/<key>.jsonl``, ``tsv/<key>.tsv``...).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -25,6 +26,14 @@ from relx.doc import Document
 from relx.io.atomic import atomic_open
 from relx.io.registry import FORMATS, ITEM_KINDS, load_spec
 from relx.tasks import get_task
+
+#: write errors that are the machine's, not an input's: the run stops (and resumes later)
+NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+def out_of_space(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk (or a quota, or a size limit) is full."""
+    return isinstance(exc, OSError) and exc.errno in NO_SPACE
 
 
 @dataclass
@@ -121,6 +130,10 @@ def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dic
         for k in ("sentences", "pairs"):
             rec[f"skipped_{k}"] = after.get(k, 0) - before.get(k, 0)
         rec["documents"] = len(done)
+        if not done and len(unit.docs) > 1:
+            # every document failed: more likely the run's fault (a pipeline, memory) than
+            # each input's; failed chunks are redone on the next run
+            rec["failed"] = True
         rec["sentences"] = sum(len(t[0].sentences) for t in done)
         rec.update(runner.counts(done))
         parts = parts_dir(out, unit.key, unit.index)
@@ -136,6 +149,8 @@ def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dic
             runner.write_direct(done, out, owner, claim_stem, lambda doc, stage, msg:
                                 rec["errors"].append(error(rec["input"], doc, stage, msg)))
         except (OSError, MemoryError) as exc:
+            if out_of_space(exc):
+                raise
             rec["failed"] = True
             rec["errors"].append(error(rec["input"], None, "write",
                                        f"{type(exc).__name__}: {exc}"))
@@ -205,6 +220,8 @@ def write_parts(task: str, done: list[tuple], parts: Path, formats: Iterable[str
             _write_format(fmt, xs, lambda ys, w=write_part, p=target: w(ys, p),
                           ITEM_KINDS[kind], rec)
         except (OSError, MemoryError) as exc:
+            if out_of_space(exc):
+                raise
             rec["failed"] = True
             rec["errors"].append(error(rec["input"], None, f"write:{fmt}",
                                        f"{type(exc).__name__}: {exc}"))

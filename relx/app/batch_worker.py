@@ -51,14 +51,44 @@ def extractor_for(opts: BatchOptions) -> Any:
 
 
 def check_model(opts: BatchOptions) -> None:
-    """Before any work: the model's files exist and are readable (``meta.json`` and
-    ``config.toml`` parse, each ``.skops`` archive is whole); errors name the file."""
+    """Before any work, every model the batch will load: the task's model and, for typed
+    interactions, the event model (files exist and are readable: ``meta.json`` and
+    ``config.toml`` parse, each ``.skops`` archive is whole), and the spaCy pipeline
+    (``--spacy-model`` is loaded once here). Errors name the model and the file."""
+    task = get_task(opts.task)
+    options = opts.extractor_options()
+    _check_model_dir(opts.model or task.default_model, task.model_kind, "--model")
+    if options.get("types"):
+        events = get_task("events")
+        _check_model_dir(opts.event_model or events.default_model, events.model_kind,
+                         "--event-model (or --no-types)")
+    _check_pipeline(opts.spacy_model)
+
+
+def _check_pipeline(name: str | None) -> None:
+    from relx.model_store import models_dir
+    from relx.parse.pipeline import DEFAULT_PIPELINE, load_nlp
+
+    if name is None:
+        folder = models_dir() / DEFAULT_PIPELINE
+        if not (folder / "meta.json").is_file() or not (folder / "config.cfg").is_file():
+            raise ModelError(f"the default parse pipeline is missing or incomplete: {folder}; "
+                             "reinstall relx")
+        return
+    try:
+        load_nlp(name)
+    except Exception as exc:  # noqa: BLE001 - any failure to load: unusable, say which
+        raise ModelError(f"cannot load the spaCy pipeline {name!r} (--spacy-model): "
+                         f"{type(exc).__name__}: {exc}; pass an installed pipeline name or "
+                         "a pipeline folder") from None
+
+
+def _check_model_dir(name: str, kind: str, option: str) -> None:
     import tomllib
     import zipfile
 
-    task = get_task(opts.task)
-    folder = find_model_dir(opts.model or task.default_model, what=task.model_kind)
-    fix = "reinstall the model (or retrain it), or pass another with --model"
+    folder = find_model_dir(name, what=kind)
+    fix = f"reinstall the {kind} (or retrain it), or pass another with {option}"
     for f in sorted(folder.iterdir()):
         try:
             if f.name == "meta.json":

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -86,7 +89,14 @@ def extract(
     """
     from rich.progress import Progress, TimeElapsedColumn
 
-    from relx.app.batch import BatchOptions, check_options, cores, list_inputs, run_batch
+    from relx.app.batch import (
+        BatchOptions,
+        check_options,
+        cores,
+        input_keys,
+        list_inputs,
+        run_batch,
+    )
 
     the_task = task_option(task)
     if not (math.isfinite(max_input_mb) and max_input_mb > 0):
@@ -107,7 +117,7 @@ def extract(
     except ConfigError as exc:
         raise typer.BadParameter(str(exc)) from None
     try:
-        files = list_inputs(inputs)
+        files, roots = list_inputs(inputs, with_roots=True)
     except FileNotFoundError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
@@ -126,20 +136,57 @@ def extract(
         progress.update(bar, description=f"extracting: {counts['documents']:,} documents, "
                                          f"{counts[found]:,} {found}")
 
-    with user_errors():
+    if report is not None:
+        _check_writable(report)
+    with user_errors(), _aborted():
         with progress:
             bar = progress.add_task("extracting", total=None)
             summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
-                                on_done=advance)
-            if report is not None:
-                _write_report(out, report, summary, the_task)
+                                on_done=advance, keys=input_keys(files, roots))
+    report_error = None
+    if report is not None:
+        try:
+            _write_report(out, report, summary, the_task)
+        except OSError as exc:          # the batch's outputs stand: say so, exit 1 below
+            report_error = f"--report {report}: {exc.strerror or exc}"
     if summary["errors"]:
         typer.echo(f"relx extract: {summary['errors']} errors in "
                    f"{len(summary['inputs_with_errors'])} of {summary['inputs']} inputs; see "
                    f"{out / 'errors.jsonl'}", err=True)
-    _print_summary(console, summary, out, report, the_task)
+    _print_summary(console, summary, out, None if report_error else report, the_task)
+    if report_error:
+        err.print(f"[red]error:[/] the report was not written: {report_error}; the batch's "
+                  f"outputs are complete in {out} (`relx extract` again with the same --out "
+                  "writes the report without redoing any input)", highlight=False)
+        raise typer.Exit(1)
     if summary["errors"]:
         raise typer.Exit(EXIT_SOME_FAILED)
+
+
+@contextmanager
+def _aborted() -> Iterator[None]:
+    """A batch stopped mid-run for a reason outside its inputs: exit code 1, and how to
+    resume (no traceback: it is not a bug)."""
+    from relx.app.batch_state import RunAborted
+
+    try:
+        yield
+    except RunAborted as exc:
+        err.print(f"[red]error:[/] the batch stopped: {exc}", highlight=False)
+        raise typer.Exit(1) from None
+
+
+def _check_writable(report: Path) -> None:
+    """--report must be writable before any work (its folder exists or can be made)."""
+    folder = report.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise typer.BadParameter(f"--report {report}: cannot create its folder: "
+                                 f"{exc.strerror or exc}") from None
+    if report.is_dir() or not os.access(folder, os.W_OK) or (
+            report.exists() and not os.access(report, os.W_OK)):
+        raise typer.BadParameter(f"--report {report}: not a writable file")
 
 
 def _print_summary(console: Console, summary: dict, out: Path, report: Path | None,

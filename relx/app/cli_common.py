@@ -26,7 +26,7 @@ app = typer.Typer(
          "structured kernels, and evaluate extraction models on the benchmark corpora.",
     no_args_is_help=True, add_completion=False, rich_markup_mode="markdown",
 )
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)   # paths in messages stay whole
 
 
 def _version(value: bool) -> None:

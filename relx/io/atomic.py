@@ -23,6 +23,12 @@ def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)  # mkstemp makes 0600 files; outputs are for others to read too
         os.replace(tmp, path)
+    except OSError as exc:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        if exc.filename is None:          # e.g. ENOSPC from write(): name the file
+            raise type(exc)(exc.errno, exc.strerror, str(path)) from exc
+        raise
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
