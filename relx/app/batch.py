@@ -136,6 +136,7 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
     if the_task.summary_names_task:
         summary["task"] = the_task.name
     settings = load_record(out / ".settings.json") or {}
+    summary["mentions"] = settings.get("mentions", "auto")
     summary["model"] = settings.get("model")
     summary["model_version"] = next((r["model_version"] for r in records
                                      if r.get("model_version")), settings.get("model_version"))

@@ -30,6 +30,7 @@ from relx.app.batch_units import (
     chunk_record_path,
     error,
     failed_record,
+    mentions_for,
     out_of_space,
     parts_dir,
     process_chunk,
@@ -37,7 +38,7 @@ from relx.app.batch_units import (
     write_chunk_record,
 )
 from relx.app.batch_worker import extractor_for, one_compute_thread
-from relx.errors import ModelError
+from relx.errors import ModelError, RelxError
 from relx.io.atomic import atomic_open
 
 OnDone = Callable[[dict[str, Any]], None] | None
@@ -87,7 +88,7 @@ class Plan:
         return rec
 
     def _read(self, state: _Input) -> Iterator[Unit]:
-        from relx.io.registry import read
+        from relx.io.registry import detect_format, read
 
         opts = self.opts
         try:
@@ -101,6 +102,11 @@ class Plan:
             return
         errors: list[dict[str, str]] = []
         docs: list = []
+        try:
+            fmt = opts.input_format or detect_format(state.path)
+        except (RelxError, OSError):      # read() below reports it
+            fmt = None
+        mentions: str | None = None
         index, first, n = 0, 0, 0
         failed = False
 
@@ -109,9 +115,11 @@ class Plan:
                                 str(exc)))
 
         def cut() -> Unit | None:
-            nonlocal index, first, docs, errors
+            nonlocal index, first, docs, errors, mentions
+            if mentions is None:            # decided once per input, on its first chunk
+                mentions = mentions_for(opts.mentions, fmt, docs)
             unit = Unit(str(state.path), state.key, index, first, docs, state.identity, errors,
-                        failed)
+                        failed, mentions)
             index, first, docs, errors = index + 1, n, [], []
             old = self._valid_chunk(state, unit.index)
             if old is not None:          # done in an earlier run

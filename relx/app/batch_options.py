@@ -41,6 +41,7 @@ class BatchOptions:
     max_sentence_pairs: int = MAX_SENTENCE_PAIRS
     types: bool = True                    # ppi: type and direct pairs with the event model
     event_model: str | None = None        # ... this one (None: ge-events)
+    mentions: str = "auto"                # whose protein mentions: auto, input, relx, both
 
     def extractor_options(self) -> dict[str, object]:
         """The options of this batch that its task's extractor takes."""
@@ -73,6 +74,10 @@ def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
     if bad:
         raise ConfigError(f"unknown --format {bad} for --task {task.name}; choose from "
                           f"{choices}")
+    modes = ("auto", "input", "relx", "both") if task.name == "ppi" else ("auto", "input", "relx")
+    if opts.mentions not in modes:
+        raise ConfigError(f"--mentions must be one of {modes} for --task {task.name}, not "
+                          f"{opts.mentions!r}")
     if opts.threshold is not None and "threshold" not in task.options:
         raise ConfigError(f"--threshold is not an option of --task {task.name}")
     if jobs < 1:

@@ -49,6 +49,7 @@ class Unit:
     identity: dict[str, Any]
     read_errors: list[dict[str, str]] = field(default_factory=list)
     failed: bool = False                # reading failed in a way a rerun may not repeat
+    mentions: str = "auto"              # whose mentions its documents get (resolved)
 
 
 def error(input: str, document: str | None, stage: str, message: str) -> dict[str, str]:
@@ -112,6 +113,17 @@ def _annotate(ex: Any, docs: list[Document], rec: dict[str, Any]) -> list[tuple]
     return out
 
 
+def mentions_for(mode: str, fmt: str | None, docs: Sequence[Document]) -> str:
+    """The mentions an input's documents get. ``auto``: the input's own when its format
+    carries mentions and its first chunk's documents bring some (then every document of it,
+    with or without), else relx's tagger's."""
+    if mode != "auto":
+        return mode
+    spec = FORMATS.get(fmt or "")
+    given = any(s.entities for d in docs for s in d.sentences)
+    return "input" if spec is not None and spec.mentions and given else "relx"
+
+
 def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dict[str, Any]:
     """Extract from one chunk and write its parts and record; returns the record."""
     t0 = time.perf_counter()
@@ -120,6 +132,7 @@ def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dic
     rec = empty_record(unit, opts.task)
     if unit.docs:
         ex = extractor(opts)
+        ex.mentions = unit.mentions
         runner = task.runner_()
         model = getattr(ex, "model", None)
         rec["model_version"] = getattr(model, "version", None)

@@ -56,6 +56,12 @@ def extract(
              "--no-types: undirected 'Interaction' pairs, faster.")] = True,
     event_model: Annotated[str | None, typer.Option(
         help="Event model for --types (default: the shipped ge-events).")] = None,
+    mentions: Annotated[str, typer.Option(
+        help="Whose protein mentions: 'auto' (an input's own when its format carries them: "
+             "PubTator, BioC, standoff .a1, relx JSONL, PPI XML -- every document of it, "
+             "with or without; relx's tagger for text and PubMed XML), 'input', 'relx' "
+             "(the tagger's only), 'both' (the input's, plus the tagger's that overlap none; "
+             "ppi only). Recorded in summary.json.")] = "auto",
     jobs: Annotated[int, typer.Option(help="Local worker processes (0: one per core).")] = 1,
     engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
@@ -111,7 +117,7 @@ def extract(
                         max_input_bytes=int(max_input_mb * 2**20),
                         max_sentence_tokens=max_sentence_tokens,
                         max_sentence_pairs=max_sentence_pairs, types=types,
-                        event_model=event_model)
+                        event_model=event_model, mentions=mentions)
     try:
         check_options(opts, jobs=jobs, engine=engine, scheduler=scheduler)
     except ConfigError as exc:

@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity, Sentence, StandoffDocument, TextBound
+from relx.errors import ConfigError
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.io.atomic import atomic_open
@@ -229,9 +230,14 @@ class EventExtractor(StreamingExtractor):
 
     def __init__(self, model: str | Path | GEExtractor | None = None, *,
                  spacy_model: str | Path | None = None, batch_docs: int = 64,
-                 ground: bool = True, threads: int | None = 1, warm_up: bool = False) -> None:
+                 ground: bool = True, threads: int | None = 1, warm_up: bool = False,
+                 mentions: str = "auto") -> None:
+        if mentions not in ("auto", "input", "relx"):
+            raise ConfigError(f"the event extractor's mentions are 'auto', 'input' or 'relx', "
+                              f"not {mentions!r}")
+        self.mentions = mentions
         self._options = {"spacy_model": spacy_model, "batch_docs": batch_docs,
-                         "ground": ground, "threads": threads}
+                         "ground": ground, "threads": threads, "mentions": mentions}
         self._model_ref = GIVEN_OBJECT if isinstance(model, GEExtractor) else model
         self.threads = threads
         self.model = resolve_event_model(model)
@@ -255,8 +261,9 @@ class EventExtractor(StreamingExtractor):
     def ge_documents(self, docs: Sequence[Document]) -> list[GEDoc]:
         """Parse ``docs`` and attach their proteins (given ones, or NER's)."""
         given = [_given_proteins(d) for d in docs]
-        use_given = [bool(g) or d.source in STANDOFF_SOURCES for d, g in zip(docs, given,
-                                                                             strict=True)]
+        use_given = [{"input": True, "relx": False}.get(
+            self.mentions, bool(g) or d.source in STANDOFF_SOURCES)
+            for d, g in zip(docs, given, strict=True)]
         a = [_only_proteins(d, g) for d, g, u in zip(docs, given, use_given, strict=True) if u]
         b = [_only_proteins(d, []) for d, u in zip(docs, use_given, strict=True) if not u]
         pa = iter(list(self.given_parser.parse_documents(a)) if a else [])

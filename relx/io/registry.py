@@ -32,7 +32,8 @@ class Format:
     ``join``: the chunks' parts -> the per-input output ``output`` (``{key}``: the input's
     key); ``bad_id``: characters a document id cannot hold in this format (the batch
     renames such documents and notes it); ``stream``: one parsed document -> an open text
-    stream (``relx parse --format``).
+    stream (``relx parse --format``); ``mentions``: its documents carry their own entity
+    mentions (``relx extract --mentions auto`` uses them, and only them).
     """
 
     name: str
@@ -47,6 +48,7 @@ class Format:
     output: str | None = None
     bad_id: str | None = None
     stream: str | None = None
+    mentions: bool = False
 
 
 #: item kinds a task hands to output formats, and how each names its document
@@ -63,7 +65,7 @@ _XML_BAD_ID = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]"
 
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("ppi-xml", "PPI learning-format XML (AIMed, BioInfer, ...)", (".xml", ".xml.gz"),
-           "relx.io.ppi_xml:read_ppi_xml"),
+           "relx.io.ppi_xml:read_ppi_xml", mentions=True),
     Format("pubmed", "PubMed/MEDLINE XML (PubmedArticleSet)", (".xml", ".xml.gz"),
            "relx.io.pubmed:read_pubmed"),
     Format("bioc", "BioC XML", (".xml", ".xml.gz"),
@@ -71,19 +73,21 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            parts={"documents": "relx.io.bioc:write_bioc_part",
                   "event_documents": "relx.io.bioc:write_bioc_events_part"},
            join="relx.io.bioc:join_bioc", part_file="docs.xml", output="bioc/{key}.xml",
-           bad_id=_XML_BAD_ID),
+           bad_id=_XML_BAD_ID, mentions=True),
     Format("bioc-json", "BioC JSON", (".json", ".json.gz"),
-           "relx.io.bioc:read_bioc_json", "relx.io.bioc:write_bioc", {"fmt": "json"}),
+           "relx.io.bioc:read_bioc_json", "relx.io.bioc:write_bioc", {"fmt": "json"},
+           mentions=True),
     Format("pubtator", "PubTator (PMID|t|, PMID|a|, annotation and relation lines)",
            (".pubtator", ".pubtator.gz", ".txt"),
            "relx.io.pubtator:read_pubtator", "relx.io.pubtator:write_pubtator",
            parts={"documents": "relx.io.pubtator:write_pubtator"}, join=_CONCAT,
-           part_file="docs.pubtator", output="pubtator/{key}.pubtator", bad_id="[|\t\r\n]"),
+           part_file="docs.pubtator", output="pubtator/{key}.pubtator", bad_id="[|\t\r\n]",
+           mentions=True),
     Format("jsonl", "relx JSONL (one Document per line; batch outputs: one record per line)",
            (".jsonl", ".jsonl.gz"), "relx.io.jsonl:read_jsonl", "relx.io.jsonl:write_jsonl",
            parts={"relations": _RECORDS, "events": _RECORDS}, join=_CONCAT,
            part_file="found.jsonl", output="jsonl/{key}.jsonl",
-           stream="relx.io.jsonl:write_document_line"),
+           stream="relx.io.jsonl:write_document_line", mentions=True),
     Format("conllu", "CoNLL-U dependency parses (relx.io.conllu; written only)", (".conllu",),
            stream="relx.io.conllu:write_conllu"),
     Format("penman", "AMR-style sentence graphs in PENMAN notation (relx.io.amr; written "
@@ -93,7 +97,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("txt", "plain UTF-8 text, one document per file", (".txt",),
            "relx.io.plaintext:read_plaintext"),
     Format("standoff", "BioNLP-ST standoff (.txt with .a1 proteins, .a2 events)", (".txt",),
-           "relx.io.registry:read_standoff_documents"),
+           "relx.io.registry:read_standoff_documents", mentions=True),
     Format("tsv", "relations as TSV, one row per relation (relx.io.tsv; written only)",
            (".tsv",), parts={"relations": "relx.io.tsv:write_tsv_part"},
            join="relx.io.tsv:join_tsv", part_file="found.tsv", output="tsv/{key}.tsv"),

@@ -24,9 +24,12 @@ from typing import Any
 import numpy as np
 
 from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
+from relx.errors import ConfigError
 from relx.model_store import models_dir
 
 DEFAULT_PIPELINE = "relx_bio_sm"
+#: which mentions a parsed document gets: see :class:`Parser`
+MENTION_MODES = ("auto", "input", "relx", "both")
 NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
 SENTENCIZERS = frozenset({"pysbd_sentencizer", "senter", "sentencizer"})
 
@@ -268,13 +271,20 @@ class Parser:
     """Parses text and documents into relx's data model.
 
     ``model``: ``None`` for the shipped pipeline, or a spaCy pipeline name or path.
-    ``ner``: tag protein mentions when a document brings no entities of its own.
+    ``ner``: tag protein mentions (as ``mentions`` says).
+    ``mentions``: which mentions a document gets (:data:`MENTION_MODES`): ``"auto"`` its own
+    entities when it brings some, else the NER's; ``"input"`` only its own (none when it
+    brings none); ``"relx"`` only the NER's (its own are dropped); ``"both"`` its own and
+    the NER's that overlap none of them.
     """
 
     def __init__(self, model: str | Path | None = None, *, ner: bool = True,
-                 batch_size: int = 32) -> None:
+                 batch_size: int = 32, mentions: str = "auto") -> None:
+        if mentions not in MENTION_MODES:
+            raise ConfigError(f"mentions must be one of {MENTION_MODES}, not {mentions!r}")
         self.model = model
         self.ner = ner
+        self.mentions = mentions
         self.batch_size = batch_size
         self._nlp: Any = None
         self._source: str | None = None
@@ -323,7 +333,8 @@ class Parser:
         """
         def prepared() -> Iterator[tuple[Any, tuple[Document, list[Entity]]]]:
             for doc in docs:
-                ents = [e for s in doc.sentences for e in s.entities]
+                ents = [] if self.mentions == "relx" else \
+                    [e for s in doc.sentences for e in s.entities]
                 cuts = {b for e in ents for sp in e.spans for b in (sp.start, sp.end)}
                 yield _doc_from_text(self.nlp, doc.text, cuts), (doc, ents)
 
@@ -332,7 +343,7 @@ class Parser:
         if syntax is None:
             for sdoc, (doc, ents) in self.nlp.pipe(prepared(), as_tuples=True, disable=off,
                                                    batch_size=self.batch_size):
-                yield self._to_document(doc, sdoc, ents, self.ner and not ents)
+                yield self._to_document(doc, sdoc, self._mentions(doc, sdoc, ents))
             return
         first = self.nlp.pipe(prepared(), as_tuples=True, disable=sorted({*off, *syntax}),
                               batch_size=self.batch_size)
@@ -360,8 +371,7 @@ class Parser:
 
         jobs, plans = [], []
         for sdoc, (doc, ents) in chunk:
-            if self.ner and not ents:
-                ents = self._ner_entities(doc, sdoc)
+            ents = self._mentions(doc, sdoc, ents)
             starts = sorted(e.start for e in ents)
             spans = sentence_spans(sdoc)
             selected = [bisect_left(starts, sp.end_char) - bisect_left(starts, sp.start_char)
@@ -395,16 +405,26 @@ class Parser:
                        type="Protein", text=e.text)
                 for k, e in enumerate(x for x in sdoc.ents if x.label_.upper() in NER_LABELS)]
 
-    def _to_document(self, doc: Document, sdoc: Any, ents: list[Entity],
-                     use_ner: bool) -> Document:
+    def _mentions(self, doc: Document, sdoc: Any, given: list[Entity]) -> list[Entity]:
+        """The document's mentions under ``self.mentions`` (``given``: its own)."""
+        if not self.ner or self.mentions == "input" or (self.mentions == "auto" and given):
+            return given
+        tagged = self._ner_entities(doc, sdoc)
+        if self.mentions != "both" or not given:
+            return tagged
+        spans = [(sp.start, sp.end) for e in given for sp in e.spans]
+        extra = [e for e in tagged if not any(a < e.end and e.start < b for a, b in spans)]
+        return [*given, *(e.model_copy(update={"id": f"{doc.id}.r{k}"})
+                          for k, e in enumerate(extra))]
+
+    def _to_document(self, doc: Document, sdoc: Any, ents: list[Entity]) -> Document:
         from relx.parse.fast import doc_text
 
         text, rows = doc_text(sdoc), token_rows(sdoc)
         with paused_gc():
             sents = [_sentence(s, f"{doc.id}.s{i}", 0, self.source, text, rows)
                      for i, s in enumerate(sentence_spans(sdoc))]
-            return self._document(doc, sdoc, sents,
-                                  self._ner_entities(doc, sdoc) if use_ner else ents)
+            return self._document(doc, sdoc, sents, ents)
 
     def _document(self, doc: Document, sdoc: Any, sents: list[Sentence],
                   ents: list[Entity]) -> Document:

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
+from relx.errors import ConfigError
 from relx.ids import is_protein_type
 from relx.learn.hedging import hedging_flags, load_hedging
 from relx.model_store import find_model_dir
@@ -137,7 +138,9 @@ class Extractor(StreamingExtractor):
     stage now, so that the first call is as fast as the next ones (:func:`load` does).
     ``typer``: types and directs the reported pairs on the same parse (``relx.load``
     passes an event model's :class:`relx.ge.interactions.EventTyper`; None: every pair is
-    an undirected ``Interaction``).
+    an undirected ``Interaction``). ``mentions``: which protein mentions a document gets
+    (``auto``: its own when it brings some, else the tagger's; ``input``, ``relx``,
+    ``both``; see :class:`relx.parse.pipeline.Parser`).
     """
 
     #: one sentence with two proteins: every stage runs once while warming up
@@ -146,14 +149,16 @@ class Extractor(StreamingExtractor):
     def __init__(self, model: str | Path | RelationModel | None = None, *,
                  spacy_model: str | Path | None = None, threshold: float | str | None = None,
                  ground: bool = True, batch_docs: int = 64, threads: int | None = 1,
-                 typer: RelationTyper | None = None, warm_up: bool = False) -> None:
+                 typer: RelationTyper | None = None, warm_up: bool = False,
+                 mentions: str = "auto") -> None:
         self._options = {"spacy_model": spacy_model, "threshold": threshold, "ground": ground,
-                         "batch_docs": batch_docs, "threads": threads, "typer": typer}
+                         "batch_docs": batch_docs, "threads": threads, "typer": typer,
+                         "mentions": mentions}
         self.typer = typer
         self._model_ref = GIVEN_OBJECT if isinstance(model, RelationModel) else model
         self.threads = threads
         self.model = resolve_model(model).sequential()
-        self.parser = Parser(spacy_model)
+        self.parser = Parser(spacy_model, mentions=mentions)
         self.in_domain = threshold == IN_DOMAIN
         if threshold is None:
             self.threshold = self.model.threshold
@@ -167,6 +172,19 @@ class Extractor(StreamingExtractor):
         self.batch_docs = batch_docs
         if warm_up:
             self.warm_up()
+
+    @property
+    def mentions(self) -> str:
+        """Which protein mentions a document gets (see :class:`Extractor`); settable."""
+        return self.parser.mentions
+
+    @mentions.setter
+    def mentions(self, mode: str) -> None:
+        from relx.parse.pipeline import MENTION_MODES
+
+        if mode not in MENTION_MODES:
+            raise ConfigError(f"mentions must be one of {MENTION_MODES}, not {mode!r}")
+        self.parser.mentions = mode
 
     #: per-sentence caps on scoring work (``None``: none): a sentence of more tokens is
     #: not scored, and of more candidate pairs only the closest this many are; what they
