@@ -74,7 +74,7 @@ HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 SPECIES_LEXICONS = (("mgi", "MGI", MOUSE), ("rgd", "RGD", RAT))
 #: the gene namespace of each species with a lexicon
 GENE_NAMESPACE = {HUMAN: "HGNC", MOUSE: "MGI", RAT: "RGD"}
-_TAXON_OF_NS = {ns: taxon for taxon, ns in GENE_NAMESPACE.items()}
+_SPECIES_ROW = re.compile(r"\t(?!9606$)\d+$", re.MULTILINE)  # a row of a non-human gene
 
 #: HGNC locus types kept: the ones whose products can be proteins.
 PROTEIN_LOCUS_TYPES = frozenset(
@@ -240,11 +240,10 @@ class Grounder:
         self._symbols: dict[str, str] = {}
         self._lock = threading.Lock()
         self._cache: dict[str, list[GroundingCandidate]] = {}
-        self._deferred: list[str] = []
+        self._deferred = ""
         self._species: dict[str, dict[str, list[_Row]]] | None = None
         self._species_cache: dict[tuple[str, str], list[GroundingCandidate]] = {}
         self._orthologs = orthologs
-        self._wide = True
 
     # loading
     def _read_text(self) -> str:
@@ -254,35 +253,30 @@ class Grounder:
             data = resources.files("relx").joinpath("data/lexicon.tsv.gz").read_bytes()
         return gzip.decompress(data).decode("utf-8")
 
-    @staticmethod
-    def _row(line: str, wide: bool) -> tuple[str, str, str, str, str, str]:
-        parts = line.split("\t")
-        if wide:
-            key, cid, symbol, source, form, taxon = parts
-        else:  # relx-lexicon/1: no taxon column
-            key, cid, symbol, source, form = parts
-            taxon = _TAXON_OF_NS.get(cid.partition(":")[0], "").partition(":")[2]
-        return key or form.lower(), cid, symbol, source, form, taxon
-
     def _load(self) -> dict[str, list[_Row]]:
         with self._lock:
             if self._index is None:
                 index: dict[str, list[_Row]] = {}
                 symbols: dict[str, str] = {}
-                lines = self._read_text().splitlines()
-                first = 0
-                for first, line in enumerate(lines):  # noqa: B007 -- header index used below
-                    if not line.startswith("#"):
-                        if tuple(line.split("\t")) not in (COLUMNS, _COLUMNS_V1):
-                            raise ConfigError(f"not a relx lexicon: header {line!r}")
-                        break
-                wide = len(lines[first].split("\t")) == len(COLUMNS)
-                self._wide = wide
-                for i in range(first + 1, len(lines)):
-                    key, cid, symbol, source, form, taxon = self._row(lines[i], wide)
-                    if taxon and taxon != "9606":  # mouse/rat rows: parsed when needed
-                        self._deferred = lines[i:]
-                        break
+                text = self._read_text()
+                pos = 0
+                while text.startswith("#", pos):
+                    pos = text.index("\n", pos) + 1
+                end = text.find("\n", pos)
+                header = tuple(text[pos:end if end >= 0 else None].split("\t"))
+                if header not in (COLUMNS, _COLUMNS_V1):
+                    raise ConfigError(f"not a relx lexicon: header {text[pos:end]!r}")
+                wide = header == COLUMNS
+                # mouse/rat rows come last: parsed only when first needed
+                m = _SPECIES_ROW.search(text, end) if wide and end >= 0 else None
+                cut = text.rfind("\n", 0, m.start()) + 1 if m else len(text)
+                self._deferred = text[cut:]
+                for line in text[end + 1:cut].splitlines() if end >= 0 else ():
+                    if wide:
+                        key, cid, symbol, source, form, _ = line.split("\t")
+                    else:  # relx-lexicon/1 (HGNC and FamPlex only): no taxon column
+                        key, cid, symbol, source, form = line.split("\t")
+                    key = key or form.lower()
                     row = (cid, source, form or key)
                     rows = index.get(key)
                     if rows is None:
@@ -301,15 +295,16 @@ class Grounder:
             if self._species is None:
                 species: dict[str, dict[str, list[_Row]]] = {}
                 symbols = self._symbols
-                for line in self._deferred:
-                    key, cid, symbol, source, form, taxon = self._row(line, self._wide)
+                for line in self._deferred.splitlines():
+                    key, cid, symbol, source, form, taxon = line.split("\t")
                     if not taxon or taxon == "9606":
                         raise ConfigError(f"lexicon rows out of order at {line!r}")
+                    key = key or form.lower()
                     species.setdefault(f"NCBITaxon:{taxon}", {}).setdefault(key, []).append(
                         (cid, source, form or key))
                     if symbol and cid not in symbols:
                         symbols[cid] = symbol
-                self._deferred = []
+                self._deferred = ""
                 self._species = species
             return self._species
 

@@ -35,7 +35,9 @@ ambiguous), times 0.9 through an affix and 0.8 for mentions of two characters or
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from relx.doc import Document, Entity, SpeciesMention
 from relx.famplex import FamPlex, default_famplex
@@ -164,16 +166,33 @@ def _affix_forms(text: str, taxon: str | None) -> list[str]:
     return forms
 
 
+_RESOLVED: WeakKeyDictionary[Grounder, dict[tuple[str, str | None, int], Grounding]] = \
+    WeakKeyDictionary()
+
+
 def resolve(text: str, taxon: str | int | None = None, *, grounder: Grounder | None = None,
             famplex: FamPlex | None = None) -> Grounding:
-    """The grounding of one mention out of context: coordinations, the mention, affixes."""
-    g = grounder or default_grounder()
+    """The grounding of one mention out of context: coordinations, the mention, affixes,
+    orthologs (cached per grounder)."""
+    g = grounder if grounder is not None else default_grounder()
+    fam = famplex or default_famplex()
     taxon = taxon_id(taxon)
+    cache = _RESOLVED.setdefault(g, {})
+    key = (text, taxon, id(fam))
+    found = cache.get(key)
+    if found is None:
+        found = _resolve(g, fam, text, taxon)
+        if len(cache) < 100_000:
+            cache[key] = found
+    return found
+
+
+def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
     if not re.search(r"[^\W\d_]", text):  # "4" of "IL-2, -4": no name without a letter
         return Grounding((), 0.0, taxon, "none")
     direct = g.ground(text, taxon)
     if not _prefer_whole(text, direct):
-        coord = _coordination(g, famplex or default_famplex(), text, taxon)
+        coord = _coordination(g, famplex, text, taxon)
         if coord is not None:
             return coord
     short = SHORT_FACTOR if len(compact_form(text)) <= 2 else 1.0
@@ -205,6 +224,16 @@ def _from_orthologs(g: Grounder, text: str) -> list[GroundingCandidate]:
     return sorted(best.values(), key=lambda c: (-c.score, c.id))
 
 
+@lru_cache(maxsize=256)
+def _is_gene(entity_type: str | None) -> bool:
+    return is_protein_type(entity_type)
+
+
+@lru_cache(maxsize=65536)
+def _key(text: str) -> str:
+    return normalize_key(text)
+
+
 def _text(doc: Document, e: Entity) -> str:
     return e.text or " ".join(doc.text[s.start:s.end] for s in e.spans)
 
@@ -230,7 +259,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     memo: dict[tuple[str, str | None], Grounding] = {}
 
     def mention(text: str, taxon: str | None) -> Grounding:
-        key = (normalize_key(text), taxon)
+        key = (_key(text), taxon)
         if key not in memo:
             memo[key] = resolve(text, taxon, grounder=g, famplex=fam)
         return memo[key]
@@ -251,7 +280,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         return found
 
     def update(e: Entity) -> dict[str, object]:
-        protein = is_protein_type(e.type)
+        protein = _is_gene(e.type)
         taxon = (assigned[e.id].taxon if e.id in assigned else HUMAN) if protein else None
         found = entity_grounding(_text(doc, e), taxon)
         given = namespaced_ids(e.norm_ids, e.type) if keep_given else []
