@@ -204,10 +204,12 @@ class Grounding:
 
     @property
     def grounded(self) -> bool:
+        """True when some lexicon knows the mention."""
         return bool(self.ids)
 
     @property
     def best(self) -> str | None:
+        """The best id, or None."""
         return self.ids[0] if self.ids else None
 
 
@@ -320,6 +322,7 @@ class Grounder:
 
     @property
     def orthologs(self) -> Orthologs:
+        """The ortholog table (loaded on first use)."""
         if self._orthologs is None:
             from relx.orthologs import default_orthologs
 

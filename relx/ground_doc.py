@@ -86,7 +86,7 @@ _SUFFIXES = re.compile(
     r"knock-out|KO|KD|knockdown|siRNA|shRNA|transgenic|Tg|fusion|tagged|GFP|EGFP|mutant|"
     r"mutants|WT|wt))$")
 _SPECIES_PREFIX = re.compile(r"^(h|m|r)-?(?=[A-Z0-9].)")
-_PREFIX_TAXON = {"h": HUMAN, "m": "NCBITaxon:10090", "r": "NCBITaxon:10116"}
+_PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
 
 
 def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
