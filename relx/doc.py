@@ -95,13 +95,24 @@ class Spanned(_Model):
 
 
 class Entity(Spanned):
-    """A named entity (protein/gene mention); several spans for discontinuous mentions."""
+    """A named entity (protein/gene mention); several spans for discontinuous mentions.
+
+    ``norm_ids``: normalised ids, the best first, then ranked alternatives (for a
+    coordinated mention such as ``IL-2/4`` grounded by :mod:`relx.ground_doc`: each
+    member's id in text order). Set by species-aware grounding (None otherwise, and then
+    left out of JSON output): ``taxon`` the mention's species (``NCBITaxon:10090``),
+    ``norm_confidence`` the confidence in [0, 1] of the first id, ``grounded`` False when
+    no lexicon knows the mention (then ``norm_ids`` is empty).
+    """
 
     id: str
     spans: list[Span]
     type: str = "Protein"
     text: str = ""
     norm_ids: list[str] = Field(default_factory=list)
+    taxon: str | None = None
+    norm_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    grounded: bool | None = None
 
 
 class Relation(_Model):
@@ -160,8 +171,23 @@ class Abbreviation(_Model):
     long_text: str
 
 
+class SpeciesMention(_Model):
+    """An organism named in the text (``mice``, ``HeLa``): ``taxon`` its ``NCBITaxon`` id,
+    ``kind`` as :class:`relx.species.SpeciesHit` gives it (``name``, ``cell_line``,
+    ``reagent``, ``host``, ``technique``, ``virus``)."""
+
+    start: int
+    end: int
+    text: str
+    taxon: str
+    kind: str = "name"
+
+
 class Document(_Model):
-    """A document (abstract, paper) as a list of sentences over one text."""
+    """A document (abstract, paper) as a list of sentences over one text.
+
+    ``species``: the organisms named in it (set by species-aware grounding, else None).
+    """
 
     id: str
     text: str
@@ -169,6 +195,7 @@ class Document(_Model):
     source: str | None = None
     orig_id: str | None = None
     abbreviations: list[Abbreviation] = Field(default_factory=list)
+    species: list[SpeciesMention] | None = None
 
     def relations(self) -> Iterator[tuple[Sentence, Relation]]:
         for s in self.sentences:

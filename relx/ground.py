@@ -1,32 +1,40 @@
-"""Grounding of protein/gene mentions to HGNC genes and FamPlex families/complexes.
+"""Grounding of protein/gene mentions to HGNC (human), MGI (mouse) and RGD (rat) genes and
+FamPlex families/complexes.
 
 ``build_lexicon`` derives the compact lexicon relx ships (``relx/data/lexicon.tsv.gz``) from
-the HGNC table and the FamPlex files; ``Grounder`` looks mentions up in it and
-``ground_entities`` fills ``Entity.norm_ids`` of a document (abbreviation-aware).
+the HGNC, MGI, RGD tables and the FamPlex files (:mod:`relx.ground_build`); ``Grounder``
+looks mentions up in it. ``ground_entities`` fills ``Entity.norm_ids`` of a document with
+human/FamPlex candidates (abbreviation-aware), as relx always has; ``ground_document``
+(:mod:`relx.ground_doc`) grounds each gene mention in its species (:mod:`relx.species`) and
+also sets ``taxon``, ``norm_confidence`` and ``grounded``.
 
 Lexicon file: gzip TSV, ``#`` comment lines, then a column header and one row per
 (key, id, form): ``key`` the normalised lookup key (see ``normalize_key``), ``id`` the
-candidate id (``HGNC:6001``, ``FPLX:ERK``, or another namespace the FamPlex grounding map
-uses, e.g. ``CHEBI:...``), ``symbol`` the id's display symbol, ``source`` the kind of entry
-(``symbol``/``alias``/``previous``/``name``/``famplex``) and ``form`` the entry's
-case-preserving compact form, left empty when it equals the key.
+candidate id (``HGNC:6001``, ``MGI:96548``, ``RGD:620047``, ``FPLX:ERK``, or another
+namespace the FamPlex grounding map uses, e.g. ``CHEBI:...``), ``symbol`` the id's display
+symbol (on the id's first row only), ``source`` the kind of entry
+(``symbol``/``alias``/``previous``/``name``/``famplex``), ``form`` the entry's
+case-preserving compact form, and ``taxon`` the NCBI Taxonomy id of a gene's species
+(``9606``, ``10090``, ``10116``; empty for families, complexes and chemicals). The key is
+always the lower-cased form, so one of them is left empty: ``form`` when it equals the key,
+else ``key``. Human and shared rows come first, then mouse, then rat rows. (The
+``relx-lexicon/1`` format had no ``taxon`` column and always gave the key.)
 
-Rebuild: ``python -m relx.ground build --shared ../shared --out relx/data/lexicon.tsv.gz``.
+Rebuild: ``python -m relx.ground build --shared ../shared --out relx/data/lexicon.tsv.gz``
+(also writes ``orthologs.tsv.gz`` and ``famplex_relations.tsv.gz`` beside it).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import gzip
-import io
 import json
+import math
 import re
 import sys
 import threading
 import unicodedata
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -34,24 +42,39 @@ from typing import TYPE_CHECKING
 
 from relx.errors import ConfigError
 from relx.ids import CHEMICAL_NAMESPACES, is_protein_type, namespace_of, namespaced_ids
-from relx.io.atomic import atomic_open
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
     from relx.doc import Document, Entity
+    from relx.orthologs import Orthologs
 
 __all__ = [
-    "GroundingCandidate",
+    "HUMAN",
+    "MOUSE",
+    "RAT",
     "Grounder",
+    "Grounding",
+    "GroundingCandidate",
     "build_lexicon",
     "compact_form",
+    "confidence",
     "default_grounder",
     "ground",
+    "ground_document",
     "ground_entities",
     "normalize_key",
+    "taxon_id",
 ]
 
-LEXICON_FORMAT = "relx-lexicon/1"
-COLUMNS = ("key", "id", "symbol", "source", "form")
+LEXICON_FORMAT = "relx-lexicon/2"
+COLUMNS = ("key", "id", "symbol", "source", "form", "taxon")
+_COLUMNS_V1 = COLUMNS[:5]
+
+HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
+#: (shared folder name, namespace, taxon) of the non-human gene lexicons
+SPECIES_LEXICONS = (("mgi", "MGI", MOUSE), ("rgd", "RGD", RAT))
+#: the gene namespace of each species with a lexicon
+GENE_NAMESPACE = {HUMAN: "HGNC", MOUSE: "MGI", RAT: "RGD"}
+_SPECIES_ROW = re.compile(r"\t(?!9606$)\d+$", re.MULTILINE)  # a row of a non-human gene
 
 #: HGNC locus types kept: the ones whose products can be proteins.
 PROTEIN_LOCUS_TYPES = frozenset(
@@ -74,6 +97,10 @@ SOURCE_WEIGHT = {"famplex": 1.0, "symbol": 1.0, "name": 0.95, "previous": 0.8, "
 CASE_FACTOR = 0.9
 #: Multiplier for matches found only through a variant (suffix/plural stripping, α -> a).
 VARIANT_FACTOR = 0.85
+#: Multiplier for a mouse/rat candidate found through the human entry of its ortholog.
+ORTHOLOG_FACTOR = 0.9
+#: Temperature of the confidence's share of the best candidate (see ``confidence``).
+CONFIDENCE_T = 0.08
 
 # --- normalisation ----------------------------------------------------------------------
 
@@ -144,7 +171,7 @@ class GroundingCandidate:
 
 def _id_order(cid: str) -> tuple[int, int, str]:
     ns, _, local = cid.partition(":")
-    ns_rank = {"HGNC": 0, "FPLX": 1}.get(ns, 2)
+    ns_rank = {"HGNC": 0, "MGI": 0, "RGD": 0, "FPLX": 1}.get(ns, 2)
     return ns_rank, int(local) if local.isdigit() else 0, cid
 
 
@@ -152,18 +179,73 @@ def _rank(cands: Iterable[GroundingCandidate]) -> list[GroundingCandidate]:
     return sorted(cands, key=lambda c: (-c.score, _SOURCE_RANK[c.source], _id_order(c.id)))
 
 
+def confidence(cands: list[GroundingCandidate]) -> float:
+    """Confidence in [0, 1] that the first of ranked candidates is right: its score times
+    its share of the candidates' weights ``exp((score - best) / CONFIDENCE_T)``, so a clear
+    winner keeps its score, two equal candidates get half of it; 0 when there is none."""
+    if not cands:
+        return 0.0
+    top = cands[0].score
+    share = 1.0 / sum(math.exp((c.score - top) / CONFIDENCE_T) for c in cands)
+    return round(min(1.0, top * share), 3)
+
+
+@dataclass(frozen=True, slots=True)
+class Grounding:
+    """The grounding of one mention: ``ids`` ranked (best first; empty: not grounded),
+    ``confidence`` of the best in [0, 1], the ``taxon`` it was grounded in and the ``route``
+    that found it (``lexicon``, ``abbreviation``, ``affix``, ``coordination``, ``given``,
+    ``none``)."""
+
+    ids: tuple[str, ...]
+    confidence: float
+    taxon: str | None = None
+    route: str = "lexicon"
+
+    @property
+    def grounded(self) -> bool:
+        """True when some lexicon knows the mention."""
+        return bool(self.ids)
+
+    @property
+    def best(self) -> str | None:
+        """The best id, or None."""
+        return self.ids[0] if self.ids else None
+
+
+def taxon_id(taxon: str | int | None) -> str | None:
+    """``NCBITaxon:<id>`` from ``10090``, ``"10090"``, ``"ncbitaxon:10090"`` (None stays)."""
+    if taxon is None:
+        return None
+    t = str(taxon).strip()
+    local = t.partition(":")[2] if ":" in t else t
+    if not local.isdigit():
+        raise ConfigError(f"not an NCBI Taxonomy id: {taxon!r}")
+    return f"NCBITaxon:{local}"
+
+
 _Row = tuple[str, str, str]  # (id, source, form)
 
 
 class Grounder:
-    """Looks mentions up in a lexicon file (the shipped one by default), loaded lazily."""
+    """Looks mentions up in a lexicon file (the shipped one by default), loaded lazily.
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    Human and shared (FamPlex, chemical) rows load on first use; mouse and rat rows only
+    when a mention is first grounded in those species. ``orthologs`` (default: the shipped
+    table, :mod:`relx.orthologs`) maps human entries to mouse/rat genes.
+    """
+
+    def __init__(self, path: Path | str | None = None, *,
+                 orthologs: Orthologs | None = None) -> None:
         self.path = Path(path) if path is not None else None
         self._index: dict[str, list[_Row]] | None = None
         self._symbols: dict[str, str] = {}
         self._lock = threading.Lock()
         self._cache: dict[str, list[GroundingCandidate]] = {}
+        self._deferred = ""
+        self._species: dict[str, dict[str, list[_Row]]] | None = None
+        self._species_cache: dict[tuple[str, str], list[GroundingCandidate]] = {}
+        self._orthologs = orthologs
 
     # loading
     def _read_text(self) -> str:
@@ -178,58 +260,115 @@ class Grounder:
             if self._index is None:
                 index: dict[str, list[_Row]] = {}
                 symbols: dict[str, str] = {}
-                lines = iter(self._read_text().splitlines())
-                for line in lines:
-                    if not line.startswith("#"):
-                        if tuple(line.split("\t")) != COLUMNS:
-                            raise ConfigError(f"not a relx lexicon: header {line!r}")
-                        break
-                for line in lines:
-                    key, cid, symbol, source, form = line.split("\t")
+                text = self._read_text()
+                pos = 0
+                while text.startswith("#", pos):
+                    pos = text.index("\n", pos) + 1
+                end = text.find("\n", pos)
+                header = tuple(text[pos:end if end >= 0 else None].split("\t"))
+                if header not in (COLUMNS, _COLUMNS_V1):
+                    raise ConfigError(f"not a relx lexicon: header {text[pos:end]!r}")
+                wide = header == COLUMNS
+                # mouse/rat rows come last: parsed only when first needed
+                m = _SPECIES_ROW.search(text, end) if wide and end >= 0 else None
+                cut = text.rfind("\n", 0, m.start()) + 1 if m else len(text)
+                self._deferred = text[cut:]
+                for line in text[end + 1:cut].splitlines() if end >= 0 else ():
+                    if wide:
+                        key, cid, symbol, source, form, _ = line.split("\t")
+                    else:  # relx-lexicon/1 (HGNC and FamPlex only): no taxon column
+                        key, cid, symbol, source, form = line.split("\t")
+                    key = key or form.lower()
                     row = (cid, source, form or key)
                     rows = index.get(key)
                     if rows is None:
                         index[key] = [row]
                     else:
                         rows.append(row)
-                    if cid not in symbols:
+                    if symbol and cid not in symbols:
                         symbols[cid] = symbol
                 self._symbols = symbols
                 self._index = index
             return self._index
 
+    def _load_species(self) -> dict[str, dict[str, list[_Row]]]:
+        _ = self.index
+        with self._lock:
+            if self._species is None:
+                species: dict[str, dict[str, list[_Row]]] = {}
+                symbols = self._symbols
+                for line in self._deferred.splitlines():
+                    key, cid, symbol, source, form, taxon = line.split("\t")
+                    if not taxon or taxon == "9606":
+                        raise ConfigError(f"lexicon rows out of order at {line!r}")
+                    key = key or form.lower()
+                    species.setdefault(f"NCBITaxon:{taxon}", {}).setdefault(key, []).append(
+                        (cid, source, form or key))
+                    if symbol and cid not in symbols:
+                        symbols[cid] = symbol
+                self._deferred = ""
+                self._species = species
+            return self._species
+
     @property
     def index(self) -> dict[str, list[_Row]]:
-        """normalised key -> [(id, source, form)] (loads the lexicon on first use)."""
+        """normalised key -> [(id, source, form)] of the human and shared rows (loads the
+        lexicon on first use)."""
         return self._index if self._index is not None else self._load()
+
+    def species_index(self, taxon: str | int) -> dict[str, list[_Row]]:
+        """normalised key -> [(id, source, form)] of one species' genes (empty if none)."""
+        return self._load_species().get(taxon_id(taxon) or "", {})
+
+    @property
+    def orthologs(self) -> Orthologs:
+        """The ortholog table (loaded on first use)."""
+        if self._orthologs is None:
+            from relx.orthologs import default_orthologs
+
+            self._orthologs = default_orthologs()
+        return self._orthologs
 
     def symbol(self, cid: str) -> str | None:
         """Display symbol of an id known to the lexicon."""
         _ = self.index
+        if cid not in self._symbols and cid.startswith(("MGI:", "RGD:")):
+            self._load_species()
         return self._symbols.get(cid)
 
     def __len__(self) -> int:
         return len(self.index)
 
     # lookup
+    def _add(self, best: dict[str, GroundingCandidate], cid: str, source: str,
+             score: float) -> None:
+        old = best.get(cid)
+        if old is None or (score, -_SOURCE_RANK[source]) > (old.score, -_SOURCE_RANK[old.source]):
+            best[cid] = GroundingCandidate(cid, self._symbols[cid], source, round(score, 4))
+
     def _match(self, form: str, factor: float, best: dict[str, GroundingCandidate]) -> None:
         for cid, source, row_form in self.index.get(form.lower(), ()):
             score = SOURCE_WEIGHT[source] * factor * (1.0 if row_form == form else CASE_FACTOR)
-            old = best.get(cid)
-            if old is None or (score, -_SOURCE_RANK[source]) > (
-                old.score,
-                -_SOURCE_RANK[old.source],
-            ):
-                best[cid] = GroundingCandidate(cid, self._symbols[cid], source, round(score, 4))
+            self._add(best, cid, source, score)
 
-    def ground(self, text: str) -> list[GroundingCandidate]:
+    def ground(self, text: str, taxon: str | int | None = None) -> list[GroundingCandidate]:
         """Ranked candidate groundings of a mention text (empty when nothing matches).
 
         The text's compact form is looked up first; exact-case matches score above
         case-insensitive ones. Only when that finds nothing are variants tried (trailing
         ``protein``/``gene``/``mRNA`` and plural ``s`` stripped, ``alpha`` -> ``a``).
         Ambiguous texts return every candidate, best first.
+
+        ``taxon`` (``NCBITaxon:10090``...) grounds in that species: human (the default)
+        gives HGNC, FamPlex and chemical candidates; mouse and rat give MGI/RGD genes,
+        FamPlex and chemicals, and when the mouse/rat entries have no match, the mouse/rat
+        orthologs of the human candidates (scores times ``ORTHOLOG_FACTOR``); any other
+        species gives FamPlex and chemical candidates only (no gene lexicon: never a
+        human id for a yeast gene).
         """
+        taxon = taxon_id(taxon)
+        if taxon is not None and taxon != HUMAN:
+            return self._ground_taxon(text, taxon)
         cached = self._cache.get(text)
         if cached is not None:
             return list(cached)
@@ -244,6 +383,74 @@ class Grounder:
         if len(self._cache) < 100_000:
             self._cache[text] = result
         return list(result)
+
+    def _ground_taxon(self, text: str, taxon: str) -> list[GroundingCandidate]:
+        cached = self._species_cache.get((text, taxon))
+        if cached is not None:
+            return list(cached)
+        form = compact_form(text)
+        own = GENE_NAMESPACE.get(taxon)
+        best: dict[str, GroundingCandidate] = {}
+        if form:
+            for forms, factor in (([form], 1.0), (sorted(_variants(form)), VARIANT_FACTOR)):
+                for f in forms:
+                    self._match_taxon(f, factor, taxon, best)
+                if own and not any(c.startswith(own + ":") for c in best):
+                    for f in forms:
+                        self._match_orthologs(f, factor * ORTHOLOG_FACTOR, taxon, best)
+                if best:
+                    break
+        result = _rank(best.values())
+        if len(self._species_cache) < 100_000:
+            self._species_cache[(text, taxon)] = result
+        return list(result)
+
+    def _match_taxon(self, form: str, factor: float, taxon: str,
+                     best: dict[str, GroundingCandidate]) -> None:
+        """Shared rows (FamPlex, chemicals; FamPlex-curated human genes as their orthologs)
+        and the species' own rows."""
+        key = form.lower()
+        for cid, source, row_form in self.index.get(key, ()):
+            score = SOURCE_WEIGHT[source] * factor * (1.0 if row_form == form else CASE_FACTOR)
+            if not cid.startswith("HGNC:"):
+                self._add(best, cid, source, score)
+            elif source == "famplex":
+                for oid in self._orthologs_in(cid, taxon):
+                    self._add(best, oid, source, score)
+        for cid, source, row_form in self.species_index(taxon).get(key, ()):
+            score = SOURCE_WEIGHT[source] * factor * (1.0 if row_form == form else CASE_FACTOR)
+            self._add(best, cid, source, score)
+
+    def _match_orthologs(self, form: str, factor: float, taxon: str,
+                         best: dict[str, GroundingCandidate]) -> None:
+        for cid, source, row_form in self.index.get(form.lower(), ()):
+            if cid.startswith("HGNC:") and source != "famplex":
+                score = SOURCE_WEIGHT[source] * factor * (
+                    1.0 if row_form == form else CASE_FACTOR)
+                for oid in self._orthologs_in(cid, taxon):
+                    self._add(best, oid, source, score)
+
+    def _orthologs_in(self, hgnc_id: str, taxon: str) -> list[str]:
+        """``hgnc_id``'s orthologs in ``taxon`` that the lexicon knows."""
+        return [o for o in self.orthologs.from_human(hgnc_id, taxon) if self.symbol(o)]
+
+    def in_lexicon(self, text: str, taxon: str | int) -> bool:
+        """True when ``text`` matches an entry of the species' own gene lexicon (HGNC, MGI,
+        RGD) directly, without orthologs."""
+        taxon = taxon_id(taxon) or HUMAN
+        own = GENE_NAMESPACE.get(taxon)
+        if own is None:
+            return False
+        key = compact_form(text).lower()
+        rows = self.index.get(key, ()) if taxon == HUMAN else self.species_index(taxon).get(
+            key, ())
+        return any(cid.startswith(own + ":") for cid, _, _ in rows)
+
+    def best(self, text: str, taxon: str | int | None = None) -> Grounding:
+        """The grounding of one mention text in a species: ranked ids and confidence."""
+        cands = self.ground(text, taxon)
+        return Grounding(tuple(c.id for c in cands), confidence(cands), taxon_id(taxon),
+                         "lexicon" if cands else "none")
 
     def ground_ids(self, text: str) -> list[str]:
         """Ranked candidate ids of a mention text."""
@@ -283,6 +490,15 @@ class Grounder:
             sentences.append(sent.model_copy(update={"entities": ents}))
         return doc.model_copy(update={"sentences": sentences})
 
+    def ground_document(self, doc: Document, *, species: bool = True, overwrite: bool = True,
+                        keep_given: bool = False) -> Document:
+        """A copy of ``doc`` with every entity grounded in its species, with confidence
+        (:func:`relx.ground_doc.ground_document`; ``species=False``: all human)."""
+        from relx.ground_doc import ground_document
+
+        return ground_document(doc, self, species=species, overwrite=overwrite,
+                               keep_given=keep_given)
+
     def _entity_ids(self, text: str, long_of: dict[str, str]) -> list[str]:
         ids = self.ground_ids(text)
         long = long_of.get(text) or long_of.get(text.strip())
@@ -310,9 +526,9 @@ def default_grounder() -> Grounder:
     return _default
 
 
-def ground(text: str) -> list[GroundingCandidate]:
-    """Ranked candidates for ``text`` from the shipped lexicon."""
-    return default_grounder().ground(text)
+def ground(text: str, taxon: str | int | None = None) -> list[GroundingCandidate]:
+    """Ranked candidates for ``text`` (in species ``taxon``) from the shipped lexicon."""
+    return default_grounder().ground(text, taxon)
 
 
 def ground_entities(doc: Document, *, overwrite: bool = True, keep_given: bool = False
@@ -321,194 +537,58 @@ def ground_entities(doc: Document, *, overwrite: bool = True, keep_given: bool =
     return default_grounder().ground_entities(doc, overwrite=overwrite, keep_given=keep_given)
 
 
-# --- building the lexicon -------------------------------------------------------------
+def ground_document(doc: Document, *, species: bool = True, overwrite: bool = True,
+                    keep_given: bool = False) -> Document:
+    """``Grounder.ground_document`` with the shipped lexicon."""
+    return default_grounder().ground_document(doc, species=species, overwrite=overwrite,
+                                              keep_given=keep_given)
 
 
-def _split_list(value: str | None) -> list[str]:
-    return [v.strip() for v in (value or "").split(",") if v.strip()]
+# --- building (relx.ground_build) and the command line ---------------------------------
 
 
-def _find_hgnc(shared: Path) -> Path:
-    folder = shared / "lexicons" / "hgnc"
-    files = sorted(folder.glob("*hgnc*.tsv.gz")) or sorted(folder.glob("*.tsv*"))
-    if not files:
-        raise FileNotFoundError(f"no HGNC table (*.tsv.gz) in {folder}")
-    return files[-1]
+def build_lexicon(shared: Path, out: Path, *,
+                  locus_types: frozenset[str] | None = PROTEIN_LOCUS_TYPES,
+                  species: bool = True) -> dict:
+    """Write the compact grounding lexicon to ``out`` and return its statistics
+    (:func:`relx.ground_build.build_lexicon`)."""
+    from relx.ground_build import build_lexicon as build
 
-
-def _read_hgnc(path: Path) -> list[dict[str, str]]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8", newline="") as fh:
-        return [r for r in csv.DictReader(fh, delimiter="\t") if r.get("Status") == "Approved"]
-
-
-def _hgnc_entries(
-    rows: list[dict[str, str]], locus_types: frozenset[str] | None
-) -> Iterator[tuple[str, str, str]]:
-    """(text, id, source) for the HGNC rows' symbols, names, previous symbols, aliases."""
-    for r in rows:
-        if locus_types is not None and r.get("Locus type") not in locus_types:
-            continue
-        cid = r["HGNC ID"]
-        yield r["Approved symbol"], cid, "symbol"
-        if r.get("Approved name"):
-            yield r["Approved name"], cid, "name"
-        for s in _split_list(r.get("Previous symbols")):
-            yield s, cid, "previous"
-        for s in _split_list(r.get("Alias symbols")):
-            yield s, cid, "alias"
-
-
-def _qualify(ns: str, local: str) -> str:
-    return local if local.upper().startswith(ns.upper() + ":") else f"{ns}:{local}"
-
-
-def _famplex_entries(
-    folder: Path, hgnc_rows: list[dict[str, str]], symbols: dict[str, str]
-) -> Iterator[tuple[str, str, str]]:
-    """(text, id, source) from FamPlex entity names and the grounding map.
-
-    Grounding-map rows take their HGNC, FPLX or UniProt (mapped to HGNC through the HGNC
-    table) grounding in that order of preference, else the first one given. ``symbols`` is
-    filled with display symbols of ids outside HGNC.
-    """
-    by_symbol: dict[str, str] = {}
-    by_previous: dict[str, str] = {}
-    by_uniprot: dict[str, str] = {}
-    for r in hgnc_rows:
-        by_symbol[r["Approved symbol"]] = r["HGNC ID"]
-        for s in _split_list(r.get("Previous symbols")):
-            by_previous.setdefault(s, r["HGNC ID"])
-        for u in _split_list(r.get("UniProt ID(supplied by UniProt)")):
-            by_uniprot.setdefault(u, r["HGNC ID"])
-    entities_csv = folder / "entities.csv"
-    if entities_csv.exists():
-        with entities_csv.open(encoding="utf-8", newline="") as fh:
-            for row in csv.reader(fh):
-                if row and row[0].strip():
-                    name = row[0].strip()
-                    symbols[f"FPLX:{name}"] = name
-                    yield name, f"FPLX:{name}", "famplex"
-    gmap = folder / "grounding_map.csv"
-    if not gmap.exists():
-        return
-    with gmap.open(encoding="utf-8", newline="") as fh:
-        for row in csv.reader(fh):
-            if not row or not row[0].strip():
-                continue
-            text = row[0].strip()
-            pairs = [
-                (row[i].strip(), row[i + 1].strip())
-                for i in range(1, len(row) - 1, 2)
-                if row[i].strip() and row[i + 1].strip()
-            ]
-            cid = None
-            for ns, local in pairs:
-                if ns == "HGNC":
-                    cid = by_symbol.get(local) or by_previous.get(local)
-                    if cid is None and local.isdigit():
-                        cid = f"HGNC:{local}"
-                elif ns == "FPLX":
-                    cid = f"FPLX:{local}"
-                    symbols.setdefault(cid, local)
-                if cid:
-                    break
-            if cid is None:
-                for ns, local in pairs:
-                    if ns == "UP":
-                        cid = by_uniprot.get(local.split("-")[0])
-                        if cid:
-                            break
-            if cid is None and pairs:
-                ns, local = pairs[0]
-                cid = _qualify(ns, local)
-                symbols.setdefault(cid, text)
-            if cid:
-                yield text, cid, "famplex"
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (see :func:`relx.io.atomic.atomic_open`)."""
-    with atomic_open(path, "wb") as fh:
-        fh.write(data)
-
-
-def build_lexicon(
-    shared: Path,
-    out: Path,
-    *,
-    locus_types: frozenset[str] | None = PROTEIN_LOCUS_TYPES,
-) -> dict:
-    """Write the compact grounding lexicon to ``out`` and return its statistics.
-
-    ``shared`` is the shared data folder holding ``lexicons/hgnc/*.tsv.gz`` (approved HGNC
-    entries of ``locus_types`` are used; ``None`` keeps all) and ``lexicons/famplex/``.
-    """
-    shared, out = Path(shared), Path(out)
-    hgnc_path = _find_hgnc(shared)
-    hgnc_rows = _read_hgnc(hgnc_path)
-    symbols: dict[str, str] = {r["HGNC ID"]: r["Approved symbol"] for r in hgnc_rows}
-    entries = list(_hgnc_entries(hgnc_rows, locus_types))
-    entries += list(_famplex_entries(shared / "lexicons" / "famplex", hgnc_rows, symbols))
-
-    # one row per (key, id, form), keeping the best source
-    best: dict[tuple[str, str, str], str] = {}
-    for text, cid, source in entries:
-        form = compact_form(text)
-        if not form:
-            continue
-        k = (form.lower(), cid, form)
-        old = best.get(k)
-        if old is None or _SOURCE_RANK[source] < _SOURCE_RANK[old]:
-            best[k] = source
-
-    buf = io.StringIO()
-    buf.write(f"# {LEXICON_FORMAT} grounding lexicon for relx.ground\n")
-    buf.write(f"# sources: HGNC {hgnc_path.name}; FamPlex entities.csv, grounding_map.csv\n")
-    buf.write("\t".join(COLUMNS) + "\n")
-    for (key, cid, form), source in sorted(best.items(), key=lambda kv: kv[0]):
-        buf.write(f"{key}\t{cid}\t{symbols[cid]}\t{source}\t{'' if form == key else form}\n")
-    data = gzip.compress(buf.getvalue().encode("utf-8"), compresslevel=9, mtime=0)
-    _write_atomic(out, data)
-
-    by_source = Counter(best.values())
-    ids = {cid for _, cid, _ in best}
-    ids_per_key = Counter(key for key, _ in {(k, c) for k, c, _ in best})
-    return {
-        "path": str(out),
-        "bytes": len(data),
-        "rows": len(best),
-        "keys": len({k for k, _, _ in best}),
-        "ids": len(ids),
-        "hgnc_ids": sum(1 for c in ids if c.startswith("HGNC:")),
-        "famplex_ids": sum(1 for c in ids if c.startswith("FPLX:")),
-        "other_ids": sum(1 for c in ids if not c.startswith(("HGNC:", "FPLX:"))),
-        "ambiguous_keys": sum(1 for n in ids_per_key.values() if n > 1),
-        "rows_by_source": dict(sorted(by_source.items())),
-    }
+    return build(shared, out, locus_types=locus_types, species=species)
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m relx.ground build|lookup``."""
     ap = argparse.ArgumentParser(prog="python -m relx.ground", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="derive the compact lexicon from HGNC + FamPlex")
+    b = sub.add_parser("build", help="derive the compact lexicon from HGNC, MGI, RGD, FamPlex")
     b.add_argument("--shared", type=Path, default=Path("../shared"))
     b.add_argument("--out", type=Path, default=Path("relx/data/lexicon.tsv.gz"))
     b.add_argument("--all-loci", action="store_true", help="keep non-protein HGNC loci too")
+    b.add_argument("--lexicon-only", action="store_true",
+                   help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz beside it")
     q = sub.add_parser("lookup", help="ground mention texts")
     q.add_argument("texts", nargs="+")
     q.add_argument("--lexicon", type=Path, default=None)
+    q.add_argument("--taxon", default=None, help="NCBI Taxonomy id, e.g. 10090 (mouse)")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         stats = build_lexicon(
             args.shared, args.out, locus_types=None if args.all_loci else PROTEIN_LOCUS_TYPES
         )
+        if not args.lexicon_only:
+            from relx.ground_build import build_famplex_relations, build_orthologs
+
+            folder = args.out.parent
+            stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")
+            stats["famplex_relations"] = build_famplex_relations(
+                args.shared, folder / "famplex_relations.tsv.gz")
         print(json.dumps(stats, indent=2))
     else:
         g = Grounder(args.lexicon)
         for t in args.texts:
-            cands = [f"{c.id}({c.symbol},{c.source},{c.score})" for c in g.ground(t)]
+            cands = [f"{c.id}({c.symbol},{c.source},{c.score})"
+                     for c in g.ground(t, args.taxon)]
             print(f"{t}\t{' '.join(cands) or '-'}")
     return 0
 

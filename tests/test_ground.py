@@ -1,5 +1,6 @@
-"""Grounding to HGNC/FamPlex: normalisation, the lexicon builder (on tiny fixture files),
-the shipped lexicon on real mentions, and abbreviation-aware ``ground_entities``."""
+"""Grounding to HGNC/MGI/RGD/FamPlex: normalisation, the lexicon builder (on tiny fixture
+files), the shipped lexicon on real mentions, abbreviation-aware ``ground_entities``, per-
+species grounding with confidence, orthologs, coordinations and affixes (``resolve``)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,23 @@ import pytest
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.ground import (
     COLUMNS,
+    HUMAN,
+    ORTHOLOG_FACTOR,
     Grounder,
+    GroundingCandidate,
     build_lexicon,
     compact_form,
+    confidence,
     default_grounder,
     ground,
     main,
     normalize_key,
+    taxon_id,
 )
+from relx.ground_build import build_famplex_relations, build_orthologs
+from relx.ground_doc import coordination_members, resolve
+from relx.io.jsonl import document_to_json
+from relx.orthologs import Orthologs, default_orthologs, map_ids, to_human
 from tests.conftest import FIXTURES, ROOT, SHARED
 
 LEX_SHARED = FIXTURES / "lex-shared"
@@ -26,7 +36,7 @@ SHIPPED = ROOT / "relx" / "data" / "lexicon.tsv.gz"
 
 
 def ids(text: str, g: Grounder | None = None) -> list[str]:
-    return [c.id for c in (g or default_grounder()).ground(text)]
+    return [c.id for c in (g if g is not None else default_grounder()).ground(text)]
 
 
 # --- normalisation -----------------------------------------------------------------------
@@ -63,6 +73,8 @@ def test_build_from_fixtures(mini: tuple[Grounder, dict, Path]) -> None:
     assert stats["hgnc_ids"] == 12
     assert stats["famplex_ids"] == 4
     assert stats["other_ids"] == 3  # PUBCHEM:6076 (cAMP), CHEBI:79091, UP:P04608 (Tat)
+    # mouse: 7 genes (Gm128 predicted, the transgene has no Ensembl id); rat: 3 (not LOC...)
+    assert (stats["mgi_ids"], stats["rgd_ids"]) == (7, 3)
     assert set(stats["rows_by_source"]) == {"symbol", "alias", "previous", "name", "famplex"}
     assert stats["bytes"] == out.stat().st_size
     with gzip.open(out, "rt", encoding="utf-8") as fh:
@@ -70,10 +82,19 @@ def test_build_from_fixtures(mini: tuple[Grounder, dict, Path]) -> None:
     assert tuple(lines[0].split("\t")) == COLUMNS
     rows = [ln.split("\t") for ln in lines[1:]]
     assert len(rows) == stats["rows"]
-    assert all(len(r) == 5 for r in rows)
-    assert ["il2", "HGNC:6001", "IL2", "symbol", "IL2"] in rows
-    assert ["interleukin2", "HGNC:6001", "IL2", "name", ""] in rows
-    assert not any(r[2] in ("AKTIPP1", "A1S9T") for r in rows)
+    assert all(len(r) == 6 for r in rows)
+    # the key is the lower-cased form: one of them is given; the symbol on an id's first row
+    assert ["", "HGNC:6001", "IL2", "symbol", "IL2", "9606"] in rows
+    assert ["interleukin2", "HGNC:6001", "", "name", "", "9606"] in rows
+    assert ["", "MGI:96548", "Il2", "alias", "IL2", "10090"] in rows  # "IL2" < "Il2"
+    assert ["", "MGI:96548", "", "symbol", "Il2", "10090"] in rows
+    assert ["", "RGD:70500", "", "name", "MAPK2", "10116"] in rows  # "MAPK 2": two words
+    assert all(bool(r[0]) != bool(r[4]) for r in rows)
+    assert not any(r[2] in ("AKTIPP1", "A1S9T", "Gm128", "LOC100911545") for r in rows)
+    assert not any(r[4] in ("LOC229588", "9030612K14Rik", "MGC112612") for r in rows)
+    # human and shared rows first (the grounder parses mouse/rat rows only when needed)
+    taxa = [r[5] for r in rows]
+    assert taxa == sorted(taxa, key=lambda t: ("", "9606", "10090", "10116").index(t) // 2)
     # deterministic output
     again = out.with_name("again.tsv.gz")
     build_lexicon(LEX_SHARED, again)
@@ -92,6 +113,7 @@ def test_fixture_lexicon_grounding(mini: tuple[Grounder, dict, Path]) -> None:
     assert ids("Tat", g) == ["UP:P04608"]  # non-human UniProt id kept as is
     assert set(ids("CAP", g)) == {"FPLX:CAP", "HGNC:20040", "HGNC:14565"}
     assert ids("AKTIPP1", g) == []
+    assert g._species is None  # human grounding never parsed the mouse/rat rows
 
 
 def test_cli_build_and_lookup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -271,3 +293,215 @@ def test_shipped_lexicon_matches_a_rebuild(tmp_path: Path) -> None:
     stats = build_lexicon(SHARED, out)
     assert stats["bytes"] < 2_000_000
     assert out.read_bytes() == SHIPPED.read_bytes(), "rebuild relx/data/lexicon.tsv.gz"
+
+
+# --- species: lexicons, orthologs, confidence ----------------------------------------------
+
+MOUSE, RAT, YEAST = "NCBITaxon:10090", "NCBITaxon:10116", "NCBITaxon:4932"
+
+
+@pytest.fixture(scope="module")
+def mini_species(mini: tuple[Grounder, dict, Path]) -> Grounder:
+    _, _, out = mini
+    orth = out.with_name("orthologs.tsv.gz")
+    build_orthologs(LEX_SHARED, orth)
+    return Grounder(out, orthologs=Orthologs(orth))
+
+
+def tids(text: str, taxon: str | None, g: Grounder | None = None) -> list[str]:
+    return [c.id for c in (g if g is not None else default_grounder()).ground(text, taxon)]
+
+
+def test_fixture_species_grounding(mini_species: Grounder) -> None:
+    g = mini_species
+    assert tids("IL-2", MOUSE, g) == ["MGI:96548"]
+    assert tids("IL-2", RAT, g) == ["RGD:620047"]
+    assert tids("IL-2", HUMAN, g) == ids("IL-2", g) == ["HGNC:6001"]
+    assert g.ground("Trp53", MOUSE)[0].score == 1.0
+    assert g.symbol("MGI:96548") == "Il2" and g.symbol("RGD:3889") == "Tp53"
+    # no mouse entry: the mouse ortholog of the human name, scored lower
+    [il2] = g.ground("interleukin 2", MOUSE)
+    assert (il2.id, il2.score) == ("MGI:96548", round(0.95 * ORTHOLOG_FACTOR, 4))
+    assert tids("NF-kappaB p65", MOUSE, g) == ["MGI:103290"]  # FamPlex's RELA, as Rela
+    assert tids("ERK", MOUSE, g)[0] == "FPLX:ERK"
+    assert not any(i.startswith("HGNC:") for t in ("ERK", "p53", "CAP") for i in tids(t, RAT, g))
+    # a species without a gene lexicon: FamPlex and chemicals only, never a human gene
+    assert tids("IL-2", YEAST, g) == [] and tids("ERK", YEAST, g) == ["FPLX:ERK"]
+    assert tids("cAMP", YEAST, g) == ["PUBCHEM:6076"]
+    assert g.in_lexicon("il2", MOUSE) and not g.in_lexicon("Runx3", HUMAN)
+    assert not g.in_lexicon("ERK", YEAST) and g.in_lexicon("ERK", HUMAN)
+
+
+def test_old_format_lexicon_still_reads(tmp_path: Path) -> None:
+    path = tmp_path / "v1.tsv.gz"
+    path.write_bytes(gzip.compress(b"# relx-lexicon/1\nkey\tid\tsymbol\tsource\tform\n"
+                                   b"il2\tHGNC:6001\tIL2\tsymbol\tIL2\n"))
+    assert ids("IL-2", Grounder(path)) == ["HGNC:6001"]
+    bad = tmp_path / "bad.tsv.gz"
+    bad.write_bytes(gzip.compress(b"key\tid\n"))
+    with pytest.raises(ValueError, match="not a relx lexicon"):
+        len(Grounder(bad))
+
+
+def test_rows_out_of_species_order_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "lex.tsv.gz"
+    path.write_bytes(gzip.compress("\t".join(COLUMNS).encode() + b"\n"
+                                   b"il2\tMGI:96548\tIl2\tsymbol\tIl2\t10090\n"
+                                   b"il2\tHGNC:6001\tIL2\tsymbol\tIL2\t9606\n"))
+    g = Grounder(path)
+    assert ids("IL-2", g) == []  # the human row came after a mouse row: not loaded ...
+    with pytest.raises(ValueError, match="out of order"):
+        g.ground("IL-2", MOUSE)  # ... and found out as soon as the mouse rows are read
+
+
+def _c(cid: str, score: float) -> GroundingCandidate:
+    return GroundingCandidate(cid, cid, "alias", score)
+
+
+def test_confidence_rewards_a_clear_winner() -> None:
+    assert confidence([]) == 0.0
+    assert confidence([_c("A", 1.0)]) == 1.0
+    assert confidence([_c("A", 0.75), _c("B", 0.75)]) == 0.375  # a tie halves it
+    assert 0.85 < confidence([_c("A", 1.0), _c("B", 0.8), _c("C", 0.75)]) < 0.95
+    assert confidence([_c("A", 0.57)]) == 0.57  # a weak match stays weak
+    assert confidence(ground("ERK")) > confidence(ground("CAP")) > confidence(ground("p40"))
+
+
+def test_best_and_taxon_ids() -> None:
+    g = default_grounder()
+    best = g.best("IL-2")
+    assert (best.best, best.confidence, best.grounded, best.route) == \
+        ("HGNC:6001", 1.0, True, "lexicon")
+    assert g.best("IL-2", 10090).ids == ("MGI:96548",)
+    nothing = g.best("XYZ-not-a-gene", "10116")
+    assert (nothing.ids, nothing.confidence, nothing.grounded, nothing.taxon) == \
+        ((), 0.0, False, RAT)
+    assert taxon_id(9606) == taxon_id("ncbitaxon:9606") == HUMAN and taxon_id(None) is None
+    with pytest.raises(ValueError):
+        taxon_id("mouse")
+
+
+def test_orthologs_from_fixture(mini: tuple[Grounder, dict, Path]) -> None:
+    _, _, out = mini
+    orth = Orthologs(out.with_name("orthologs.tsv.gz"))
+    build_orthologs(LEX_SHARED, orth.path)
+    assert orth.from_human("HGNC:6001", MOUSE) == ("MGI:96548",)
+    assert orth.from_human("HGNC:6001", "rat") == ("RGD:620047",)
+    assert orth.from_human("HGNC:6001", YEAST) == ()
+    assert orth.to_human("RGD:3889") == ("HGNC:11998",)
+    assert orth.map_id("MGI:96548", "rat") == ("RGD:620047",)
+    assert orth.map_ids(["MGI:96548", "FPLX:ERK", "MGI:1", "HGNC:6001"], "human") == \
+        ["HGNC:6001", "FPLX:ERK", "MGI:1"]
+    assert orth.map_ids(["HGNC:11998"], "mouse") == ["MGI:98834"]
+    with pytest.raises(ValueError):
+        orth.map_ids(["HGNC:1"], "yeast")
+
+
+def test_shipped_orthologs() -> None:
+    assert to_human("MGI:98834") == ("HGNC:11998",)  # Trp53 -> TP53
+    assert map_ids(["RGD:620047", "MGI:96548"]) == ["HGNC:6001"]
+    assert len(default_orthologs().from_human("HGNC:40", MOUSE)) == 2  # ABCB1: Abcb1a, b
+
+
+def test_shipped_data_files_are_compact() -> None:
+    assert SHIPPED.stat().st_size < 1_600_000
+    for name, limit in (("orthologs.tsv.gz", 250_000), ("famplex_relations.tsv.gz", 50_000)):
+        assert (SHIPPED.parent / name).stat().st_size < limit, name
+
+
+@pytest.mark.parametrize(
+    ("text", "taxon", "first"),
+    [
+        ("IL-2", MOUSE, "MGI:96548"),
+        ("Trp53", MOUSE, "MGI:98834"),
+        ("p53", MOUSE, "MGI:98834"),
+        ("p53", RAT, "RGD:3889"),
+        ("mTOR", MOUSE, "MGI:1928394"),
+        ("Erk2", RAT, "RGD:70500"),
+        ("interleukin-6", MOUSE, "MGI:96559"),
+        ("Runx3", MOUSE, "MGI:102672"),
+        ("PI3K", MOUSE, "FPLX:PI3K"),
+        ("MAPK", RAT, "FPLX:MAPK"),
+        ("NF-kappaB", MOUSE, "FPLX:NFkappaB"),
+        ("AMPK", RAT, "FPLX:AMPK"),
+        ("caspase-3", MOUSE, "MGI:107739"),
+    ],
+)
+def test_shipped_species_mentions(text: str, taxon: str, first: str) -> None:
+    assert tids(text, taxon)[0] == first
+
+
+def test_ground_entities_output_unchanged_by_the_new_fields() -> None:
+    """The default path sets no taxon/confidence/flag, so JSON output is as before."""
+    doc = _doc("Mouse IL-2 binds murine p53 and XYZ9.", ["IL-2", "p53", "XYZ9"], [])
+    out = default_grounder().ground_entities(doc)
+    assert [e.norm_ids[:1] for e in out.sentences[0].entities] == \
+        [["HGNC:6001"], ["HGNC:11998"], []]
+    assert all(e.taxon is e.norm_confidence is e.grounded is None
+               for e in out.sentences[0].entities)
+    assert out.species is None
+    line = document_to_json(out)
+    assert not any(k in line for k in ('"taxon"', '"grounded"', '"norm_confidence"',
+                                       '"species"'))
+
+
+# --- one mention out of context: coordinations, affixes, orthologs (resolve) ----------------
+
+
+@pytest.mark.parametrize(
+    ("text", "taxon", "route", "expected"),
+    [
+        ("IL-2/4", None, "coordination", ["HGNC:6001", "HGNC:6014"]),  # not IL24
+        ("ERK1 and 2", None, "coordination", ["FPLX:ERK"]),  # exactly ERK's members
+        ("ERK1/2", None, "lexicon", ["FPLX:ERK"]),  # curated in FamPlex as written
+        ("STAT5a/b", None, "coordination", ["FPLX:STAT5"]),
+        ("NOD2/CARD15", None, "coordination", ["HGNC:5331"]),  # synonyms: one gene
+        ("MMP-2 and -9", None, "coordination", ["HGNC:7166", "HGNC:7176"]),
+        ("Smad1-3", None, "coordination", ["HGNC:6767", "HGNC:6768", "HGNC:6769"]),
+        ("MMP1-3", None, "coordination", ["HGNC:7155", "HGNC:7166", "HGNC:7173"]),  # not MMP13
+        ("NKX2-5", None, "lexicon", ["HGNC:2488"]),  # a symbol with a hyphen, not a range
+        ("Erk1/2", MOUSE, "lexicon", ["FPLX:ERK"]),
+        ("IL-2/4", MOUSE, "coordination", ["MGI:96548", "MGI:96556"]),
+        ("GST-p53", None, "affix", ["HGNC:11998"]),
+        ("p-ERK", None, "affix", ["FPLX:ERK"]),  # phospho-ERK, not PERK (EIF2AK3)
+        ("Runx3-/-", MOUSE, "lexicon", ["MGI:102672"]),
+        ("Runx3-deficient", MOUSE, "affix", ["MGI:102672"]),
+        ("mIL-2", MOUSE, "affix", ["MGI:96548"]),
+        ("P-selectin", None, "ortholog", ["HGNC:10721"]),  # an MGI alias of Selp -> SELP
+        ("Ste5", YEAST, "none", []),
+        ("XYZ-not-a-gene", None, "none", []),
+        ("-4", None, "none", []),  # no letter: no name (a rat alias "4" exists)
+    ],
+)
+def test_resolve(text: str, taxon: str | None, route: str, expected: list[str]) -> None:
+    got = resolve(text, taxon)
+    assert got.route == route
+    assert list(got.ids[: len(expected)]) == expected and got.grounded == bool(expected)
+    assert 0.0 <= got.confidence <= 1.0 and (got.confidence > 0) == bool(expected)
+
+
+def test_coordination_members() -> None:
+    assert coordination_members("IL-2, -4 and -5") == ["IL-2", "IL-4", "IL-5"]
+    assert coordination_members("IKKα/β") == ["IKKα", "IKKβ"]
+    assert coordination_members("STAT1-3") == ["STAT1", "STAT2", "STAT3"]
+    assert coordination_members("STAT3-1") == []  # not an ascending range
+    assert coordination_members("p53") == coordination_members("CD4/8/") == []
+
+
+def test_weak_matches_get_low_confidence() -> None:
+    assert resolve("IL-2").confidence == 1.0
+    assert resolve("il-2").confidence < 1.0  # other case
+    assert resolve("GST-p53").confidence < resolve("p53").confidence  # through an affix
+    assert resolve("p40").confidence < 0.2 and resolve("ER").confidence < 0.5  # ambiguous
+    assert resolve("PR").confidence < resolve("PGR").confidence  # two characters
+    assert resolve("P-selectin").confidence < 0.75  # through a mouse ortholog
+
+
+@pytest.mark.slow
+def test_shipped_tables_match_a_rebuild(tmp_path: Path) -> None:
+    if not (SHARED / "lexicons" / "hgnc").exists():
+        pytest.skip(f"{SHARED / 'lexicons'} not available")
+    for build, name in ((build_orthologs, "orthologs.tsv.gz"),
+                        (build_famplex_relations, "famplex_relations.tsv.gz")):
+        build(SHARED, tmp_path / name)
+        assert (tmp_path / name).read_bytes() == (SHIPPED.parent / name).read_bytes(), name

@@ -1,0 +1,136 @@
+"""Evaluate species tagging and species-aware grounding on ../shared/corpora/genes.
+
+    PYTHONPATH=. python lab/genes/eval_species.py [--shared ../shared]
+
+1. Organism mentions (``relx.species.find_species``) against S800, LINNAEUS (species and
+   species clues), CRAFT (NCBITaxon) and LocText organisms, test splits: recall over gold
+   mentions of the taxa relx knows, precision of relx's ``name`` hits (a hit is right when it
+   overlaps a gold mention of the same taxon; CRAFT's genus-level Mus/Drosophila/Nematoda
+   and yeast/pombe strains count as the species).
+2. LocText proteins (all 100 abstracts; gold UniProt ids): a mention is human when one of its
+   accessions is in the HGNC table. Human: species given, best id right / any id right
+   (HGNC), against ``ground_entities``. Others: species not human, and how often the best id
+   is an HGNC id anyway (a wrong id).
+3. GNAT-100 (BioCreative I subset): the document focus against the gold genes' majority
+   taxon.
+
+None of these corpora was used to write relx's species or grounding rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from relx.doc import Document, Entity, Sentence, Span
+from relx.ground import Grounder
+from relx.species import TAXON_NAMES, document_focus, find_species
+
+SAME = {"NCBITaxon:559292": "NCBITaxon:4932", "NCBITaxon:284812": "NCBITaxon:4896",
+        "NCBITaxon:10088": "NCBITaxon:10090", "NCBITaxon:7215": "NCBITaxon:7227",
+        "NCBITaxon:6231": "NCBITaxon:6239"}
+
+
+def norm(taxon: str | None) -> str:
+    return SAME.get(taxon or "", taxon or "")
+
+
+def docs(genes: Path, corpus: str, splits: tuple[str, ...]) -> Iterator[dict]:
+    for split in splits:
+        path = genes / corpus / f"{split}.jsonl"
+        if path.exists():
+            with path.open(encoding="utf-8") as fh:
+                yield from (json.loads(line) for line in fh)
+
+
+def species_mentions(genes: Path, corpus: str, types: set[str]) -> dict:
+    gold_n = found = hits_n = hits_ok = 0
+    for d in docs(genes, corpus, ("test",)):
+        gold = [(m["start"], m["end"], norm(m["taxon"] or (m["ids"] or [""])[0]))
+                for m in d["mentions"] if m["type"] in types]
+        hits = find_species(d["text"])
+        for s, e, t in gold:
+            if t in TAXON_NAMES:
+                gold_n += 1
+                found += any(h.start < e and s < h.end and norm(h.taxon) == t for h in hits)
+        for h in hits:
+            if h.kind == "name":
+                hits_n += 1
+                hits_ok += any(h.start < e and s < h.end and norm(h.taxon) == t
+                               for s, e, t in gold)
+    return {"corpus": corpus, "gold": gold_n, "recall": round(found / max(gold_n, 1), 3),
+            "name_hits": hits_n, "precision": round(hits_ok / max(hits_n, 1), 3)}
+
+
+def uniprot_to_hgnc(shared: Path) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    path = next((shared / "lexicons" / "hgnc").glob("*.tsv.gz"))
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh, delimiter="\t"):
+            if r["Status"] == "Approved":
+                for u in r["UniProt ID(supplied by UniProt)"].split(","):
+                    if u.strip():
+                        out.setdefault(u.strip(), set()).add(r["HGNC ID"])
+    return out
+
+
+def loctext_proteins(genes: Path, shared: Path) -> dict:
+    up, g = uniprot_to_hgnc(shared), Grounder()
+    st: collections.Counter[str] = collections.Counter()
+    for d in docs(genes, "loctext", ("train", "devel", "test")):
+        prots = [m for m in d["mentions"] if m["type"] == "protein"]
+        ents = [Entity(id=f"T{i}", spans=[Span(start=m["start"], end=m["end"])], text=m["text"])
+                for i, m in enumerate(prots)]
+        doc = Document(id=d["id"], text=d["text"], sentences=[Sentence(
+            id="s", start=0, end=len(d["text"]), text=d["text"], entities=ents)])
+        old = g.ground_entities(doc).sentences[0].entities
+        new = g.ground_document(doc).sentences[0].entities
+        for m, o, n in zip(prots, old, new, strict=True):
+            gold = set().union(*(up.get(i.split(":", 1)[1].split("-")[0], set())
+                                 for i in m["ids"]))
+            kind = "human" if gold else "other"
+            st[f"{kind}.n"] += 1
+            if gold:
+                st["human.new_taxon_human"] += n.taxon == "NCBITaxon:9606"
+            else:
+                st["other.new_taxon_not_human"] += n.taxon != "NCBITaxon:9606"
+            for tag, e in (("old", o), ("new", n)):
+                if gold:
+                    st[f"human.{tag}_best_right"] += bool(e.norm_ids) and e.norm_ids[0] in gold
+                    st[f"human.{tag}_any_right"] += bool(set(e.norm_ids) & gold)
+                else:
+                    st[f"other.{tag}_best_is_hgnc"] += e.norm_ids[:1] != [] and \
+                        e.norm_ids[0].startswith("HGNC:")
+    return dict(sorted(st.items()))
+
+
+def gnat_focus(genes: Path) -> dict:
+    ok = n = 0
+    for d in docs(genes, "gnat100-bc1", ("test",)):
+        taxa = collections.Counter(norm(t) for t in d["doc_taxa"].values())
+        if taxa:
+            n += 1
+            focus = document_focus(find_species(d["text"])) or "NCBITaxon:9606"
+            ok += norm(focus) == taxa.most_common(1)[0][0]
+    return {"docs": n, "focus_accuracy": round(ok / max(n, 1), 3)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--shared", type=Path, default=Path("../shared"))
+    args = ap.parse_args()
+    genes = args.shared / "corpora" / "genes"
+    for corpus, types in (("s800", {"Species"}), ("linnaeus", {"species", "species_clue"}),
+                          ("craft", {"NCBITaxon"}), ("loctext", {"organism"})):
+        print(json.dumps(species_mentions(genes, corpus, types)))
+    print(json.dumps({"loctext_proteins": loctext_proteins(genes, args.shared)}))
+    print(json.dumps({"gnat100_bc1": gnat_focus(genes)}))
+
+
+if __name__ == "__main__":
+    main()

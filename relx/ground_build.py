@@ -1,0 +1,315 @@
+"""Building the data files relx grounds with, from the shared lexicons (see :mod:`relx.ground`).
+
+* ``lexicon.tsv.gz`` (:func:`build_lexicon`): HGNC and FamPlex rows (human and shared), then
+  MGI (mouse) and RGD (rat) rows, each group sorted by key (``Grounder`` relies on the order:
+  it parses the mouse/rat rows only when a mouse or rat mention is grounded).
+* ``orthologs.tsv.gz`` (:func:`build_orthologs`): human gene -> mouse and rat orthologs, from
+  the HGNC table's MGI/RGD columns (read by :mod:`relx.orthologs`).
+* ``famplex_relations.tsv.gz`` (:func:`build_famplex_relations`): FamPlex ``isa``/``partof``
+  edges between namespaced ids (``HGNC:6871 isa FPLX:ERK``; read by :mod:`relx.same_gene`).
+
+Mouse/rat genes without an Ensembl gene id (transgenes, QTLs, markers) and predicted or
+non-coding ones by name (``Gm12345``, ``...Rik``, ``LOC...``, ``Mir...``, ``...-ps``,
+``AABR07...``, EST names) are left out to keep the lexicon small, as are clone-id synonyms.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from relx.ground import (
+    COLUMNS,
+    LEXICON_FORMAT,
+    PROTEIN_LOCUS_TYPES,
+    SOURCES,
+    SPECIES_LEXICONS,
+    compact_form,
+)
+from relx.io.atomic import atomic_open
+
+__all__ = ["build_famplex_relations", "build_lexicon", "build_orthologs"]
+
+_SOURCE_RANK = {s: i for i, s in enumerate(SOURCES)}
+#: taxon column value of each namespace's rows ("" for ids shared by every species)
+_TAXON_OF = {"HGNC": "9606", "MGI": "10090", "RGD": "10116"}
+#: gene symbols of mouse/rat entries left out (predicted, non-coding, unplaced, clone names)
+_SKIP_SYMBOL = re.compile(
+    r"^(Gm\d+|LOC\d+|RGD\d+|MGC\d+|AABR\d.*|ENS[A-Z]*G\d+|AC\d+.*|[A-Z]{1,2}\d{5,}|.*Rik\d*"
+    r"|Mir\d.*|Mirlet.*|Snor[ad]\d.*|Snhg\d.*|Scarna\d.*|Rny\d.*|Rn\d+s.*|n-[A-Z].*|.*-ps\d*"
+    r"|Tg\(.*|.*-as\d*)$")
+#: synonyms left out (clone and locus ids)
+_SKIP_SYNONYM = re.compile(r"^(LOC\d+|MGC\d+|RGD\d+|Gm\d+|.*Rik\d*|[A-Z]{1,2}\d{5,}|ENS\w+)$")
+
+
+def _split_list(value: str | None, sep: str = ",") -> list[str]:
+    return [v.strip() for v in (value or "").split(sep) if v.strip()]
+
+
+def _find(shared: Path, name: str) -> Path | None:
+    folder = shared / "lexicons" / name
+    files = sorted(folder.glob(f"*{name}*.tsv.gz")) or sorted(folder.glob("*.tsv*"))
+    return files[-1] if files else None
+
+
+def _find_hgnc(shared: Path) -> Path:
+    path = _find(shared, "hgnc")
+    if path is None:
+        raise FileNotFoundError(f"no HGNC table (*.tsv.gz) in {shared / 'lexicons' / 'hgnc'}")
+    return path
+
+
+def _read_tsv(path: Path, quoting: int = csv.QUOTE_MINIMAL) -> list[dict[str, str]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t", quoting=quoting))
+
+
+def _read_hgnc(path: Path) -> list[dict[str, str]]:
+    return [r for r in _read_tsv(path) if r.get("Status") == "Approved"]
+
+
+def _hgnc_entries(
+    rows: list[dict[str, str]], locus_types: frozenset[str] | None
+) -> Iterator[tuple[str, str, str]]:
+    """(text, id, source) for the HGNC rows' symbols, names, previous symbols, aliases."""
+    for r in rows:
+        if locus_types is not None and r.get("Locus type") not in locus_types:
+            continue
+        cid = r["HGNC ID"]
+        yield r["Approved symbol"], cid, "symbol"
+        if r.get("Approved name"):
+            yield r["Approved name"], cid, "name"
+        for s in _split_list(r.get("Previous symbols")):
+            yield s, cid, "previous"
+        for s in _split_list(r.get("Alias symbols")):
+            yield s, cid, "alias"
+
+
+def _species_entries(
+    path: Path, ns: str, symbols: dict[str, str]
+) -> Iterator[tuple[str, str, str]]:
+    """(text, id, source) of an MGI or RGD gene table (``ID symbol synonyms ensembl``):
+    symbols, and synonyms as ``name`` (several words) or ``alias``; fills ``symbols``."""
+    for r in _read_tsv(path, csv.QUOTE_NONE):  # quotes are part of names there
+        symbol = (r.get("symbol") or "").strip()
+        if not symbol or not (r.get("ensembl") or "").strip() or _SKIP_SYMBOL.match(symbol):
+            continue
+        cid = f"{ns}:{r['ID'].strip()}"
+        symbols[cid] = symbol
+        yield symbol, cid, "symbol"
+        raw = r.get("synonyms") or ""
+        for s in _split_list(raw, "|" if "|" in raw else ";"):
+            if s != symbol and not _SKIP_SYNONYM.match(s):
+                yield s, cid, "name" if " " in s else "alias"
+
+
+def _qualify(ns: str, local: str) -> str:
+    return local if local.upper().startswith(ns.upper() + ":") else f"{ns}:{local}"
+
+
+def _hgnc_maps(hgnc_rows: list[dict[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
+    by_symbol: dict[str, str] = {}
+    by_previous: dict[str, str] = {}
+    for r in hgnc_rows:
+        by_symbol[r["Approved symbol"]] = r["HGNC ID"]
+        for s in _split_list(r.get("Previous symbols")):
+            by_previous.setdefault(s, r["HGNC ID"])
+    return by_symbol, by_previous
+
+
+def _famplex_entries(
+    folder: Path, hgnc_rows: list[dict[str, str]], symbols: dict[str, str]
+) -> Iterator[tuple[str, str, str]]:
+    """(text, id, source) from FamPlex entity names and the grounding map.
+
+    Grounding-map rows take their HGNC, FPLX or UniProt (mapped to HGNC through the HGNC
+    table) grounding in that order of preference, else the first one given. ``symbols`` is
+    filled with display symbols of ids outside HGNC.
+    """
+    by_symbol, by_previous = _hgnc_maps(hgnc_rows)
+    by_uniprot: dict[str, str] = {}
+    for r in hgnc_rows:
+        for u in _split_list(r.get("UniProt ID(supplied by UniProt)")):
+            by_uniprot.setdefault(u, r["HGNC ID"])
+    entities_csv = folder / "entities.csv"
+    if entities_csv.exists():
+        with entities_csv.open(encoding="utf-8", newline="") as fh:
+            for row in csv.reader(fh):
+                if row and row[0].strip():
+                    name = row[0].strip()
+                    symbols[f"FPLX:{name}"] = name
+                    yield name, f"FPLX:{name}", "famplex"
+    gmap = folder / "grounding_map.csv"
+    if not gmap.exists():
+        return
+    with gmap.open(encoding="utf-8", newline="") as fh:
+        for row in csv.reader(fh):
+            if not row or not row[0].strip():
+                continue
+            text = row[0].strip()
+            pairs = [
+                (row[i].strip(), row[i + 1].strip())
+                for i in range(1, len(row) - 1, 2)
+                if row[i].strip() and row[i + 1].strip()
+            ]
+            cid = None
+            for ns, local in pairs:
+                if ns == "HGNC":
+                    cid = by_symbol.get(local) or by_previous.get(local)
+                    if cid is None and local.isdigit():
+                        cid = f"HGNC:{local}"
+                elif ns == "FPLX":
+                    cid = f"FPLX:{local}"
+                    symbols.setdefault(cid, local)
+                if cid:
+                    break
+            if cid is None:
+                for ns, local in pairs:
+                    if ns == "UP":
+                        cid = by_uniprot.get(local.split("-")[0])
+                        if cid:
+                            break
+            if cid is None and pairs:
+                ns, local = pairs[0]
+                cid = _qualify(ns, local)
+                symbols.setdefault(cid, text)
+            if cid:
+                yield text, cid, "famplex"
+
+
+def _write_gz(path: Path, text: str) -> int:
+    """Write ``text`` gzip-compressed (deterministic bytes) to ``path`` atomically."""
+    data = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+    with atomic_open(path, "wb") as fh:
+        fh.write(data)
+    return len(data)
+
+
+def build_lexicon(
+    shared: Path,
+    out: Path,
+    *,
+    locus_types: frozenset[str] | None = PROTEIN_LOCUS_TYPES,
+    species: bool = True,
+) -> dict:
+    """Write the compact grounding lexicon to ``out`` and return its statistics.
+
+    ``shared`` is the shared data folder holding ``lexicons/hgnc/*.tsv.gz`` (approved HGNC
+    entries of ``locus_types`` are used; ``None`` keeps all), ``lexicons/famplex/`` and, with
+    ``species``, ``lexicons/mgi/`` and ``lexicons/rgd/`` (skipped when absent).
+    """
+    shared, out = Path(shared), Path(out)
+    hgnc_path = _find_hgnc(shared)
+    hgnc_rows = _read_hgnc(hgnc_path)
+    symbols: dict[str, str] = {r["HGNC ID"]: r["Approved symbol"] for r in hgnc_rows}
+    entries = list(_hgnc_entries(hgnc_rows, locus_types))
+    entries += list(_famplex_entries(shared / "lexicons" / "famplex", hgnc_rows, symbols))
+    sources = [f"HGNC {hgnc_path.name}", "FamPlex entities.csv, grounding_map.csv"]
+    for name, ns, _ in SPECIES_LEXICONS if species else ():
+        path = _find(shared, name)
+        if path is not None:
+            entries += list(_species_entries(path, ns, symbols))
+            sources.append(f"{ns} {path.name}")
+
+    # one row per (key, id, form), keeping the best source
+    best: dict[tuple[str, str, str], str] = {}
+    for text, cid, source in entries:
+        form = compact_form(text)
+        if not form:
+            continue
+        k = (form.lower(), cid, form)
+        old = best.get(k)
+        if old is None or _SOURCE_RANK[source] < _SOURCE_RANK[old]:
+            best[k] = source
+
+    def group(item: tuple[tuple[str, str, str], str]) -> tuple[int, tuple[str, str, str]]:
+        ns = item[0][1].partition(":")[0]
+        return [n for _, n, _ in SPECIES_LEXICONS].index(ns) + 1 if ns in ("MGI", "RGD") \
+            else 0, item[0]
+
+    buf = io.StringIO()
+    buf.write(f"# {LEXICON_FORMAT} grounding lexicon for relx.ground\n")
+    buf.write(f"# sources: {'; '.join(sources)}\n")
+    buf.write("# key: empty when form is given (key = form lower-cased); symbol: on an id's "
+              "first row only; taxon: NCBI Taxonomy id of a gene (empty: family, complex, "
+              "chemical)\n")
+    buf.write("\t".join(COLUMNS) + "\n")
+    seen: set[str] = set()
+    for (key, cid, form), source in sorted(best.items(), key=group):
+        symbol = "" if cid in seen else symbols[cid]
+        seen.add(cid)
+        key, form = ("", form) if form != key else (key, "")
+        buf.write(f"{key}\t{cid}\t{symbol}\t{source}\t{form}\t"
+                  f"{_TAXON_OF.get(cid.partition(':')[0], '')}\n")
+    size = _write_gz(out, buf.getvalue())
+
+    by_source = Counter(best.values())
+    ids = {cid for _, cid, _ in best}
+    ids_per_key = Counter(key for key, _ in {(k, c) for k, c, _ in best})
+    return {
+        "path": str(out),
+        "bytes": size,
+        "rows": len(best),
+        "keys": len({k for k, _, _ in best}),
+        "ids": len(ids),
+        "hgnc_ids": sum(1 for c in ids if c.startswith("HGNC:")),
+        "famplex_ids": sum(1 for c in ids if c.startswith("FPLX:")),
+        "mgi_ids": sum(1 for c in ids if c.startswith("MGI:")),
+        "rgd_ids": sum(1 for c in ids if c.startswith("RGD:")),
+        "other_ids": sum(1 for c in ids if not c.startswith(("HGNC:", "FPLX:", "MGI:", "RGD:"))),
+        "ambiguous_keys": sum(1 for n in ids_per_key.values() if n > 1),
+        "rows_by_source": dict(sorted(by_source.items())),
+    }
+
+
+def build_orthologs(shared: Path, out: Path) -> dict:
+    """Write the human -> mouse/rat ortholog table (``hgnc mgi rgd``, local ids, several
+    joined by ``,``) from the HGNC table's MGI and RGD columns; return its statistics."""
+    rows = _read_hgnc(_find_hgnc(Path(shared)))
+    lines = ["# relx-orthologs/1 human HGNC -> mouse MGI, rat RGD (from the HGNC table)",
+             "hgnc\tmgi\trgd"]
+    pairs = Counter()
+    for r in sorted(rows, key=lambda r: int(r["HGNC ID"].partition(":")[2])):
+        cols = []
+        for col, ns in (("Mouse genome database ID(supplied by MGI)", "MGI"),
+                        ("Rat genome database ID(supplied by RGD)", "RGD")):
+            ids = [_qualify(ns, i).partition(":")[2] for i in _split_list(r.get(col))]
+            pairs[ns] += len(ids)
+            cols.append(",".join(ids))
+        if any(cols):
+            lines.append(f"{r['HGNC ID'].partition(':')[2]}\t{cols[0]}\t{cols[1]}")
+    size = _write_gz(Path(out), "\n".join(lines) + "\n")
+    return {"path": str(out), "bytes": size, "human_genes": len(lines) - 2,
+            "mouse_pairs": pairs["MGI"], "rat_pairs": pairs["RGD"]}
+
+
+def build_famplex_relations(shared: Path, out: Path) -> dict:
+    """Write FamPlex's ``isa``/``partof`` edges as ``child relation parent`` rows of
+    namespaced ids (HGNC symbols mapped to HGNC ids); return its statistics."""
+    shared = Path(shared)
+    by_symbol, by_previous = _hgnc_maps(_read_hgnc(_find_hgnc(shared)))
+    path = shared / "lexicons" / "famplex" / "relations.csv"
+    edges: set[tuple[str, str, str]] = set()
+    if path.exists():
+        with path.open(encoding="utf-8", newline="") as fh:
+            for row in csv.reader(fh):
+                if len(row) < 5 or row[2] not in ("isa", "partof"):
+                    continue
+                ends = []
+                for ns, local in ((row[0], row[1]), (row[3], row[4])):
+                    if ns == "HGNC":
+                        ends.append(by_symbol.get(local) or by_previous.get(local))
+                    else:
+                        ends.append(f"{ns}:{local}" if ns == "FPLX" else None)
+                if ends[0] and ends[1]:
+                    edges.add((ends[0], row[2], ends[1]))
+    lines = ["# relx-famplex-relations/1 child relation parent (FamPlex relations.csv)",
+             "child\trelation\tparent", *("\t".join(e) for e in sorted(edges))]
+    size = _write_gz(Path(out), "\n".join(lines) + "\n")
+    return {"path": str(out), "bytes": size, "edges": len(edges)}

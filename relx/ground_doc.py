@@ -1,0 +1,306 @@
+"""Species-aware grounding of a document's mentions, with confidence (the opt-in path:
+``Grounder.ground_entities`` stays as it was, this is ``Grounder.ground_document``).
+
+Each gene/protein entity gets a species (:func:`relx.species.assign_species`, or human with
+``species=False``) and is grounded in that species' lexicon plus FamPlex
+(``Grounder.ground(text, taxon)``), trying in order:
+
+1. **coordinations and ranges** -- ``IL-2/4``, ``ERK1 and 2``, ``MMP-2 and -9``,
+   ``STAT5a/b``, ``NOD2/CARD15``, ``Smad1-3`` -- unless the whole mention is a curated
+   FamPlex entry (``ERK1/2``) or a symbol as written (``NKX2-5``). When every member
+   grounds: the FamPlex family whose members are exactly those genes (``ERK1 and 2`` ->
+   ``FPLX:ERK``, ``Smad2/3`` -> ``FPLX:SMAD2_3``), else each member's best id in text order
+   (``IL-2/4`` -> IL2, IL4: then ``norm_ids`` lists co-referents, not alternatives), and
+   one id when all members are synonyms (``NOD2/CARD15``);
+2. **the mention as written** (exact case, no variant);
+3. **affixes** stripped, when the stripped form grounds better than the mention: knockout
+   and knockdown markers (``-/-``, ``-deficient``, ``-null``, ``KO``, ``siRNA``), tags
+   (``GST-``, ``FLAG-``, ``HA-``, ``-GFP``), states (``phospho-``, ``p-ERK`` -- not
+   ``P-selectin``) and a species prefix matching the species (``mIL-2`` in mouse: Il2,
+   not the gene with the alias ``MIL2``);
+4. **the mention** in another case or through a variant (``Grounder.ground``);
+5. **orthologs**: a human mention no human entry knows that a mouse or rat entry does
+   (``P-selectin``, an MGI alias of Selp) takes that gene's human ortholog (SELP).
+
+Around these, **abbreviations** defined in the document: a short form whose grounding is
+empty or ambiguous takes its long form's (as ``ground_entities`` does); a long form that
+does not ground takes its short form's when that is unambiguous.
+
+One grounding per surface form (normalised text) and species per document. A mention
+without a letter or no lexicon knows gets ``norm_ids=[]``, ``grounded=False`` -- never a guessed id. Confidence is
+:func:`relx.ground.confidence` of the candidates (weak: alias, other case, variant, ortholog,
+ambiguous), times 0.9 through an affix and 0.8 for mentions of two characters or fewer.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from relx.doc import Document, Entity, SpeciesMention
+from relx.famplex import FamPlex, default_famplex
+from relx.ground import (
+    HUMAN,
+    MOUSE,
+    ORTHOLOG_FACTOR,
+    RAT,
+    SOURCE_WEIGHT,
+    Grounder,
+    Grounding,
+    GroundingCandidate,
+    compact_form,
+    confidence,
+    default_grounder,
+    normalize_key,
+    taxon_id,
+)
+from relx.ids import CHEMICAL_NAMESPACES, is_protein_type, namespace_of, namespaced_ids
+from relx.species import assign_species, find_species
+
+if TYPE_CHECKING:
+    from relx.species import SpeciesAssignment
+
+__all__ = ["coordination_members", "ground_document", "resolve"]
+
+AFFIX_FACTOR = 0.9
+SHORT_FACTOR = 0.8
+
+_SEP = r"\s*(?:/|,\s*and|,\s*or|,|&|\band\b|\bor\b)\s*"
+_NUM_LIST = re.compile(rf"^(?P<stem>.*?[A-Za-z][-\s]?)(?P<first>\d+[A-Za-z]?)"
+                       rf"(?P<rest>(?:{_SEP}-?\d+[A-Za-z]?)+)$")
+_NUM_RANGE = re.compile(r"^(?P<stem>.*?[A-Za-z][-\s]?)(?P<a>\d+)\s*(?:-|\u2013|\bto\b)\s*-?"
+                        r"(?P<b>\d+)$")
+_GREEK_ALT = r"(?:alpha|beta|gamma|delta|epsilon|kappa|[a-zA-Z\u03b1-\u03c9])"
+_LETTER_ALT = re.compile(rf"^(?P<stem>.*?\w)(?P<a>{_GREEK_ALT})\s*/\s*(?P<b>{_GREEK_ALT})$")
+_SLASH_ALT = re.compile(r"^(?P<a>[^/\s][^/]+?)\s*/\s*(?P<b>[^/\s][^/]+)$")
+
+_PREFIXES = re.compile(
+    r"^(?:GST|FLAG|Flag|HA|His6?|6xHis|GFP|EGFP|eGFP|YFP|CFP|RFP|mCherry|Myc|myc|MBP|V5|"
+    r"SUMO|phospho|Phospho|pro|Pro|recombinant|Recombinant|rh|Rh|wild-type|wt|WT|"
+    r"mutant|activated|active|total|endogenous|exogenous)[-\s]+(?=\S{2})"
+    r"|^[pP]-(?=[A-Z]|p\d|c-)")  # phospho: p-ERK, p-p38, p-c-Jun (not P-selectin)
+_SUFFIXES = re.compile(
+    r"(?:\s*\(?\s*[-\u2212\u2013+]/[-\u2212\u2013]\s*\)?|[-\s](?:deficient|null|knockout|"
+    r"knock-out|KO|KD|knockdown|siRNA|shRNA|transgenic|Tg|fusion|tagged|GFP|EGFP|mutant|"
+    r"mutants|WT|wt))$")
+_SPECIES_PREFIX = re.compile(r"^(h|m|r)-?(?=[A-Z0-9].)")
+_PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
+
+
+def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
+               factor: float = 1.0) -> Grounding:
+    conf = round(confidence(cands) * factor, 3)
+    return Grounding(tuple(c.id for c in cands), conf if cands else 0.0, taxon,
+                     route if cands else "none")
+
+
+def _exact(c: GroundingCandidate) -> bool:
+    """Matched as written: no case folding, variant or ortholog lowered its score."""
+    return c.score >= SOURCE_WEIGHT[c.source] - 1e-9
+
+
+def _prefer_whole(text: str, cands: list[GroundingCandidate]) -> bool:
+    """The whole mention is curated (FamPlex) or written as its best candidate's symbol."""
+    return bool(cands) and (cands[0].source == "famplex" or
+                            re.sub(r"\s+", "", text).lower() == cands[0].symbol.lower())
+
+
+def coordination_members(text: str) -> list[str]:
+    """The member mentions of a coordination or range (``IL-2/4`` -> ``IL-2``, ``IL-4``;
+    ``Smad1-3`` -> ``Smad1``, ``Smad2``, ``Smad3``), else []."""
+    text = text.strip()
+    m = _NUM_LIST.match(text)
+    if m:
+        nums = [m["first"], *re.findall(r"\d+[A-Za-z]?", m["rest"])]
+        return [m["stem"] + n for n in nums]
+    m = _NUM_RANGE.match(text)
+    if m and int(m["a"]) < int(m["b"]) <= int(m["a"]) + 10:
+        return [m["stem"] + str(n) for n in range(int(m["a"]), int(m["b"]) + 1)]
+    m = _LETTER_ALT.match(text)
+    if m and len(m["stem"]) >= 2:
+        return [m["stem"] + m["a"], m["stem"] + m["b"]]
+    m = _SLASH_ALT.match(text)
+    if m and len(compact_form(m["a"])) >= 2 and len(compact_form(m["b"])) >= 2:
+        return [m["a"], m["b"]]
+    return []
+
+
+def _coordination(g: Grounder, famplex: FamPlex, text: str, taxon: str | None
+                  ) -> Grounding | None:
+    members = coordination_members(text)
+    if not members:
+        return None
+    found = [g.best(t, taxon) for t in members]
+    if not all(f.grounded for f in found):
+        return None
+    conf = min(f.confidence for f in found)
+    best = list(dict.fromkeys(f.ids[0] for f in found))
+    if len(best) == 1:
+        return Grounding((best[0],), conf, taxon, "coordination")
+    human = [i if i.startswith("HGNC:") else next(iter(g.orthologs.map_id(i, "human")), "")
+             for i in best]
+    family = famplex.family_of(human) if all(human) else None
+    if family is not None:
+        return Grounding((family,), conf, taxon, "coordination")
+    return Grounding(tuple(best), conf, taxon, "coordination")
+
+
+def _affix_forms(text: str, taxon: str | None) -> list[str]:
+    """The mention without its affixes, one stripped at a time, then all."""
+    forms = []
+    t = text.strip()
+    for _ in range(3):
+        s = _SUFFIXES.sub("", t)
+        p = _PREFIXES.sub("", s)
+        m = _SPECIES_PREFIX.match(p)
+        if m and _PREFIX_TAXON[m.group(1)] == (taxon or HUMAN):
+            p = p[m.end():]
+        for f in (s, p):
+            if f and f != t and f not in forms:
+                forms.append(f)
+        if p == t:
+            break
+        t = p
+    return forms
+
+
+_RESOLVED: WeakKeyDictionary[Grounder, dict[tuple[str, str | None, int], Grounding]] = \
+    WeakKeyDictionary()
+
+
+def resolve(text: str, taxon: str | int | None = None, *, grounder: Grounder | None = None,
+            famplex: FamPlex | None = None) -> Grounding:
+    """The grounding of one mention out of context: coordinations, the mention, affixes,
+    orthologs (cached per grounder)."""
+    g = grounder if grounder is not None else default_grounder()
+    fam = famplex or default_famplex()
+    taxon = taxon_id(taxon)
+    cache = _RESOLVED.setdefault(g, {})
+    key = (text, taxon, id(fam))
+    found = cache.get(key)
+    if found is None:
+        found = _resolve(g, fam, text, taxon)
+        if len(cache) < 100_000:
+            cache[key] = found
+    return found
+
+
+def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
+    if not re.search(r"[^\W\d_]", text):  # "4" of "IL-2, -4": no name without a letter
+        return Grounding((), 0.0, taxon, "none")
+    direct = g.ground(text, taxon)
+    if not _prefer_whole(text, direct):
+        coord = _coordination(g, famplex, text, taxon)
+        if coord is not None:
+            return coord
+    short = SHORT_FACTOR if len(compact_form(text)) <= 2 else 1.0
+    if direct and _exact(direct[0]):
+        return _grounding(direct, taxon, "lexicon", short)
+    for form in _affix_forms(text, taxon):  # "p-ERK" is not PERK, "mIL-2" not Mil2
+        cands = g.ground(form, taxon)
+        if cands and (not direct or cands[0].score > direct[0].score):
+            return _grounding(cands, taxon, "affix", AFFIX_FACTOR * short)
+    if direct:
+        return _grounding(direct, taxon, "lexicon", short)
+    if taxon in (None, HUMAN) and len(compact_form(text)) >= 3:  # in MGI/RGD only
+        # ("P-selectin"): their human orthologs
+        cands = _from_orthologs(g, text)
+        if cands:
+            return _grounding(cands, taxon, "ortholog", short)
+    return Grounding((), 0.0, taxon, "none")
+
+
+def _from_orthologs(g: Grounder, text: str) -> list[GroundingCandidate]:
+    best: dict[str, GroundingCandidate] = {}
+    for other in (MOUSE, RAT):
+        for c in g.ground(text, other):
+            for h in g.orthologs.to_human(c.id):
+                score = round(c.score * ORTHOLOG_FACTOR, 4)
+                symbol = g.symbol(h)
+                if symbol and (h not in best or best[h].score < score):
+                    best[h] = GroundingCandidate(h, symbol, c.source, score)
+    return sorted(best.values(), key=lambda c: (-c.score, c.id))
+
+
+@lru_cache(maxsize=256)
+def _is_gene(entity_type: str | None) -> bool:
+    return is_protein_type(entity_type)
+
+
+@lru_cache(maxsize=65536)
+def _key(text: str) -> str:
+    return normalize_key(text)
+
+
+def _text(doc: Document, e: Entity) -> str:
+    return e.text or " ".join(doc.text[s.start:s.end] for s in e.spans)
+
+
+def ground_document(doc: Document, grounder: Grounder | None = None, *, species: bool = True,
+                    overwrite: bool = True, keep_given: bool = False,
+                    famplex: FamPlex | None = None) -> Document:
+    """A copy of ``doc`` whose entities carry ``norm_ids`` (best first), ``norm_confidence``,
+    ``grounded`` and, for genes/proteins, ``taxon``; ``doc.species`` lists the organisms
+    named (with ``species``). ``overwrite`` and ``keep_given`` as in
+    ``Grounder.ground_entities`` (given ids first; then the confidence is None).
+    """
+    g = grounder or default_grounder()
+    fam = famplex or default_famplex()
+    hits = find_species(doc.text) if species else []
+    assigned: dict[str, SpeciesAssignment] = (
+        assign_species(doc, hits, in_lexicon=g.in_lexicon) if species else {})
+    long_of: dict[str, str] = {}
+    short_of: dict[str, str] = {}
+    for ab in doc.abbreviations:
+        long_of.setdefault(ab.short_text.strip(), ab.long_text)
+        short_of.setdefault(ab.long_text.strip(), ab.short_text)
+    memo: dict[tuple[str, str | None], Grounding] = {}
+
+    def mention(text: str, taxon: str | None) -> Grounding:
+        key = (_key(text), taxon)
+        if key not in memo:
+            memo[key] = resolve(text, taxon, grounder=g, famplex=fam)
+        return memo[key]
+
+    def entity_grounding(text: str, taxon: str | None) -> Grounding:
+        found = mention(text, taxon)
+        long = long_of.get(text.strip())
+        if long is not None and len(found.ids) != 1:
+            via = mention(long, taxon)
+            if via.grounded:
+                return Grounding(via.ids, via.confidence, taxon, "abbreviation")
+        short = short_of.get(text.strip())
+        if short is not None and not found.grounded:
+            via = mention(short, taxon)
+            if len(via.ids) == 1:
+                return Grounding(via.ids, round(via.confidence * AFFIX_FACTOR, 3), taxon,
+                                 "abbreviation")
+        return found
+
+    def update(e: Entity) -> dict[str, object]:
+        protein = _is_gene(e.type)
+        taxon = (assigned[e.id].taxon if e.id in assigned else HUMAN) if protein else None
+        found = entity_grounding(_text(doc, e), taxon)
+        given = namespaced_ids(e.norm_ids, e.type) if keep_given else []
+        ids = list(dict.fromkeys([*given, *found.ids]))
+        out: dict[str, object] = {"norm_ids": ids, "grounded": bool(ids),
+                                  "norm_confidence": None if given else found.confidence,
+                                  "taxon": taxon}
+        if not given and found.ids and protein and all(
+                namespace_of(i) in CHEMICAL_NAMESPACES for i in found.ids):
+            out["type"] = "Chemical"
+            out["taxon"] = None
+        return out
+
+    sentences = []
+    for sent in doc.sentences:
+        ents = [e if e.norm_ids and not overwrite else e.model_copy(update=update(e))
+                for e in sent.entities]
+        sentences.append(sent.model_copy(update={"entities": ents}))
+    changes: dict[str, object] = {"sentences": sentences}
+    if species:
+        changes["species"] = [SpeciesMention(start=h.start, end=h.end, text=h.text,
+                                             taxon=h.taxon, kind=h.kind) for h in hits]
+    return doc.model_copy(update=changes)

@@ -1,0 +1,395 @@
+"""Organisms mentioned in a document, and the species of each of its gene mentions.
+
+:func:`find_species` finds organism mentions in text -- scientific names (``Mus musculus``),
+abbreviated binomials (``M. musculus``), common names and adjectives (``mice``, ``murine``,
+``porcine``), people (``patients``, ``women`` -> human) and cell lines from a curated list
+(``HeLa`` -> human, ``NIH 3T3`` -> mouse, ``PC12`` -> rat) -- each as an ``NCBITaxon`` id.
+Mentions that do not say whose genes are studied are kept with their ``kind`` but not used
+for genes: reagents (``rabbit anti-``, ``mouse monoclonal``, ``fetal bovine serum``),
+expression hosts (``COS-7``, ``CHO``, ``Sf9``, ``expressed in E. coli``, ``Xenopus
+oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia virus``).
+
+:func:`assign_species` gives every gene/protein entity a species, first rule that applies:
+
+1. a species prefix of the mention (``hTERT``, ``mIL-2``, ``rGH``) when the rest of the
+   mention is in that species' gene lexicon and the whole mention is in no other species'
+   lexicon (``mTOR`` stays unprefixed: MTOR is a human symbol) -- needs ``in_lexicon``;
+2. the nearest species mentioned in the same sentence;
+3. a knockout marker (``Runx3-/-``, ``-deficient``, ``-null``, ``knockout``) -> the
+   nearest non-human species of the paragraph, else a non-human document focus (a knockout
+   in chicken DT40 cells), else mouse;
+4. the nearest species mentioned in the same paragraph (text between line breaks),
+   preceding mentions first;
+5. the document's focus: its most frequently mentioned species (ties: the first named);
+6. human.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from relx.ids import is_protein_type
+
+if TYPE_CHECKING:
+    from relx.doc import Document, Entity
+
+__all__ = ["HUMAN", "MOUSE", "RAT", "TAXON_NAMES", "SpeciesAssignment", "SpeciesHit",
+           "assign_species", "document_focus", "find_species", "knockout_suffix",
+           "species_prefix"]
+
+HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
+
+#: taxon -> (display name, terms naming it); common lower-case terms also match capitalised
+_TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "9606": ("human", ("Homo sapiens", "H. sapiens", "human", "humans", "patient", "patients",
+                       "women", "woman", "men", "children", "child", "girls", "boys",
+                       "infants", "volunteers")),
+    "10090": ("mouse", ("Mus musculus", "M. musculus", "mouse", "mice", "murine")),
+    "10116": ("rat", ("Rattus norvegicus", "R. norvegicus", "rat", "rats")),
+    "4932": ("Saccharomyces cerevisiae", ("Saccharomyces cerevisiae", "S. cerevisiae",
+                                          "budding yeast", "baker's yeast", "yeast", "yeasts")),
+    "4896": ("Schizosaccharomyces pombe", ("Schizosaccharomyces pombe", "S. pombe",
+                                           "fission yeast")),
+    "7227": ("Drosophila melanogaster", ("Drosophila melanogaster", "D. melanogaster",
+                                         "Drosophila", "fruit fly", "fruit flies", "flies")),
+    "6239": ("Caenorhabditis elegans", ("Caenorhabditis elegans", "C. elegans", "nematode",
+                                        "nematodes", "worm", "worms")),
+    "7955": ("zebrafish", ("Danio rerio", "D. rerio", "zebrafish", "zebra fish")),
+    "8355": ("Xenopus laevis", ("Xenopus laevis", "X. laevis", "Xenopus", "frog", "frogs")),
+    "8364": ("Xenopus tropicalis", ("Xenopus tropicalis", "X. tropicalis")),
+    "9031": ("chicken", ("Gallus gallus", "G. gallus", "chicken", "chickens", "chick",
+                         "chicks")),
+    "3702": ("Arabidopsis thaliana", ("Arabidopsis thaliana", "A. thaliana", "Arabidopsis")),
+    "562": ("Escherichia coli", ("Escherichia coli", "E. coli")),
+    "1423": ("Bacillus subtilis", ("Bacillus subtilis", "B. subtilis")),
+    "5476": ("Candida albicans", ("Candida albicans", "C. albicans")),
+    "9986": ("rabbit", ("Oryctolagus cuniculus", "rabbit", "rabbits")),
+    "9823": ("pig", ("Sus scrofa", "pig", "pigs", "piglets", "porcine", "swine")),
+    "9913": ("cattle", ("Bos taurus", "bovine", "cattle", "cow", "cows", "calf", "calves")),
+    "9940": ("sheep", ("Ovis aries", "sheep", "ovine", "lambs")),
+    "9615": ("dog", ("Canis familiaris", "Canis lupus familiaris", "dog", "dogs", "canine")),
+    "9685": ("cat", ("Felis catus", "cat", "cats", "feline")),
+    "9796": ("horse", ("Equus caballus", "horse", "horses", "equine")),
+    "9544": ("rhesus macaque", ("Macaca mulatta", "rhesus monkey", "rhesus monkeys",
+                                "rhesus macaque", "rhesus macaques", "macaque", "macaques",
+                                "monkey", "monkeys")),
+    "9534": ("African green monkey", ("Chlorocebus aethiops", "African green monkey")),
+    "10036": ("golden hamster", ("Mesocricetus auratus", "Syrian hamster", "golden hamster",
+                                 "hamster", "hamsters")),
+    "10029": ("Chinese hamster", ("Cricetulus griseus", "Chinese hamster")),
+    "10141": ("guinea pig", ("Cavia porcellus", "guinea pig", "guinea pigs")),
+    "7108": ("Spodoptera frugiperda", ("Spodoptera frugiperda",)),
+}
+#: curated cell lines: taxon -> names (``-`` and spaces optional, also between letters and
+#: digits); names in ``_NEED_CELLS`` count only when followed by ``cell(s)``/``cell line``
+_CELL_LINES: dict[str, tuple[str, ...]] = {
+    "9606": ("HeLa", "HEK293", "HEK293T", "HEK293FT", "HEK cells", "293T", "293 cells",
+             "Jurkat", "MCF-7", "MCF10A", "A549", "HepG2", "Hep3B", "Huh7", "Huh-7.5", "K562",
+             "U937", "THP-1", "HL-60", "HCT116", "HT-29", "SW480", "SW620", "Caco-2", "LoVo",
+             "DLD-1", "SH-SY5Y", "SK-N-SH", "U2OS", "Saos-2", "MG-63", "PC-3", "DU145",
+             "LNCaP", "22Rv1", "MDA-MB-231", "MDA-MB-468", "T47D", "ZR-75-1", "BT-474",
+             "SK-BR-3", "HaCaT", "A431", "HUVEC", "HUVECs", "IMR-90", "WI-38", "MOLT-4",
+             "CCRF-CEM", "CEM", "HEL", "KG-1", "Ramos", "Raji", "Daudi", "BJAB", "Namalwa",
+             "HuT 78", "U87", "U-87 MG", "U251", "T98G", "A375", "PANC-1", "MIA PaCa-2",
+             "OVCAR-3", "SKOV3", "H1299", "NCI-H1299", "H460", "Calu-3", "BEAS-2B", "HK-2",
+             "HMEC-1", "NB4", "U266", "RPMI 8226", "HT1080", "A2780", "MOLM-13", "MV4-11",
+             "NALM-6", "Kasumi-1", "HepaRG", "RD"),
+    "10090": ("NIH 3T3", "NIH/3T3", "3T3-L1", "Swiss 3T3", "3T3 cells", "RAW 264.7", "RAW cells",
+              "C2C12", "EL4", "J774", "J774A.1", "BW5147", "CTLL-2", "WEHI-231", "WEHI-3",
+              "70Z/3", "Ba/F3", "32D", "P388D1", "B16", "B16F10", "B16-F10", "L929",
+              "Neuro-2a", "N2a", "Hepa1-6", "Hepa1c1c7", "MC3T3-E1", "4T1", "CT26", "MEF",
+              "MEFs", "NSC-34", "BV-2", "ATDC5", "MIN6", "HT22", "HL-1", "YAC-1", "P815",
+              "DO11.10", "MLE-12", "mIMCD-3", "bEnd.3", "A20", "F9", "P19", "LLC"),
+    "10116": ("PC12", "PC-12", "H9c2", "H4IIE", "INS-1", "INS-1E", "RBL-2H3", "GH3", "GH4C1",
+              "FRTL-5", "IEC-6", "IEC-18", "NRK", "NRK-52E", "NRK-49F", "A7r5", "McA-RH7777",
+              "Rat-1", "RINm5F", "C6", "L6"),
+    "7227": ("S2", "Kc167", "Schneider 2"),
+    "9031": ("DT40", "DF-1"),
+}
+_NEED_CELLS = frozenset({"CEM", "HEL", "RD", "PC-3", "A20", "F9", "P19", "LLC", "C6", "L6",
+                         "S2", "NRK", "B16", "32D", "HEK cells", "RAW cells", "293 cells",
+                         "3T3 cells"})
+#: expression hosts: their organism is not the organism of the genes studied in them
+_HOST_LINES: dict[str, tuple[str, ...]] = {
+    "9534": ("COS", "COS-1", "COS-7", "CV-1", "Vero"),
+    "10029": ("CHO", "CHO-K1"),
+    "10036": ("BHK", "BHK-21"),
+    "9615": ("MDCK",),
+    "7108": ("Sf9", "Sf21"),
+}
+
+#: taxon -> display name
+TAXON_NAMES = {f"NCBITaxon:{t}": name for t, (name, _) in _TERMS.items()}
+#: kinds of mention that say whose genes are studied
+GENE_KINDS = frozenset({"name", "cell_line"})
+
+
+def _term_pattern(term: str) -> str:
+    p = re.escape(term).replace(r"\ ", r"\s+")
+    p = p.replace(r"\.\s+", r"\.\s?")  # "E. coli", "E.coli"
+    if term[0].islower():
+        p = f"[{term[0]}{term[0].upper()}]" + p[1:]
+    return p
+
+
+def _cell_pattern(name: str) -> str:
+    p = re.sub(r"(?<=[A-Za-z])(?=\d)", "-", name) if "-" not in name else name
+    p = re.escape(p).replace(r"\-", "[-\\s]?").replace(r"\ ", "[-\\s]?")
+    return p.replace("/", "/?")
+
+
+def _first_run(term: str) -> str:
+    """The term's first run of letters or of digits, lower-cased (``HEK293`` -> ``hek``)."""
+    m = _RUN.match(term)
+    return m.group(0).lower() if m else ""
+
+
+_RUN = re.compile(r"[A-Za-z]+|[0-9]+")
+
+
+def _build() -> dict[str, tuple[re.Pattern[str], dict[str, tuple[str, str]]]]:
+    """Per first run of letters or digits (lower-cased): one alternation over the terms
+    starting with it, longest first, and its group names -> (taxon, kind). Trying these
+    only at word starts whose first run is a key is ~100 times faster than one alternation
+    over every term."""
+    items: list[tuple[str, str, str, str]] = []  # (term, pattern, taxon, kind)
+    for taxon, (_, terms) in _TERMS.items():
+        items += [(t, _term_pattern(t), taxon, "name") for t in terms]
+    for table, kind in ((_CELL_LINES, "cell_line"), (_HOST_LINES, "host")):
+        for taxon, names in table.items():
+            for n in names:
+                pat = _cell_pattern(n.removesuffix(" cells"))
+                if n in _NEED_CELLS or n.endswith(" cells"):
+                    pat += r"(?=\s+cell)"
+                items.append((n, pat, taxon, kind))
+    items.sort(key=lambda it: -len(it[0]))
+    buckets: dict[str, list[tuple[str, str, str]]] = {}
+    for term, pat, taxon, kind in items:
+        buckets.setdefault(_first_run(term), []).append((pat, taxon, kind))
+    out = {}
+    for c, entries in buckets.items():
+        groups = {f"g{i}": (taxon, kind) for i, (_, taxon, kind) in enumerate(entries)}
+        alt = "|".join(f"(?P<g{i}>{pat})" for i, (pat, _, _) in enumerate(entries))
+        out[c] = (re.compile(f"(?:{alt})(?![\\w])"), groups)
+    return out
+
+
+_BUCKETS = _build()
+_WORD_START = re.compile(r"(?<![\w-])(?:[A-Za-z]+|[0-9]+)")
+_REAGENT_AFTER = re.compile(
+    r"[\s-]*(?:anti[-\s]|polyclonal|monoclonal|antibod|antiser|antisera|secondary)",
+    re.IGNORECASE)
+_ANIMAL_REAGENT_AFTER = re.compile(  # "human serum", "human IgG" are human material
+    r"[\s-]*(?:IgG|IgM|Ig\b|serum|sera\b|immunoglobulin)", re.IGNORECASE)
+_REAGENT_BEFORE = re.compile(r"anti[-\s]?$", re.IGNORECASE)
+_TECHNIQUE_AFTER = re.compile(r"[\s-]*(?:one|two|three|[123])[\s-]*hybrid", re.IGNORECASE)
+_VIRUS_AFTER = re.compile(
+    r"(?:[\s-]+(?!(?:infected|with|by|and|or|of|in|to|from|cells?)\b)[\w-]+){0,2}?"
+    r"[\s-]+\w*(?:virus|viral)\b", re.IGNORECASE)
+_HOST_AFTER = re.compile(r"[\s-]*(?:oocytes?|-?expressed|-?derived\s+recombinant)",
+                         re.IGNORECASE)
+_HOST_TAXA = frozenset({"562", "1423", "4932", "7108", "8355"})
+_HOST_BEFORE = re.compile(
+    r"(?:express\w*|produc\w*|purif\w*|generat\w*|made|synthesi\w*)\s+(?:\w+\s+){0,2}"
+    r"(?:in|from|using)\s+(?:the\s+)?$", re.IGNORECASE)
+_NEGATED_BEFORE = re.compile(r"non[-\s]?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class SpeciesHit:
+    """An organism mention: ``text[start:end]``, its ``taxon`` (``NCBITaxon:10090``) and
+    ``kind``: ``name`` or ``cell_line`` (used for genes), ``reagent``, ``host``,
+    ``technique`` or ``virus`` (kept, not used for genes)."""
+
+    start: int
+    end: int
+    text: str
+    taxon: str
+    kind: str
+
+
+def _kind(text: str, start: int, end: int, kind: str, taxon: str) -> str | None:
+    before, after = text[max(0, start - 40):start], text[end:end + 40]
+    if _NEGATED_BEFORE.search(before):
+        return None
+    if _VIRUS_AFTER.match(after):
+        return "virus"
+    if _REAGENT_BEFORE.search(before) or _REAGENT_AFTER.match(after) or (
+            taxon != "9606" and _ANIMAL_REAGENT_AFTER.match(after)):
+        return "reagent"
+    if taxon in ("4932", "4896") and _TECHNIQUE_AFTER.match(after):
+        return "technique"
+    if kind == "name" and taxon in _HOST_TAXA and (
+            _HOST_AFTER.match(after) or _HOST_BEFORE.search(before)):
+        return "host"
+    return kind
+
+
+def find_species(text: str) -> list[SpeciesHit]:
+    """Organism mentions in ``text``, in text order (see the module docstring)."""
+    hits: list[SpeciesHit] = []
+    done = 0
+    for w in _WORD_START.finditer(text):
+        pos = w.start()
+        bucket = _BUCKETS.get(w.group(0).lower()) if pos >= done else None
+        m = bucket[0].match(text, pos) if bucket else None
+        if m is None:
+            continue
+        done = m.end()
+        taxon, kind = bucket[1][m.lastgroup or ""]
+        k = _kind(text, m.start(), m.end(), kind, taxon)
+        if k is not None:
+            hits.append(SpeciesHit(m.start(), m.end(), m.group(0), f"NCBITaxon:{taxon}", k))
+    return hits
+
+
+# --- species of gene mentions ----------------------------------------------------------
+
+_PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
+_PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
+_KNOCKOUT = re.compile(
+    r"^\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
+    r"null|knockout|knock-out|KO)\b)", re.IGNORECASE)
+_KNOCKOUT_IN = re.compile(
+    r"(?:\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013])\s*\)?|"
+    r"[-\s](?:deficient|null|knockout|knock-out|KO))$", re.IGNORECASE)
+
+
+def species_prefix(text: str, in_lexicon: Callable[[str, str], bool]) -> tuple[str, str] | None:
+    """(taxon, rest) when ``text`` is a species-prefixed gene name (``hTERT`` -> human,
+    ``TERT``): the rest is in that species' lexicon and the whole text in no other's.
+    ``in_lexicon(text, taxon)`` says whether a text is in a species' own gene lexicon."""
+    m = _PREFIX.match(text.strip())
+    if m is None:
+        return None
+    taxon = _PREFIX_TAXON[m.group(1)[0].lower()]
+    if any(in_lexicon(text, t) for t in (HUMAN, MOUSE, RAT) if t != taxon):
+        return None
+    return (taxon, m.group(2)) if in_lexicon(m.group(2), taxon) else None
+
+
+def knockout_suffix(text: str) -> str | None:
+    """The knockout marker ending a mention (``Runx3-/-`` -> ``-/-``), or None."""
+    m = _KNOCKOUT_IN.search(text)
+    return m.group(0) if m and m.start() > 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class SpeciesAssignment:
+    """The species of a gene mention and the rule that gave it (``prefix``, ``sentence``,
+    ``knockout``, ``paragraph``, ``document``, ``default``)."""
+
+    taxon: str
+    evidence: str
+
+
+def _spans(doc: Document) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Sentence spans (relx sentences, split further at sentence ends) and paragraphs."""
+    text = doc.text
+    base = [(s.start, s.end) for s in doc.sentences] or [(0, len(text))]
+    sents = []
+    for start, end in base:
+        cut = start
+        for m in re.finditer(r"[.!?]\s+(?=[A-Z(\[])|\n", text[start:end]):
+            sents.append((cut, start + m.end()))
+            cut = start + m.end()
+        sents.append((cut, end))
+    paras, cut = [], 0
+    for m in re.finditer(r"\n", text):
+        paras.append((cut, m.end()))
+        cut = m.end()
+    paras.append((cut, len(text)))
+    return sents, paras
+
+
+def _nearest(hits: list[SpeciesHit], start: int, end: int, prefer_before: bool
+             ) -> SpeciesHit | None:
+    def dist(h: SpeciesHit) -> tuple[int, int]:
+        d = start - h.end if h.end <= start else h.start - end
+        return (0 if h.end <= start else 1) if prefer_before else 0, max(d, 0)
+
+    return min(hits, key=dist) if hits else None
+
+
+def document_focus(hits: Iterable[SpeciesHit]) -> str | None:
+    """The most frequently mentioned species (gene-relevant kinds; ties: the first)."""
+    used = [h for h in hits if h.kind in GENE_KINDS]
+    if not used:
+        return None
+    counts = Counter(h.taxon for h in used)
+    first = {}
+    for i, h in enumerate(used):
+        first.setdefault(h.taxon, i)
+    return min(counts, key=lambda t: (-counts[t], first[t]))
+
+
+@lru_cache(maxsize=256)
+def _is_gene(entity_type: str | None) -> bool:
+    return is_protein_type(entity_type)
+
+
+def _entity_text(doc: Document, e: Entity) -> str:
+    return e.text or " ".join(doc.text[s.start:s.end] for s in e.spans)
+
+
+def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
+                   in_lexicon: Callable[[str, str], bool] | None = None,
+                   default: str = HUMAN) -> dict[str, SpeciesAssignment]:
+    """Entity id -> species of each gene/protein entity of ``doc`` (rules: module docstring).
+
+    ``hits`` are the document's organism mentions (default: :func:`find_species` of its
+    text); ``in_lexicon`` enables the prefix rule. Entity ids are unique in a document.
+    """
+    if hits is None:
+        hits = find_species(doc.text)
+    ents = [e for s in doc.sentences for e in s.entities if _is_gene(e.type)]
+    inside = sorted((sp.start, sp.end) for e in ents for sp in e.spans)
+    longest = max((b - a for a, b in inside), default=0)
+
+    def in_name(h: SpeciesHit) -> bool:  # part of a gene name ("chicken ovalbumin ...")
+        i = bisect_right(inside, (h.start, len(doc.text) + 1))
+        j = bisect_left(inside, (h.start - longest, -1))
+        return any(h.end <= b for _, b in inside[j:i])
+
+    used = [h for h in hits if h.kind in GENE_KINDS and not (inside and in_name(h))]
+    whole = [(0, len(doc.text))]
+    sents, paras = _spans(doc) if used else (whole, whole)  # no species named: no need
+    focus = document_focus(used)
+    starts = [h.start for h in used]
+
+    def within(spans: list[tuple[int, int]], pos: int) -> list[SpeciesHit]:
+        a, b = spans[max(0, bisect_right(spans, (pos, len(doc.text) + 1)) - 1)]
+        return used[bisect_left(starts, a):bisect_left(starts, b)]
+
+    out: dict[str, SpeciesAssignment] = {}
+    for e in ents:
+        start, end = e.start, e.end
+        text = _entity_text(doc, e)
+        pre = species_prefix(text, in_lexicon) if in_lexicon is not None else None
+        if pre is not None:
+            out[e.id] = SpeciesAssignment(pre[0], "prefix")
+            continue
+        near = _nearest(within(sents, start), start, end, False)
+        if near is not None:
+            out[e.id] = SpeciesAssignment(near.taxon, "sentence")
+            continue
+        in_para = within(paras, start)
+        if knockout_suffix(text) or _KNOCKOUT.match(doc.text[end:end + 20]):
+            animal = _nearest([h for h in in_para if h.taxon != HUMAN], start, end, True)
+            taxon = animal.taxon if animal else focus if focus not in (None, HUMAN) else MOUSE
+            out[e.id] = SpeciesAssignment(taxon or MOUSE, "knockout")
+            continue
+        near = _nearest(in_para, start, end, True)
+        if near is not None:
+            out[e.id] = SpeciesAssignment(near.taxon, "paragraph")
+        elif focus is not None:
+            out[e.id] = SpeciesAssignment(focus, "document")
+        else:
+            out[e.id] = SpeciesAssignment(default, "default")
+    return out

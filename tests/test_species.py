@@ -1,0 +1,308 @@
+"""Species: organism mentions, the species of gene mentions, species-aware grounding of a
+document (``ground_document``) and same-gene pairs (``same_gene``), on the shipped data."""
+
+from __future__ import annotations
+
+import pytest
+
+from relx.doc import Abbreviation, Document, Entity, Sentence, Span
+from relx.ground import default_grounder, ground_document
+from relx.io.jsonl import document_to_json, read_jsonl, write_jsonl
+from relx.same_gene import REASONS, same_gene
+from relx.species import (
+    HUMAN,
+    MOUSE,
+    RAT,
+    TAXON_NAMES,
+    assign_species,
+    document_focus,
+    find_species,
+    knockout_suffix,
+    species_prefix,
+)
+
+YEAST, FLY, WORM, FISH = "NCBITaxon:4932", "NCBITaxon:7227", "NCBITaxon:6239", "NCBITaxon:7955"
+
+
+def hits(text: str) -> list[tuple[str, str, str]]:
+    return [(h.text, h.taxon, h.kind) for h in find_species(text)]
+
+
+def doc_of(text: str, mentions: list[str], abbrevs: tuple[tuple[str, str], ...] = (),
+           types: dict[str, str] | None = None) -> Document:
+    """One whole-text sentence (as standoff input gives) with the mentions in text order."""
+    ents, pos = [], 0
+    for i, m in enumerate(mentions):
+        start = text.index(m, pos)
+        pos = start + len(m)
+        ents.append(Entity(id=f"T{i}", spans=[Span(start=start, end=pos)], text=m,
+                           type=(types or {}).get(m, "Protein")))
+    abbreviations = []
+    for short, long in abbrevs:
+        ss, ls = text.index(short), text.index(long)
+        abbreviations.append(Abbreviation(short=Span(start=ss, end=ss + len(short)),
+                                          long=Span(start=ls, end=ls + len(long)),
+                                          short_text=short, long_text=long))
+    sent = Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)
+    return Document(id="d", text=text, sentences=[sent], abbreviations=abbreviations)
+
+
+# --- organism mentions --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "taxon"),
+    [
+        ("Mus musculus", MOUSE), ("M. musculus", MOUSE), ("mice", MOUSE), ("Murine", MOUSE),
+        ("rats", RAT), ("R. norvegicus", RAT), ("human", HUMAN), ("patients", HUMAN),
+        ("women", HUMAN), ("S. cerevisiae", YEAST), ("budding yeast", YEAST),
+        ("fission yeast", "NCBITaxon:4896"), ("S. pombe", "NCBITaxon:4896"),
+        ("Drosophila", FLY), ("C. elegans", WORM), ("zebrafish", FISH),
+        ("Xenopus laevis", "NCBITaxon:8355"), ("chicken", "NCBITaxon:9031"),
+        ("Arabidopsis thaliana", "NCBITaxon:3702"), ("E.coli", "NCBITaxon:562"),
+        ("porcine", "NCBITaxon:9823"), ("bovine", "NCBITaxon:9913"),
+    ],
+)
+def test_names_common_names_adjectives(text: str, taxon: str) -> None:
+    assert hits(f"We studied {text} tissue.") == [(text, taxon, "name")]
+
+
+@pytest.mark.parametrize(
+    ("text", "taxon"),
+    [
+        ("HeLa", HUMAN), ("HEK293", HUMAN), ("HEK 293T", HUMAN), ("Jurkat", HUMAN),
+        ("MCF-7", HUMAN), ("MCF7", HUMAN), ("A549", HUMAN), ("HepG2", HUMAN),
+        ("NIH 3T3", MOUSE), ("NIH3T3", MOUSE), ("RAW 264.7", MOUSE), ("C2C12", MOUSE),
+        ("PC12", RAT), ("H9c2", RAT), ("PC-3", HUMAN), ("S2", FLY),
+    ],
+)
+def test_cell_lines(text: str, taxon: str) -> None:
+    assert hits(f"In {text} cells, p53 rose.") == [(text, taxon, "cell_line")]
+
+
+def test_mentions_that_do_not_say_whose_genes() -> None:
+    got = hits("Rabbit polyclonal and mouse monoclonal antibodies, fetal bovine serum; "
+               "GST-p53 expressed in E. coli; a yeast two-hybrid screen; COS-7 cells; "
+               "Xenopus oocytes; murine leukemia virus; human papillomavirus.")
+    assert [(t, k) for t, _, k in got] == [
+        ("Rabbit", "reagent"), ("mouse", "reagent"), ("bovine", "reagent"),
+        ("E. coli", "host"), ("yeast", "technique"), ("COS-7", "host"),
+        ("Xenopus", "host"), ("murine", "virus"), ("human", "virus")]
+    # human material is human: serum, IgG; other organisms' are reagents
+    assert hits("human serum")[0][2] == "name" and hits("goat and rat IgG")[0][2] == "reagent"
+
+
+def test_words_that_are_not_organisms() -> None:
+    assert hits("non-human primates, anti-mouse IgG, the MEN1 gene, a CAT assay, RAT1") == []
+    assert hits("PC3 is a prohormone convertase; C6 and F9 are genes; mice-derived") == [
+        ("mice", MOUSE, "name")]
+    assert TAXON_NAMES[MOUSE] == "mouse"
+
+
+def test_document_focus_is_the_most_mentioned_species() -> None:
+    assert document_focus(find_species("mice, rats and rat cells; a rabbit antibody")) == RAT
+    assert document_focus(find_species("mouse and human")) == MOUSE  # tie: the first
+    assert document_focus(find_species("rabbit anti-p53 antibody")) is None
+
+
+# --- species of gene mentions --------------------------------------------------------------
+
+
+def fake_lexicon(text: str, taxon: str) -> bool:
+    known = {HUMAN: {"TERT", "MTOR", "mTOR", "IL-2"}, MOUSE: {"Il2", "IL-2", "Mtor", "mTOR"},
+             RAT: {"Il2", "IL-2"}}
+    return text in known[taxon]
+
+
+def test_species_prefix_only_when_the_whole_name_is_no_gene() -> None:
+    assert species_prefix("hTERT", fake_lexicon) == (HUMAN, "TERT")
+    assert species_prefix("mIL-2", fake_lexicon) == (MOUSE, "IL-2")
+    assert species_prefix("r-IL-2", fake_lexicon) == (RAT, "IL-2")
+    assert species_prefix("mTOR", fake_lexicon) is None  # MTOR is a human gene as written
+    assert species_prefix("hnRNP", fake_lexicon) is None  # lower case after the prefix
+    assert species_prefix("hXYZ", fake_lexicon) is None  # the rest is no gene
+
+
+def test_knockout_suffix() -> None:
+    assert knockout_suffix("Runx3-/-") == "-/-"
+    assert knockout_suffix("Runx3 (\u2212/\u2212)") == " (\u2212/\u2212)"
+    assert knockout_suffix("Runx3-deficient") == "-deficient"
+    assert knockout_suffix("Runx3") is None and knockout_suffix("-/-") is None
+
+
+def test_assign_species_rules_in_order() -> None:
+    text = ("Tax1 binds Tax2 in human cells, and mouse Tax3 binds Tax4.\n"
+            "Tax5 was knocked out: Tax5-/- animals lived. hTERT rose.\n"
+            "In rats, Tax6 fell. Tax7 rose.\n"
+            "Tax8 was measured.")
+    doc = doc_of(text, ["Tax1", "Tax2", "Tax3", "Tax4", "Tax5", "Tax5", "hTERT", "Tax6",
+                        "Tax7", "Tax8"])
+    got = assign_species(doc, in_lexicon=fake_lexicon)
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(10)] == [
+        (HUMAN, "sentence"), (HUMAN, "sentence"),  # nearest in the sentence
+        (MOUSE, "sentence"), (MOUSE, "sentence"),
+        (HUMAN, "document"),  # no species in its paragraph: the focus (human, then mouse)
+        (MOUSE, "knockout"),
+        (HUMAN, "prefix"),
+        (RAT, "sentence"), (RAT, "paragraph"),  # paragraph = text between line breaks
+        (HUMAN, "document")]
+
+
+def test_knockout_in_another_model_organism() -> None:
+    text = "DT40 cells and DT40 B cells were used.\nPKD3-/- cells lacked Tax1."
+    got = assign_species(doc_of(text, ["PKD3", "Tax1"]))
+    assert (got["T0"].taxon, got["T0"].evidence) == ("NCBITaxon:9031", "knockout")
+    assert (got["T1"].taxon, got["T1"].evidence) == ("NCBITaxon:9031", "document")
+    text = "In human cells, p53 fell.\nRunx3-/- cells lacked Tax1."  # human: still mouse
+    assert assign_species(doc_of(text, ["p53", "Runx3"]))["T1"].taxon == MOUSE
+
+
+def test_assign_species_default_and_names_inside_mentions() -> None:
+    text = "chicken ovalbumin upstream promoter transcription factor binds p53."
+    doc = doc_of(text, ["chicken ovalbumin upstream promoter transcription factor", "p53"])
+    got = assign_species(doc)
+    assert {a.taxon for a in got.values()} == {HUMAN}  # "chicken" is part of a gene name
+    assert {a.evidence for a in got.values()} == {"default"}
+    doc = doc_of("Fly Tax1 and Tax2.", ["Tax1", "Tax2"], types={"Tax2": "Chemical"})
+    assert set(assign_species(doc, default=FISH)) == {"T0"}  # genes only
+    assert assign_species(doc)["T0"].evidence == "default"  # "Fly": not a term ("flies" is)
+
+
+# --- species-aware grounding of a document ---------------------------------------------------
+
+
+TEXT = ("IL-2 and p53 in murine T cells; Runx3-/- T cells lacked IL-2.\n"
+        "In human HeLa cells IL-2, hTERT, GST-p53, ERK1 and 2, IL-2/4 and Xyzzy1 were "
+        "seen; the progesterone receptor (PR) and IL-2 (interleukin-2) too.\n"
+        "Ste5 bound Ste11 in yeast. Nutlin-3 was added.")
+MENTIONS = ["IL-2", "p53", "Runx3", "IL-2", "IL-2", "hTERT", "GST-p53", "ERK1 and 2",
+            "IL-2/4", "Xyzzy1", "progesterone receptor", "PR", "IL-2", "interleukin-2",
+            "Ste5", "Ste11", "Nutlin-3"]
+
+
+@pytest.fixture(scope="module")
+def grounded() -> Document:
+    doc = doc_of(TEXT, MENTIONS, (("PR", "progesterone receptor"), ("IL-2", "interleukin-2")))
+    return ground_document(doc)
+
+
+def test_ground_document_species_ids_confidence(grounded: Document) -> None:
+    got = [(e.text, e.taxon, e.norm_ids[:2], e.grounded) for e in grounded.sentences[0].entities]
+    assert got == [
+        ("IL-2", MOUSE, ["MGI:96548"], True),
+        ("p53", MOUSE, ["MGI:98834"], True),
+        ("Runx3", MOUSE, ["MGI:102672"], True),
+        ("IL-2", MOUSE, ["MGI:96548"], True),
+        ("IL-2", HUMAN, ["HGNC:6001"], True),
+        ("hTERT", HUMAN, ["HGNC:11730"], True),
+        ("GST-p53", HUMAN, ["HGNC:11998"], True),
+        ("ERK1 and 2", HUMAN, ["FPLX:ERK"], True),
+        ("IL-2/4", HUMAN, ["HGNC:6001", "HGNC:6014"], True),
+        ("Xyzzy1", HUMAN, [], False),
+        ("progesterone receptor", HUMAN, ["HGNC:8910"], True),
+        ("PR", HUMAN, ["HGNC:8910"], True),  # ambiguous short form: its long form's
+        ("IL-2", HUMAN, ["HGNC:6001"], True),
+        ("interleukin-2", HUMAN, ["HGNC:6001"], True),
+        ("Ste5", YEAST, [], False),  # no yeast lexicon: not grounded, never a human id
+        ("Ste11", YEAST, [], False),
+        ("Nutlin-3", None, ["PUBCHEM:16755649"], True),  # only a chemical: typed Chemical
+    ]
+    ents = grounded.sentences[0].entities
+    assert ents[-1].type == "Chemical"
+    conf = {e.text: e.norm_confidence for e in ents}
+    assert conf["IL-2"] == 1.0 and conf["Xyzzy1"] == conf["Ste5"] == 0.0
+    assert conf["GST-p53"] < 1.0 and conf["PR"] < 1.0
+    assert all(0.0 <= e.norm_confidence <= 1.0 for e in ents)
+
+
+def test_ground_document_species_list_and_json(grounded: Document, tmp_path) -> None:
+    assert [(s.text, s.taxon, s.kind) for s in grounded.species] == [
+        ("murine", MOUSE, "name"), ("human", HUMAN, "name"), ("HeLa", HUMAN, "cell_line"),
+        ("yeast", YEAST, "name")]
+    path = tmp_path / "out.jsonl"
+    write_jsonl([grounded], path)
+    [back] = read_jsonl(path)
+    assert back == grounded
+    assert '"taxon":"NCBITaxon:10090"' in document_to_json(grounded)
+
+
+def test_ground_document_one_grounding_per_form_and_options() -> None:
+    doc = doc_of("IL-2 and IL 2 and il-2 in mice; Tax was given.", ["IL-2", "IL 2", "il-2", "Tax"])
+    doc.sentences[0].entities[3].norm_ids = ["NCBIGene:999"]
+    out = ground_document(doc).sentences[0].entities
+    assert out[0].norm_ids == out[1].norm_ids == ["MGI:96548"]
+    assert out[0].norm_confidence == out[1].norm_confidence  # one grounding per form
+    assert out[3].norm_ids != ["NCBIGene:999"]  # overwrite by default
+    kept = ground_document(doc, overwrite=False).sentences[0].entities[3]
+    assert kept.norm_ids == ["NCBIGene:999"] and kept.taxon is None
+    given = ground_document(doc, keep_given=True).sentences[0].entities[3]
+    assert given.norm_ids[0] == "NCBIGene:999" and given.norm_confidence is None
+    human = ground_document(doc, species=False)
+    assert human.species is None
+    assert [e.taxon for e in human.sentences[0].entities] == [HUMAN] * 4
+    assert human.sentences[0].entities[0].norm_ids == ["HGNC:6001"]
+    assert doc.sentences[0].entities[0].taxon is None  # input left untouched
+
+
+def test_abbreviation_long_form_takes_its_short_forms_grounding() -> None:
+    doc = doc_of("The zorbic kinase (RUNX3) binds p53; zorbic kinase acts.",
+                 ["zorbic kinase", "RUNX3", "p53", "zorbic kinase"],
+                 (("RUNX3", "zorbic kinase"),))
+    out = default_grounder().ground_document(doc).sentences[0].entities
+    assert out[0].norm_ids == out[3].norm_ids == ["HGNC:10473"]
+    assert out[0].norm_confidence < out[1].norm_confidence
+
+
+# --- same-gene pairs ---------------------------------------------------------------------------
+
+
+SAME = ("Carbonyl reductase 3 (CBR3) and NOD2/CARD15 act; caspases, e.g. caspase-3, and "
+        "the cysteine protease caspase-7 cleave PARP; NF-kappaB p65 and NF-kappaB bind; "
+        "mouse Il2 and human IL-2 differ; Foo1 and Foo1 and p53 too.")
+
+
+@pytest.fixture(scope="module")
+def same() -> tuple[Document, dict[str, Entity]]:
+    doc = doc_of(SAME, ["Carbonyl reductase 3", "CBR3", "NOD2", "CARD15", "caspases",
+                        "caspase-3", "cysteine protease", "caspase-7", "PARP",
+                        "NF-kappaB p65", "NF-kappaB", "Il2", "IL-2", "Foo1", "Foo1", "p53"],
+                 (("CBR3", "Carbonyl reductase 3"),))
+    doc = ground_document(doc)
+    ents = doc.sentences[0].entities
+    return doc, {f"{e.text}#{i}": e for i, e in enumerate(ents)}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        ("Carbonyl reductase 3#0", "CBR3#1", "same id"),
+        ("NOD2#2", "CARD15#3", "same id"),  # CARD15 is NOD2's previous symbol
+        ("caspases#4", "caspase-3#5", "family member"),
+        ("caspase-3#5", "caspases#4", "family member"),
+        ("cysteine protease#6", "caspase-7#7", "generic class"),
+        ("NF-kappaB p65#9", "NF-kappaB#10", "complex subunit"),
+        ("Il2#11", "IL-2#12", "ortholog"),
+        ("Foo1#13", "Foo1#14", "same text"),
+        ("caspase-3#5", "caspase-7#7", None),
+        ("caspase-7#7", "PARP#8", None),
+        ("Foo1#13", "p53#15", None),
+        ("cysteine protease#6", "PARP#8", None),  # not in apposition
+    ],
+)
+def test_same_gene(same: tuple[Document, dict[str, Entity]], a: str, b: str,
+                   reason: str | None) -> None:
+    doc, ents = same
+    assert same_gene(ents[a], ents[b], doc) == reason
+    assert reason is None or reason in REASONS
+
+
+def test_same_gene_abbreviation_synonym_and_ungrounded_input() -> None:
+    doc = doc_of("zorbic kinase (ZK1) and NOD2/PFX9; zorbic kinase and ZK1.",
+                 ["zorbic kinase", "ZK1", "NOD2", "PFX9"], (("ZK1", "zorbic kinase"),))
+    e = doc.sentences[0].entities  # not grounded yet: same_gene grounds them itself
+    assert same_gene(e[0], e[1], doc) == "abbreviation"
+    assert same_gene(e[2], e[3], doc) is None  # PFX9 grounds to nothing
+    doc = doc_of("NOD2/CARD15", ["NOD2", "CARD15"])
+    e = doc.sentences[0].entities
+    e[0].norm_ids, e[1].norm_ids = ["HGNC:5331"], ["HGNC:1", "HGNC:5331"]
+    assert same_gene(e[0], e[1], doc) == "synonym"  # written as alternatives, an id shared
