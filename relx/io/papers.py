@@ -147,8 +147,8 @@ class TextBuilder:
         start = self.length
         self.parts.append(text)
         self.length += len(text)
-        self.layout.extend(LineBox(page=p, start=start + a, end=start + b, box=box)
-                           for p, a, b, box in boxes)
+        self.layout.extend(LineBox.model_construct(page=p, start=start + a, end=start + b,
+                                                   box=box) for p, a, b, box in boxes)
         return start
 
     def open(self, typ: str, heading: str | None = None) -> int:
