@@ -109,7 +109,9 @@ def _inline(el: etree._Element, out: list[str], floats: list[etree._Element],
         out.append(el.text)
     for child in el:
         tag = _tag(child)
-        if tag in _FLOATS or (tag == "fn" and top) or tag == "table":
+        if not tag:   # an entity reference left unexpanded (its DTD is never read)
+            pass
+        elif tag in _FLOATS or (tag == "fn" and top) or tag == "table":
             floats.append(child)
         elif tag in _SKIP:
             pass

@@ -47,8 +47,8 @@ _HEADINGS: tuple[tuple[str, str], ...] = (
      r"^(conflicts?|declaration) of interest|^disclosures?$|^duality of interest", "COMP_INT"),
     (r"^(acknowledge?ments?|funding|financial (support|disclosure)|grant support)\b",
      "ACK_FUND"),
-    (r"^(authors?'?\s*contributions?|contributors|author information|"
-     r"authors?'? information|affiliations?)\b", "AUTH_AFF"),
+    (r"^(authors?['’]?\s*contributions?|contributors|authors?['’]? (information|details)|"
+     r"affiliations?)\b", "AUTH_AFF"),
     (r"^(references?|bibliography|literature cited|works cited|cited literature)\b", "REF"),
     (r"^(supplementary|supporting information|additional (files?|information)|"
      r"electronic supplementary|appendix|appendices)\b", "SUPPL"),

@@ -60,7 +60,7 @@ _CAPTION = re.compile(r"^(?:(Supplementary|Additional|Extended Data)\s+)?"
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[ivxlc]{1,6}$",
                           re.I)
 _BRACKET_CIT = re.compile(r"\s*\[\d{1,4}(?:\s*[,–—‐-]\s*\d{1,4})*\]")
-_SUP_CIT = re.compile(r"^[\d,\s–—‐−-]*\d[\d,\s–—‐−-]*$")
+_SUP_CIT = re.compile(r"^[\d,\s–—‐−*†‡§¶-]*[\d*†‡§¶][\d,\s–—‐−*†‡§¶-]*$")
 _END = re.compile(r"[.!?:;)\]\"”]$")
 _ITEM = re.compile(r"^(\[\d{1,3}\]|\d{1,3}\.)\s")   # a numbered reference or list item
 _NUMBERED = re.compile(r"^(\d+(\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
@@ -430,7 +430,8 @@ def _paragraphs(blocks: list[list[_Line]], body_size: float, pitch: float) -> li
                        (last_short and bool(_END.search(prev.text)) and
                         ln.size <= body_size + 0.5) or
                        _CAPTION.match(ln.text) is not None or
-                       (_ITEM.match(ln.text) is not None and bool(_END.search(prev.text))))
+                       (_ITEM.match(ln.text) is not None and bool(_END.search(prev.text))) or
+                       (len(cur.lines) == 1 and last_short and _bare_heading(prev.text)))
             if new:
                 cur = _Para()
                 paras.append(cur)
@@ -439,6 +440,12 @@ def _paragraphs(blocks: list[list[_Line]], body_size: float, pitch: float) -> li
     for p in paras:
         _para_text(p)
     return [p for p in paras if p.text]
+
+
+def _bare_heading(text: str) -> bool:
+    """A line that is a known heading by its words alone (``Competing interests``)."""
+    return len(text.split()) <= 5 and not text.endswith((".", ",", ";")) and \
+        section_type(text) is not None
 
 
 def _para_text(p: _Para) -> None:
@@ -562,7 +569,7 @@ def read_pdf_bytes(data: bytes, path: str | Path, stem: str | None = None,
             if k >= max_pages:
                 truncated = f"read {k} of {n} pages (max_pages={max_pages})"
                 break
-            if time.monotonic() - t0 > max_seconds:
+            if k and time.monotonic() - t0 > max_seconds:   # at least one page
                 truncated = f"read {k} of {n} pages (max_seconds={max_seconds:g})"
                 break
             try:
