@@ -285,7 +285,7 @@ def test_pdf_headers_footers_hyphens_citations_ligatures():
     t = next(read_pdf_fixture()).text
     assert "J Test Biol" not in t and "Doe et al." not in t and "\n2\n" not in t
     assert "phosphorylation of STAT3" in t and "phos-" not in t
-    assert "relayed by STAT proteins. A significant share" in t     # superscript 12 out
+    assert "relayed by STAT proteins.\nA significant share" in t    # superscript 12 out
     assert "Jane Doe, Max Roe" in t                                 # affiliation marks out
     assert "ﬁ" not in t
 

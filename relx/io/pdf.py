@@ -95,7 +95,8 @@ class _Line:
     base: float = 0.0
     size: float = 0.0
     bold: bool = False
-    text: str = ""
+    text: str = ""     # as printed
+    clean: str = ""    # citations out, cleaned (:func:`_line_text`)
 
     def finish(self) -> None:
         cs = [c for c in self.chars if c is not _SPACE] or self.chars
@@ -166,7 +167,6 @@ def _chars(textpage: Any, height: float) -> list[_Char]:
 
     tp = textpage.raw
     n = raw.FPDFText_CountChars(tp)
-    text = textpage.get_text_range(0, n) if n else ""
     get_box, get_angle = raw.FPDFText_GetLooseCharBox, raw.FPDFText_GetCharAngle
     get_weight, get_info = raw.FPDFText_GetFontWeight, raw.FPDFText_GetFontInfo
     box = raw.FS_RECTF()
@@ -176,14 +176,16 @@ def _chars(textpage: Any, height: float) -> list[_Char]:
     run_size = run_bottom = -1.0
     rotated = bold = False
     out: list[_Char] = []
-    for i, c in enumerate(text[:n]):
+    get_unicode = raw.FPDFText_GetUnicode
+    for i in range(n):   # (get_text_range's text leaves some characters out: no index map)
+        c = chr(get_unicode(tp, i))
         if c in " \r\n\t":
             if out and out[-1] is not _SPACE:
                 out.append(_SPACE)
             continue
         if c in "\x02\ufffe":
             c = "-"
-        elif c < " ":
+        elif c < " ":   # includes U+0000: a glyph without a Unicode mapping
             continue
         # the loose box spans the font's ascent to descent: its height is the type size
         # (FPDFText_GetFontSize is 1 in PDFs that scale text by their matrix) and its
@@ -329,8 +331,11 @@ def _merge_rows(lines: list[_Line]) -> list[_Line]:
         if out and abs(out[-1].base - ln.base) < 0.4 * max(ln.size, out[-1].size) and \
                 ln.x0 >= out[-1].x1 - 1:
             prev = out[-1]
-            prev.chars = prev.chars + [_SPACE] + ln.chars
-            prev.finish()
+            prev.text = f"{prev.text} {ln.text}"
+            prev.clean = f"{prev.clean} {ln.clean}".strip()
+            prev.x1 = max(prev.x1, ln.x1)
+            prev.top, prev.bottom = min(prev.top, ln.top), max(prev.bottom, ln.bottom)
+            prev.bold = prev.bold and ln.bold
         else:
             out.append(ln)
     return sorted(out, key=lambda ln: (ln.top, ln.x0))
@@ -371,28 +376,45 @@ def _reading_order(lines: list[_Line], g: float | None) -> list[list[_Line]]:
     return merged
 
 
+def _rows(lines: list[_Line]) -> list[list[_Line]]:
+    """The page's segments grouped by baseline, top to bottom."""
+    rows: list[list[_Line]] = []
+    for ln in sorted(lines, key=lambda ln: ln.base):
+        if rows and abs(rows[-1][0].base - ln.base) < 0.5 * max(ln.size, rows[-1][0].size):
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+
+
 def _margins(pages: list[list[_Line]], heights: list[float]) -> set[int]:
-    """ids of running headers/footers and page numbers."""
+    """ids of the segments of running headers and footers (the first or last two rows of
+    a page, in its top or bottom 9 %, whose text, digits aside, is on another page too)
+    and of page numbers."""
     drop: set[int] = set()
     counts: Counter[str] = Counter()
-    keyed: list[tuple[_Line, str]] = []
+    keyed: list[tuple[list[_Line], str]] = []
     for lines, h in zip(pages, heights, strict=True):
+        rows = _rows(lines)
+        edge = rows[:2] + rows[-2:] if len(rows) > 4 else rows
         seen = set()
-        for ln in lines:
-            if ln.top < 0.09 * h or ln.bottom > 0.91 * h:
-                text = ln.text.strip()
-                if _PAGE_NUMBER.match(text):
-                    drop.add(id(ln))
-                    continue
-                key = re.sub(r"\d+", "#", text.lower())
-                keyed.append((ln, key))
-                if key not in seen:
-                    seen.add(key)
-                    counts[key] += 1
+        for row in edge:
+            if not (all(ln.bottom < 0.09 * h for ln in row) or
+                    all(ln.top > 0.91 * h for ln in row)):
+                continue
+            text = " ".join(ln.text.strip() for ln in row)
+            if _PAGE_NUMBER.match(text):
+                drop.update(id(ln) for ln in row)
+                continue
+            key = re.sub(r"\d+", "#", text.lower())
+            keyed.append((row, key))
+            if key not in seen:
+                seen.add(key)
+                counts[key] += 1
     if len(pages) >= 2:
-        for ln, key in keyed:
+        for row, key in keyed:
             if counts[key] >= 2:
-                drop.add(id(ln))
+                drop.update(id(ln) for ln in row)
     return drop
 
 
@@ -411,27 +433,27 @@ def _paragraphs(blocks: list[list[_Line]], body_size: float, pitch: float) -> li
         col_x1 = max(ln.x1 for ln in blk)
         prev: _Line | None = None
         for ln in blk:
-            if not ln.text:
+            if not ln.clean:
                 continue
             new = cur is None
             if not new and prev is None:   # first line of a column/page: go on?
                 last = cur.lines[-1]
-                new = bool(_END.search(last.text)) or abs(ln.size - last.size) > 0.6 or \
-                    ln.bold != last.bold or _CAPTION.match(ln.text) is not None or \
-                    not (ln.text[:1].islower() or last.text.endswith("-") or
-                         not _END.search(last.text))
+                new = bool(_END.search(last.clean)) or abs(ln.size - last.size) > 0.6 or \
+                    ln.bold != last.bold or _CAPTION.match(ln.clean) is not None or \
+                    not (ln.clean[:1].islower() or last.clean.endswith("-") or
+                         not _END.search(last.clean))
             elif not new:
                 gap = ln.top - prev.bottom
                 last_short = prev.x1 < col_x1 - 2.5 * max(ln.size, 1)
                 indented = ln.x0 > col_x0 + 0.8 * ln.size and prev.x0 <= col_x0 + 0.8 * ln.size
                 new = (gap > max(0.55 * pitch, 0.45 * ln.size) + 0.3 * ln.size or
                        abs(ln.size - prev.size) > 0.6 or ln.bold != prev.bold or
-                       (indented and (last_short or bool(_END.search(prev.text)))) or
-                       (last_short and bool(_END.search(prev.text)) and
+                       (indented and (last_short or bool(_END.search(prev.clean)))) or
+                       (last_short and bool(_END.search(prev.clean)) and
                         ln.size <= body_size + 0.5) or
-                       _CAPTION.match(ln.text) is not None or
-                       (_ITEM.match(ln.text) is not None and bool(_END.search(prev.text))) or
-                       (len(cur.lines) == 1 and last_short and _bare_heading(prev.text)))
+                       _CAPTION.match(ln.clean) is not None or
+                       (_ITEM.match(ln.clean) is not None and bool(_END.search(prev.clean))) or
+                       (len(cur.lines) == 1 and last_short and _bare_heading(prev.clean)))
             if new:
                 cur = _Para()
                 paras.append(cur)
@@ -452,7 +474,7 @@ def _para_text(p: _Para) -> None:
     text = ""
     boxes: list[tuple[int, int, int, list[float]]] = []
     for ln in p.lines:
-        t = _line_text(ln)
+        t = ln.clean
         if not t:
             continue
         if text:
@@ -581,6 +603,9 @@ def read_pdf_bytes(data: bytes, path: str | Path, stem: str | None = None,
                                                          f"cannot be read ({exc})") from None
             try:
                 lines = _lines(k + 1, _chars(tp, h))
+                for ln in lines:   # the text now; the characters are not kept
+                    ln.clean = _line_text(ln)
+                    ln.chars = []
             finally:
                 tp.close()
                 page.close()
