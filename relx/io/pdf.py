@@ -176,9 +176,13 @@ def _chars(textpage: Any, height: float) -> list[_Char]:
     run_size = run_bottom = -1.0
     rotated = bold = False
     out: list[_Char] = []
-    get_unicode = raw.FPDFText_GetUnicode
-    for i in range(n):   # (get_text_range's text leaves some characters out: no index map)
-        c = chr(get_unicode(tp, i))
+    # PDFium's text of the page, one character per index -- unless it left some out
+    # (characters without a Unicode value): then each is asked for (slower)
+    text = textpage.get_text_range(0, n) if n else ""
+    if len(text) != n:
+        get_unicode = raw.FPDFText_GetUnicode
+        text = "".join(chr(get_unicode(tp, i)) for i in range(n))
+    for i, c in enumerate(text):
         if c in " \r\n\t":
             if out and out[-1] is not _SPACE:
                 out.append(_SPACE)
