@@ -364,6 +364,7 @@ def test_real_two_column_pdf():
     assert "Although DVT alone is not life-threatening, a resulting" in doc.text
     assert "exceed 50%. Although" in doc.text                        # [1-3] out
     assert "Page 9 of 11" not in doc.text and "traumamanagement.org" not in doc.text
+    assert "Outcomes 2010, 4:1" not in doc.text     # the running head, page 1 included
     types = [s.type for s in doc.sections if s.level == 0]
     assert types[-3:] == ["AUTH_AFF", "COMP_INT", "REF"] and "ABSTRACT" in types
 

@@ -19,7 +19,9 @@ into lines and the lines laid out in reading order:
   section around it); the title (largest type on page 1) is ``TITLE``; the front matter
   before the first heading is ``ABSTRACT`` for long paragraphs, else ``AUTH_AFF``;
   everything after a references heading is ``REF`` until the next heading; captions
-  (``Figure 2.``, ``Table 1:``) are sections of their own (``FIG``, ``TABLE``).
+  (``Figure 2.``, ``Table 1:``) are sections of their own (``FIG``, ``TABLE``), and so are
+  table bodies (paragraphs of rows of three or more cells: ``TABLE``) and small-print
+  notes about authors, correspondence or rights (``AUTH_AFF``).
 
 Every printed line of the text has a :class:`relx.doc.LineBox` (page, character range,
 ``[x0, y0, x1, y1]`` in points from the top-left corner) in ``Document.layout``, so the
@@ -63,6 +65,8 @@ _BRACKET_CIT = re.compile(r"\s*\[\d{1,4}(?:\s*[,–—‐-]\s*\d{1,4})*\]")
 _SUP_CIT = re.compile(r"^[\d,\s–—‐−*†‡§¶-]*[\d*†‡§¶][\d,\s–—‐−*†‡§¶-]*$")
 _END = re.compile(r"[.!?:;)\]\"”]$")
 _ITEM = re.compile(r"^(\[\d{1,3}\]|\d{1,3}\.)\s")   # a numbered reference or list item
+_NOTE = re.compile(r"correspond|e-?mail|@|©|copyright|licen[cs]e|\buniversity\b|"
+                   r"department|institut", re.I)   # small print about authors or rights
 _NUMBERED = re.compile(r"^(\d+(\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|[.,+-]b$|[.,+-]bd|bd$|[a-z]-b[a-z]?$")
 _FORCE_BOLD = 1 << 18
@@ -97,6 +101,7 @@ class _Line:
     bold: bool = False
     text: str = ""     # as printed
     clean: str = ""    # citations out, cleaned (:func:`_line_text`)
+    segments: int = 1  # pieces separated by wide gaps (table cells)
 
     def finish(self) -> None:
         cs = [c for c in self.chars if c is not _SPACE] or self.chars
@@ -340,6 +345,7 @@ def _merge_rows(lines: list[_Line]) -> list[_Line]:
             prev.x1 = max(prev.x1, ln.x1)
             prev.top, prev.bottom = min(prev.top, ln.top), max(prev.bottom, ln.bottom)
             prev.bold = prev.bold and ln.bold
+            prev.segments += ln.segments
         else:
             out.append(ln)
     return sorted(out, key=lambda ln: (ln.top, ln.x0))
@@ -392,9 +398,10 @@ def _rows(lines: list[_Line]) -> list[list[_Line]]:
 
 
 def _margins(pages: list[list[_Line]], heights: list[float]) -> set[int]:
-    """ids of the segments of running headers and footers (the first or last two rows of
-    a page, in its top or bottom 9 %, whose text, digits aside, is on another page too)
-    and of page numbers."""
+    """ids of the segments of running headers and footers and of page numbers. Candidates
+    are the first or last two rows of a page within its top or bottom 9 %; a row whose
+    text (digits aside) is on another page too goes, and so does a longer piece of a row
+    (three words or more) that is (``Journal 2010, 4:1`` beside a page's own ``Page 9``)."""
     drop: set[int] = set()
     counts: Counter[str] = Counter()
     keyed: list[tuple[list[_Line], str]] = []
@@ -410,15 +417,21 @@ def _margins(pages: list[list[_Line]], heights: list[float]) -> set[int]:
             if _PAGE_NUMBER.match(text):
                 drop.update(id(ln) for ln in row)
                 continue
-            key = re.sub(r"\d+", "#", text.lower())
-            keyed.append((row, key))
-            if key not in seen:
-                seen.add(key)
-                counts[key] += 1
+            pieces = [(row, text)] + [([ln], ln.text.strip()) for ln in row
+                                      if len(row) > 1 and len(ln.text.split()) >= 3]
+            for group, t in pieces:
+                if _PAGE_NUMBER.match(t):
+                    drop.update(id(ln) for ln in group)
+                    continue
+                key = re.sub(r"\d+", "#", t.lower())
+                keyed.append((group, key))
+                if key not in seen:
+                    seen.add(key)
+                    counts[key] += 1
     if len(pages) >= 2:
-        for row, key in keyed:
+        for group, key in keyed:
             if counts[key] >= 2:
-                drop.update(id(ln) for ln in row)
+                drop.update(id(ln) for ln in group)
     return drop
 
 
@@ -513,6 +526,11 @@ def _heading(p: _Para, body_size: float) -> str | None:
     return None
 
 
+def _tabular(p: _Para) -> bool:
+    """Most of the paragraph's lines are rows of three or more cells."""
+    return sum(ln.segments >= 3 for ln in p.lines) >= max(1, 0.6 * len(p.lines))
+
+
 def _document(path: Path, stem: str, paras: list[_Para], body_size: float,
               pages: int, truncated: str | None) -> Document:
     b = TextBuilder()
@@ -546,6 +564,11 @@ def _document(path: Path, stem: str, paras: list[_Para], body_size: float,
             if cap.group(1) and cap.group(1).lower() in ("supplementary", "additional"):
                 typ = "SUPPL"
             b.open(typ, cap.group(0).strip(" .:|—–-"))
+            b.add(p.text, p.boxes)
+            b.close()
+        elif _tabular(p) or (p.size < body_size - 0.8 and _NOTE.search(p.text) and
+                             (b.current is None or b.current.type != "REF")):
+            b.open("TABLE" if _tabular(p) else "AUTH_AFF")   # table body; a page-1 note
             b.add(p.text, p.boxes)
             b.close()
         elif heading:
