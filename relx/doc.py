@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class _Model(BaseModel):
@@ -142,8 +142,64 @@ class Relation(_Model):
     event_score: float | None = None
 
 
+#: the section types of a paper (BioC's ``section_type`` names; ``AUTH_AFF`` also covers
+#: author contributions, ``ACK_FUND`` acknowledgements and funding statements)
+SECTION_TYPES = ("TITLE", "ABSTRACT", "INTRO", "METHODS", "RESULTS", "DISCUSS", "CONCL", "FIG",
+                 "TABLE", "REF", "ACK_FUND", "AUTH_AFF", "COMP_INT", "SUPPL", "FOOTNOTE", "OTHER")
+
+
+# The fields added for papers are left out of a serialised document that does not use them:
+# empty lists and dicts by ``exclude_if``, None sentence fields by ``exclude_none`` (which
+# relx's JSONL writer uses), so such documents serialise exactly as before the fields existed.
+def _is_empty(v: object) -> bool:
+    return not v
+
+
+class Section(_Model):
+    """A span ``[start, end)`` of the document text that belongs to one part of a paper.
+
+    ``type`` is one of :data:`SECTION_TYPES`; ``heading`` the heading as printed (None for
+    parts without one, e.g. a caption); ``level`` the nesting depth (0: top) and ``parent``
+    the index in ``Document.sections`` of the enclosing section (None at the top). A section
+    covers its subsections; the type of a character is that of the innermost section
+    holding it (:func:`relx.io.papers.section_at`).
+    """
+
+    type: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    heading: str | None = None
+    level: int = 0
+    parent: int | None = None
+
+    @field_validator("type")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in SECTION_TYPES:
+            raise ValueError(f"unknown section type {v!r}; one of {SECTION_TYPES}")
+        return v
+
+
+class LineBox(_Model):
+    """Where the characters ``[start, end)`` of the text (one printed line, or part of one)
+    are on the page: ``page`` from 1, ``box`` ``[x0, y0, x1, y1]`` in PDF points with the
+    origin at the page's top-left corner (y grows downwards)."""
+
+    page: int
+    start: int
+    end: int
+    box: list[float]
+
+
 class Sentence(_Model):
-    """A sentence with its tokenisation, dependency parse, entities and candidate relations."""
+    """A sentence with its tokenisation, dependency parse, entities and candidate relations.
+
+    Sentences of papers may say where they are: ``section`` (a :data:`SECTION_TYPES`
+    name) and ``section_heading``; ``page`` (from 1, the page of its first character) and
+    ``boxes``, each ``[page, x0, y0, x1, y1]`` (see :class:`LineBox`; the page is in each
+    box since a sentence may cross a column or page break). All None when unknown, and
+    then left out of the serialised sentence.
+    """
 
     id: str
     start: int
@@ -154,6 +210,10 @@ class Sentence(_Model):
     entities: list[Entity] = Field(default_factory=list)
     relations: list[Relation] = Field(default_factory=list)
     parse_source: str | None = None
+    section: str | None = None
+    section_heading: str | None = None
+    page: int | None = None
+    boxes: list[list[float]] | None = None
 
     def entity(self, entity_id: str) -> Entity:
         for e in self.entities:
@@ -187,6 +247,11 @@ class Document(_Model):
     """A document (abstract, paper) as a list of sentences over one text.
 
     ``species``: the organisms named in it (set by species-aware grounding, else None).
+    Papers keep their structure: ``sections`` (:class:`Section` spans of the text),
+    ``layout`` (for PDFs: where each printed line of the text is, :class:`LineBox`; see
+    :func:`relx.io.papers.boxes_for`) and ``meta`` (other identifiers -- ``pmid``,
+    ``pmcid``, ``doi`` -- and reading notes such as ``truncated``). Empty ones are left
+    out of the serialised document.
     """
 
     id: str
@@ -196,6 +261,9 @@ class Document(_Model):
     orig_id: str | None = None
     abbreviations: list[Abbreviation] = Field(default_factory=list)
     species: list[SpeciesMention] | None = None
+    sections: list[Section] = Field(default_factory=list, exclude_if=_is_empty)
+    layout: list[LineBox] = Field(default_factory=list, exclude_if=_is_empty)
+    meta: dict[str, str] = Field(default_factory=dict, exclude_if=_is_empty)
 
     def relations(self) -> Iterator[tuple[Sentence, Relation]]:
         for s in self.sentences:

@@ -15,7 +15,10 @@ _LAZY = {
     "read_jsonl": "relx.io.jsonl", "write_jsonl": "relx.io.jsonl",
     "PARSES": "relx.io.ppi_xml", "read_ppi_xml": "relx.io.ppi_xml",
     "FORMATS": "relx.io.registry", "detect_format": "relx.io.registry",
-    "read": "relx.io.registry", "write": "relx.io.registry",
+    "read": "relx.io.registry", "write": "relx.io.registry", "scan": "relx.io.registry",
+    "read_jats": "relx.io.jats", "read_pmc_package": "relx.io.jats", "read_pdf": "relx.io.pdf",
+    "select_sections": "relx.io.papers", "boxes_for": "relx.io.papers",
+    "locate_sentences": "relx.io.papers",
     "read_standoff": "relx.io.standoff", "read_standoff_dir": "relx.io.standoff",
     "write_a2": "relx.io.standoff",
 }
@@ -28,6 +31,7 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ = ["FORMATS", "PARSES", "ReaderError", "detect_format", "read", "read_jsonl",
-           "read_ppi_xml", "read_standoff", "read_standoff_dir", "write", "write_a2",
-           "write_jsonl"]
+__all__ = ["FORMATS", "PARSES", "ReaderError", "boxes_for", "detect_format",
+           "locate_sentences", "read", "read_jats", "read_jsonl", "read_pdf",
+           "read_pmc_package", "read_ppi_xml", "read_standoff", "read_standoff_dir", "scan",
+           "select_sections", "write", "write_a2", "write_jsonl"]

@@ -33,10 +33,11 @@ from bioc.biocjson.encoder import BioCJSONEncoder
 from bioc.biocxml.encoder import BioCXMLDocumentWriter
 from lxml import etree
 
-from relx.doc import Document, Entity, Relation, Span
+from relx.doc import Document, Entity, Relation, Section, Span
 from relx.ids import join_ids, namespaced_ids
 from relx.io.atomic import atomic_open
 from relx.io.errors import OnError, ReaderError, report
+from relx.io.papers import section_type
 from relx.io.pubmed import iter_xml
 from relx.io.pubtator import (
     DEFAULT_TYPES,
@@ -132,6 +133,27 @@ def _layout(path: Path, where: str, doc: bioc.BioCDocument) -> str:
     return text
 
 
+def _sections(doc: bioc.BioCDocument, n: int) -> list[Section]:
+    """A section per passage whose ``section_type`` (PMC full text) or ``type`` infon
+    (``title``, ``abstract``...) names one; headings from the ``title_N`` passages."""
+    out: list[Section] = []
+    heading, last = None, None
+    for p in sorted(doc.passages, key=lambda p: p.offset):
+        typ = section_type(None, p.infons.get("section_type")) or \
+            section_type(None, p.infons.get("type"))
+        if typ is None:
+            continue
+        text = p.text if p.text is not None else " ".join(s.text or "" for s in p.sentences)
+        if typ != last:
+            heading, last = None, typ
+        if (p.infons.get("type") or "").lower().startswith("title_"):
+            heading = " ".join(text.split()) or heading
+        start = min(p.offset, n)
+        out.append(Section(type=typ, start=start, end=min(n, p.offset + len(text)),
+                           heading=heading))
+    return out
+
+
 def _all(doc: bioc.BioCDocument, attr: str) -> list[Any]:
     found = list(getattr(doc, attr))
     for p in doc.passages:
@@ -212,7 +234,9 @@ def to_relx(path: Path, doc: bioc.BioCDocument, where: str,
                                  score=float(score) if score not in (None, "") else None))
         except ValueError:
             raise ReaderError(path, where, f"relation {rel.id}: bad score {score!r}") from None
-    return annotated_document(doc.id, text, ents, rels, "bioc")
+    out = annotated_document(doc.id, text, ents, rels, "bioc")
+    out.sections = _sections(doc, len(text))
+    return out
 
 
 # ------------------------------------------------------------------ readers

@@ -1,8 +1,12 @@
-"""PubMed/MEDLINE XML reader (``PubmedArticleSet``, as in the NLM baseline and update files).
+"""PubMed/MEDLINE XML reader: ``PubmedArticleSet`` (the NLM baseline and update files,
+E-utilities), ``PubmedBookArticleSet`` and the pre-2017 ``MedlineCitationSet``.
 
-One document per ``PubmedArticle`` (and ``PubmedBookArticle``): ``id`` = PMID,
+One document per ``PubmedArticle``, ``PubmedBookArticle`` and (bare) ``MedlineCitation``:
+``id`` = PMID,
 ``text`` = ArticleTitle + ``"\\n"`` + the AbstractText parts joined by ``"\\n"``; a
-structured-abstract part keeps its label as ``"LABEL: text"``. Inline markup (``<i>``,
+structured-abstract part keeps its label as ``"LABEL: text"``. Sections: ``TITLE`` and
+``ABSTRACT`` (a structured abstract's parts nested in it, headed by their labels); the
+article's DOI and PMCID, when listed, are kept in ``meta``. Inline markup (``<i>``,
 ``<sup>``, MathML...) contributes its text content; runs of whitespace are collapsed. An
 article without abstract is its title alone. ``DeleteCitation`` PMIDs are not documents:
 they are passed to ``on_delete`` when given.
@@ -20,12 +24,12 @@ from pathlib import Path
 
 from lxml import etree
 
-from relx.doc import Document
+from relx.doc import Document, Section
 from relx.io.errors import OnError, ReaderError, report
 from relx.io.source import open_binary
 
-_ARTICLES = ("PubmedArticle", "PubmedBookArticle", "DeleteCitation")
-_ROOTS = ("PubmedArticleSet", "PubmedBookArticleSet")
+_ARTICLES = ("PubmedArticle", "PubmedBookArticle", "MedlineCitation", "DeleteCitation")
+_ROOTS = ("PubmedArticleSet", "PubmedBookArticleSet", "MedlineCitationSet")
 
 
 def _where(el: etree._Element, ident: str | None = None) -> str:
@@ -35,7 +39,8 @@ def _where(el: etree._Element, ident: str | None = None) -> str:
 def iter_xml(path: Path, roots: tuple[str, ...], tags: tuple[str, ...]) -> Iterator[etree._Element]:
     """Stream the complete ``tags`` elements of a safely parsed XML file (plain or ``.gz``).
 
-    The root element must be one of ``roots``. Each element is cleared (with the already
+    The root element must be one of ``roots``; only its children are yielded (a ``tags``
+    element nested deeper is part of the one around it). Each element is cleared (with the already
     read siblings) when the consumer asks for the next one. Errors become ``ReaderError``.
     """
     try:
@@ -57,7 +62,8 @@ def iter_xml(path: Path, roots: tuple[str, ...], tags: tuple[str, ...]) -> Itera
                         if el.getparent() is not None or el.tag not in roots:
                             break
                     continue
-                if el.tag in roots:
+                parent = el.getparent()
+                if el.tag in roots or parent is None or parent.getparent() is not None:
                     continue
                 yield el
                 el.clear(keep_tail=False)
@@ -80,7 +86,8 @@ def _text(el: etree._Element | None) -> str:
     return " ".join("".join(el.itertext()).split()) if el is not None else ""
 
 
-def _abstract(abstract: etree._Element | None) -> list[str]:
+def _abstract(abstract: etree._Element | None) -> list[tuple[str, str]]:
+    """(label, text) of each abstract part."""
     parts = []
     if abstract is None:
         return parts
@@ -88,8 +95,39 @@ def _abstract(abstract: etree._Element | None) -> list[str]:
         body, label = _text(part), " ".join((part.get("Label") or "").split())
         text = f"{label}: {body}".strip() if label else body
         if text:
-            parts.append(text)
+            parts.append((label, text))
     return parts
+
+
+def _ids(el: etree._Element) -> dict[str, str]:
+    ids = {}
+    for aid in el.iterfind("PubmedData/ArticleIdList/ArticleId"):
+        kind, value = (aid.get("IdType") or "").lower(), " ".join((aid.text or "").split())
+        if kind in ("doi", "pmc") and value:
+            ids.setdefault("pmcid" if kind == "pmc" else kind, value)
+    return ids
+
+
+def _document(pmid: str, title: str, parts: list[tuple[str, str]],
+              meta: dict[str, str]) -> Document:
+    """Title + abstract parts, one per line, with their sections."""
+    sections, pieces, pos = [], [], 0
+    if title:
+        sections.append(Section(type="TITLE", start=0, end=len(title)))
+        pieces.append(title)
+        pos = len(title) + 1
+    if parts:
+        outer = len(sections)
+        sections.append(Section(type="ABSTRACT", start=pos, end=pos))
+        for label, text in parts:
+            if label and len(parts) > 1:
+                sections.append(Section(type="ABSTRACT", start=pos, end=pos + len(text),
+                                        heading=label, level=1, parent=outer))
+            pieces.append(text)
+            pos += len(text) + 1
+        sections[outer].end = pos - 1
+    return Document(id=pmid, text="\n".join(pieces), source="pubmed", sections=sections,
+                    meta=meta)
 
 
 def _pmid(path: Path, el: etree._Element, xpath: str) -> str:
@@ -100,9 +138,10 @@ def _pmid(path: Path, el: etree._Element, xpath: str) -> str:
 
 
 def _article(path: Path, el: etree._Element) -> Document:
-    if el.tag == "PubmedArticle":
-        pmid = _pmid(path, el, "MedlineCitation/PMID")
-        art = el.find("MedlineCitation/Article")
+    if el.tag in ("PubmedArticle", "MedlineCitation"):
+        cit = el.find("MedlineCitation") if el.tag == "PubmedArticle" else el
+        pmid = _pmid(path, el, "PMID" if cit is el else "MedlineCitation/PMID")
+        art = cit.find("Article") if cit is not None else None
         if art is None:
             raise ReaderError(path, _where(el, pmid), "missing <Article>")
         title = _text(art.find("ArticleTitle")) or _text(art.find("VernacularTitle"))
@@ -112,8 +151,7 @@ def _article(path: Path, el: etree._Element) -> Document:
         book = el.find("BookDocument")
         title = _text(book.find("ArticleTitle")) or _text(book.find("Book/BookTitle"))
         parts = _abstract(book.find("Abstract"))
-    return Document(id=pmid, text="\n".join([title, *parts]) if title else "\n".join(parts),
-                    source="pubmed")
+    return _document(pmid, title, parts, _ids(el))
 
 
 def read_pubmed(path: str | Path, on_delete: Callable[[str], None] | None = None,

@@ -1,7 +1,7 @@
 """Format registry: detect a file's format, read any supported file, write documents.
 
 ``read(path)`` works on a file or a folder (every file of a known format under it, in
-sorted order). Readers and writers are imported on first use, so optional libraries (e.g.
+sorted order; :func:`scan` also says which files are skipped and why). Readers and writers are imported on first use, so optional libraries (e.g.
 ``bioc``) are only needed for their own format.
 """
 
@@ -66,8 +66,14 @@ _XML_BAD_ID = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]"
 FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("ppi-xml", "PPI learning-format XML (AIMed, BioInfer, ...)", (".xml", ".xml.gz"),
            "relx.io.ppi_xml:read_ppi_xml", mentions=True),
-    Format("pubmed", "PubMed/MEDLINE XML (PubmedArticleSet)", (".xml", ".xml.gz"),
-           "relx.io.pubmed:read_pubmed"),
+    Format("pubmed", "PubMed/MEDLINE XML (PubmedArticleSet, PubmedBookArticleSet, "
+           "MedlineCitationSet)", (".xml", ".xml.gz"), "relx.io.pubmed:read_pubmed"),
+    Format("jats", "JATS/NLM XML full text (PMC OA .nxml, Europe PMC, eLife, bioRxiv)",
+           (".nxml", ".nxml.gz", ".xml", ".xml.gz"), "relx.io.jats:read_jats"),
+    Format("pmc-package", "PMC OA package or bulk archive (.tar.gz of .nxml, or of a .pdf)",
+           (".tar.gz", ".tgz"), "relx.io.jats:read_pmc_package"),
+    Format("pdf", "PDF with a text layer (papers: columns, sections, page boxes)", (".pdf",),
+           "relx.io.pdf:read_pdf"),
     Format("bioc", "BioC XML", (".xml", ".xml.gz"),
            "relx.io.bioc:read_bioc", "relx.io.bioc:write_bioc", {"fmt": "xml"},
            parts={"documents": "relx.io.bioc:write_bioc_part",
@@ -113,7 +119,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
 )}
 
 _XML_ROOTS = {"corpus": "ppi-xml", "PubmedArticleSet": "pubmed",
-              "PubmedBookArticleSet": "pubmed", "collection": "bioc"}
+              "PubmedBookArticleSet": "pubmed", "MedlineCitationSet": "pubmed",
+              "collection": "bioc", "article": "jats", "pmc-articleset": "jats"}
 _PUBTATOR = re.compile(rb"^[^|\t\r\n]+\|[ta]\|")
 _SNIFF = 1 << 16
 
@@ -134,7 +141,7 @@ def _xml_root(path: Path) -> str:
         with open_binary(path) as fh:
             for _, el in etree.iterparse(fh, events=("start",), resolve_entities=False,
                                          no_network=True, load_dtd=False, huge_tree=False):
-                return str(el.tag)
+                return etree.QName(el).localname
     except etree.XMLSyntaxError as exc:
         raise ReaderError(path, f"line {exc.lineno}", f"not well-formed XML: {exc.msg}") from None
     except OSError as exc:
@@ -156,12 +163,17 @@ def detect_format(path: str | Path) -> str:
     if not path.is_file():
         raise ReaderError(path, "file", "no such file")
     ext = suffix(path)
-    if ext in (".xml", ".xml.gz"):
+    if ext in (".xml", ".xml.gz", ".nxml", ".nxml.gz"):
         root = _xml_root(path)
         if root not in _XML_ROOTS:
             raise ReaderError(path, "root element", f"unknown XML format <{root}>; expected "
-                              "<corpus> (PPI), <PubmedArticleSet> or <collection> (BioC)")
+                              "<corpus> (PPI), <PubmedArticleSet> or <MedlineCitationSet> "
+                              "(PubMed), <collection> (BioC) or <article> (JATS)")
         return _XML_ROOTS[root]
+    if ext == ".pdf":
+        return "pdf"
+    if ext in (".tar.gz", ".tgz"):
+        return "pmc-package"
     if ext in (".json", ".json.gz"):
         head = _head(path, 1 << 20)
         if head.lstrip()[:1] in (b"{", b"[") and (b'"documents"' in head or b'"passages"' in head):
@@ -198,20 +210,65 @@ def readable_suffixes() -> set[str]:
     return {s for f in FORMATS.values() if f.reader for s in f.suffixes}
 
 
-def _files(folder: Path) -> Iterator[tuple[Path, str]]:
+def _skip_reason(p: Path, known: set[str]) -> str | None:
+    """Why the folder listing passes over file ``p`` (None: it does not)."""
+    if p.name.startswith("."):
+        return "hidden file"
+    if suffix(p) not in known:
+        ext = suffix(p)
+        return f"unknown extension {ext!r}" if ext else "no extension"
+    return None
+
+
+def _files(folder: Path, on_skip: Callable[[Path, str], None] | None = None
+           ) -> Iterator[tuple[Path, str]]:
     known = readable_suffixes()
     for p in sorted(folder.rglob("*")):
-        if p.is_file() and not p.name.startswith(".") and suffix(p) in known:
+        if not p.is_file():
+            continue
+        reason = _skip_reason(p, known)
+        if reason is None:
             yield p, detect_format(p)
+        elif on_skip is not None:
+            on_skip(p, reason)
 
 
-def read(path: str | Path, format: str | None = None, **options: Any) -> Iterator[Document]:
+def scan(folder: str | Path) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]]]:
+    """The files under ``folder``, in sorted order: ``known`` ``(path, format)`` that
+    :func:`read` reads, and ``skipped`` ``(path, reason)``: hidden files, unknown
+    extensions, and files of a known extension whose content is of no known format
+    (e.g. ``unknown XML format <html>``), which :func:`read` would stop at."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ReaderError(folder, "folder", "no such folder")
+    known_suffixes = readable_suffixes()
+    known: list[tuple[Path, str]] = []
+    skipped: list[tuple[Path, str]] = []
+    for p in sorted(folder.rglob("*")):
+        if not p.is_file():
+            continue
+        reason = _skip_reason(p, known_suffixes)
+        if reason is None:
+            try:
+                known.append((p, detect_format(p)))
+                continue
+            except ReaderError as exc:
+                reason = f"{exc.where}: {exc.reason}"
+        skipped.append((p, reason))
+    return known, skipped
+
+
+def read(path: str | Path, format: str | None = None,
+         on_skip: Callable[[Path, str], None] | None = None,
+         **options: Any) -> Iterator[Document]:
     """Read documents from a file (format detected unless given) or from every known file
     of a folder; ``options`` go to the reader (e.g. ``types=`` for BioC/PubTator;
-    ``on_error=`` to be told of unreadable documents and go on with the next one)."""
+    ``on_error=`` to be told of unreadable documents and go on with the next one).
+    ``on_skip(path, reason)``: told of each file of a folder that is not read (hidden,
+    unknown extension)."""
     path = Path(path)
     if path.is_dir():
-        for p, fmt in _files(path):
+        for p, fmt in _files(path, on_skip):
             yield from read(p, format or fmt, **options)
         return
     name = format or detect_format(path)
