@@ -58,6 +58,21 @@ def test_unusable_inputs_are_refused_with_their_type() -> None:
         list(as_documents(["text", 3]))
 
 
+@pytest.mark.parametrize(("source", "says"), [
+    (b"JAK1 binds STAT5.", r"bytes: decode it"),
+    (bytearray(b"JAK1"), r"bytearray: decode it"),
+    ({"p1": "JAK1 binds STAT5."}, r"dict: give its \(id, text\) pairs"),
+    ({"JAK1 binds STAT5."}, r"set: a set has no order"),
+    (None, r"NoneType"),
+    (["JAK1.", "STAT5.", b"SOCS3."], r"^input item 2 \(counting from 0\): .*bytes"),
+    ([("p1", "JAK1."), ("p2", 7)], r"^input item 1 .*tuple of 2 items"),
+    (iter(["JAK1.", None]), r"^input item 1 .*NoneType"),
+])
+def test_each_unusable_input_says_what_to_give_and_where(source, says) -> None:
+    with pytest.raises(TypeError, match=says):
+        list(as_documents(source))
+
+
 def test_limited_threads_sets_and_restores_numba_and_blas() -> None:
     import numba
     from threadpoolctl import threadpool_info
