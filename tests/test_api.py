@@ -244,3 +244,38 @@ def test_a_model_with_an_untrusted_type_is_refused(tmp_path: Path) -> None:
     sio.dump({"step": _NotAllowed()}, tmp_path / "pipeline.skops")
     with pytest.raises(ModelError, match="_NotAllowed"):
         load_model(tmp_path)
+
+
+@needs_models
+@pytest.mark.parametrize(("model", "file", "damage"), [
+    ("ppi-default", "pipeline.skops", "truncate"),
+    ("ppi-default", "pipeline.skops", "flip"),
+    ("ppi-default", "meta.json", "truncate"),
+    ("ppi-default", "config.toml", "garble"),
+    ("ppi-default", "calibration.json", "truncate"),
+    ("ge-events", "models.skops", "truncate"),
+    ("ge-events", "meta.json", "garble"),
+])
+def test_a_damaged_model_file_is_a_model_error_naming_it(tmp_path: Path, model: str,
+                                                         file: str, damage: str) -> None:
+    import shutil
+
+    from relx.model_store import ModelError
+
+    folder = tmp_path / model
+    shutil.copytree(models_dir() / model, folder)
+    path = folder / file
+    data = path.read_bytes()
+    if damage == "truncate":
+        path.write_bytes(data[:len(data) // 2])
+    elif damage == "flip":   # corrupt the middle of the zip: a bad CRC or deflate stream
+        mid = len(data) // 2
+        path.write_bytes(data[:mid] + bytes(b ^ 0xFF for b in data[mid:mid + 4096])
+                         + data[mid + 4096:])
+    else:
+        path.write_bytes(b"\x00not [valid = {" + data[:20])
+    task = "events" if model == "ge-events" else "ppi"
+    with pytest.raises(ModelError, match=rf"{path.name}: cannot read this .* file, it is "
+                                         r"damaged") as info:
+        relx.load(str(folder), task=task, types=False, warm_up=False)
+    assert str(path) in str(info.value)

@@ -26,7 +26,7 @@ import numpy as np
 
 from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
 from relx.doc_limits import DocumentClock
-from relx.model_store import models_dir
+from relx.model_store import models_dir, reading_model_file
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
@@ -80,7 +80,9 @@ def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> 
         if not path.exists():
             raise FileNotFoundError(f"the default parse pipeline is missing: {path}")
         name = path
-    with warnings.catch_warnings(), _fast_ops():
+    local = Path(name).exists()
+    with warnings.catch_warnings(), _fast_ops(), \
+            reading_model_file(name, "parse pipeline") if local else contextlib.nullcontext():
         warnings.filterwarnings("ignore", category=FutureWarning)  # scispacy tokenizer regexes
         nlp = spacy.load(name, exclude=list(exclude))
     if "pysbd_sentencizer" in nlp.pipe_names:  # same boundaries, several times faster
