@@ -12,7 +12,17 @@ Inputs (:data:`Source`) of ``extract`` and ``pipe``:
 - an iterable of any of these (strings, pairs, documents, paths); several texts go in a
   list (a tuple of two strings is one ``(id, text)`` pair).
 
-Threads: relx computes with one thread per process (numba's pool, the BLAS and OpenMP
+Anything else is refused with a ``TypeError`` naming it (and, in an iterable, its index):
+``bytes`` (decode them first), a ``dict`` (give its ``(id, text)`` items), a ``set`` (no
+order, so no stable ids), ``None``, numbers.
+
+Threads: an extractor is thread-safe. Several threads may share one (a web service: one
+``relx.load()``, a request per thread) and each gets exactly what sequential calls give.
+relx's pipeline keeps per-call state in shared objects (scispacy's abbreviation matcher
+gains and drops a rule per definition it finds; the process-wide BLAS/OpenMP limits), so
+extraction runs one batch at a time per process: a thread waits while another's batch
+(:attr:`StreamingExtractor.batch_docs` documents) is extracted, and throughput equals one
+thread's. relx computes with one thread per process (numba's pool, the BLAS and OpenMP
 runtimes) while it extracts: with several pools of threads competing for the cores, one
 abstract took ~0.9 s instead of < 0.1 s. Scale out with processes (``n_process``, the
 batch runner) instead; :func:`limited_threads` sets and restores the limits per batch.
@@ -25,7 +35,7 @@ import gc
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -40,6 +50,31 @@ Item = str | os.PathLike | Document | tuple[str, str]
 Source = Item | Iterable[Item]
 
 
+_KINDS = "give text, a Path, a Document or an (id, text) pair, or a list of these"
+
+
+def _refusal(obj: Any) -> str:
+    """Why ``obj`` is not an input (what to give instead)."""
+    kind = type(obj).__name__
+    if isinstance(obj, bytes | bytearray | memoryview):
+        return f"cannot extract from {kind}: decode it to text first (data.decode('utf-8'))"
+    if isinstance(obj, Mapping):
+        return (f"cannot extract from {kind}: give its (id, text) pairs, e.g. "
+                "list(texts.items())")
+    if isinstance(obj, set | frozenset):
+        return (f"cannot extract from {kind}: a set has no order, so its texts get no "
+                "stable ids; give a list")
+    if isinstance(obj, tuple):
+        return (f"cannot extract from a tuple of {len(obj)} items: an (id, text) pair has "
+                "two items, the second a str; several texts go in a list")
+    return f"cannot extract from {kind}: {_KINDS}"
+
+
+def _usable(item: Any) -> bool:
+    return isinstance(item, Document | str | os.PathLike) or (
+        isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], str))
+
+
 def _item_documents(item: Any, n: int) -> Iterator[Document]:
     if isinstance(item, Document):
         yield item
@@ -52,25 +87,28 @@ def _item_documents(item: Any, n: int) -> Iterator[Document]:
     elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], str):
         yield Document(id=str(item[0]), text=item[1])
     else:
-        raise TypeError(f"cannot extract from {type(item).__name__}: give text, a Path, a "
-                        "Document or an (id, text) pair, or an iterable of these")
+        raise TypeError(_refusal(item))
 
 
 def as_documents(source: Source) -> Iterator[Document]:
-    """The documents of ``source`` (see the module docstring), lazily and in order."""
+    """The documents of ``source`` (see the module docstring), lazily and in order; an
+    unusable input (or item of an iterable: named by its index) raises ``TypeError``."""
     if isinstance(source, str):
         yield Document(id=DEFAULT_TEXT_ID, text=source)
     elif isinstance(source, Document | os.PathLike):
         yield from _item_documents(source, 1)
     elif isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], str):
         yield from _item_documents(source, 1)      # one (id, text) pair
-    elif isinstance(source, Iterable):
+    elif isinstance(source, Iterable) and not isinstance(
+            source, bytes | bytearray | memoryview | Mapping | set | frozenset):
         n = 0
-        for item in source:
+        for i, item in enumerate(source):
+            if not _usable(item):
+                raise TypeError(f"input item {i} (counting from 0): {_refusal(item)}")
             n += isinstance(item, str)
             yield from _item_documents(item, n)
     else:
-        raise TypeError(f"cannot extract from {type(source).__name__}")
+        raise TypeError(_refusal(source))
 
 
 # --- threads ----------------------------------------------------------------------------
@@ -184,6 +222,10 @@ def _worker_results(docs: list[Document]) -> list[list[Any]]:
 #: ``_model_ref`` of an extractor built from a model object (not a name or directory)
 GIVEN_OBJECT = "<a model object>"
 
+#: held while a batch is extracted: one batch at a time per process (see the module
+#: docstring); re-entrant, so a stage may call another extractor (the event typer)
+EXTRACTING = threading.RLock()
+
 
 class StreamingExtractor:
     """``extract`` and ``pipe`` over :meth:`annotate` (documents -> per document: the
@@ -196,14 +238,40 @@ class StreamingExtractor:
 
     batch_docs: int = 64
     threads: int | None = 1
+    max_doc_chars: int | None = None
     WARM_UP_TEXT: str = ""
     MODEL_KIND: str = "model"
     _model_ref: Any = None
     _options: dict[str, Any] = {}
 
-    def annotate(self, docs: Iterable[Document]
-                 ) -> Iterator[tuple[Document, list[Any], Any]]:  # pragma: no cover
+    def _annotate(self, docs: list[Document]
+                  ) -> Iterator[tuple[Document, list[Any], Any]]:  # pragma: no cover
+        """What a task's extractor does with one batch of documents (not thread-safe)."""
         raise NotImplementedError
+
+    def annotate(self, docs: Iterable[Document]
+                 ) -> Iterator[tuple[Document, list[Any], Any]]:
+        """Per document of ``docs``: the annotated document, its results and a count (what
+        the task's extractor says), in order; batches of ``batch_docs`` documents, one
+        batch at a time per process (thread-safe: see :mod:`relx.api`). A document longer
+        than ``max_doc_chars`` raises :class:`relx.doc_limits.DocumentTooLong` once the
+        documents before it are yielded."""
+        from relx.doc_limits import check_length
+
+        for chunk in _chunks(docs, self.batch_docs):
+            for k, d in enumerate(chunk):
+                try:
+                    check_length(d.id, d.text, self.max_doc_chars)
+                except ValueError:
+                    yield from self._locked(chunk[:k])
+                    raise
+            yield from self._locked(chunk)
+
+    def _locked(self, docs: list[Document]) -> list[tuple[Document, list[Any], Any]]:
+        if not docs:
+            return []
+        with EXTRACTING:
+            return list(self._annotate(docs))
 
     @property
     def skipped(self) -> dict[str, int]:
@@ -228,7 +296,7 @@ class StreamingExtractor:
         return type(self), (self._model_ref,), {**self._options, "warm_up": False}
 
     def _batch(self, docs: list[Document]) -> list[list[Any]]:
-        with limited_threads(self.threads):
+        with EXTRACTING, limited_threads(self.threads):
             return self._results(docs)
 
     def extract(self, source: Source) -> list[Any]:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +111,25 @@ def to_toml(cfg: dict[str, Any]) -> str:
         out.append(f"\n[{section}]")
         out += [f"{k} = {_toml_value(v)}" for k, v in body.items() if not isinstance(v, dict)]
     return "\n".join(out).lstrip() + "\n"
+
+
+#: what reading a damaged model file raises: a truncated or corrupt zip, an unreadable
+#: file, JSON / TOML / array data that does not parse, a part missing from the file
+MODEL_DAMAGE = (OSError, EOFError, zipfile.BadZipFile, ValueError, KeyError, IndexError,
+                TypeError, AttributeError)
+
+
+@contextmanager
+def reading_model_file(path: str | Path, what: str = "model",
+                       error: type[Exception] = ModelError) -> Iterator[None]:
+    """Inside the block, an error of reading the model file ``path`` (:data:`MODEL_DAMAGE`;
+    not a ``ModelError``, which already says what is wrong) becomes ``error`` naming the
+    file and what to do."""
+    try:
+        yield
+    except ModelError:
+        raise
+    except MODEL_DAMAGE as exc:
+        raise error(f"{path}: cannot read this {what} file, it is damaged or incomplete "
+                    f"({type(exc).__name__}: {exc}); reinstall relx or retrain the "
+                    "model") from exc

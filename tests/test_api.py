@@ -58,6 +58,21 @@ def test_unusable_inputs_are_refused_with_their_type() -> None:
         list(as_documents(["text", 3]))
 
 
+@pytest.mark.parametrize(("source", "says"), [
+    (b"JAK1 binds STAT5.", r"bytes: decode it"),
+    (bytearray(b"JAK1"), r"bytearray: decode it"),
+    ({"p1": "JAK1 binds STAT5."}, r"dict: give its \(id, text\) pairs"),
+    ({"JAK1 binds STAT5."}, r"set: a set has no order"),
+    (None, r"NoneType"),
+    (["JAK1.", "STAT5.", b"SOCS3."], r"^input item 2 \(counting from 0\): .*bytes"),
+    ([("p1", "JAK1."), ("p2", 7)], r"^input item 1 .*tuple of 2 items"),
+    (iter(["JAK1.", None]), r"^input item 1 .*NoneType"),
+])
+def test_each_unusable_input_says_what_to_give_and_where(source, says) -> None:
+    with pytest.raises(TypeError, match=says):
+        list(as_documents(source))
+
+
 def test_limited_threads_sets_and_restores_numba_and_blas() -> None:
     import numba
     from threadpoolctl import threadpool_info
@@ -229,3 +244,38 @@ def test_a_model_with_an_untrusted_type_is_refused(tmp_path: Path) -> None:
     sio.dump({"step": _NotAllowed()}, tmp_path / "pipeline.skops")
     with pytest.raises(ModelError, match="_NotAllowed"):
         load_model(tmp_path)
+
+
+@needs_models
+@pytest.mark.parametrize(("model", "file", "damage"), [
+    ("ppi-default", "pipeline.skops", "truncate"),
+    ("ppi-default", "pipeline.skops", "flip"),
+    ("ppi-default", "meta.json", "truncate"),
+    ("ppi-default", "config.toml", "garble"),
+    ("ppi-default", "calibration.json", "truncate"),
+    ("ge-events", "models.skops", "truncate"),
+    ("ge-events", "meta.json", "garble"),
+])
+def test_a_damaged_model_file_is_a_model_error_naming_it(tmp_path: Path, model: str,
+                                                         file: str, damage: str) -> None:
+    import shutil
+
+    from relx.model_store import ModelError
+
+    folder = tmp_path / model
+    shutil.copytree(models_dir() / model, folder)
+    path = folder / file
+    data = path.read_bytes()
+    if damage == "truncate":
+        path.write_bytes(data[:len(data) // 2])
+    elif damage == "flip":   # corrupt the middle of the zip: a bad CRC or deflate stream
+        mid = len(data) // 2
+        path.write_bytes(data[:mid] + bytes(b ^ 0xFF for b in data[mid:mid + 4096])
+                         + data[mid + 4096:])
+    else:
+        path.write_bytes(b"\x00not [valid = {" + data[:20])
+    task = "events" if model == "ge-events" else "ppi"
+    with pytest.raises(ModelError, match=rf"{path.name}: cannot read this .* file, it is "
+                                         r"damaged") as info:
+        relx.load(str(folder), task=task, types=False, warm_up=False)
+    assert str(path) in str(info.value)

@@ -23,6 +23,7 @@ used) / ``<id>.a2`` (predicted triggers and events), readable by
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
@@ -32,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity, Sentence, StandoffDocument, TextBound
+from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS, DocumentClock
 from relx.errors import ConfigError
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
@@ -164,8 +166,13 @@ def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-def _sentence_at(doc: Document, offset: int) -> Sentence | None:
-    return next((s for s in doc.sentences if s.start <= offset < s.end), None)
+def _sentence_at(doc: Document, offset: int, starts: list[int] | None = None
+                 ) -> Sentence | None:
+    """The sentence of ``doc`` holding ``offset`` (``starts``: its sentences' starts, in
+    order, when already listed)."""
+    starts = [s.start for s in doc.sentences] if starts is None else starts
+    i = bisect_right(starts, offset) - 1
+    return doc.sentences[i] if i >= 0 and offset < doc.sentences[i].end else None
 
 
 def events_out(pred: StandoffDocument, parsed: Document, model: str, version: str
@@ -187,9 +194,10 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
 
     mods = pred.modifications_of()
     out = []
+    starts = [s.start for s in parsed.sentences]
     for e in pred.events:
         t = tbs[e.trigger]
-        s = _sentence_at(parsed, t.start)
+        s = _sentence_at(parsed, t.start, starts)
         out.append(ExtractedEvent(
             document_id=pred.id, event_id=e.id, type=e.type, score=e.score,
             trigger=EventTrigger(id=t.id, text=t.text, start=t.start, end=t.end),
@@ -221,7 +229,10 @@ class EventExtractor(StreamingExtractor):
     ``ground``: ground the proteins to HGNC/FamPlex (``EventArgument.norm_ids``, after
     the input's own ids); ``threads``: thread limit while extracting
     (:func:`relx.api.limited_threads`; ``None``: no limit); ``warm_up``: load everything
-    now by extracting from one sentence (:func:`load` does).
+    now by extracting from one sentence (:func:`load` does). ``max_doc_chars`` /
+    ``max_doc_seconds``: per-document limits (default 2,000,000 characters and 300 s; None:
+    no limit; :mod:`relx.doc_limits`). Thread-safe: threads may share one extractor
+    (:mod:`relx.api`).
     """
 
     #: one sentence with proteins and an event: every stage runs once while warming up
@@ -231,13 +242,18 @@ class EventExtractor(StreamingExtractor):
     def __init__(self, model: str | Path | GEExtractor | None = None, *,
                  spacy_model: str | Path | None = None, batch_docs: int = 64,
                  ground: bool = True, threads: int | None = 1, warm_up: bool = False,
+                 max_doc_chars: int | None = DEFAULT_MAX_DOC_CHARS,
+                 max_doc_seconds: float | None = DEFAULT_MAX_DOC_SECONDS,
                  mentions: str = "auto") -> None:
         if mentions not in ("auto", "input", "relx"):
             raise ConfigError(f"the event extractor's mentions are 'auto', 'input' or 'relx', "
                               f"not {mentions!r}")
         self.mentions = mentions
         self._options = {"spacy_model": spacy_model, "batch_docs": batch_docs,
-                         "ground": ground, "threads": threads, "mentions": mentions}
+                         "ground": ground, "threads": threads, "max_doc_chars": max_doc_chars,
+                         "max_doc_seconds": max_doc_seconds, "mentions": mentions}
+        self.max_doc_chars = max_doc_chars
+        self.max_doc_seconds = max_doc_seconds
         self._model_ref = GIVEN_OBJECT if isinstance(model, GEExtractor) else model
         self.threads = threads
         self.model = resolve_event_model(model)
@@ -266,8 +282,9 @@ class EventExtractor(StreamingExtractor):
             for d, g in zip(docs, given, strict=True)]
         a = [_only_proteins(d, g) for d, g, u in zip(docs, given, use_given, strict=True) if u]
         b = [_only_proteins(d, []) for d, u in zip(docs, use_given, strict=True) if not u]
-        pa = iter(list(self.given_parser.parse_documents(a)) if a else [])
-        pb = iter(list(self.parser.parse_documents(b)) if b else [])
+        limit = self.max_doc_seconds
+        pa = iter(list(self.given_parser.parse_documents(a, max_seconds=limit)) if a else [])
+        pb = iter(list(self.parser.parse_documents(b, max_seconds=limit)) if b else [])
         out = []
         for d, g, u in zip(docs, given, use_given, strict=True):
             out.append(ge_document(next(pa), g, d.source) if u else ge_document(next(pb)))
@@ -296,13 +313,18 @@ class EventExtractor(StreamingExtractor):
         skipped["sentences"] += len(g.parsed.sentences) - len(keep)
         return GEDoc(g.standoff, g.parsed.model_copy(update={"sentences": keep}))
 
-    def annotate(self, docs: Iterable[Document]
-                 ) -> Iterator[tuple[Document, list[ExtractedEvent], StandoffDocument]]:
+    def _annotate(self, docs: list[Document]
+                  ) -> Iterator[tuple[Document, list[ExtractedEvent], StandoffDocument]]:
         """Per document: the parsed document (proteins as entities with ``T`` ids), its
-        extracted events and the predicted standoff document."""
+        extracted events and the predicted standoff document (:meth:`annotate` is the
+        thread-safe entry)."""
         for chunk in _chunks(docs, self.batch_docs):
+            clock = DocumentClock(self.max_doc_seconds)
+            clock.start(chunk)
             gedocs = self.ge_documents(chunk)
-            for g, pred in zip(gedocs, self.predict(gedocs), strict=True):
+            preds = self.predict(gedocs)
+            clock.check(chunk, max(chunk, key=lambda d: len(d.text)).id, "events")
+            for g, pred in zip(gedocs, preds, strict=True):
                 parsed = self._ground(g.parsed)
                 yield parsed, events_out(pred, parsed, self.name, self.version), pred
 

@@ -45,6 +45,7 @@ from relx.ge.sentences import SentenceView, build_views
 from relx.ge.triggers import TriggerDetector, TriggerDictionary
 from relx.io.atomic import atomic_open
 from relx.learn.compact_linear import restore_coefs, strip_coefs
+from relx.model_store import reading_model_file
 from relx.registry import build_component
 from relx.structures import StructureEncoder
 
@@ -223,39 +224,43 @@ class GEExtractor:
         for p in (meta_path, skops_path):
             if not p.is_file():
                 raise GEModelError(f"{directory}: not a GE event model ({p.name} missing)")
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        with reading_model_file(meta_path, "event model", GEModelError):
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                raise ValueError("not a JSON object")
         if meta.get("format") != "relx-ge-events":
             raise GEModelError(f"{meta_path}: format {meta.get('format')!r} is not relx-ge-events")
         if meta.get("format_version") not in READABLE_FORMATS:
             raise GEModelError(f"{meta_path}: format version {meta.get('format_version')} "
                                f"(this relx reads versions "
                                f"{', '.join(map(str, READABLE_FORMATS))})")
-        data = skops_path.read_bytes()
-        try:   # audits the file against the allow-list, then builds it (no skops import)
-            parts = skops_reader.load(data, TRUSTED_TYPES)
-        except skops_reader.UntrustedTypes as exc:
-            raise GEModelError(f"{skops_path}: refusing untrusted types "
-                               f"({exc})") from None
-        restore_coefs(parts, parts.pop("compact_coef", {}))
-        vocabularies = (json.loads(parts.pop("vocabularies_json").tobytes().decode("utf-8"))
-                        if "vocabularies_json" in parts else meta)   # format <= 2: meta.json
-        self = cls(meta["config"])
-        self.triggers.model_ = parts["trigger_model"]
-        self.triggers.classes_ = list(meta["trigger_classes"])
-        self.triggers.dictionary_ = TriggerDictionary.from_json(
-            vocabularies["trigger_dictionary"])
-        if hasattr(self.triggers, "restore_stage1"):
-            self.triggers.restore_stage1(parts, meta)
-        self.edges.encoder_ = StructureEncoder.from_dict(vocabularies["edge_vocab"])
-        if self.edges.uses_klsh:
-            self.edges.klsh, self.edges.forest = parts["klsh"], parts["forest"]
-        if self.edges.uses_features:
-            self.edges.linear_ = parts["edge_linear"]
-        self.grouper.model_ = parts.get("binding")
-        if self.modifications is not None:
-            self.modifications.thresholds_ = dict(meta.get("modification_thresholds") or {})
-            self.modifications.models_ = {t: parts[f"modification_{t}"]
-                                          for t in self.modifications.thresholds_}
+        with reading_model_file(skops_path, "event model", GEModelError):
+            data = skops_path.read_bytes()
+            try:   # audits the file against the allow-list, then builds it (no skops import)
+                parts = skops_reader.load(data, TRUSTED_TYPES)
+            except skops_reader.UntrustedTypes as exc:
+                raise GEModelError(f"{skops_path}: refusing untrusted types "
+                                   f"({exc})") from None
+            restore_coefs(parts, parts.pop("compact_coef", {}))
+            vocabularies = (json.loads(parts.pop("vocabularies_json").tobytes().decode("utf-8"))
+                            if "vocabularies_json" in parts else meta)   # format <= 2: meta.json
+            self = cls(meta["config"])
+            self.triggers.model_ = parts["trigger_model"]
+            self.triggers.classes_ = list(meta["trigger_classes"])
+            self.triggers.dictionary_ = TriggerDictionary.from_json(
+                vocabularies["trigger_dictionary"])
+            if hasattr(self.triggers, "restore_stage1"):
+                self.triggers.restore_stage1(parts, meta)
+            self.edges.encoder_ = StructureEncoder.from_dict(vocabularies["edge_vocab"])
+            if self.edges.uses_klsh:
+                self.edges.klsh, self.edges.forest = parts["klsh"], parts["forest"]
+            if self.edges.uses_features:
+                self.edges.linear_ = parts["edge_linear"]
+            self.grouper.model_ = parts.get("binding")
+            if self.modifications is not None:
+                self.modifications.thresholds_ = dict(meta.get("modification_thresholds") or {})
+                self.modifications.models_ = {t: parts[f"modification_{t}"]
+                                              for t in self.modifications.thresholds_}
         self.train_seconds_ = meta.get("train_seconds")
         self.meta = meta
         return self

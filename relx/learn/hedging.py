@@ -192,13 +192,16 @@ class HedgingDetector(BaseEstimator):
 
 def load_hedging(path: str | Path | None = None) -> HedgingDetector | None:
     """The detector stored at ``path`` (default: the shipped one), None when it is absent."""
+    from relx.model_store import reading_model_file
+
     path = Path(path) if path is not None else DEFAULT_PATH
     if not path.is_file():
         return None
-    raw = path.read_bytes()
-    if path.suffix == ".gz":
-        raw = gzip.decompress(raw)
-    return HedgingDetector.from_json(json.loads(raw.decode("utf-8")))
+    with reading_model_file(path, "negation/speculation detector"):
+        raw = path.read_bytes()
+        if path.suffix == ".gz":
+            raw = gzip.decompress(raw)
+        return HedgingDetector.from_json(json.loads(raw.decode("utf-8")))
 
 
 def hedging_flags(x: PairInstance, detector: HedgingDetector | None) -> tuple[bool, bool]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import threading
 import types
 from typing import Any
 
@@ -152,8 +153,20 @@ def sentence_char_spans(sentences: list[str], text: str) -> list[tuple[str, int,
     return spans
 
 
-@functools.lru_cache(maxsize=1)
+_local = threading.local()
+
+
 def _segmenter() -> Any:
+    """This thread's segmenter: a pysbd ``Segmenter`` keeps the text it segments on itself
+    (``original_text``), so one shared between threads mixes up their sentences."""
+    seg = getattr(_local, "segmenter", None)
+    if seg is None:
+        seg = _local.segmenter = _segmenter_class()(language="en", clean=False, char_span=True)
+    return seg
+
+
+@functools.lru_cache(maxsize=1)
+def _segmenter_class() -> type:
     import pysbd
     from pysbd.utils import TextSpan
 
@@ -166,7 +179,7 @@ def _segmenter() -> Any:
         def sentences_with_char_spans(self, sentences: list[str]) -> list[Any]:
             return [TextSpan(*span) for span in sentence_char_spans(sentences, self.original_text)]
 
-    return _Segmenter(language="en", clean=False, char_span=True)
+    return _Segmenter
 
 
 # the non-ASCII characters that re.IGNORECASE matches with an ASCII letter (İ ı ſ K)

@@ -15,8 +15,9 @@ import contextlib
 import gc
 import json
 import warnings
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -24,14 +25,18 @@ from typing import Any
 import numpy as np
 
 from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
+from relx.doc_limits import DocumentClock
 from relx.errors import ConfigError
-from relx.model_store import models_dir
+from relx.model_store import models_dir, reading_model_file
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 #: which mentions a parsed document gets: see :class:`Parser`
 MENTION_MODES = ("auto", "input", "relx", "both")
 NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
 SENTENCIZERS = frozenset({"pysbd_sentencizer", "senter", "sentencizer"})
+#: a text longer than this (characters) is parsed in blocks of at most this length
+#: (:func:`text_blocks`); shorter texts, abstracts and most full texts, in one piece
+BLOCK_CHARS = 50_000
 
 
 def source_name(meta: dict) -> str:
@@ -78,7 +83,9 @@ def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> 
         if not path.exists():
             raise FileNotFoundError(f"the default parse pipeline is missing: {path}")
         name = path
-    with warnings.catch_warnings(), _fast_ops():
+    local = Path(name).exists()
+    with warnings.catch_warnings(), _fast_ops(), \
+            reading_model_file(name, "parse pipeline") if local else contextlib.nullcontext():
         warnings.filterwarnings("ignore", category=FutureWarning)  # scispacy tokenizer regexes
         nlp = spacy.load(name, exclude=list(exclude))
     if "pysbd_sentencizer" in nlp.pipe_names:  # same boundaries, several times faster
@@ -267,6 +274,112 @@ def _abbreviations(doc: Any, base: int = 0) -> list[Abbreviation]:
     return sorted(out, key=lambda a: (a.short.start, a.short.end, a.long.start, a.long.end))
 
 
+def text_blocks(text: str, size: int = BLOCK_CHARS,
+                keep: Iterable[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """``(start, end)`` blocks covering ``text``, each at most ``size`` characters (plus
+    the whitespace it ends with): one block when the text is no longer. A block ends after
+    the last paragraph break (a blank line) that fits, else after a line break, else after
+    a sentence's ``". "``, else at a space; never inside a ``keep`` span (given entity
+    mentions). The sentence splitter starts a sentence after a paragraph break anyway, so
+    blocks cut there give the same sentences as the whole text."""
+    n = len(text)
+    if n <= size:
+        return [(0, n)]
+    spans = sorted((a, b) for a, b in keep if b - a > 1)
+    inside_start = [a for a, _ in spans]
+    reach, ends = 0, []   # the furthest end of the spans starting at or before each one
+    for _, b in spans:
+        reach = max(reach, b)
+        ends.append(reach)
+
+    def inside(cut: int) -> bool:
+        i = bisect_left(inside_start, cut) - 1   # spans starting before the cut
+        return i >= 0 and ends[i] > cut
+
+    out, pos = [], 0
+    while n - pos > size:
+        cut = None
+        for sep in ("\n\n", "\n", ". ", " "):
+            i = text.rfind(sep, pos + 1, pos + size)
+            while i > pos and cut is None:
+                c = i + len(sep)
+                while c < n and c - pos < 2 * size and text[c].isspace():
+                    c += 1                       # the whitespace stays with the block
+                if not inside(c):
+                    cut = c
+                i = text.rfind(sep, pos + 1, i)
+            if cut is not None:
+                break
+        if cut is None:                          # no break at all: cut at the size
+            cut = pos + size
+            while inside(cut) and cut < n:
+                cut += 1
+        out.append((pos, cut))
+        pos = cut
+    out.append((pos, n))
+    return out
+
+
+def sentence_docs(sdoc: Any, spans: Sequence[Any]) -> list[Any]:
+    """One spaCy ``Doc`` per sentence span of ``sdoc`` (as ``Span.as_doc`` copies it:
+    words, spaces and token attributes; without the entity annotation, which the tagger
+    and parser do not read), each one sentence the parser may not split. ``as_doc``
+    converts the whole document's array and entities for every span: quadratic in the
+    length of a document."""
+    from spacy.attrs import ENT_ID, ENT_IOB, ENT_KB_ID, ENT_TYPE, ORTH, SENT_START, SPACY
+    from spacy.tokens import Doc
+
+    if not spans:
+        return []
+    head = [a for a in sdoc._get_array_attrs()
+            if a not in (ENT_IOB, ENT_TYPE, ENT_KB_ID, ENT_ID)]
+    arr = sdoc.to_array(head)
+    orth, space, sent = head.index(ORTH), head.index(SPACY), head.index(SENT_START)
+    strings = sdoc.vocab.strings
+    out = []
+    for sp in spans:
+        rows = arr[sp.start:sp.end].copy()
+        one = Doc(sdoc.vocab, words=[strings[o] for o in rows[:, orth].tolist()],
+                  spaces=[bool(x) for x in rows[:, space].tolist()])
+        rows[:, sent] = np.uint64(-1 & 0xFFFFFFFFFFFFFFFF)   # -1: not a sentence start
+        rows[0, sent] = 1
+        one.from_array(head, rows)
+        out.append(one)
+    return out
+
+
+@dataclass(eq=False)
+class _DocParse:
+    """A document being parsed block by block: what its blocks gave so far."""
+
+    doc: Document
+    given: list[Entity]                  # the document's own mentions
+    use_ner: bool
+    found: list[Entity] = field(default_factory=list)   # NER mentions so far
+    sentences: list[Sentence] = field(default_factory=list)
+    abbreviations: list[Abbreviation] = field(default_factory=list)
+    both: bool = False                   # the NER's mentions join the document's own
+
+    def mentions(self) -> list[Entity]:
+        """The document's mentions: its own, the NER's, or both (the NER's that overlap
+        none of its own, renumbered ``<doc>.r<k>``)."""
+        if not self.use_ner:
+            return self.given
+        if not self.both or not self.given:
+            return self.found
+        spans = [(sp.start, sp.end) for e in self.given for sp in e.spans]
+        extra = [e for e in self.found if not any(a < e.end and e.start < b for a, b in spans)]
+        return [*self.given, *(e.model_copy(update={"id": f"{self.doc.id}.r{k}"})
+                               for k, e in enumerate(extra))]
+
+
+@dataclass(eq=False)
+class _Block:
+    state: _DocParse
+    start: int         # offset of the block in the document's text
+    last: bool
+
+
 class Parser:
     """Parses text and documents into relx's data model.
 
@@ -276,16 +389,19 @@ class Parser:
     entities when it brings some, else the NER's; ``"input"`` only its own (none when it
     brings none); ``"relx"`` only the NER's (its own are dropped); ``"both"`` its own and
     the NER's that overlap none of them.
+    ``block_chars``: longer texts are parsed in blocks (:func:`text_blocks`).
     """
 
     def __init__(self, model: str | Path | None = None, *, ner: bool = True,
-                 batch_size: int = 32, mentions: str = "auto") -> None:
+                 batch_size: int = 32, block_chars: int = BLOCK_CHARS,
+                 mentions: str = "auto") -> None:
         if mentions not in MENTION_MODES:
             raise ConfigError(f"mentions must be one of {MENTION_MODES}, not {mentions!r}")
         self.model = model
         self.ner = ner
         self.mentions = mentions
         self.batch_size = batch_size
+        self.block_chars = block_chars
         self._nlp: Any = None
         self._source: str | None = None
 
@@ -316,8 +432,8 @@ class Parser:
         """Sentences, tokens, lemmas, POS, dependencies, abbreviations and NER proteins."""
         return next(self.parse_documents([Document(id=doc_id, text=text)]))
 
-    def parse_documents(self, docs: Iterable[Document], *, min_entities: int = 0
-                        ) -> Iterator[Document]:
+    def parse_documents(self, docs: Iterable[Document], *, min_entities: int = 0,
+                        max_seconds: float | None = None) -> Iterator[Document]:
         """Split, tag and parse each document's text into new sentences.
 
         Entities a document already has (from its reader) are kept, re-assigned to the new
@@ -330,26 +446,55 @@ class Parser:
         tokens without tags, lemmas or dependencies. Sentences are then exactly the
         sentence splitter's. Falls back to the full parse for pipelines without a sentence
         splitter or whose NER listens to a shared tok2vec.
+
+        A text longer than ``block_chars`` goes through the pipeline in blocks
+        (:func:`text_blocks`: cut at paragraph breaks), so time and memory grow linearly
+        with its length (the sentence splitter and the abbreviation detector take time
+        quadratic in the length of what they are given, and spaCy refuses texts over
+        ``nlp.max_length``); the blocks' sentences, mentions and abbreviations are joined
+        into one document. ``max_seconds``: a document still being parsed after that long
+        raises :class:`relx.doc_limits.DocumentTimeout` (checked after each block).
         """
-        def prepared() -> Iterator[tuple[Any, tuple[Document, list[Entity]]]]:
+        clock = DocumentClock(max_seconds)
+
+        def prepared() -> Iterator[tuple[Any, _Block]]:
             for doc in docs:
                 ents = [] if self.mentions == "relx" else \
                     [e for s in doc.sentences for e in s.entities]
-                cuts = {b for e in ents for sp in e.spans for b in (sp.start, sp.end)}
-                yield _doc_from_text(self.nlp, doc.text, cuts), (doc, ents)
+                spans = [(sp.start, sp.end) for e in ents for sp in e.spans]
+                cuts = {b for span in spans for b in span}
+                use_ner = self.ner and (self.mentions in ("relx", "both")
+                                        or (self.mentions == "auto" and not ents))
+                state = _DocParse(doc, ents, use_ner, both=self.mentions == "both")
+                clock.start(state)
+                blocks = text_blocks(doc.text, self.block_chars, spans)
+                for k, (a, b) in enumerate(blocks):
+                    local = cuts if len(blocks) == 1 else {c - a for c in cuts if a <= c <= b}
+                    yield (_doc_from_text(self.nlp, doc.text[a:b], local),
+                           _Block(state, a, k + 1 == len(blocks)))
+
+        def done(block: _Block) -> Iterator[Document]:
+            state = block.state
+            if not block.last:
+                clock.check(state, state.doc.id, "parse")
+                return
+            clock.forget(state)
+            yield self._document(state)
 
         off = self._disabled(ner=self.ner)
         syntax = self._syntax_pipes() if min_entities > 0 else None
         if syntax is None:
-            for sdoc, (doc, ents) in self.nlp.pipe(prepared(), as_tuples=True, disable=off,
-                                                   batch_size=self.batch_size):
-                yield self._to_document(doc, sdoc, self._mentions(doc, sdoc, ents))
+            for sdoc, block in self.nlp.pipe(prepared(), as_tuples=True, disable=off,
+                                             batch_size=self.batch_size):
+                self._add_block(block, sdoc, self._block_sentences(sdoc, block))
+                yield from done(block)
             return
         first = self.nlp.pipe(prepared(), as_tuples=True, disable=sorted({*off, *syntax}),
                               batch_size=self.batch_size)
         later = sorted(set(self.nlp.pipe_names) - set(syntax))
         while chunk := list(islice(first, self.batch_size)):
-            yield from self._parse_selected(chunk, min_entities, later)
+            for block in self._parse_selected(chunk, min_entities, later):
+                yield from done(block)
 
     def _syntax_pipes(self) -> list[str] | None:
         """The components a sentence needs for its tags and parse (all but the sentence
@@ -363,82 +508,85 @@ class Parser:
             return None
         return [n for n in names if n not in SENTENCIZERS | {"ner", "abbreviation_detector"}]
 
-    def _parse_selected(self, chunk: list[tuple[Any, tuple[Document, list[Entity]]]],
-                        min_entities: int, off: list[str]) -> Iterator[Document]:
+    def _block_entities(self, block: _Block, sdoc: Any) -> list[Entity]:
+        """The mentions of a block (document offsets): the NER's (numbered on from the
+        document's earlier blocks, and kept) or the document's own."""
+        state = block.state
+        if not state.use_ner:
+            return state.given
+        found = self._ner_entities(state.doc, sdoc, block.start, len(state.found))
+        state.found += found
+        return [*state.given, *found] if state.both else found
+
+    def _parse_selected(self, chunk: list[tuple[Any, _Block]], min_entities: int,
+                        off: list[str]) -> Iterator[_Block]:
         """Tag and parse, one sentence at a time, the sentences of ``chunk`` (NER and
-        sentence-split spaCy docs) with ``min_entities`` mentions or more."""
-        from spacy.attrs import SENT_START
+        sentence-split spaCy docs of text blocks) with ``min_entities`` mentions or more;
+        yields each block once its sentences are added to its document."""
+        from relx.parse.fast import doc_text
 
         jobs, plans = [], []
-        for sdoc, (doc, ents) in chunk:
-            ents = self._mentions(doc, sdoc, ents)
-            starts = sorted(e.start for e in ents)
+        for sdoc, block in chunk:
+            ents = self._block_entities(block, sdoc)
+            starts = sorted(e.start - block.start for e in ents)
             spans = sentence_spans(sdoc)
             selected = [bisect_left(starts, sp.end_char) - bisect_left(starts, sp.start_char)
                         >= min_entities for sp in spans]
-            for sp, sel in zip(spans, selected, strict=True):
-                if sel:
-                    one = sp.as_doc()
-                    flags = np.full(len(one), -1, dtype=np.int64)
-                    flags[0] = 1  # one sentence: the parser may not split it
-                    one.from_array([SENT_START], flags.astype(np.uint64).reshape(-1, 1))
-                    jobs.append(one)
-            plans.append((sdoc, doc, ents, spans, selected))
+            jobs += sentence_docs(sdoc, [sp for sp, sel in zip(spans, selected, strict=True)
+                                         if sel])
+            plans.append((sdoc, block, spans, selected))
         parsed = iter(self.nlp.pipe(jobs, disable=off, batch_size=self.batch_size))
+        for sdoc, block, spans, selected in plans:
+            ones = [next(parsed) if sel else None for sel in selected]  # may run the pipeline
+            text, rows, base, doc_id = doc_text(sdoc), token_rows(sdoc), block.start, \
+                block.state.doc.id
+            with paused_gc():
+                sents = [_sentence(sp, doc_id, base, self.source, text, rows)
+                         if one is None else
+                         _sentence(one[:], doc_id, base + sp.start_char, self.source,
+                                   text[sp.start_char:sp.end_char], token_rows(one))
+                         for sp, one in zip(spans, ones, strict=True)]
+            self._add_block(block, sdoc, sents)
+            yield block
+
+    def _block_sentences(self, sdoc: Any, block: _Block) -> list[Sentence]:
+        """The sentences of a fully parsed block (document offsets)."""
         from relx.parse.fast import doc_text
 
-        for sdoc, doc, ents, spans, selected in plans:
-            ones = [next(parsed) if sel else None for sel in selected]  # may run the pipeline
-            text, rows = doc_text(sdoc), token_rows(sdoc)
-            with paused_gc():
-                sents = [_sentence(sp, f"{doc.id}.s{i}", 0, self.source, text, rows)
-                         if one is None else
-                         _sentence(one[:], f"{doc.id}.s{i}", sp.start_char, self.source,
-                                   text[sp.start_char:sp.end_char], token_rows(one))
-                         for i, (sp, one) in enumerate(zip(spans, ones, strict=True))]
-                out = self._document(doc, sdoc, sents, ents)
-            yield out
+        self._block_entities(block, sdoc)
+        text, rows, doc_id = doc_text(sdoc), token_rows(sdoc), block.state.doc.id
+        with paused_gc():
+            return [_sentence(s, doc_id, block.start, self.source, text, rows)
+                    for s in sentence_spans(sdoc)]
 
     @staticmethod
-    def _ner_entities(doc: Document, sdoc: Any) -> list[Entity]:
-        return [Entity(id=f"{doc.id}.e{k}", spans=[Span(start=e.start_char, end=e.end_char)],
+    def _add_block(block: _Block, sdoc: Any, sents: list[Sentence]) -> None:
+        state = block.state
+        state.sentences += [s for s in sents if s.tokens]
+        state.abbreviations += _abbreviations(sdoc, block.start)
+
+    @staticmethod
+    def _ner_entities(doc: Document, sdoc: Any, base: int = 0, first: int = 0
+                      ) -> list[Entity]:
+        return [Entity(id=f"{doc.id}.e{first + k}",
+                       spans=[Span(start=base + e.start_char, end=base + e.end_char)],
                        type="Protein", text=e.text)
                 for k, e in enumerate(x for x in sdoc.ents if x.label_.upper() in NER_LABELS)]
 
-    def _mentions(self, doc: Document, sdoc: Any, given: list[Entity]) -> list[Entity]:
-        """The document's mentions under ``self.mentions`` (``given``: its own)."""
-        if not self.ner or self.mentions == "input" or (self.mentions == "auto" and given):
-            return given
-        tagged = self._ner_entities(doc, sdoc)
-        if self.mentions != "both" or not given:
-            return tagged
-        spans = [(sp.start, sp.end) for e in given for sp in e.spans]
-        extra = [e for e in tagged if not any(a < e.end and e.start < b for a, b in spans)]
-        return [*given, *(e.model_copy(update={"id": f"{doc.id}.r{k}"})
-                          for k, e in enumerate(extra))]
-
-    def _to_document(self, doc: Document, sdoc: Any, ents: list[Entity]) -> Document:
-        from relx.parse.fast import doc_text
-
-        text, rows = doc_text(sdoc), token_rows(sdoc)
-        with paused_gc():
-            sents = [_sentence(s, f"{doc.id}.s{i}", 0, self.source, text, rows)
-                     for i, s in enumerate(sentence_spans(sdoc))]
-            return self._document(doc, sdoc, sents, ents)
-
-    def _document(self, doc: Document, sdoc: Any, sents: list[Sentence],
-                  ents: list[Entity]) -> Document:
+    @staticmethod
+    def _document(state: _DocParse) -> Document:
         """The relx Document: non-empty sentences numbered in order, entities placed in the
-        sentence holding their start, abbreviations from ``sdoc``."""
-        sents = [s for s in sents if s.tokens]
+        sentence holding their start, abbreviations of every block."""
+        doc, sents = state.doc, state.sentences
         for i, s in enumerate(sents):
             s.id = f"{doc.id}.s{i}"
-        for e in ents:
-            home = next((s for s in sents if s.start <= e.start < s.end), None)
-            if home is not None:
-                home.entities.append(e)
+        starts = [s.start for s in sents]   # in text order, not overlapping
+        for e in state.mentions():
+            i = bisect_right(starts, e.start) - 1
+            if i >= 0 and e.start < sents[i].end:
+                sents[i].entities.append(e)
         return Document(id=doc.id, text=doc.text, sentences=sents, source=doc.source,
-                        orig_id=doc.orig_id, abbreviations=_abbreviations(sdoc))
+                        orig_id=doc.orig_id, abbreviations=state.abbreviations)
 
     def reparse_sentences(self, docs: Iterable[Document]) -> Iterator[Document]:
         """Re-tag and re-parse every sentence as it is (boundaries, entities and relations

@@ -156,12 +156,15 @@ def calibration_report(scores: np.ndarray, y: np.ndarray, folds: np.ndarray) -> 
 
 def load_calibration(model_dir: str | Path, mode: str = "new_text") -> Calibrator | None:
     """The ``mode`` calibrator stored beside a model (``calibration.json``), or None."""
+    from relx.model_store import reading_model_file
+
     path = Path(model_dir) / CALIBRATION_FILE
     if not path.is_file():
         return None
-    obj = json.loads(path.read_text(encoding="utf-8"))
-    entry = obj.get("calibrators", {}).get(mode)
-    return None if entry is None else Calibrator.from_json(entry)
+    with reading_model_file(path, "calibration"):
+        obj = json.loads(path.read_text(encoding="utf-8"))
+        entry = obj.get("calibrators", {}).get(mode)
+        return None if entry is None else Calibrator.from_json(entry)
 
 
 def model_calibration(model: Any, in_domain: bool = False) -> Calibrator | None:

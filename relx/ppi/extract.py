@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
+from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS, DocumentClock
 from relx.errors import ConfigError
 from relx.ids import is_protein_type
 from relx.learn.hedging import hedging_flags, load_hedging
@@ -93,14 +94,24 @@ def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
     return load_model(find_model_dir(DEFAULT_MODEL if model is None else str(model)))
 
 
-def candidate_pairs(sentence: Sentence, abbreviations: Sequence[Abbreviation] = ()
-                    ) -> list[Relation]:
+Bounds = tuple[tuple[int, int], tuple[int, int]]
+
+
+def definition_pairs(abbreviations: Sequence[Abbreviation]) -> frozenset[Bounds]:
+    """The (long form, short form) offsets of a document's abbreviations, both ways round:
+    what :func:`candidate_pairs` leaves out (computed once per document)."""
+    defs = {((a.long.start, a.long.end), (a.short.start, a.short.end)) for a in abbreviations}
+    return frozenset(defs | {(y, x) for x, y in defs})
+
+
+def candidate_pairs(sentence: Sentence, abbreviations: Sequence[Abbreviation] = (), *,
+                    definitions: frozenset[Bounds] | None = None) -> list[Relation]:
     """Every unordered pair of non-overlapping protein mentions of a sentence, in text order,
     except a long form paired with its own abbreviation (``interleukin-2 (IL-2)``); mentions
     of other types (a PubTator input's ``Chemical``) are not paired
-    (:func:`relx.ids.is_protein_type`)."""
-    defs = {((a.long.start, a.long.end), (a.short.start, a.short.end)) for a in abbreviations}
-    defs |= {(y, x) for x, y in defs}
+    (:func:`relx.ids.is_protein_type`). ``definitions``: :func:`definition_pairs` of the
+    document's ``abbreviations``, when already computed."""
+    defs = definition_pairs(abbreviations) if definitions is None else definitions
     ents = sorted((e for e in sentence.entities if is_protein_type(e.type)),
                   key=lambda e: (e.start, e.end))
     out = []
@@ -140,7 +151,11 @@ class Extractor(StreamingExtractor):
     passes an event model's :class:`relx.ge.interactions.EventTyper`; None: every pair is
     an undirected ``Interaction``). ``mentions``: which protein mentions a document gets
     (``auto``: its own when it brings some, else the tagger's; ``input``, ``relx``,
-    ``both``; see :class:`relx.parse.pipeline.Parser`).
+    ``both``; see :class:`relx.parse.pipeline.Parser`). ``max_doc_chars`` /
+    ``max_doc_seconds``: per-document limits (default 2,000,000 characters and 300 s; None:
+    no limit), over which a document raises :class:`relx.doc_limits.DocumentTooLong` /
+    :class:`~relx.doc_limits.DocumentTimeout` (:mod:`relx.doc_limits`). Thread-safe:
+    threads may share one extractor (:mod:`relx.api`).
     """
 
     #: one sentence with two proteins: every stage runs once while warming up
@@ -150,10 +165,15 @@ class Extractor(StreamingExtractor):
                  spacy_model: str | Path | None = None, threshold: float | str | None = None,
                  ground: bool = True, batch_docs: int = 64, threads: int | None = 1,
                  typer: RelationTyper | None = None, warm_up: bool = False,
+                 max_doc_chars: int | None = DEFAULT_MAX_DOC_CHARS,
+                 max_doc_seconds: float | None = DEFAULT_MAX_DOC_SECONDS,
                  mentions: str = "auto") -> None:
         self._options = {"spacy_model": spacy_model, "threshold": threshold, "ground": ground,
                          "batch_docs": batch_docs, "threads": threads, "typer": typer,
+                         "max_doc_chars": max_doc_chars, "max_doc_seconds": max_doc_seconds,
                          "mentions": mentions}
+        self.max_doc_chars = max_doc_chars
+        self.max_doc_seconds = max_doc_seconds
         self.typer = typer
         self._model_ref = GIVEN_OBJECT if isinstance(model, RelationModel) else model
         self.threads = threads
@@ -192,7 +212,7 @@ class Extractor(StreamingExtractor):
     max_sentence_tokens: int | None = None
     max_sentence_pairs: int | None = None
 
-    def _capped(self, s: Sentence, abbreviations: Sequence[Abbreviation]) -> list[Relation]:
+    def _capped(self, s: Sentence, definitions: frozenset[Bounds]) -> list[Relation]:
         """The candidate pairs of ``s`` within the per-sentence caps (counting what is
         skipped; a sentence over the token cap counts its mention pairs, which are never
         enumerated)."""
@@ -203,7 +223,7 @@ class Extractor(StreamingExtractor):
             skipped["sentences"] += 1
             skipped["pairs"] += n * (n - 1) // 2
             return []
-        pairs = candidate_pairs(s, abbreviations)
+        pairs = candidate_pairs(s, definitions=definitions)
         cap = self.max_sentence_pairs
         if cap is None or len(pairs) <= cap:
             return pairs
@@ -220,17 +240,22 @@ class Extractor(StreamingExtractor):
 
         return ground_entities(doc, keep_given=True)   # an input's own ids first
 
-    def annotate(self, docs: Iterable[Document]
-                 ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:
+    def _annotate(self, docs: list[Document]
+                  ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:
         """Per document: the parsed document with its *reported* relations on its sentences,
-        the extracted relations, and the number of candidate pairs scored."""
-        parsed = self.parser.parse_documents(docs, min_entities=2)  # pairs need two mentions
+        the extracted relations, and the number of candidate pairs scored
+        (:meth:`annotate` is the thread-safe entry)."""
+        clock = DocumentClock(self.max_doc_seconds)
+        clock.start(docs)
+        parsed = self.parser.parse_documents(docs, min_entities=2,   # pairs need two mentions
+                                             max_seconds=self.max_doc_seconds)
         for chunk in _chunks(parsed, self.batch_docs):
             chunk = [self._ground(d) for d in chunk]
             inst: list[PairInstance] = []
             for d in chunk:
+                defs = definition_pairs(d.abbreviations)
                 for s in d.sentences:
-                    s.relations = self._capped(s, d.abbreviations)
+                    s.relations = self._capped(s, defs)
                     inst += [PairInstance(d.id, s, r) for r in s.relations]
             raw = self.model.scores(inst, in_domain=self.in_domain)
             scores = iter(raw.tolist())
@@ -250,11 +275,22 @@ class Extractor(StreamingExtractor):
                             kept.append(r)
                     s.relations = kept
                 n_scored.append(n)
+            self._check_time(clock, docs, chunk, "pair scoring")
             if self.typer is not None:
                 self.typer.type_relations(chunk)
+                self._check_time(clock, docs, chunk, "typing")
             for d, n in zip(chunk, n_scored, strict=True):
                 yield d, [self._record(d, s, r, prob[id(r)]) for s in d.sentences
                           for r in s.relations], n
+
+    @staticmethod
+    def _check_time(clock: DocumentClock, batch: list[Document], chunk: list[Document],
+                    stage: str) -> None:
+        """:class:`DocumentTimeout` once ``batch`` (the documents of this call) has taken
+        longer than ``max_doc_seconds``, naming its longest document (the whole document
+        when the batch is one, as a batch runner's retry makes it)."""
+        longest = max(chunk, key=lambda d: len(d.text))
+        clock.check(batch, longest.id, stage)
 
     def _record(self, d: Document, s: Sentence, r: Relation, p: float | None
                 ) -> ExtractedRelation:

@@ -27,7 +27,7 @@ from relx import __version__
 from relx.doc import Document
 from relx.errors import ConfigError
 from relx.io.atomic import atomic_open
-from relx.model_store import ModelError, to_toml
+from relx.model_store import ModelError, reading_model_file, to_toml
 from relx.registry import build_pipeline
 from relx.represent.instances import PairInstance, labels, pair_instances
 
@@ -221,18 +221,23 @@ def load_model(path: str | Path) -> RelationModel:
     meta_file = path / "meta.json"
     if not meta_file.exists():
         raise ModelError(f"{path}: not a relx model (no meta.json)")
-    meta = json.loads(meta_file.read_text())
+    with reading_model_file(meta_file, "relation model"):
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        if not isinstance(meta, dict):
+            raise ValueError("not a JSON object")
     if meta.get("format_version") not in READABLE_FORMATS:
         raise ModelError(f"{path}: model format {meta.get('format_version')!r}, this relx reads "
                          f"formats {', '.join(map(str, READABLE_FORMATS))}; retrain with "
                          "`relx train`")
-    config = tomllib.loads((path / "config.toml").read_text())
+    with reading_model_file(path / "config.toml", "relation model"):
+        config = tomllib.loads((path / "config.toml").read_text(encoding="utf-8"))
     file = path / "pipeline.skops"
-    try:   # audits the whole file against the allow-list, then builds it (no skops import)
-        pipeline = skops_reader.load(file, TRUSTED_TYPES)
-    except skops_reader.UntrustedTypes as exc:
-        raise ModelError(f"{file}: refusing to load untrusted types "
-                         f"({exc})") from None
+    with reading_model_file(file, "relation model"):
+        try:   # audits the whole file against the allow-list, then builds it (no skops import)
+            pipeline = skops_reader.load(file, TRUSTED_TYPES)
+        except skops_reader.UntrustedTypes as exc:
+            raise ModelError(f"{file}: refusing to load untrusted types "
+                             f"({exc})") from None
     release_freed_memory()
     return RelationModel(pipeline, config, meta)
 

@@ -208,13 +208,18 @@ def document_context_features(X: Sequence[PairInstance]) -> list[dict[str, float
     """For each pair, ``doc_cooc=1|2|3+``: the number of sentences of its document (the
     distinct sentences of X with the same ``document_id``) in which mentions with the two
     mentions' names (:func:`_name`) both occur; ``{}`` for two mentions of one name."""
-    names: dict[str, dict[int, set[str]]] = {}
-    for x in X:
-        doc = names.setdefault(x.document_id, {})
-        if id(x.sentence) not in doc:
-            doc[id(x.sentence)] = {_name(e.text) for e in x.sentence.entities}
+    seen: set[tuple[str, int]] = set()
+    counts: dict[tuple[str, str, str], int] = {}   # (document, name, name) -> sentences
+    for x in X:   # each sentence once: every pair of its names (linear in the pairs)
+        if (x.document_id, id(x.sentence)) in seen:
+            continue
+        seen.add((x.document_id, id(x.sentence)))
+        names = sorted({_name(e.text) for e in x.sentence.entities})
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                key = (x.document_id, a, b)
+                counts[key] = counts.get(key, 0) + 1
     out: list[dict[str, float]] = []
-    counts: dict[tuple[str, str, str], int] = {}
     for x in X:
         s = x.sentence
         a, b = sorted((_name(s.entity(x.relation.arg1).text),
@@ -222,10 +227,7 @@ def document_context_features(X: Sequence[PairInstance]) -> list[dict[str, float
         if a == b or not a or not b:
             out.append({})
             continue
-        key = (x.document_id, a, b)
-        n = counts.get(key)
-        if n is None:
-            n = counts[key] = sum(a in ns and b in ns for ns in names[x.document_id].values())
+        n = counts.get((x.document_id, a, b), 0)
         out.append({"doc_cooc=" + (str(n) if n < 3 else "3+"): 1.0})
     return out
 

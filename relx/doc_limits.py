@@ -1,0 +1,89 @@
+"""Per-document limits of the extractors: how long a text may be, how long it may take.
+
+Both extractors (:class:`relx.ppi.extract.Extractor`, :class:`relx.ge.extract.EventExtractor`)
+take ``max_doc_chars`` (default :data:`DEFAULT_MAX_DOC_CHARS`) and ``max_doc_seconds``
+(default :data:`DEFAULT_MAX_DOC_SECONDS`); ``None`` turns a limit off. A document over one
+raises a :class:`DocumentLimitError` naming it (``document``), the limit (``limit``:
+``"max_doc_chars"`` or ``"max_doc_seconds"``), its value and the ``stage`` that noticed
+it. ``annotate`` (the batch runner's entry) has yielded the documents before it;
+``extract`` and ``pipe`` raise it instead of the results of its batch, so a caller that
+wants to go on (a batch runner) retries the other documents of the batch.
+
+- :class:`DocumentTooLong`: checked before any work on the document.
+- :class:`DocumentTimeout`: read between the blocks of a long document's parse (the clock
+  started when its parse did; :data:`relx.parse.pipeline.BLOCK_CHARS`) and after each
+  stage of its batch (pair scoring, typing; events), the clock started when the batch's
+  work did: a stage that is running finishes first, and the error names the longest
+  document of the batch (the document itself when the batch is one document, as a
+  batch runner's retry makes it). Time spent waiting for another thread's batch does not
+  count.
+
+Extraction time and memory grow linearly with a document's length (about 20 s and a few
+hundred MB per million characters of abstracts on one core; ``benchmarks/bench_scaling.py``),
+so the defaults stop a runaway input (a whole book pasted as one document, a binary file
+read as text) well before it exhausts the machine.
+"""
+
+from __future__ import annotations
+
+import time
+
+__all__ = ["DEFAULT_MAX_DOC_CHARS", "DEFAULT_MAX_DOC_SECONDS", "DocumentClock",
+           "DocumentLimitError", "DocumentTimeout", "DocumentTooLong", "check_length"]
+
+#: characters of one document (``max_doc_chars``): ~1,500 abstracts, a long review's
+#: full text several times over
+DEFAULT_MAX_DOC_CHARS = 2_000_000
+#: seconds of one document (``max_doc_seconds``): ~10x what the longest document allowed
+#: by :data:`DEFAULT_MAX_DOC_CHARS` takes on one core
+DEFAULT_MAX_DOC_SECONDS = 300.0
+
+
+class DocumentLimitError(ValueError):
+    """A document over a per-document limit: ``document`` (its id), ``limit`` (the
+    option's name), ``value`` (the limit) and ``stage`` (where it was noticed)."""
+
+    def __init__(self, document: str, limit: str, value: float, stage: str,
+                 message: str) -> None:
+        self.document, self.limit, self.value, self.stage = document, limit, value, stage
+        super().__init__(f"document {document}: {message}")
+
+
+class DocumentTooLong(DocumentLimitError):
+    """A document's text is longer than ``max_doc_chars``."""
+
+
+class DocumentTimeout(DocumentLimitError):
+    """A document took longer than ``max_doc_seconds``."""
+
+
+def check_length(doc_id: str, text: str, max_chars: int | None) -> None:
+    """Raise :class:`DocumentTooLong` when ``text`` is over ``max_chars`` characters."""
+    if max_chars is not None and len(text) > max_chars:
+        raise DocumentTooLong(doc_id, "max_doc_chars", max_chars, "read",
+                              f"{len(text):,} characters, over the limit of {max_chars:,} "
+                              "(max_doc_chars); split it or raise the limit")
+
+
+class DocumentClock:
+    """Per document (by object identity): when its work started; :meth:`check` raises
+    :class:`DocumentTimeout` once more than ``max_seconds`` have passed."""
+
+    def __init__(self, max_seconds: float | None) -> None:
+        self.max_seconds = max_seconds
+        self._started: dict[int, float] = {}
+
+    def start(self, doc: object) -> None:
+        self._started.setdefault(id(doc), time.monotonic())
+
+    def forget(self, doc: object) -> None:
+        self._started.pop(id(doc), None)
+
+    def check(self, doc: object, doc_id: str, stage: str) -> None:
+        if self.max_seconds is None:
+            return
+        t0 = self._started.get(id(doc))
+        if t0 is not None and time.monotonic() - t0 > self.max_seconds:
+            raise DocumentTimeout(doc_id, "max_doc_seconds", self.max_seconds, stage,
+                                  f"took more than {self.max_seconds:g} s (max_doc_seconds), "
+                                  f"stopped after its {stage}; split it or raise the limit")
