@@ -108,7 +108,8 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          default_model="ppi-default", model_kind="relation model", results="relations",
          counts=("candidates", "relations"), items=("relations", "documents"),
          always=("jsonl",),
-         options=("spacy_model", "ground", "threshold", "types", "event_model", "mentions"),
+         options=("spacy_model", "ground", "threshold", "types", "event_model", "mentions",
+                  "orthologs", "same_gene_pairs"),
          runner="relx.ppi.task:RUNNER", extractor="relx:load_interactions",
          summary_line="{documents} documents, {sentences} sentences, {candidates} candidate "
                       "pairs -> [bold]{relations}[/] relations in {seconds} s; {errors} errors"),

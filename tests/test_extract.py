@@ -225,7 +225,7 @@ def test_models_command_lists_shipped_models() -> None:
 def test_bad_model_name_is_a_clear_error(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["extract", str(SAMPLES), "--out", str(tmp_path),
                                  "--model", "no-such-model"])
-    assert r.exit_code == 2 and "no model 'no-such-model'" in r.output
+    assert r.exit_code == 2 and "no relation model 'no-such-model'" in r.output
 
 
 @pytest.mark.slow

@@ -137,6 +137,8 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
         summary["task"] = the_task.name
     settings = load_record(out / ".settings.json") or {}
     summary["mentions"] = settings.get("mentions", "auto")
+    if settings.get("orthologs"):
+        summary["orthologs"] = settings["orthologs"]
     summary["model"] = settings.get("model")
     summary["model_version"] = next((r["model_version"] for r in records
                                      if r.get("model_version")), settings.get("model_version"))

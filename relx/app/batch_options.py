@@ -42,13 +42,16 @@ class BatchOptions:
     types: bool = True                    # ppi: type and direct pairs with the event model
     event_model: str | None = None        # ... this one (None: ge-events)
     mentions: str = "auto"                # whose protein mentions: auto, input, relx, both
+    orthologs: str | None = None          # ppi: "human": human ortholog ids first
+    same_gene_pairs: bool = False         # ppi: report two names of one gene, flagged
 
     def extractor_options(self) -> dict[str, object]:
         """The options of this batch that its task's extractor takes."""
         task = get_task(self.task)
         given = {"spacy_model": self.spacy_model, "ground": self.ground,
                  "threshold": self.threshold, "types": self.types,
-                 "event_model": self.event_model}
+                 "event_model": self.event_model, "orthologs": self.orthologs,
+                 "same_gene_pairs": self.same_gene_pairs}
         return {k: v for k, v in given.items() if k in task.options}
 
 
@@ -78,6 +81,11 @@ def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
     if opts.mentions not in modes:
         raise ConfigError(f"--mentions must be one of {modes} for --task {task.name}, not "
                           f"{opts.mentions!r}")
+    if opts.orthologs not in (None, "human"):
+        raise ConfigError(f"--orthologs must be 'human', not {opts.orthologs!r}")
+    for name, value in (("orthologs", opts.orthologs), ("same_gene_pairs", opts.same_gene_pairs)):
+        if value and name not in task.options:
+            raise ConfigError(f"--{name.replace('_', '-')} is not an option of --task {task.name}")
     if opts.threshold is not None and "threshold" not in task.options:
         raise ConfigError(f"--threshold is not an option of --task {task.name}")
     if jobs < 1:

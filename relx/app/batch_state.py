@@ -46,7 +46,8 @@ def run_settings(opts: BatchOptions) -> dict[str, Any]:
             "model_version": meta.get("version"), "model_created": meta.get("created"),
             "types": types, **extra,
             "threshold": opts.threshold, "spacy_model": opts.spacy_model,
-            "ground": opts.ground, "mentions": opts.mentions, "formats": sorted(opts.formats),
+            "ground": opts.ground, "mentions": opts.mentions, "orthologs": opts.orthologs,
+            "same_gene_pairs": opts.same_gene_pairs, "formats": sorted(opts.formats),
             "input_format": opts.input_format,
             "max_sentence_tokens": opts.max_sentence_tokens,
             "max_sentence_pairs": opts.max_sentence_pairs}

@@ -62,6 +62,15 @@ def extract(
              "with or without; relx's tagger for text and PubMed XML), 'input', 'relx' "
              "(the tagger's only), 'both' (the input's, plus the tagger's that overlap none; "
              "ppi only). Recorded in summary.json.")] = "auto",
+    orthologs: Annotated[str | None, typer.Option(
+        help="'human': each protein's ids start with its human orthologs (a mouse or rat "
+             "gene's own MGI/RGD ids follow), so networks, INDRA Statements and the report "
+             "use human ids; each entity's taxon still says whose gene it is.")] = None,
+    same_gene_pairs: Annotated[bool, typer.Option(
+        "--same-gene-pairs", help="Also report pairs of two names of one gene (synonyms, "
+                                  "an abbreviation and its long form, a family and its "
+                                  "member), flagged in 'same_gene'; by default they are "
+                                  "not interactions and are left out.")] = False,
     jobs: Annotated[int, typer.Option(help="Local worker processes (0: one per core).")] = 1,
     engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
@@ -117,7 +126,8 @@ def extract(
                         max_input_bytes=int(max_input_mb * 2**20),
                         max_sentence_tokens=max_sentence_tokens,
                         max_sentence_pairs=max_sentence_pairs, types=types,
-                        event_model=event_model, mentions=mentions)
+                        event_model=event_model, mentions=mentions, orthologs=orthologs,
+                        same_gene_pairs=same_gene_pairs)
     try:
         check_options(opts, jobs=jobs, engine=engine, scheduler=scheduler)
     except ConfigError as exc:

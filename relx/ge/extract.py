@@ -74,6 +74,9 @@ class EventArgument(BaseModel):
     start: int
     end: int
     norm_ids: list[str] = Field(default_factory=list)
+    taxon: str | None = None               # a protein's species (NCBITaxon id)
+    norm_confidence: float | None = None   # of norm_ids[0], in [0, 1]
+    grounded: bool | None = None           # False: in no lexicon
 
 
 class ExtractedEvent(BaseModel):
@@ -181,7 +184,7 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
     ``norm_ids`` of the parsed document's entity with the same ``T`` id)."""
     tbs = pred.textbounds()
     evs = pred.event_map()
-    norm = {e.id: e.norm_ids for s in parsed.sentences for e in s.entities if e.norm_ids}
+    ents = {e.id: e for s in parsed.sentences for e in s.entities}
 
     def arg(role: str, ref: str) -> EventArgument:
         if ref in evs:
@@ -189,8 +192,13 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
             return EventArgument(role=role, id=ref, kind="event", type=evs[ref].type,
                                  text=t.text, start=t.start, end=t.end)
         t = tbs[ref]
+        ent = ents.get(ref)
         return EventArgument(role=role, id=ref, kind="protein", type=t.type, text=t.text,
-                             start=t.start, end=t.end, norm_ids=list(norm.get(ref, ())))
+                             start=t.start, end=t.end,
+                             norm_ids=list(ent.norm_ids) if ent is not None else [],
+                             taxon=getattr(ent, "taxon", None),
+                             norm_confidence=getattr(ent, "norm_confidence", None),
+                             grounded=getattr(ent, "grounded", None))
 
     mods = pred.modifications_of()
     out = []
@@ -270,9 +278,9 @@ class EventExtractor(StreamingExtractor):
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
             return doc
-        from relx.ground import ground_entities  # the process-wide shipped lexicon
+        from relx.ground_doc import ground_document  # the process-wide shipped lexicons
 
-        return ground_entities(doc, keep_given=True)   # an input's own ids first
+        return ground_document(doc, keep_given=True)   # species-aware; an input's ids first
 
     def ge_documents(self, docs: Sequence[Document]) -> list[GEDoc]:
         """Parse ``docs`` and attach their proteins (given ones, or NER's)."""

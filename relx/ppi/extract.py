@@ -31,6 +31,7 @@ from relx.parse.pipeline import Parser
 from relx.ppi.calibration import model_calibration
 from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RelationModel, load_model
 from relx.represent.instances import PairInstance
+from relx.same_gene import same_gene
 
 
 class ExtractedEntity(BaseModel):
@@ -42,6 +43,9 @@ class ExtractedEntity(BaseModel):
     end: int
     type: str = "Protein"
     norm_ids: list[str] = []
+    taxon: str | None = None               # NCBITaxon id of the gene's species
+    norm_confidence: float | None = None   # of norm_ids[0], in [0, 1]
+    grounded: bool | None = None           # False: in no lexicon (norm_ids empty)
 
 
 class ExtractedRelation(BaseModel):
@@ -56,7 +60,8 @@ class ExtractedRelation(BaseModel):
     ``DecreaseAmount``, ``Regulation``...; ``Interaction`` when no event supports it or
     typing is off), ``direction``: ``entity1->entity2`` / ``entity2->entity1`` (who acts on
     whom: Cause -> Theme, enzyme -> substrate) or None (undirected), ``event_score``: the
-    supporting event's score (:mod:`relx.ge.interactions`)."""
+    supporting event's score (:mod:`relx.ge.interactions`). ``same_gene``: with
+    ``same_gene_pairs``, why the two mentions name one gene (then it is no interaction)."""
 
     document_id: str
     sentence_id: str
@@ -75,6 +80,7 @@ class ExtractedRelation(BaseModel):
     type: str = "Interaction"
     direction: str | None = None
     event_score: float | None = None
+    same_gene: str | None = None
 
 
 class RelationTyper(Protocol):
@@ -124,9 +130,21 @@ def candidate_pairs(sentence: Sentence, abbreviations: Sequence[Abbreviation] = 
     return out
 
 
-def _entity_out(e: Entity, doc: Document) -> ExtractedEntity:
+def with_orthologs(ids: list[str], orthologs: str | None) -> list[str]:
+    """``ids`` with their orthologs in species ``orthologs`` (e.g. ``"human"``) first and
+    the species' own ids after them (``MGI:96552`` -> ``HGNC:6001``, ``MGI:96552``)."""
+    if not orthologs or not ids:
+        return ids
+    from relx.orthologs import map_ids
+
+    return list(dict.fromkeys([*map_ids(ids, orthologs), *ids]))
+
+
+def _entity_out(e: Entity, doc: Document, orthologs: str | None = None) -> ExtractedEntity:
     return ExtractedEntity(id=e.id, text=e.text or doc.text[e.start:e.end], start=e.start,
-                           end=e.end, type=e.type, norm_ids=e.norm_ids)
+                           end=e.end, type=e.type,
+                           norm_ids=with_orthologs(e.norm_ids, orthologs), taxon=e.taxon,
+                           norm_confidence=e.norm_confidence, grounded=e.grounded)
 
 
 def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
@@ -155,7 +173,12 @@ class Extractor(StreamingExtractor):
     ``max_doc_seconds``: per-document limits (default 2,000,000 characters and 300 s; None:
     no limit), over which a document raises :class:`relx.doc_limits.DocumentTooLong` /
     :class:`~relx.doc_limits.DocumentTimeout` (:mod:`relx.doc_limits`). Thread-safe:
-    threads may share one extractor (:mod:`relx.api`).
+    threads may share one extractor (:mod:`relx.api`). A pair of two names of one gene
+    (synonyms, an abbreviation and its long form, a family and its member:
+    :func:`relx.same_gene.same_gene`) is not reported; ``same_gene_pairs=True`` reports
+    it too, flagged with the reason in ``same_gene``. ``orthologs="human"``: each
+    entity's ids start with its human orthologs (a mouse or rat gene's own ids follow), so
+    networks and INDRA Statements use human ids; ``taxon`` still says whose gene it is.
     """
 
     #: one sentence with two proteins: every stage runs once while warming up
@@ -167,11 +190,15 @@ class Extractor(StreamingExtractor):
                  typer: RelationTyper | None = None, warm_up: bool = False,
                  max_doc_chars: int | None = DEFAULT_MAX_DOC_CHARS,
                  max_doc_seconds: float | None = DEFAULT_MAX_DOC_SECONDS,
-                 mentions: str = "auto") -> None:
+                 mentions: str = "auto", same_gene_pairs: bool = False,
+                 orthologs: str | None = None) -> None:
         self._options = {"spacy_model": spacy_model, "threshold": threshold, "ground": ground,
                          "batch_docs": batch_docs, "threads": threads, "typer": typer,
                          "max_doc_chars": max_doc_chars, "max_doc_seconds": max_doc_seconds,
-                         "mentions": mentions}
+                         "mentions": mentions, "same_gene_pairs": same_gene_pairs,
+                         "orthologs": orthologs}
+        self.same_gene_pairs = same_gene_pairs
+        self.orthologs = orthologs
         self.max_doc_chars = max_doc_chars
         self.max_doc_seconds = max_doc_seconds
         self.typer = typer
@@ -236,9 +263,9 @@ class Extractor(StreamingExtractor):
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
             return doc
-        from relx.ground import ground_entities  # the process-wide shipped lexicon
+        from relx.ground_doc import ground_document  # the process-wide shipped lexicons
 
-        return ground_entities(doc, keep_given=True)   # an input's own ids first
+        return ground_document(doc, keep_given=True)   # species-aware; an input's ids first
 
     def _annotate(self, docs: list[Document]
                   ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:
@@ -269,6 +296,10 @@ class Extractor(StreamingExtractor):
                         n += 1
                         r.score, prob[id(r)] = next(scores), next(probs)
                         if r.score > self.threshold:
+                            same = same_gene(s.entity(r.arg1), s.entity(r.arg2), d)
+                            if same is not None and not self.same_gene_pairs:
+                                continue        # two names of one gene: no interaction
+                            prob[("same", id(r))] = same
                             r.label = True
                             r.negated, r.speculated = hedging_flags(     # all outputs
                                 PairInstance(d.id, s, r), self.hedging)
@@ -280,8 +311,8 @@ class Extractor(StreamingExtractor):
                 self.typer.type_relations(chunk)
                 self._check_time(clock, docs, chunk, "typing")
             for d, n in zip(chunk, n_scored, strict=True):
-                yield d, [self._record(d, s, r, prob[id(r)]) for s in d.sentences
-                          for r in s.relations], n
+                yield d, [self._record(d, s, r, prob[id(r)], prob[("same", id(r))])
+                          for s in d.sentences for r in s.relations], n
 
     @staticmethod
     def _check_time(clock: DocumentClock, batch: list[Document], chunk: list[Document],
@@ -292,17 +323,17 @@ class Extractor(StreamingExtractor):
         longest = max(chunk, key=lambda d: len(d.text))
         clock.check(batch, longest.id, stage)
 
-    def _record(self, d: Document, s: Sentence, r: Relation, p: float | None
-                ) -> ExtractedRelation:
+    def _record(self, d: Document, s: Sentence, r: Relation, p: float | None,
+                same: str | None = None) -> ExtractedRelation:
         return ExtractedRelation(
             document_id=d.id, sentence_id=s.id, sentence=s.text, sentence_start=s.start,
-            sentence_end=s.end, entity1=_entity_out(s.entity(r.arg1), d),
-            entity2=_entity_out(s.entity(r.arg2), d), score=round(r.score, 4),
+            sentence_end=s.end, entity1=_entity_out(s.entity(r.arg1), d, self.orthologs),
+            entity2=_entity_out(s.entity(r.arg2), d, self.orthologs), score=round(r.score, 4),
             model=self.model.name, model_version=self.model.version, negated=r.negated,
             speculated=r.speculated, probability=None if p is None else round(p, 4),
             threshold=round(self.threshold, 4),
             type="Interaction" if r.type == "PPI" else r.type, direction=r.direction,
-            event_score=r.event_score)
+            event_score=r.event_score, same_gene=same)
 
 
 def load(model: str | Path | None = None, **options: Any) -> Extractor:
