@@ -100,7 +100,9 @@ def extract(
     the same --out skips finished inputs (unchanged size and time, or content).
 
     Exit codes: 0 every input done without error; 3 done, but some inputs or documents
-    failed (see errors.jsonl); 2 bad options, model or --out in use; 1 a crash.
+    failed (see errors.jsonl); 2 before any work: bad options, an unusable model or
+    pipeline, an unwritable --report or --out in use; 1 the run stopped mid-way (a full
+    disk, a lost Dask scheduler: rerun to resume) or crashed.
     """
     from rich.progress import Progress, TimeElapsedColumn
 
