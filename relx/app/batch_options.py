@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from relx.errors import ConfigError
-from relx.tasks import get_task
+from relx.tasks import TASKS, get_task
 
 #: documents per unit of work
 CHUNK_SIZE = 1000
@@ -87,7 +87,8 @@ def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
         if value and name not in task.options:
             raise ConfigError(f"--{name.replace('_', '-')} is not an option of --task {task.name}")
     if opts.threshold is not None and "threshold" not in task.options:
-        raise ConfigError(f"--threshold is not an option of --task {task.name}")
+        takers = [t.name for t in TASKS.values() if "threshold" in t.options]
+        raise ConfigError(f"--threshold is for --task {', '.join(takers)} only")
     if jobs < 1:
         raise ConfigError(f"--jobs must be 1 or more (0: one per core), not {jobs}")
     if engine not in ENGINES:
