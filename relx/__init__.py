@@ -35,8 +35,8 @@ _LAZY = {
 }
 
 
-def load(model: str | None = None, *, task: str = "ppi", **options: Any
-         ) -> Extractor | EventExtractor:
+def load(model: str | None = None, *, task: str = "ppi", types: bool = True,
+         event_model: str | None = None, **options: Any) -> Extractor | EventExtractor:
     """The extractor of ``task`` ("ppi": interactions, the default; "events": GENIA
     events) with ``model`` (default: the task's shipped model), loaded and warmed up.
     ``options`` go to the task's extractor (:class:`Extractor` / :class:`EventExtractor`);
@@ -46,7 +46,10 @@ def load(model: str | None = None, *, task: str = "ppi", **options: Any
     load and run. Tasks: :data:`relx.tasks.TASKS`."""
     from relx.tasks import get_task
 
-    return get_task(task).load(model, **options)
+    the_task = get_task(task)
+    typed = {"types": types, "event_model": event_model}
+    options.update({k: v for k, v in typed.items() if k in the_task.options})
+    return the_task.load(model, **options)
 
 
 def load_interactions(model: str | None = None, *, types: bool = True,
