@@ -47,7 +47,7 @@ from relx.io.pubtator import (
     split_ids,
     type_filter,
 )
-from relx.io.source import open_text
+from relx.io.source import read_whole
 
 #: infon keys holding normalised ids, tried in this order
 ID_KEYS = ("identifier", "Identifier", "NCBI Gene", "NCBI_Gene", "NCBIGene", "concept_id",
@@ -246,17 +246,20 @@ def _defaults(obj: dict) -> dict:
 
 
 def read_bioc_json(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
-                   on_error: OnError = None) -> Iterator[Document]:
+                   on_error: OnError = None, max_bytes: int | None = None
+                   ) -> Iterator[Document]:
     """Read a BioC JSON file (a collection, a list of documents or one document; ``.gz`` ok).
 
-    The file is loaded whole, so the lower limit of :mod:`relx.io.source` for such files
-    applies. ``on_error`` is called with the error of a document that cannot be read (then
-    the next one is read; without it, raised)."""
+    The file is loaded whole, up to ``max_bytes`` (decompressed; default: the input limit,
+    ``--max-input-mb``): a larger file raises :class:`relx.io.source.InputTooLarge` having
+    read one byte over the cap (:func:`relx.io.source.read_whole`). ``on_error`` is called
+    with the error of a document that cannot be read -- malformed, or with a value of the
+    wrong kind, such as a number for a passage's text -- naming it, then the next one is
+    read; without it, the error is raised."""
     path = Path(path)
     wanted = type_filter(types)
     try:
-        with open_text(path, whole=True) as fh:
-            data = json.load(fh)
+        data = json.loads(read_whole(path, max_bytes).decode("utf-8-sig"))
     except json.JSONDecodeError as exc:
         raise ReaderError(path, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
     except UnicodeDecodeError as exc:
