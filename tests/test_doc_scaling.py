@@ -376,3 +376,43 @@ def test_extractor_checks_the_time_after_scoring() -> None:
     with pytest.raises(DocumentTimeout) as info:
         list(ex._annotate([synthetic_document(3, "late")]))
     assert (info.value.document, info.value.stage) == ("late", "pair scoring")
+
+
+class _ContextScores:
+    """A stand-in pair model whose score reads the document-context feature (as the
+    shipped model's features do) and remembers how many pairs each call scored."""
+
+    name, version = "stub", "0"
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def scores(self, inst: list, in_domain: bool = False) -> np.ndarray:
+        from relx.represent.pair_features import document_context_features
+
+        self.calls.append(len(inst))
+        ctx = document_context_features(inst)
+        return np.array([0.9 if "doc_cooc=3+" in c else 0.1 for c in ctx])
+
+
+def test_a_long_document_is_scored_in_windows_with_its_whole_context(monkeypatch) -> None:
+    """Memory bounded: no scoring call gets more than ``SCORE_WINDOW`` pairs, and the
+    records equal those of scoring the document at once."""
+    import relx.ppi.extract as extract
+
+    def run(window: int) -> tuple[list, list[int]]:
+        monkeypatch.setattr(extract, "SCORE_WINDOW", window)
+        ex = _bare_extractor()
+        ex.model = _ContextScores()
+        doc = synthetic_document(40)
+        for s in doc.sentences:   # three names shared by every sentence: doc_cooc=3+
+            for e, name in zip(s.entities, ("JAK1", "STAT5", "SOCS3"), strict=True):
+                e.text = name
+        ((_, found, n),) = list(ex._annotate([doc]))
+        return [r.model_dump() for r in found] + [n], ex.model.calls
+
+    whole, calls = run(10_000)
+    assert calls == [80]
+    windowed, calls = run(3)   # one sentence a window: alone, its context would be 1
+    assert max(calls) <= 3 and sum(calls) == 80
+    assert windowed == whole and len(whole) == 81   # every pair kept: context was whole

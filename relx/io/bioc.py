@@ -36,7 +36,7 @@ from lxml import etree
 from relx.doc import Document, Entity, Relation, Section, Span
 from relx.ids import join_ids, namespaced_ids
 from relx.io.atomic import atomic_open
-from relx.io.errors import OnError, ReaderError, report
+from relx.io.errors import DOCUMENT_ERRORS, OnError, ReaderError, document_error, report
 from relx.io.papers import section_type
 from relx.io.pubmed import iter_xml
 from relx.io.pubtator import (
@@ -48,7 +48,7 @@ from relx.io.pubtator import (
     split_ids,
     type_filter,
 )
-from relx.io.source import open_text
+from relx.io.source import read_whole
 
 #: infon keys holding normalised ids, tried in this order
 ID_KEYS = ("identifier", "Identifier", "NCBI Gene", "NCBI_Gene", "NCBIGene", "concept_id",
@@ -250,11 +250,11 @@ def read_bioc(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
     wanted = type_filter(types)
     for el in iter_xml(path, ("collection",), ("document",)):
         where = f"<document> at line {el.sourceline}"
+        doc_id = (el.findtext("id") or "").strip() or None
         try:
             doc = to_relx(path, _x_document(path, el), where, wanted)
-        except ReaderError as exc:
-            exc.document = (el.findtext("id") or "").strip() or None
-            report(on_error, exc)
+        except (ReaderError, *DOCUMENT_ERRORS) as exc:
+            report(on_error, document_error(path, where, exc, doc_id))
             continue
         yield doc
 
@@ -270,17 +270,20 @@ def _defaults(obj: dict) -> dict:
 
 
 def read_bioc_json(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
-                   on_error: OnError = None) -> Iterator[Document]:
+                   on_error: OnError = None, max_bytes: int | None = None
+                   ) -> Iterator[Document]:
     """Read a BioC JSON file (a collection, a list of documents or one document; ``.gz`` ok).
 
-    The file is loaded whole, so the lower limit of :mod:`relx.io.source` for such files
-    applies. ``on_error`` is called with the error of a document that cannot be read (then
-    the next one is read; without it, raised)."""
+    The file is loaded whole, up to ``max_bytes`` (decompressed; default: the input limit,
+    ``--max-input-mb``): a larger file raises :class:`relx.io.source.InputTooLarge` having
+    read one byte over the cap (:func:`relx.io.source.read_whole`). ``on_error`` is called
+    with the error of a document that cannot be read -- malformed, or with a value of the
+    wrong kind, such as a number for a passage's text -- naming it, then the next one is
+    read; without it, the error is raised."""
     path = Path(path)
     wanted = type_filter(types)
     try:
-        with open_text(path, whole=True) as fh:
-            data = json.load(fh)
+        data = json.loads(read_whole(path, max_bytes).decode("utf-8-sig"))
     except json.JSONDecodeError as exc:
         raise ReaderError(path, f"line {exc.lineno} column {exc.colno}", f"bad JSON: {exc.msg}") from None
     except UnicodeDecodeError as exc:
@@ -294,13 +297,36 @@ def read_bioc_json(path: str | Path, types: Collection[str] | None = DEFAULT_TYP
     if not isinstance(data, list):
         raise ReaderError(path, "top level", "expected a BioC collection, document or list of documents")
     for i, obj in enumerate(data):
+        doc_id = _json_id(obj)
         try:
             doc = _json_document(path, i, obj, wanted)
-        except ReaderError as exc:
-            exc.document = str(obj.get("id")) if isinstance(obj, dict) and obj.get("id") else None
-            report(on_error, exc)
+        except (ReaderError, *DOCUMENT_ERRORS) as exc:
+            where = f"document #{i}" + (f" ({doc_id})" if doc_id else "")
+            report(on_error, document_error(path, where, exc, doc_id))
             continue
         yield doc
+
+
+def _json_id(obj: Any) -> str | None:
+    """The id of a BioC JSON document object, when it has one."""
+    value = obj.get("id") if isinstance(obj, dict) else None
+    return None if value is None or value == "" or isinstance(value, dict | list) \
+        else str(value)
+
+
+def _check_texts(path: Path, where: str, bdoc: bioc.BioCDocument) -> None:
+    """Passage, sentence and annotation texts are strings (or absent)."""
+    for p in bdoc.passages:
+        parts = [("passage", p.offset, p.text), *(("sentence", s.offset, s.text)
+                                                  for s in p.sentences)]
+        for kind, offset, text in parts:
+            if text is not None and not isinstance(text, str):
+                raise ReaderError(path, where, f"{kind} at offset {offset}: text must be a "
+                                               f"string, not {type(text).__name__} {text!r}")
+    for a in _all(bdoc, "annotations"):
+        if a.text is not None and not isinstance(a.text, str):
+            raise ReaderError(path, where, f"annotation {a.id}: text must be a string, not "
+                                           f"{type(a.text).__name__} {a.text!r}")
 
 
 def _json_document(path: Path, i: int, obj: Any, wanted: frozenset[str] | None) -> Document:
@@ -322,6 +348,7 @@ def _json_document(path: Path, i: int, obj: Any, wanted: frozenset[str] | None) 
                *(s.offset for p in bdoc.passages for s in p.sentences)]
     if not all(type(x) is int for x in numbers):
         raise ReaderError(path, where, "offsets and lengths must be integers")
+    _check_texts(path, where, bdoc)
     return to_relx(path, bdoc, where, wanted)
 
 

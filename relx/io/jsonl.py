@@ -42,12 +42,46 @@ def read_jsonl(path: str | Path, on_error: OnError = None) -> Iterator[Document]
         if not line.strip():
             continue
         try:
-            yield Document.model_validate_json(line)
+            doc = Document.model_validate_json(line)
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = ".".join(str(x) for x in first["loc"])
             report(on_error, ReaderError(path, f"line {lineno}", f"{loc}: {first['msg']}",
                                          document=_id_of(line)))
+            continue
+        problem = outside_text(doc)
+        if problem is not None:
+            report(on_error, ReaderError(path, f"line {lineno}", problem, document=doc.id))
+            continue
+        yield doc
+
+
+def outside_text(doc: Document) -> str | None:
+    """What of ``doc`` lies outside its text (a sentence, token, entity span or
+    abbreviation), or None when everything is inside ``0 <= start <= end <= len(text)``."""
+    n = len(doc.text)
+
+    def bad(start: int, end: int) -> bool:
+        return not 0 <= start <= end <= n
+
+    for s in doc.sentences:
+        if bad(s.start, s.end):
+            return f"sentence {s.id}: {s.start}-{s.end} outside the text (length {n})"
+        for t in s.tokens:
+            if bad(t.start, t.end):
+                return (f"sentence {s.id}: token {t.index} at {t.start}-{t.end} outside the "
+                        f"text (length {n})")
+        for e in s.entities:
+            for sp in e.spans:
+                if bad(sp.start, sp.end):
+                    return (f"entity {e.id}: span {sp.start}-{sp.end} outside the text "
+                            f"(length {n})")
+    for a in doc.abbreviations:
+        for sp in (a.short, a.long):
+            if bad(sp.start, sp.end):
+                return (f"abbreviation {a.short_text!r}: span {sp.start}-{sp.end} outside the "
+                        f"text (length {n})")
+    return None
 
 
 def _id_of(line: str) -> str | None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from lxml import etree
 
 from relx.doc import Document, Section
-from relx.io.errors import OnError, ReaderError, report
+from relx.io.errors import DOCUMENT_ERRORS, OnError, ReaderError, document_error, report
 from relx.io.source import open_binary
 
 _ARTICLES = ("PubmedArticle", "PubmedBookArticle", "MedlineCitation", "DeleteCitation")
@@ -171,8 +171,8 @@ def read_pubmed(path: str | Path, on_delete: Callable[[str], None] | None = None
             continue
         try:
             doc = _article(path, el)
-        except ReaderError as exc:
-            exc.document = (el.findtext(".//PMID") or "").strip() or None
-            report(on_error, exc)
+        except (ReaderError, *DOCUMENT_ERRORS) as exc:
+            report(on_error, document_error(path, _where(el), exc,
+                                            (el.findtext(".//PMID") or "").strip() or None))
             continue
         yield doc

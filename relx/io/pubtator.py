@@ -29,7 +29,7 @@ from pathlib import Path
 from relx.doc import Document, Entity, Relation, Sentence, Span
 from relx.ids import is_directed_type, is_protein_type, join_ids, namespaced_id, namespaced_ids
 from relx.io.atomic import atomic_open
-from relx.io.errors import OnError, ReaderError, report
+from relx.io.errors import DOCUMENT_ERRORS, OnError, ReaderError, document_error, report
 from relx.io.source import LineTooLong, numbered_lines
 
 #: annotation types read as protein/gene entities (compared lower-case)
@@ -42,6 +42,17 @@ GENE_TYPES = frozenset({
 DEFAULT_TYPES = GENE_TYPES | frozenset({"chemical", "chemicalentity", "simple_chemical",
                                         "drug"})
 _NO_ID = {"", "-", "-1"}
+_OFFSET = re.compile(r"[0-9]+")
+#: a column meant as an offset even when it is not a valid one (``-5``, ``3.0``): a line
+#: whose second column is one is an annotation (a relation line's second column is its type)
+_NUMBERISH = re.compile(r"\s*[-+]?[0-9][0-9.eE+-]*\s*")
+#: entity types of PubTator, BioRED and BC5CDR files (lower-cased): a line with a number in
+#: its third column and one of these in its fifth is an annotation with a bad start offset
+#: (``PMID a 10 IL-2 Gene``), not a relation (whose fifth column is a score or novelty)
+ENTITY_TYPES = DEFAULT_TYPES | frozenset({
+    "disease", "diseaseorphenotypicfeature", "species", "organismtaxon", "mutation",
+    "dnamutation", "proteinmutation", "snp", "variant", "sequencevariant", "cellline",
+    "genus", "strain", "domainmotif"})
 _HEAD = re.compile(r"^([^|\t]*)\|([ta])\|(.*)$", re.S)
 
 
@@ -115,6 +126,9 @@ class _Block:
             where = f"line {lineno}"
             if len(cols) < 5:
                 raise ReaderError(path, where, "annotation needs PMID, start, end, mention, type")
+            if not (_OFFSET.fullmatch(cols[1]) and _OFFSET.fullmatch(cols[2])):
+                raise ReaderError(path, where, f"offsets must be whole numbers from 0, not "
+                                               f"{cols[1]!r} and {cols[2]!r}")
             start, end, mention, type_ = int(cols[1]), int(cols[2]), cols[3], cols[4]
             if not 0 <= start <= end <= len(text):
                 raise ReaderError(path, where, f"offsets {start}-{end} outside the text of "
@@ -159,8 +173,9 @@ def _line_into(block: _Block | None, path: Path, lineno: int, line: str) -> None
     cols = line.split("\t")
     if cols[0] != block.pmid:
         raise ReaderError(path, f"line {lineno}", f"PMID {cols[0]!r} inside document {block.pmid!r}")
-    if len(cols) >= 5 and cols[1].isdigit() and cols[2].isdigit():
-        block.anns.append((lineno, cols))
+    if len(cols) >= 5 and (_NUMBERISH.fullmatch(cols[1]) or (
+            _NUMBERISH.fullmatch(cols[2]) and cols[4].lower() in ENTITY_TYPES)):
+        block.anns.append((lineno, cols))   # an annotation, its offsets checked when built
     elif len(cols) >= 4:
         block.rels.append((lineno, cols))
     else:
@@ -186,9 +201,8 @@ def read_pubtator(path: str | Path, types: Collection[str] | None = DEFAULT_TYPE
             return
         try:
             doc = block.build(path, wanted)
-        except ReaderError as exc:
-            exc.document = block.pmid
-            report(on_error, exc)
+        except (ReaderError, *DOCUMENT_ERRORS) as exc:
+            report(on_error, document_error(path, f"line {block.line}", exc, block.pmid))
             return
         yield doc
 

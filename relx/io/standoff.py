@@ -23,9 +23,11 @@ the file and line.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from relx.doc import (
+    Document,
     Equiv,
     Event,
     Modification,
@@ -35,7 +37,7 @@ from relx.doc import (
     TextBound,
 )
 from relx.io.atomic import atomic_open
-from relx.io.errors import ReaderError
+from relx.io.errors import OnError, ReaderError, report
 
 _SPAN = re.compile(r"^(\d+) (\d+)$")
 _ROLE_REF = re.compile(r"^([A-Za-z][\w-]*):(\S+)$")
@@ -44,11 +46,6 @@ _TOKEN = re.compile(r"^\S+$")
 
 def _norm(s: str) -> str:
     return " ".join(s.split())
-
-
-def _read_text(path: Path) -> str:
-    with open(path, encoding="utf-8", newline="") as fh:
-        return fh.read()
 
 
 def _lines(data: str) -> list[tuple[int, str]]:
@@ -202,14 +199,45 @@ def read_standoff(txt_path: str | Path, a1_path: str | Path | None = None,
     txt_path = Path(txt_path)
     a1 = Path(a1_path) if a1_path is not None else txt_path.with_suffix(".a1")
     a2 = Path(a2_path) if a2_path is not None else txt_path.with_suffix(".a2")
-    for path in (txt_path, a1):
-        if not path.is_file():
-            raise ReaderError(path, "file", "not found")
-    if a2_path is not None and not a2.is_file():
-        raise ReaderError(a2, "file", "not found")
-    a2_data = _read_text(a2) if a2.is_file() else None
-    return parse_standoff(txt_path.stem, _read_text(txt_path), _read_text(a1), a2_data,
-                          a1, a2)
+    doc_id = txt_path.stem
+    try:
+        for path in (txt_path, a1):
+            if not path.is_file():
+                raise ReaderError(path, "file", "not found")
+        if a2_path is not None and not a2.is_file():
+            raise ReaderError(a2, "file", "not found")
+        a2_data = _read_text(a2) if a2.is_file() else None
+        return parse_standoff(doc_id, _read_text(txt_path), _read_text(a1), a2_data, a1, a2)
+    except ReaderError as exc:   # every error names the document (the .txt file's stem)
+        exc.document = doc_id
+        raise
+
+
+def _read_text(path: Path) -> str:
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except UnicodeDecodeError as exc:
+        raise ReaderError(path, f"byte {exc.start}", f"not valid UTF-8: {exc.reason}") from None
+    except OSError as exc:
+        raise ReaderError(path, "file", f"cannot read: {exc}") from None
+
+
+def read_standoff_file(path: str | Path, on_error: OnError = None) -> Iterator[Document]:
+    """A standoff ``.txt`` (+ ``.a1``/``.a2``) as a relx Document whose entities are its
+    proteins (one whole-text sentence), as the format registry reads it; an error names
+    the document and goes to ``on_error`` when given (then nothing is yielded), else it is
+    raised."""
+    from relx.doc import Entity
+    from relx.io.pubtator import annotated_document
+
+    try:
+        sd = read_standoff(path)
+    except ReaderError as exc:
+        report(on_error, exc)
+        return
+    ents = [Entity(id=t.id, spans=t.spans, type=t.type, text=t.text) for t in sd.proteins]
+    yield annotated_document(sd.id, sd.text, ents, [], sd.source or "bionlp-st")
 
 
 def read_standoff_dir(directory: str | Path) -> list[StandoffDocument]:

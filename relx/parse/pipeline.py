@@ -18,7 +18,6 @@ import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,10 @@ SENTENCIZERS = frozenset({"pysbd_sentencizer", "senter", "sentencizer"})
 #: a text longer than this (characters) is parsed in blocks of at most this length
 #: (:func:`text_blocks`); shorter texts, abstracts and most full texts, in one piece
 BLOCK_CHARS = 50_000
+#: characters of text whose sentences are tagged and parsed in one round (with at most
+#: ``batch_size`` documents or blocks): bounds the parse's memory whatever the documents'
+#: length (a batch of abstracts, ~50,000 characters, is one round)
+CHUNK_CHARS = 4 * BLOCK_CHARS
 
 
 def source_name(meta: dict) -> str:
@@ -378,6 +381,23 @@ class _Block:
     state: _DocParse
     start: int         # offset of the block in the document's text
     last: bool
+    chars: int = 0     # its length
+
+
+def _bounded_chunks(items: Iterable[tuple[Any, _Block]], n: int, max_chars: int
+                    ) -> Iterator[list[tuple[Any, _Block]]]:
+    """Lists of at most ``n`` blocks and, past the first, at most ``max_chars`` characters
+    (what one round of per-sentence parsing holds in memory)."""
+    chunk: list[tuple[Any, _Block]] = []
+    size = 0
+    for item in items:
+        if chunk and (len(chunk) >= n or size + item[1].chars > max_chars):
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(item)
+        size += item[1].chars
+    if chunk:
+        yield chunk
 
 
 class Parser:
@@ -471,7 +491,7 @@ class Parser:
                 for k, (a, b) in enumerate(blocks):
                     local = cuts if len(blocks) == 1 else {c - a for c in cuts if a <= c <= b}
                     yield (_doc_from_text(self.nlp, doc.text[a:b], local),
-                           _Block(state, a, k + 1 == len(blocks)))
+                           _Block(state, a, k + 1 == len(blocks), b - a))
 
         def done(block: _Block) -> Iterator[Document]:
             state = block.state
@@ -492,7 +512,7 @@ class Parser:
         first = self.nlp.pipe(prepared(), as_tuples=True, disable=sorted({*off, *syntax}),
                               batch_size=self.batch_size)
         later = sorted(set(self.nlp.pipe_names) - set(syntax))
-        while chunk := list(islice(first, self.batch_size)):
+        for chunk in _bounded_chunks(first, self.batch_size, CHUNK_CHARS):
             for block in self._parse_selected(chunk, min_entities, later):
                 yield from done(block)
 

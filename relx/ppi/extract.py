@@ -14,6 +14,7 @@ of these (:mod:`relx.api`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from itertools import combinations, islice
 from pathlib import Path
 from typing import Any, Protocol
@@ -31,6 +32,7 @@ from relx.parse.pipeline import Parser
 from relx.ppi.calibration import model_calibration
 from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RelationModel, load_model
 from relx.represent.instances import PairInstance
+from relx.represent.pair_features import document_context_features
 from relx.same_gene import same_gene
 
 
@@ -145,6 +147,41 @@ def _entity_out(e: Entity, doc: Document, orthologs: str | None = None) -> Extra
                            end=e.end, type=e.type,
                            norm_ids=with_orthologs(e.norm_ids, orthologs), taxon=e.taxon,
                            norm_confidence=e.norm_confidence, grounded=e.grounded)
+
+
+#: candidate pairs scored (and typed) together at most: a batch with more (a long document)
+#: is scored in windows of whole sentences, its document-context features computed over
+#: the whole batch first, so that memory stays bounded; a batch of 64 abstracts has ~1,500
+SCORE_WINDOW = 5_000
+
+
+def _windows(docs: list[Document], size: int) -> Iterator[tuple[list[Document], int, int]]:
+    """``(documents, first, end)``: the documents (copies holding a run of their sentences
+    when a window ends inside one) whose candidate pairs (``Sentence.relations``) are the
+    batch's pairs ``[first, end)``, at most ``size`` of them unless one sentence has more;
+    all of ``docs`` in one window when they fit."""
+    total = sum(len(s.relations) for d in docs for s in d.sentences)
+    if total <= size:
+        yield docs, 0, total
+        return
+    part: list[Document] = []
+    sents: list[Sentence] = []
+    lo = n = 0
+    for d in docs:
+        for s in d.sentences:
+            k = len(s.relations)
+            if n and n + k > size:
+                if sents:
+                    part.append(d.model_copy(update={"sentences": sents}))
+                yield part, lo, lo + n
+                part, sents, lo, n = [], [], lo + n, 0
+            sents.append(s)
+            n += k
+        if sents:
+            part.append(d.model_copy(update={"sentences": sents}))
+            sents = []
+    if part:
+        yield part, lo, lo + n
 
 
 def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
@@ -284,35 +321,45 @@ class Extractor(StreamingExtractor):
                 for s in d.sentences:
                     s.relations = self._capped(s, defs)
                     inst += [PairInstance(d.id, s, r) for r in s.relations]
-            raw = self.model.scores(inst, in_domain=self.in_domain)
-            scores = iter(raw.tolist())
-            probs = iter(self.calibration(raw).tolist() if self.calibration else [None] * len(raw))
-            n_scored, prob = [], {}
-            for d in chunk:
-                n = 0
-                for s in d.sentences:
-                    kept = []
-                    for r in s.relations:
-                        n += 1
-                        r.score, prob[id(r)] = next(scores), next(probs)
-                        if r.score > self.threshold:
-                            same = same_gene(s.entity(r.arg1), s.entity(r.arg2), d)
-                            if same is not None and not self.same_gene_pairs:
-                                continue        # two names of one gene: no interaction
-                            prob[("same", id(r))] = same
-                            r.label = True
-                            r.negated, r.speculated = hedging_flags(     # all outputs
-                                PairInstance(d.id, s, r), self.hedging)
-                            kept.append(r)
-                    s.relations = kept
-                n_scored.append(n)
-            self._check_time(clock, docs, chunk, "pair scoring")
-            if self.typer is not None:
-                self.typer.type_relations(chunk)
-                self._check_time(clock, docs, chunk, "typing")
+            if len(inst) > SCORE_WINDOW:   # scored in windows: the documents' context first
+                inst = [replace(x, context=c)
+                        for x, c in zip(inst, document_context_features(inst), strict=True)]
+            n_scored = [sum(len(s.relations) for s in d.sentences) for d in chunk]
+            prob: dict[Any, Any] = {}      # relation -> probability; ("same", r) -> reason
+            for part, lo, hi in _windows(chunk, SCORE_WINDOW):
+                self._score(part, inst[lo:hi], prob)
+                self._check_time(clock, docs, chunk, "pair scoring")
+                if self.typer is not None:
+                    self.typer.type_relations(part)
+                    self._check_time(clock, docs, chunk, "typing")
             for d, n in zip(chunk, n_scored, strict=True):
                 yield d, [self._record(d, s, r, prob[id(r)], prob[("same", id(r))])
                           for s in d.sentences for r in s.relations], n
+
+    def _score(self, docs: list[Document], inst: list[PairInstance],
+               prob: dict[Any, Any]) -> None:
+        """Score ``inst`` (the candidate pairs of ``docs``' sentences, in order); keep on
+        each sentence the pairs over the threshold, with their negation/speculation flags,
+        and their calibrated probabilities in ``prob`` (by relation object); a pair of two
+        names of one gene is dropped unless ``same_gene_pairs`` (its reason in ``prob``)."""
+        raw = self.model.scores(inst, in_domain=self.in_domain)
+        scores = iter(raw.tolist())
+        probs = iter(self.calibration(raw).tolist() if self.calibration else [None] * len(raw))
+        for d in docs:
+            for s in d.sentences:
+                kept = []
+                for r in s.relations:
+                    r.score, prob[id(r)] = next(scores), next(probs)
+                    if r.score > self.threshold:
+                        same = same_gene(s.entity(r.arg1), s.entity(r.arg2), d)
+                        if same is not None and not self.same_gene_pairs:
+                            continue        # two names of one gene: no interaction
+                        prob[("same", id(r))] = same
+                        r.label = True
+                        r.negated, r.speculated = hedging_flags(     # all outputs
+                            PairInstance(d.id, s, r), self.hedging)
+                        kept.append(r)
+                s.relations = kept
 
     @staticmethod
     def _check_time(clock: DocumentClock, batch: list[Document], chunk: list[Document],

@@ -26,11 +26,16 @@ STRUCTURES = {"path", "sequence", "amr", "relx_path"}
 
 @dataclass(frozen=True)
 class PairInstance:
-    """One candidate pair: the sentence it lives in and the (possibly labelled) relation."""
+    """One candidate pair: the sentence it lives in and the (possibly labelled) relation;
+    ``context``: its document-context features
+    (:func:`relx.represent.pair_features.document_context_features`) when they were
+    computed over more pairs than are scored together (a long document scored in
+    windows); None: computed from the pairs scored with it."""
 
     document_id: str
     sentence: Sentence
     relation: Relation
+    context: dict[str, float] | None = field(default=None, compare=False)
 
     @property
     def label(self) -> bool | None:

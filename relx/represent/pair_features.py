@@ -207,7 +207,11 @@ def _name(text: str) -> str:
 def document_context_features(X: Sequence[PairInstance]) -> list[dict[str, float]]:
     """For each pair, ``doc_cooc=1|2|3+``: the number of sentences of its document (the
     distinct sentences of X with the same ``document_id``) in which mentions with the two
-    mentions' names (:func:`_name`) both occur; ``{}`` for two mentions of one name."""
+    mentions' names (:func:`_name`) both occur; ``{}`` for two mentions of one name.
+    Pairs that all carry their ``context`` (computed over a whole document before it was
+    scored in windows) keep it."""
+    if X and all(x.context is not None for x in X):
+        return [x.context for x in X]   # type: ignore[misc]
     seen: set[tuple[str, int]] = set()
     counts: dict[tuple[str, str, str], int] = {}   # (document, name, name) -> sentences
     for x in X:   # each sentence once: every pair of its names (linear in the pairs)
