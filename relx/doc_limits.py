@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import time
 
+from relx.errors import RelxError
+
 __all__ = ["DEFAULT_MAX_DOC_CHARS", "DEFAULT_MAX_DOC_SECONDS", "DocumentClock",
            "DocumentLimitError", "DocumentTimeout", "DocumentTooLong", "check_length"]
 
@@ -39,7 +41,7 @@ DEFAULT_MAX_DOC_CHARS = 2_000_000
 DEFAULT_MAX_DOC_SECONDS = 300.0
 
 
-class DocumentLimitError(ValueError):
+class DocumentLimitError(RelxError):
     """A document over a per-document limit: ``document`` (its id), ``limit`` (the
     option's name), ``value`` (the limit) and ``stage`` (where it was noticed)."""
 

@@ -157,3 +157,44 @@ def test_a_full_disk_mid_batch_names_the_file_and_resumes(tmp_path: Path, extrac
     res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     assert res.returncode == 0, res.stderr
     assert _relations(out) == _expected(extractor, sorted(inp.iterdir()))
+
+
+def _cli(*args: str, stdin=None, pass_fds=(), timeout: int = 600):
+    cmd = [sys.executable, "-m", "relx.app.cli", "extract", *args, *QUIET]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(cmd, stdin=stdin, capture_output=True, text=True, env=env,
+                          timeout=timeout, pass_fds=pass_fds)
+
+
+def test_piped_input_is_read_once(tmp_path: Path, extractor) -> None:
+    """4: `cat a.txt | relx extract -` and process substitution (/dev/fd/N) read the
+    stream once (spooled), format detected from its content."""
+    sample = SAMPLES[0]
+    with open(sample, "rb") as fh:
+        res = _cli("-", "--out", str(tmp_path / "stdin"), stdin=fh)
+    assert res.returncode == 0, res.stderr
+    r, w = os.pipe()
+    with os.fdopen(w, "wb") as writer:
+        writer.write(sample.read_bytes())
+    try:
+        res = _cli(f"/dev/fd/{r}", "--out", str(tmp_path / "fd"), pass_fds=(r,))
+    finally:
+        os.close(r)
+    assert res.returncode == 0, res.stderr
+    want = [json.loads(x) for x in _expected(extractor, [sample])]
+    for out in (tmp_path / "stdin", tmp_path / "fd"):
+        got = [json.loads(x) for x in _relations(out)]
+        strip = lambda rs: sorted((x["sentence_start"], x["entity1"]["start"],  # noqa: E731
+                                   x["entity2"]["start"], x["score"]) for x in rs)
+        assert strip(got) == strip(want) and got
+
+
+def test_a_fifo_without_a_writer_is_refused_not_a_hang(tmp_path: Path, monkeypatch) -> None:
+    """8: a named pipe no one writes to: exit 2 with a clear message within the wait."""
+    from relx.io import source
+
+    monkeypatch.setattr(source, "WRITER_WAIT_SECONDS", 1.0)
+    fifo = tmp_path / "a.txt"
+    os.mkfifo(fifo)
+    r = _run(str(fifo), "--out", str(tmp_path / "out"))
+    assert r.exit_code == 2 and "pipe" in r.output, r.output

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS
 from relx.errors import ConfigError
 from relx.tasks import TASKS, get_task
 
@@ -44,6 +45,8 @@ class BatchOptions:
     mentions: str = "auto"                # whose protein mentions: auto, input, relx, both
     orthologs: str | None = None          # ppi: "human": human ortholog ids first
     same_gene_pairs: bool = False         # ppi: report two names of one gene, flagged
+    max_doc_chars: int | None = DEFAULT_MAX_DOC_CHARS    # longer documents are not read
+    max_doc_seconds: float | None = DEFAULT_MAX_DOC_SECONDS  # ... nor worked on longer
 
     def extractor_options(self) -> dict[str, object]:
         """The options of this batch that its task's extractor takes."""
@@ -51,7 +54,8 @@ class BatchOptions:
         given = {"spacy_model": self.spacy_model, "ground": self.ground,
                  "threshold": self.threshold, "types": self.types,
                  "event_model": self.event_model, "orthologs": self.orthologs,
-                 "same_gene_pairs": self.same_gene_pairs}
+                 "same_gene_pairs": self.same_gene_pairs, "max_doc_chars": self.max_doc_chars,
+                 "max_doc_seconds": self.max_doc_seconds}
         return {k: v for k, v in given.items() if k in task.options}
 
 
@@ -102,6 +106,10 @@ def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
     if opts.max_input_bytes is not None and opts.max_input_bytes < 1:
         raise ConfigError(f"--max-input-mb must be a positive number, not "
                           f"{opts.max_input_bytes / 2**20}")
+    for name, v in (("--max-doc-chars", opts.max_doc_chars),
+                    ("--max-doc-seconds", opts.max_doc_seconds)):
+        if v is not None and not v > 0:
+            raise ConfigError(f"{name} must be a positive number, not {v}")
     for name, v in (("--max-sentence-tokens", opts.max_sentence_tokens),
                     ("--max-sentence-pairs", opts.max_sentence_pairs)):
         if v < 1:

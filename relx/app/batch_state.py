@@ -50,7 +50,8 @@ def run_settings(opts: BatchOptions) -> dict[str, Any]:
             "same_gene_pairs": opts.same_gene_pairs, "formats": sorted(opts.formats),
             "input_format": opts.input_format,
             "max_sentence_tokens": opts.max_sentence_tokens,
-            "max_sentence_pairs": opts.max_sentence_pairs}
+            "max_sentence_pairs": opts.max_sentence_pairs,
+            "max_doc_chars": opts.max_doc_chars, "max_doc_seconds": opts.max_doc_seconds}
 
 
 def check_settings(out: Path, settings: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from relx.doc import Document
+from relx.doc_limits import DocumentLimitError
 from relx.io.atomic import atomic_open
 from relx.io.registry import FORMATS, ITEM_KINDS, load_spec
 from relx.tasks import get_task
@@ -108,6 +109,8 @@ def _annotate(ex: Any, docs: list[Document], rec: dict[str, Any]) -> list[tuple]
         try:
             out += list(ex.annotate([d]))
         except (Exception, MemoryError) as exc:  # noqa: BLE001
+            if isinstance(exc, DocumentLimitError):   # the document's own size or time
+                rec["documents_over_cap"] = rec.get("documents_over_cap", 0) + 1
             rec["errors"].append(error(rec["input"], d.id, "extract",
                                        f"{type(exc).__name__}: {exc}"))
     return out
@@ -143,7 +146,7 @@ def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dic
         for k in ("sentences", "pairs"):
             rec[f"skipped_{k}"] = after.get(k, 0) - before.get(k, 0)
         rec["documents"] = len(done)
-        if not done and len(unit.docs) > 1:
+        if not done and len(unit.docs) > 1 and not rec.get("documents_over_cap"):
             # every document failed: more likely the run's fault (a pipeline, memory) than
             # each input's; failed chunks are redone on the next run
             rec["failed"] = True
@@ -285,4 +288,5 @@ def sum_records(records: Sequence[dict[str, Any]], task: str) -> dict[str, int]:
             "sentences": sum(r["sentences"] for r in records),
             **{c: sum(r.get(c, 0) for r in records) for c in get_task(task).counts},
             "skipped_sentences": sum(r.get("skipped_sentences", 0) for r in records),
-            "skipped_pairs": sum(r.get("skipped_pairs", 0) for r in records)}
+            "skipped_pairs": sum(r.get("skipped_pairs", 0) for r in records),
+            "documents_over_cap": sum(r.get("documents_over_cap", 0) for r in records)}

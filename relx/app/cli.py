@@ -6,7 +6,7 @@ import math
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -85,6 +85,12 @@ def extract(
     max_input_mb: Annotated[float, typer.Option(
         help="Stop reading an input after this many MiB (decompressed); reported as an "
              "error.")] = 4096,
+    max_doc_chars: Annotated[int, typer.Option(
+        help="A document longer than this many characters is not extracted (an error of "
+             "stage extract, counted in summary.json as documents_over_cap).")] = 2_000_000,
+    max_doc_seconds: Annotated[float, typer.Option(
+        help="A document still being worked on after this many seconds is given up (as "
+             "above).")] = 300.0,
     max_sentence_tokens: Annotated[int, typer.Option(
         help="Sentences with more tokens are not scored (counted in summary.json).")] = 150,
     max_sentence_pairs: Annotated[int, typer.Option(
@@ -129,11 +135,14 @@ def extract(
                         max_sentence_tokens=max_sentence_tokens,
                         max_sentence_pairs=max_sentence_pairs, types=types,
                         event_model=event_model, mentions=mentions, orthologs=orthologs,
-                        same_gene_pairs=same_gene_pairs)
+                        same_gene_pairs=same_gene_pairs, max_doc_chars=max_doc_chars,
+                        max_doc_seconds=max_doc_seconds)
     try:
         check_options(opts, jobs=jobs, engine=engine, scheduler=scheduler)
     except ConfigError as exc:
         raise typer.BadParameter(str(exc)) from None
+    with user_errors():
+        inputs = _spool_streams(inputs, opts.max_input_bytes)
     try:
         files, roots = list_inputs(inputs, with_roots=True)
     except FileNotFoundError as exc:
@@ -179,6 +188,24 @@ def extract(
         raise typer.Exit(1)
     if summary["errors"]:
         raise typer.Exit(EXIT_SOME_FAILED)
+
+
+def _spool_streams(inputs: list[str], max_bytes: int | None) -> list[str]:
+    """Inputs that can be read only once (``-``, a pipe, a FIFO, ``<(...)``) copied once
+    into a temporary file (at most ``max_bytes``), removed when the process ends; a pipe
+    no one writes to is refused (never a hang)."""
+    import atexit
+
+    from relx.io import source
+    from relx.io.source import is_stream, spooled
+
+    if not any(a == "-" or is_stream(a) for a in inputs):
+        return inputs
+    stack = ExitStack()
+    atexit.register(stack.close)
+    wait = source.WRITER_WAIT_SECONDS
+    return [str(stack.enter_context(spooled(a, max_bytes=max_bytes, wait_seconds=wait)))
+            if a == "-" or is_stream(a) else a for a in inputs]
 
 
 @contextmanager

@@ -188,8 +188,38 @@ def detect_format(path: str | Path) -> str:
             return "standoff"
         first = next((ln for ln in _head(path).splitlines() if ln.strip()), b"")
         return "pubtator" if _PUBTATOR.match(first) else "txt"
-    raise ReaderError(path, "file", f"cannot tell the format from {ext or 'no extension'!r}; "
-                                    f"pass one of {sorted(FORMATS)}")
+    if not ext:                       # a spooled stream, a file without a suffix
+        return _sniff(path)
+    readable = sorted(n for n, f in FORMATS.items() if f.reader)
+    raise ReaderError(path, "file", f"cannot tell the format from {ext!r}; "
+                                    f"pass one of {readable}")
+
+
+def _sniff(path: Path) -> str:
+    """The format of a file without a suffix, from its first bytes alone."""
+    head = _head(path)
+    text = head.lstrip()
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    if text[:1] == b"<":
+        root = _xml_root(path)
+        if root in _XML_ROOTS:
+            return _XML_ROOTS[root]
+        raise ReaderError(path, "root element", f"unknown XML format <{root}>")
+    if text[:1] in (b"{", b"["):
+        if b'"documents"' in head or b'"passages"' in head:
+            return "bioc-json"
+        return "jsonl"
+    first = next((ln for ln in head.splitlines() if ln.strip()), b"")
+    if _PUBTATOR.match(first):
+        return "pubtator"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if len(head) - exc.start > 4:     # not just a character cut at the sniff's end
+            raise ReaderError(path, "file", "not UTF-8 text and no known format; pass "
+                                            "--input-format") from None
+    return "txt"
 
 
 def read_standoff_documents(path: str | Path, on_error: Any = None) -> Iterator[Document]:
