@@ -1,6 +1,7 @@
 """Stacked trigger detection: a second-stage trigger classifier over stage-1 outputs.
 
-Stage 1 is the plain pipeline's trigger model (:class:`~relx.ge.triggers.TriggerDetector`)
+Stage 1 is the plain pipeline's trigger model (:class:`~lab.ge.triggers.LeverTriggerDetector`,
+relx's :class:`~relx.ge.triggers.LeverTriggerDetector` with the lab's levers)
 and a features-only edge model (:class:`~relx.ge.edges.EdgeDetector`, trained on gold
 triggers). Stage 2 is a linear classifier over the stage-1 token features plus what stage 1
 says about the token and its surroundings (:func:`stack_features`):
@@ -19,7 +20,7 @@ edition); stage 1 is fitted on the other folds and predicts the held one
 (:func:`crossfit_stage1`), and the stage-1 token features of a held row use that fitted
 model's trigger dictionary (which did not see the row). At prediction stage 1 is fitted on
 all training documents. ``scores``/``predict``/``classes_``/``none_bias``/``type_bias``
-follow :class:`~relx.ge.triggers.TriggerDetector`, so the detector can stand in for it.
+follow :class:`~lab.ge.triggers.LeverTriggerDetector`, so the detector can stand in for it.
 """
 
 from __future__ import annotations
@@ -33,20 +34,12 @@ import numpy as np
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.svm import LinearSVC
 
+from lab.ge.triggers import LeverDictionary, LeverTriggerDetector, biased, decide, document_folds
 from relx.doc import GE_EVENT_TYPES, REGULATION_TYPES
 from relx.ge.edges import CLASSES, EdgeCandidate, EdgeDetector, edge_features, gold_labels
 from relx.ge.edges import candidates as edge_candidates
 from relx.ge.sentences import SentenceView
-from relx.ge.triggers import (
-    NONE_LABEL,
-    TriggerDetector,
-    TriggerDictionary,
-    _label,
-    biased,
-    decide,
-    document_folds,
-    token_features,
-)
+from relx.ge.triggers import NONE_LABEL, TriggerDictionary, _label, token_features
 
 #: event types by class, in the column order of :attr:`Stage1Output.margins`
 TYPE_CLASSES: dict[str, tuple[str, ...]] = {
@@ -95,7 +88,7 @@ def type_margins(scores: np.ndarray, classes: Sequence[str], none_bias: float,
     return out
 
 
-def stage1_outputs(views: Sequence[SentenceView], triggers: TriggerDetector,
+def stage1_outputs(views: Sequence[SentenceView], triggers: LeverTriggerDetector,
                    edges: EdgeDetector, slack: float,
                    scored: tuple[np.ndarray, list[tuple[int, int]]] | None = None
                    ) -> Stage1Output:
@@ -229,7 +222,7 @@ class CrossFit:
 
     views: list[SentenceView]
     output: Stage1Output
-    triggers: TriggerDetector
+    triggers: LeverTriggerDetector
     edges: EdgeDetector
 
     @property
@@ -237,8 +230,8 @@ class CrossFit:
         return self.triggers.dictionary_
 
 
-def fit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: TriggerDetector,
-               edges: EdgeDetector) -> tuple[TriggerDetector, EdgeDetector]:
+def fit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: LeverTriggerDetector,
+               edges: EdgeDetector) -> tuple[LeverTriggerDetector, EdgeDetector]:
     """Fresh copies of ``triggers`` and ``edges`` fitted on the documents' gold labels."""
     td = copy.deepcopy(triggers).fit(docs_views)
     views = [v for vs in docs_views for v in vs]
@@ -247,11 +240,11 @@ def fit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: TriggerDe
     return td, ed
 
 
-def crossfit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: TriggerDetector,
+def crossfit_stage1(docs_views: Sequence[Sequence[SentenceView]], triggers: LeverTriggerDetector,
                     edges: EdgeDetector, folds: int = 5, slack: float = 1.5, seed: int = 0,
                     verbose: bool = False, groups: str = "document") -> list[CrossFit]:
     """Per fold of documents (``groups = "paper"``: of whole papers,
-    :func:`relx.ge.triggers.document_folds`): stage 1 fitted on the other folds, its
+    :func:`lab.ge.triggers.document_folds`): stage 1 fitted on the other folds, its
     outputs on the held one."""
     fold = document_folds(docs_views, folds, groups, seed)
     out = []
@@ -289,10 +282,10 @@ class StackedTriggerDetector:
         self.groups = groups
         self.random_state = random_state
 
-    def stage1_templates(self) -> tuple[TriggerDetector, EdgeDetector]:
+    def stage1_templates(self) -> tuple[LeverTriggerDetector, EdgeDetector]:
         """Unfitted stage-1 models built from the parameters."""
         params = {k: v for k, v in (self.triggers or {}).items() if k != "random_state"}
-        return (TriggerDetector(**params, random_state=self.random_state),
+        return (LeverTriggerDetector(**params, random_state=self.random_state),
                 EdgeDetector(method="features", C=self.edge_C,
                              n_features=self.edge_n_features, random_state=self.random_state))
 
@@ -321,7 +314,7 @@ class StackedTriggerDetector:
         return self.fit_from(held, fit_stage1(docs_views, td, ed))
 
     def fit_from(self, held: Sequence[CrossFit],
-                 stage1: tuple[TriggerDetector, EdgeDetector]) -> StackedTriggerDetector:
+                 stage1: tuple[LeverTriggerDetector, EdgeDetector]) -> StackedTriggerDetector:
         """Fit stage 2 on precomputed cross-fitted outputs; ``stage1``: the models fitted
         on all training documents (used at prediction)."""
         feats: list[dict[str, float]] = []
@@ -343,6 +336,9 @@ class StackedTriggerDetector:
                  "stage1_edge_linear": self.stage1_edges_.linear_},
                 {"stage1_trigger_classes": list(self.stage1_triggers_.classes_)})
 
+    def dictionary_from_json(self, d: dict[str, Any]) -> LeverDictionary:
+        return LeverDictionary.from_json(d)
+
     def restore_stage1(self, parts: dict[str, Any], meta: dict[str, Any]) -> None:
         """Rebuild stage 1 from :meth:`stage1_parts` output (``dictionary_`` already set)."""
         td, ed = self.stage1_templates()
@@ -363,4 +359,4 @@ class StackedTriggerDetector:
         feats = self._rows(views, out, td.dictionary_, base)
         return self.model_.decision_function(self._hasher().transform(feats)), out.index
 
-    predict = TriggerDetector.predict   # the same decision, over the stage-2 scores
+    predict = LeverTriggerDetector.predict   # the same decision, over the stage-2 scores

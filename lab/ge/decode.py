@@ -32,9 +32,10 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 
+from lab.ge.triggers import LeverTriggerDetector, biased
 from relx.ge.edges import CLASSES, EdgeCandidate
 from relx.ge.sentences import Node, SentenceView, allowed_roles
-from relx.ge.triggers import NONE_LABEL, TriggerDetector, biased
+from relx.ge.triggers import NONE_LABEL
 
 Decision = tuple[EdgeCandidate, str]
 
@@ -174,7 +175,7 @@ def _decode_ilp(margins: dict[Node, float], cands: list[EdgeCandidate],
 
 
 def crossfit_trigger_nodes(docs_views: Sequence[Sequence[SentenceView]],
-                           detector: TriggerDetector, slack: float, folds: int = 5,
+                           detector: LeverTriggerDetector, slack: float, folds: int = 5,
                            seed: int = 0) -> list[dict[int, set[str]]]:
     """Per sentence (all documents, in order): the gold trigger nodes plus the candidate
     nodes (within ``slack`` of ``None``) of a trigger model fitted on the other document

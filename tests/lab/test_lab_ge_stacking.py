@@ -1,4 +1,4 @@
-"""Stacked trigger detection (relx.ge.stacking): per-type margins, cross-fitted stage-1
+"""Stacked trigger detection (lab.ge.stacking): per-type margins, cross-fitted stage-1
 outputs, stacked features and the stage-2 detector on the fixture documents, and a small
 run on real GE 2011 train documents (skipped without ../shared)."""
 
@@ -12,17 +12,14 @@ import pytest
 from conftest import SHARED, ge_fixture_docs
 from test_ge_events import SMALL
 
-from relx.doc import GE_EVENT_TYPES
-from relx.ge.data import GEDoc, load_ge
-from relx.ge.edges import EdgeCandidate, EdgeDetector, candidates
-from relx.ge.sentences import build_views
-from relx.ge.stacked_edges import (
+from lab.ge.extractor import LabGEExtractor
+from lab.ge.stacked_edges import (
     StackedEdgeDetector,
     edge_stack_features,
     margin_lookup,
     trigger_margins,
 )
-from relx.ge.stacking import (
+from lab.ge.stacking import (
     EDGE_COLUMNS,
     MARGIN_BINS,
     TYPES,
@@ -34,7 +31,13 @@ from relx.ge.stacking import (
     stage1_outputs,
     type_margins,
 )
-from relx.ge.triggers import NONE_LABEL, TriggerDetector, TriggerDictionary
+from lab.ge.triggers import LeverTriggerDetector
+from relx.doc import GE_EVENT_TYPES
+from relx.ge.data import GEDoc, load_ge
+from relx.ge.edges import EdgeCandidate, EdgeDetector, candidates
+from relx.ge.pipeline import GEExtractor, GEModelError
+from relx.ge.sentences import build_views
+from relx.ge.triggers import NONE_LABEL, TriggerDictionary
 
 GE2011 = SHARED / "corpora" / "bionlp-st-ge" / "2011"
 SMALL_TRIGGERS = {k: v for k, v in SMALL["triggers"].items() if k != "classifier"}
@@ -50,8 +53,8 @@ def docs() -> list[GEDoc]:
 
 
 
-def _templates() -> tuple[TriggerDetector, EdgeDetector]:
-    return (TriggerDetector(**SMALL_TRIGGERS),
+def _templates() -> tuple[LeverTriggerDetector, EdgeDetector]:
+    return (LeverTriggerDetector(**SMALL_TRIGGERS),
             EdgeDetector(method="features", C=10.0, n_features=2 ** 12))
 
 
@@ -193,9 +196,7 @@ def test_stacked_edge_detector_learns_from_crossfitted_scores(docs):
 
 
 def test_event_model_with_stacked_triggers_saves_and_loads(docs, tmp_path):
-    from relx.ge.pipeline import GEExtractor
-
-    model = GEExtractor(SMALL_STACKED).fit(docs)
+    model = LabGEExtractor(SMALL_STACKED).fit(docs)
     assert isinstance(model.triggers, StackedTriggerDetector)
     assert model.triggers.folds == 3 and model.triggers.edge_C == 10.0
     pred = model.predict(docs)
@@ -203,7 +204,9 @@ def test_event_model_with_stacked_triggers_saves_and_loads(docs, tmp_path):
     model.save(tmp_path / "m")
     meta = json.loads((tmp_path / "m" / "meta.json").read_text())
     assert meta["format_version"] == 4 and meta["stage1_trigger_classes"]
-    loaded = GEExtractor.load(tmp_path / "m")
+    with pytest.raises(GEModelError, match="format version 4"):   # relx reads 1-3 only
+        GEExtractor.load(tmp_path / "m")
+    loaded = LabGEExtractor.load(tmp_path / "m")
     assert isinstance(loaded.triggers, StackedTriggerDetector)
     views = [v for d in docs for v in build_views(d, gold=False)]
     np.testing.assert_array_equal(loaded.triggers.scores(views)[0],

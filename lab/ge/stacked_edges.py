@@ -12,7 +12,7 @@ competitors (:func:`edge_stack_features`):
   that argument's margin, its own best Theme score (does the nested event have a Theme?)
   and the score of the reverse edge.
 
-Training rows use cross-fitted stage-1 models (:func:`relx.ge.stacking.crossfit_stage1`):
+Training rows use cross-fitted stage-1 models (:func:`lab.ge.stacking.crossfit_stage1`):
 the gold trigger nodes of a held fold and the scores of the stage-1 models fitted on the
 other folds, so the second stage sees realistic first-stage scores.
 """
@@ -26,6 +26,8 @@ import numpy as np
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
+from lab.ge.stacking import EDGE_BINS, MARGIN_BINS, TYPES, CrossFit, bin_of, type_margins
+from lab.ge.triggers import LeverTriggerDetector
 from relx.ge.edges import (
     CLASSES,
     TYPE_CLASS,
@@ -36,8 +38,6 @@ from relx.ge.edges import (
 )
 from relx.ge.edges import candidates as edge_candidates
 from relx.ge.sentences import SentenceView
-from relx.ge.stacking import EDGE_BINS, MARGIN_BINS, TYPES, CrossFit, bin_of, type_margins
-from relx.ge.triggers import TriggerDetector
 
 #: (view index, token) -> (len(TYPES),) stage-1 margins; None when not a candidate token
 MarginLookup = Callable[[int, int], "np.ndarray | None"]
@@ -55,7 +55,7 @@ def margin_lookup(index: Sequence[tuple[int, int]], margins: np.ndarray) -> Marg
     return get
 
 
-def trigger_margins(views: Sequence[SentenceView], triggers: TriggerDetector) -> MarginLookup:
+def trigger_margins(views: Sequence[SentenceView], triggers: LeverTriggerDetector) -> MarginLookup:
     """Stage-1 per-type margins of every candidate token of ``views``."""
     scores, index = triggers.scores(views)
     if not index:

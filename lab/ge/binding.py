@@ -1,9 +1,16 @@
-"""Learned grouping of a Binding trigger's themes into events (``binding = "learned"``).
+"""Binding groupings measured and not shipped (relx ships ``side``,
+:func:`relx.ge.assemble.side_groups`).
 
-For each pair of protein themes of one Binding trigger a logistic regression on hashed
-features (which side of the trigger each lies on, the dependency path and the words
-between the two proteins, the paths from the trigger) predicts whether both are themes of
-one event. Trained on the gold Binding events: pairs of gold themes of a trigger are
+Rules (:data:`GROUPINGS`, each ``(view, trigger token, themes) -> theme sets``): ``each``
+(one event per theme), ``all`` (one event with every theme), ``side`` (relx's), ``conj``
+(coordinated themes -- linked only by ``conj``/``appos`` -- are alternatives: one event
+per choice of one theme from each coordination group), ``side_conj`` (``side`` when both
+sides have themes, else ``conj``).
+
+Learned grouping (``binding = "learned"``, :class:`BindingGrouper`): for each pair of
+protein themes of one Binding trigger a logistic regression on hashed features (which side
+of the trigger each lies on, the dependency path and the words between the two proteins,
+the paths from the trigger) predicts whether both are themes of one event. Trained on the gold Binding events: pairs of gold themes of a trigger are
 positive when one gold event holds both. Assembly: every positive pair becomes a
 two-theme event, every theme in no positive pair a one-theme event.
 """
@@ -11,15 +18,73 @@ two-theme event, every theme in no positive pair a one-theme event.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import networkx as nx
 import numpy as np
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
+from relx.ge.assemble import Grouping, side_groups
 from relx.ge.sentences import SentenceView
 from relx.graphs import edge_label, undirected_path
+
+_COORD = frozenset({"conj", "appos"})
+
+
+def _conj_groups(view: SentenceView, themes: list[str]) -> list[list[str]]:
+    """Partition protein themes into coordination groups (connected by conj/appos only)."""
+    g = nx.Graph()
+    for u, v, d in view.graph.edges(data=True):
+        if d["label"] in _COORD:
+            g.add_edge(u, v)
+    groups: list[list[str]] = []
+    for p in themes:
+        tp = view.protein_head[p]
+        for grp in groups:
+            tq = view.protein_head[grp[0]]
+            if tp == tq or (tp in g and tq in g and nx.has_path(g, tp, tq)):
+                grp.append(p)
+                break
+        else:
+            groups.append([p])
+    return groups
+
+
+def binding_groups(view: SentenceView, trigger_tok: int, themes: list[str],
+                   strategy: str) -> list[list[str]]:
+    """Theme sets of the Binding events of one trigger under a rule of :data:`GROUPINGS`."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"binding strategy must be one of {STRATEGIES}")
+    themes = sorted(set(themes), key=lambda p: view.protein_head[p])
+    if len(themes) <= 1 or strategy == "each":
+        return [[p] for p in themes]
+    if strategy == "all":
+        return [themes]
+    if strategy in ("side", "side_conj"):
+        left = [p for p in themes if view.protein_head[p] < trigger_tok]
+        right = [p for p in themes if view.protein_head[p] >= trigger_tok]
+        if left and right:
+            return [[a, b] for a in left for b in right]
+        if strategy == "side":
+            return [[p] for p in themes]
+    groups = _conj_groups(view, themes)
+    if len(groups) == 1:
+        return [[p] for p in themes]
+    return [list(c) for c in itertools.product(*groups)]
+
+
+def _rule(strategy: str) -> Grouping:
+    def groups(view: SentenceView, trigger_tok: int, themes: list[str]) -> list[list[str]]:
+        return binding_groups(view, trigger_tok, themes, strategy)
+
+    return groups
+
+
+STRATEGIES = ("each", "all", "side", "conj", "side_conj")
+#: the rule-based groupings by name (``side``: relx's own function)
+GROUPINGS: Mapping[str, Grouping] = {s: side_groups if s == "side" else _rule(s)
+                                     for s in STRATEGIES}
 
 
 def _labels(view: SentenceView, a: int, b: int) -> str:

@@ -1,6 +1,7 @@
 """Choosing GE settings on a validation split of the *training* documents.
 
-:func:`split_docs` holds out a seeded fraction of papers; :func:`sweep` fits the
+:func:`paper_id` names the paper of a GE document; :func:`split_docs` holds out a seeded
+fraction of papers and :func:`paper_folds` deals papers into cross-validation folds; :func:`sweep` fits the
 extractor once on the rest and scores a grid of decision settings on the held-out part --
 the trigger ``none_bias``, the edge ``none_bias`` and ``cause_bias``, the KLSH/feature mixing weight
 ``klsh_weight`` (0 = features only, 1 = KLSH-RF only) and the Binding grouping -- reusing
@@ -18,12 +19,19 @@ import numpy as np
 
 from relx.doc import StandoffDocument
 from relx.ge.assemble import assemble_document
-from relx.ge.data import GEDoc, paper_id
+from relx.ge.data import GEDoc
 from relx.ge.edges import EdgeCandidate, candidates, combine, decide_edges
 from relx.ge.evaluate import evaluate_events
 from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import build_views
 from relx.ge.triggers import decide
+
+
+def paper_id(doc_id: str) -> str:
+    """The paper a GE document comes from: a full-text section ``PMC-1310901-05-...`` ->
+    ``PMC-1310901``; a PubMed abstract ``PMID-9361033`` is its own paper."""
+    parts = doc_id.split("-")
+    return "-".join(parts[:2]) if parts[0] == "PMC" and len(parts) > 2 else doc_id
 
 
 def _papers_by_kind(docs: Sequence[GEDoc]) -> tuple[list[str], list[str]]:
