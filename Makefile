@@ -97,7 +97,7 @@ default-model: install $(SILVER)
 
 # every report behind docs/results.md; a finished report is kept, so this resumes
 results: install $(SILVER) $(SILVER_2011) docs/runs/parser.json docs/runs/ner.json docs/runs/ge-events.json
-	$(BIN)/python -m relx.ppi.results --shared $(SHARED) --out docs/results.md --runs docs/runs --raw
+	$(BIN)/python -m lab.results --shared $(SHARED) --out docs/results.md --runs docs/runs --raw
 
 docs/runs/parser.json: | install
 	$(BIN)/relx parser evaluate --json \

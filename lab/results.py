@@ -1,6 +1,7 @@
 """Regenerate ``docs/results.md``: cross-corpus matrix and 10-fold CV for each method.
 
-``python -m relx.ppi.results --shared ../shared --out docs/results.md --runs docs/runs``
+``python -m lab.results --shared ../shared --out docs/results.md --runs docs/runs``
+(``make results``)
 Each run's JSON report is kept under ``--runs``; a rerun skips finished runs (resume), so
 the page can be rebuilt after an interruption without recomputing (``--render-only``
 rebuilds it from the finished reports alone; missing cells show as a dash). The issue-4
@@ -17,9 +18,12 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from lab.calibration import render_results as render_hedging_calibration
+from lab.raw_eval import gold_entity_report, raw_text_report
+from lab.results_chart import ablation_svg
 from relx.io.atomic import atomic_open
 from relx.ppi.evaluate import cross_validation_report, load_corpus, train_test_report, write_json
-from relx.ppi.results_chart import ablation_svg
+from relx.ppi.model import train_model
 from relx.registry import apply_overrides, load_config
 
 CORPORA = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
@@ -169,11 +173,11 @@ def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None],
              "training scores instead of the F1-best one. The ensemble rows "
              "(`configs/ppi-ensemble-lr.toml`, `configs/ppi-best-0.3.toml`, then "
              "`configs/ppi-best.toml`, each on the way to the current best) were chosen with "
-             "IEPA as the development corpus (`dev/select_ppi_best.py`, "
-             "`dev/eval_ensemble.py`), so their IEPA cells are not independent of that "
+             "IEPA as the development corpus (`lab/experiments/select_ppi_best.py`, "
+             "`lab/experiments/eval_ensemble.py`), so their IEPA cells are not independent of that "
              "choice; AIMed↔BioInfer are. Rows on two parses take the second parse from relx's "
              "shipped pipeline (parser 0.3.0, unchanged in pipeline 0.3.1). The `best-et`, "
-             "`best-sc` and `best-vec` reports were written by `dev/eval_ensemble.py`: one fit per setting or "
+             "`best-sc` and `best-vec` reports were written by `lab/experiments/eval_ensemble.py`: one fit per setting or "
              "fold serves both decision rules (same folds, seeds and decision code as `relx "
              "evaluate`; field `produced_by`). Rows with an *in-domain rule* decide the CV "
              "cells by it (`in_domain_threshold`, and with `in_domain_combiner = stacked` "
@@ -196,7 +200,6 @@ def render_ablation(rows: list[dict], results: dict[tuple[str, str, str | None],
     return [*lines, ""]
 
 
-RUNS_DIR = Path("docs/runs")  # set from --runs by main()
 RAW_SETTINGS = [("AIMed", "BioInfer"), ("BioInfer", "AIMed")]
 # raw-text rows: KLSH-RF, and the shipped model's config
 RAW_METHODS = {"KLSH-RF": "configs/ppi-klsh-rf.toml", "ppi-best": "configs/ppi-best.toml"}
@@ -210,9 +213,6 @@ def raw_report_path(runs: Path, method: str, train: str, test: str) -> Path:
 def run_raw(train: str, test: str, shared: Path, runs: Path, method: str = "KLSH-RF") -> dict:
     """``method`` trained with relx parses, applied to the raw test sentences (relx NER), and
     to the test corpus's gold entities re-parsed by relx (same model)."""
-    from relx.ppi.model import train_model
-    from relx.ppi.raw_eval import gold_entity_report, raw_text_report
-
     out = raw_report_path(runs, method, train, test)
     if out.exists():
         return json.loads(out.read_text())
@@ -259,7 +259,7 @@ def render_pipeline(runs: Path) -> list[str]:
 
 
 def render_events(runs: Path) -> list[str]:
-    """GE event extraction, from ``ge-events.json`` (``relx evaluate --task ge-events``)."""
+    """GE event extraction, from ``ge-events.json`` (``python -m lab.ge evaluate``)."""
     f = runs / "ge-events.json"
     if not f.exists():
         return []
@@ -309,7 +309,7 @@ def render_typed(runs: Path) -> list[str]:
              "`IncreaseAmount`, `DecreaseAmount`, `Regulation`). A type is right when it is "
              "one of the pair's gold types (an untyped pair counts as wrong); a direction "
              "when the predicted agent is a gold agent. Typing biases chosen on held-out GE "
-             "2011 train documents (`dev/typed_bias.py`).", "",
+             "2011 train documents (`python -m lab.experiments.typed_bias`).", "",
              "| pairs | n | type P | R | F1 | direction P | R | F1 | majority type | "
              "direction where both direct: relx / text order |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -375,9 +375,12 @@ def _cell(r: dict | None) -> str:
 
 def render(results: dict[tuple[str, str, str | None], dict],
            raw: dict[tuple[str, str], dict] | None = None,
-           ablation: dict[tuple[str, str, str | None], dict] | None = None) -> str:
+           ablation: dict[tuple[str, str, str | None], dict] | None = None,
+           runs: Path = Path("docs/runs")) -> str:
+    """The page, from the finished reports (``runs``: where the pipeline, events, typed,
+    hedging reports are read)."""
     lines = ["# relx results", "",
-             "Generated by `make results` (`python -m relx.ppi.results`); every number below comes "
+             "Generated by `make results` (`python -m lab.results`); every number below comes "
              "from a run report in `docs/runs/` made by that command. Parses: the corpus "
              "Charniak-Lease parses (`split_parse`, collapsed Stanford dependencies), except "
              "the rows marked *relx parses*: every sentence re-tagged and re-parsed by relx's "
@@ -398,13 +401,11 @@ def render(results: dict[tuple[str, str, str | None], dict],
     if missing:
         lines += ["**Not run yet** (shown as —): " + "; ".join(missing) + ".", ""]
     lines += render_ablation(ablation_rows(), ablation or {})
-    lines += render_pipeline(RUNS_DIR)
+    lines += render_pipeline(runs)
     lines += render_raw(raw or {}, results)
-    lines += render_events(RUNS_DIR)
-    lines += render_typed(RUNS_DIR)
-    from relx.ppi.calibration import render_results as render_hedging_calibration
-
-    lines += render_hedging_calibration(RUNS_DIR)
+    lines += render_events(runs)
+    lines += render_typed(runs)
+    lines += render_hedging_calibration(runs)
     lines += ["## All runs", "",
               "| method | train | test | P | R | F1 | F1 mean ± sd (CV) | AUC | n_train | n_test "
               "| train s | predict s |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -441,7 +442,7 @@ IEPA columns are not fully independent of those two choices; AIMed<->BioInfer ar
 `configs/ppi-best.toml` (KLSH-RF + pair-feature logistic regression on two parses, with
 competition and path-structure features, + the same regression on naive-Bayes-scaled
 features) was chosen the same way
-(`python dev/select_ppi_best.py --members ...`, `dev/eval_ensemble.py`):
+(`python -m lab.experiments.select_ppi_best --members ...`, `lab/experiments/eval_ensemble.py`):
 members, feature groups, score combination, member weights, decision rule and the second
 parse by IEPA AUC and F1 when training on AIMed and on BioInfer, and by 5-fold document
 out-of-fold AUC on the training corpus (which also gives the thresholds); the logistic
@@ -470,8 +471,6 @@ def main(argv: list[str] | None = None) -> None:
                     help="with --ablation-only: ','-separated row keys to run (default: all)")
     args = ap.parse_args(argv)
     args.runs.mkdir(parents=True, exist_ok=True)
-    global RUNS_DIR
-    RUNS_DIR = args.runs
     results: dict = {}
     raw: dict = {}
     for m in RAW_METHODS:
@@ -486,7 +485,7 @@ def main(argv: list[str] | None = None) -> None:
         with atomic_open(args.out.with_name(CHART_NAME)) as fh:
             fh.write(ablation_svg(rows, ablation, ABLATION_SETTINGS))
         with atomic_open(args.out) as fh:
-            fh.write(render(results, raw, ablation))
+            fh.write(render(results, raw, ablation, args.runs))
 
     for method in METHODS:  # finished reports of every method: the page shows them all
         for a, b in settings():
@@ -522,6 +521,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"raw text {m} {a} -> {b}: P {r['precision']:.3f} R {r['recall']:.3f} "
                       f"F1 {r['f1']:.3f}", flush=True)
                 write()
+
 
 if __name__ == "__main__":
     main()

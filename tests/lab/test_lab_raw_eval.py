@@ -1,13 +1,13 @@
-"""Raw-text extraction scored against a corpus's gold pairs (relx.ppi.raw_eval) and its page rows."""
+"""Raw-text extraction scored against a corpus's gold pairs (lab.raw_eval) and its page rows."""
 
 from __future__ import annotations
 
 from conftest import FIXTURES, ROOT
 
+from lab.raw_eval import gold_entity_report, raw_text_report
+from lab.results import render_raw
 from relx.io.ppi_xml import read_ppi_xml
 from relx.ppi.model import train_model
-from relx.ppi.raw_eval import gold_entity_report, raw_text_report
-from relx.ppi.results import render_raw
 from relx.registry import load_config
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from relx.ppi.results import (
+from lab.results import (
     ABLATION_SETTINGS,
     ablation_config,
     ablation_report,
@@ -54,7 +54,7 @@ def test_run_ablation_skips_rows_without_a_config(tmp_path):
 def test_ablation_only_rows_option_rejects_unknown_row_keys(tmp_path, capsys):
     import pytest
 
-    from relx.ppi.results import main
+    from lab.results import main
 
     with pytest.raises(SystemExit):
         main(["--ablation-only", "--rows", "no-such-row", "--runs", str(tmp_path / "runs"),
@@ -75,7 +75,7 @@ def test_every_ablation_row_names_an_existing_config():
 def test_ablation_chart_draws_one_bar_per_report_and_the_published_lines():
     import xml.etree.ElementTree as ET
 
-    from relx.ppi.results_chart import PUBLISHED, ablation_svg
+    from lab.results_chart import PUBLISHED, ablation_svg
 
     rows = [{"name": "plain", "key": "a"}, {"name": "best <one>", "key": "b", "best": True}]
     found = {("a", "AIMed", "BioInfer"): _report(0.4), ("b", "AIMed", "BioInfer"): _report(0.6),

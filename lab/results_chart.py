@@ -1,7 +1,7 @@
 """The ablation table of ``docs/results.md`` as a picture: one panel per evaluation setting,
 one horizontal F1 bar per configuration, the published figure to beat as a dashed line.
 
-Plain SVG text (no plotting dependency); :func:`ablation_svg` is called by ``relx.ppi.results``.
+Plain SVG text (no plotting dependency); :func:`ablation_svg` is called by :mod:`lab.results`.
 """
 
 from __future__ import annotations

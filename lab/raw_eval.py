@@ -8,7 +8,7 @@ mention overlaps its gold entity); each gold pair is matched at most once. The s
 on the gold entities (``--parses relx``) gives the figure to compare with
 (:func:`gold_entity_report`, in the report as ``gold_entities_relx_parses``).
 
-    python -m relx.ppi.raw_eval --config configs/ppi-klsh-rf.toml --train A.xml.gz \\
+    python -m lab.raw_eval --config configs/ppi-klsh-rf.toml --train A.xml.gz \\
         --test B.xml.gz --report runs/raw/a2b.json
 """
 

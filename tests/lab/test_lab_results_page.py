@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from relx.ppi.results import render, settings
+from lab.results import render, settings
 
 
 def _r(f1, cv=False):
@@ -27,7 +27,7 @@ def test_render_places_cv_on_the_diagonal():
 def test_events_section_names_its_training_data_and_the_earlier_recipe(tmp_path):
     import json
 
-    from relx.ppi.results import render_events
+    from lab.results import render_events
 
     t = {"gold": 10, "pred": 8, "precision": 0.5, "recall": 0.4, "f1": 0.444}
     rep = {"precision": 0.61, "recall": 0.49, "f1": 0.543, "per_type": {"ALL": t},
