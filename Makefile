@@ -41,7 +41,7 @@ demo: install
 
 # --- training recipes for what models/ ships (run in this order) -----------------------
 parser-corpus: install
-	$(BIN)/python -m relx.parse.treebanks --shared $(SHARED) --out runs/parser/corpus
+	$(BIN)/python -m lab.parser corpus --shared $(SHARED) --out runs/parser/corpus
 
 train-parser: parser-corpus
 	$(BIN)/python -m spacy train configs/parser.cfg --output runs/parser/model \
@@ -49,7 +49,7 @@ train-parser: parser-corpus
 
 # fine-tune towards PubMed abstracts: GENIA future_use weighted 8x against CRAFT
 parser-corpus-g8: install
-	$(BIN)/python -m relx.parse.treebanks --shared $(SHARED) --out runs/parser/corpus-g8 \
+	$(BIN)/python -m lab.parser corpus --shared $(SHARED) --out runs/parser/corpus-g8 \
 	    --genia-repeat 8
 
 finetune-parser: parser-corpus-g8
@@ -58,7 +58,7 @@ finetune-parser: parser-corpus-g8
 	    --paths.train runs/parser/corpus-g8/train.spacy --paths.dev runs/parser/corpus-g8/dev.spacy
 
 ner-corpus: install
-	$(BIN)/python -m relx.parse.ner build --shared $(SHARED) --out runs/ner/corpus
+	$(BIN)/relx ner build --shared $(SHARED) --out runs/ner/corpus
 
 train-ner: ner-corpus
 	$(BIN)/python -m spacy train configs/ner.cfg --code relx/parse/ner.py \
@@ -66,7 +66,7 @@ train-ner: ner-corpus
 	    --paths.dev runs/ner/corpus/dev.spacy
 
 pipeline: install
-	$(BIN)/python -m relx.parse.assemble --parser runs/parser/finetune/model-best \
+	$(BIN)/python -m lab.parser assemble --parser runs/parser/finetune/model-best \
 	    --ner runs/ner/model/model-best --out models/relx_bio_sm
 
 GE := $(SHARED)/corpora/bionlp-st-ge/2011
@@ -109,7 +109,7 @@ docs/runs/ner.json: | install
 # GE events: trained on GE 2011 train + GE 2013 train (a document in both is read once),
 # tested on GE 2011 devel; event-model is the shipped models/ge-events, same recipe
 docs/runs/ge-events.json: | install
-	$(BIN)/python -m relx.ge evaluate --config configs/ge-events.toml --train $(GE)/train \
+	$(BIN)/python -m lab.ge evaluate --config configs/ge-events.toml --train $(GE)/train \
 	    --train $(GE13)/train --test $(GE)/devel --cache-dir runs/events/cache --report $@
 
 event-model: install

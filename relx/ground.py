@@ -20,18 +20,16 @@ always the lower-cased form, so one of them is left empty: ``form`` when it equa
 else ``key``. Human and shared rows come first, then mouse, then rat rows. (The
 ``relx-lexicon/1`` format had no ``taxon`` column and always gave the key.)
 
-Rebuild: ``python -m relx.ground build --shared ../shared --out relx/data/lexicon.tsv.gz``
-(also writes ``orthologs.tsv.gz`` and ``famplex_relations.tsv.gz`` beside it).
+Rebuild: ``make lexicon`` (``python -m lab.lexicon build --shared ../shared --out
+relx/data/lexicon.tsv.gz``; also writes ``orthologs.tsv.gz`` and ``famplex_relations.tsv.gz``
+beside it).
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
-import json
 import math
 import re
-import sys
 import threading
 import unicodedata
 from collections.abc import Iterable
@@ -555,43 +553,3 @@ def build_lexicon(shared: Path, out: Path, *,
     from relx.ground_build import build_lexicon as build
 
     return build(shared, out, locus_types=locus_types, species=species)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m relx.ground build|lookup``."""
-    ap = argparse.ArgumentParser(prog="python -m relx.ground", description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="derive the compact lexicon from HGNC, MGI, RGD, FamPlex")
-    b.add_argument("--shared", type=Path, default=Path("../shared"))
-    b.add_argument("--out", type=Path, default=Path("relx/data/lexicon.tsv.gz"))
-    b.add_argument("--all-loci", action="store_true", help="keep non-protein HGNC loci too")
-    b.add_argument("--lexicon-only", action="store_true",
-                   help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz beside it")
-    q = sub.add_parser("lookup", help="ground mention texts")
-    q.add_argument("texts", nargs="+")
-    q.add_argument("--lexicon", type=Path, default=None)
-    q.add_argument("--taxon", default=None, help="NCBI Taxonomy id, e.g. 10090 (mouse)")
-    args = ap.parse_args(argv)
-    if args.cmd == "build":
-        stats = build_lexicon(
-            args.shared, args.out, locus_types=None if args.all_loci else PROTEIN_LOCUS_TYPES
-        )
-        if not args.lexicon_only:
-            from relx.ground_build import build_famplex_relations, build_orthologs
-
-            folder = args.out.parent
-            stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")
-            stats["famplex_relations"] = build_famplex_relations(
-                args.shared, folder / "famplex_relations.tsv.gz")
-        print(json.dumps(stats, indent=2))
-    else:
-        g = Grounder(args.lexicon)
-        for t in args.texts:
-            cands = [f"{c.id}({c.symbol},{c.source},{c.score})"
-                     for c in g.ground(t, args.taxon)]
-            print(f"{t}\t{' '.join(cands) or '-'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
