@@ -1,14 +1,14 @@
 """One run of a chosen stacking point (issue 32, decisions 4/5) on validation or GE 2011 devel.
 
-``--on validation``: the validation split of ``dev/ge_levers.py`` (base model from
+``--on validation``: the validation split of ``lab/experiments/ge_levers.py`` (base model from
 ``runs/ge-levers/base``). ``--on devel`` (only after the decision is written to
 ``runs/notes/events-decisions.md``): fits the shipped recipe on GE 2011 train + GE 2013
 train (the base, scored too, in the same run) and scores GE 2011 devel. Either way stage 1
 is cross-fitted over 5 document folds of the training documents, the chosen second
 stage(s) are fitted and the events scored (relx's scorer: approximate recursive, task 1).
 
-    python dev/ge_stack_devel.py --on devel --triggers 0.03,1,0.7   # C, edge scores, none_bias
-    python dev/ge_stack_devel.py --on validation --edges 0.3,reg,0.3 --edge-bias -0.2
+    python -m lab.experiments.ge_stack_devel --on devel --triggers 0.03,1,0.7   # C, edge scores, none_bias
+    python -m lab.experiments.ge_stack_devel --on validation --edges 0.3,reg,0.3 --edge-bias -0.2
                                           # stage-2 edges: C, scope (reg/all), KLSH weight
 """
 
@@ -21,15 +21,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from ge_levers import GE, Validation, base_model, line, load_split
 
+from lab.experiments.ge_levers import GE, Validation, base_model, line, load_split
+from lab.ge.extractor import LabGEExtractor
+from lab.ge.stacked_edges import StackedEdgeDetector, trigger_margins
+from lab.ge.stacking import StackedTriggerDetector, crossfit_stage1
 from relx.doc import REGULATION_TYPES
 from relx.ge.data import cache_path, load_ge
 from relx.ge.edges import EdgeDetector, candidates, decide_edges
-from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import build_views
-from relx.ge.stacked_edges import StackedEdgeDetector, trigger_margins
-from relx.ge.stacking import StackedTriggerDetector, crossfit_stage1
 from relx.ge.triggers import decide
 from relx.registry import load_config
 
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                        skip_ids={d.id for d in tr11})
         train = tr11 + tr13
         test = load_ge(GE / "2011" / "devel", cache_path(a.cache_dir, GE / "2011" / "devel"))
-        m = GEExtractor(cfg).fit(train)
+        m = LabGEExtractor(cfg).fit(train)
     print(f"{a.on}: {len(train)} training documents, {len(test)} test documents", flush=True)
     ev = Validation(m, test)
     nodes, cands, proba, edges = ev.pipeline()

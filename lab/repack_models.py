@@ -3,11 +3,11 @@
 The same fitted model, stored smaller (model format 4: narrowed forest arrays, equal arrays
 once, LZMA where it pays, no training-only state; ``relx/ppi/model.py``):
 
-    python dev/repack_models.py repack models/ppi-default runs/repack/ppi-default \\
+    python -m lab.repack_models repack models/ppi-default runs/repack/ppi-default \\
         --version 0.18.1
-    python dev/repack_models.py pairs ../shared/corpora/bionlp-st-ge/2011/devel \\
+    python -m lab.repack_models pairs ../shared/corpora/bionlp-st-ge/2011/devel \\
         runs/repack/ge-devel-pairs.jsonl
-    python dev/repack_models.py compare models/ppi-default runs/repack/ppi-default \\
+    python -m lab.repack_models compare models/ppi-default runs/repack/ppi-default \\
         runs/repack/ge-devel-pairs.jsonl
 
 ``pairs`` parses and grounds a GE directory as ``relx extract`` does (the ``.a1`` proteins,
@@ -18,18 +18,18 @@ are bitwise equal, as are both thresholds. Then copy the directory over the ship
 The spaCy parse pipeline's weights are float32 arrays that compress poorly; how far fewer
 mantissa bits would shrink them, and whether the parses stay the same:
 
-    python dev/repack_models.py spacy-round models/relx_bio_sm runs/repack/sm-m13 --bits 13
-    python dev/repack_models.py parses models/relx_bio_sm GE_DIR runs/repack/parse-base
-    python dev/repack_models.py parses runs/repack/sm-m13 GE_DIR runs/repack/parse-m13
-    python dev/repack_models.py compare-parses runs/repack/parse-base runs/repack/parse-m13
+    python -m lab.repack_models spacy-round models/relx_bio_sm runs/repack/sm-m13 --bits 13
+    python -m lab.repack_models parses models/relx_bio_sm GE_DIR runs/repack/parse-base
+    python -m lab.repack_models parses runs/repack/sm-m13 GE_DIR runs/repack/parse-m13
+    python -m lab.repack_models compare-parses runs/repack/parse-base runs/repack/parse-m13
 
 The GE event model, re-saved in the current event model format (``relx/ge/pipeline.py``)
 and checked the same way (every fitted array bitwise equal, and the same predicted events,
 scores included, on a GE directory):
 
-    python dev/repack_models.py repack-events models/ge-events runs/repack/ge-events \\
+    python -m lab.repack_models repack-events models/ge-events runs/repack/ge-events \\
         --version 0.4.1
-    python dev/repack_models.py compare-events models/ge-events runs/repack/ge-events \\
+    python -m lab.repack_models compare-events models/ge-events runs/repack/ge-events \\
         ../shared/corpora/bionlp-st-ge/2011/devel
 
 ``spacy-round`` writes a copy whose weights keep ``--bits`` mantissa bits (still float32
@@ -114,8 +114,7 @@ def compare_events(a: Path, b: Path, directory: Path) -> bool:
     states = []
     for m in (ma, mb):
         out: dict[str, bytes] = {}
-        _state({"triggers": m.triggers, "edges": m.edges, "grouper": m.grouper,
-                "modifications": m.modifications,
+        _state({"triggers": m.triggers, "edges": m.edges, "modifications": m.modifications,
                 "dictionary": m.triggers.dictionary_.to_json(),
                 "encoder": m.edges.encoder_.to_dict()}, "model", out, set())
         states.append(out)

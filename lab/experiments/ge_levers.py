@@ -1,24 +1,24 @@
 """GENIA event levers of issue 32, measured on the validation split of GE 2011 train.
 
 The split and fit are the shipped recipe's: GE 2011 train less a seeded 20% of its documents
-(``relx.ge.tune.split_docs``, seed 0: 182 validation documents) plus GE 2013 train (its
+(``lab.ge.tune.split_docs``, seed 0: 182 validation documents) plus GE 2013 train (its
 repeats of GE 2011 train papers skipped). Scores come from relx's scorer
 (``relx.ge.evaluate.evaluate_events``: approximate recursive, task 1); trigger scores are
 per type over token nodes (head token, type) against the gold trigger heads. GE 2011 devel
 is never read here.
 
-    python dev/ge_levers.py fit        # the base model of the split -> runs/ge-levers/base
-    python dev/ge_levers.py misses     # where the regulation trigger / event misses are
-    python dev/ge_levers.py oracle     # gold triggers + predicted edges, + gold edges
-    python dev/ge_levers.py typebias   # per-type trigger bias for the regulations
-    python dev/ge_levers.py lexicon    # stems / compound tails / EigenWord neighbours
-    python dev/ge_levers.py balanced   # class-balanced trigger SVM, none_bias re-swept
-    python dev/ge_levers.py binding    # Binding groupings, learned unmerging included
-    python dev/ge_levers.py edgebias   # edge bias for regulation sources apart, cause bias
-    python dev/ge_levers.py joint [--crossfit]   # joint decoding (over cross-fitted edges)
-    python dev/ge_levers.py stack      # stacked (second-stage) trigger classifier
-    python dev/ge_levers.py stackedges # stacked (second-stage) edge model
-    python dev/ge_levers.py stackslack # stacked triggers: the edge-score slack (speed)
+    python -m lab.experiments.ge_levers fit        # the base model of the split -> runs/ge-levers/base
+    python -m lab.experiments.ge_levers misses     # where the regulation trigger / event misses are
+    python -m lab.experiments.ge_levers oracle     # gold triggers + predicted edges, + gold edges
+    python -m lab.experiments.ge_levers typebias   # per-type trigger bias for the regulations
+    python -m lab.experiments.ge_levers lexicon    # stems / compound tails / EigenWord neighbours
+    python -m lab.experiments.ge_levers balanced   # class-balanced trigger SVM, none_bias re-swept
+    python -m lab.experiments.ge_levers binding    # Binding groupings, learned unmerging included
+    python -m lab.experiments.ge_levers edgebias   # edge bias for regulation sources apart, cause bias
+    python -m lab.experiments.ge_levers joint [--crossfit]   # joint decoding (over cross-fitted edges)
+    python -m lab.experiments.ge_levers stack      # stacked (second-stage) trigger classifier
+    python -m lab.experiments.ge_levers stackedges # stacked (second-stage) edge model
+    python -m lab.experiments.ge_levers stackslack # stacked triggers: the edge-score slack (speed)
 
 Parses come from ``--cache-dir`` (default ``runs/events/cache``; built once, then reused).
 Every command prints one line per setting: per-class F1 (SVT, BIND, REG and the three
@@ -38,27 +38,28 @@ from typing import Any
 
 import numpy as np
 
-from relx.doc import REGULATION_TYPES
-from relx.ge.assemble import assemble_document
-from relx.ge.data import GEDoc, cache_path, load_ge
-from relx.ge.decode import crossfit_trigger_nodes, joint_decode, nodes_of, trigger_candidates
-from relx.ge.edges import EdgeDetector, candidates, decide_edges, gold_labels
-from relx.ge.evaluate import _DocMatcher, evaluate_events
-from relx.ge.pipeline import GEExtractor
-from relx.ge.sentences import SentenceView, build_views
-from relx.ge.stacked_edges import StackedEdgeDetector, margin_lookup
-from relx.ge.stacking import (
+from lab.ge.decode import crossfit_trigger_nodes, joint_decode, nodes_of, trigger_candidates
+from lab.ge.extractor import LabGEExtractor
+from lab.ge.stacked_edges import StackedEdgeDetector, margin_lookup
+from lab.ge.stacking import (
     CrossFit,
     StackedTriggerDetector,
     crossfit_stage1,
     stage1_outputs,
     type_margins,
 )
-from relx.ge.triggers import NONE_LABEL, TriggerDetector, _key, biased, decide
-from relx.ge.tune import split_docs
+from lab.ge.triggers import LeverTriggerDetector, biased, decide
+from lab.ge.tune import split_docs
+from relx.doc import REGULATION_TYPES
+from relx.ge.assemble import assemble_document
+from relx.ge.data import GEDoc, cache_path, load_ge
+from relx.ge.edges import EdgeDetector, candidates, decide_edges, gold_labels
+from relx.ge.evaluate import _DocMatcher, evaluate_events
+from relx.ge.sentences import SentenceView, build_views
+from relx.ge.triggers import NONE_LABEL, _key
 from relx.registry import build_component, load_config
 
-GE = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "bionlp-st-ge"
+GE = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "bionlp-st-ge"
 REG = ("Regulation", "Positive_regulation", "Negative_regulation")
 SVT_BIND = ("Gene_expression", "Transcription", "Protein_catabolism", "Phosphorylation",
             "Localization", "Binding")
@@ -73,12 +74,12 @@ def load_split(cache_dir: str) -> tuple[list[GEDoc], list[GEDoc]]:
     return fit + tr13, val
 
 
-def base_model(a: argparse.Namespace, fit: Sequence[GEDoc]) -> GEExtractor:
+def base_model(a: argparse.Namespace, fit: Sequence[GEDoc]) -> LabGEExtractor:
     """The shipped config fitted on the split (saved once under ``--out``)."""
     path = Path(a.out) / "base"
     if (path / "meta.json").is_file():
-        return GEExtractor.load(path)
-    model = GEExtractor(load_config(a.config)).fit(fit, verbose=True)
+        return LabGEExtractor.load(path)
+    model = LabGEExtractor(load_config(a.config)).fit(fit, verbose=True)
     model.save(path)
     return model
 
@@ -110,7 +111,7 @@ def trigger_prf(views: Sequence[SentenceView], pred: Sequence[dict[int, set[str]
 class Validation:
     """The validation documents, their views and a scorer for per-view edge decisions."""
 
-    def __init__(self, model: GEExtractor, val: Sequence[GEDoc]) -> None:
+    def __init__(self, model: LabGEExtractor, val: Sequence[GEDoc]) -> None:
         self.model, self.val = model, list(val)
         self.views = [build_views(d, gold=False) for d in val]
         self.flat = [v for vs in self.views for v in vs]
@@ -223,7 +224,7 @@ def cmd_lexicon(a, fit, val) -> None:
     for tag, extra in [("stems + compound tail", {"lexicon_variants": True}),
                        ("EigenWord neighbours", {"vectors": "runs/vectors/eigenwords.npz"}),
                        ("both", {"lexicon_variants": True, "vectors": "runs/vectors/eigenwords.npz"})]:
-        m.triggers = TriggerDetector(**tcfg, **extra, random_state=0).fit(fit_views)
+        m.triggers = LeverTriggerDetector(**tcfg, **extra, random_state=0).fit(fit_views)
         ev = Validation(m, val)
         nodes, _, _, edges = ev.pipeline()
         tr = trigger_prf(ev.gold_views, nodes)
@@ -234,7 +235,7 @@ def cmd_lexicon(a, fit, val) -> None:
 def cmd_balanced(a, fit, val) -> None:
     m = base_model(a, fit)
     tcfg = {**load_config(a.config)["triggers"], "class_weight": "balanced"}
-    m.triggers = TriggerDetector(**tcfg, random_state=0).fit(
+    m.triggers = LeverTriggerDetector(**tcfg, random_state=0).fit(
         [build_views(d, gold=True) for d in fit])
     ev = Validation(m, val)
     for tb in (-0.6, -0.3, 0.0):
@@ -276,7 +277,7 @@ def cmd_joint(a, fit, val) -> None:
         cfg = load_config(a.config)
         docs_views = [build_views(d, gold=True) for d in fit]
         t0 = time.perf_counter()
-        nodes = crossfit_trigger_nodes(docs_views, TriggerDetector(**cfg["triggers"]), 0.5)
+        nodes = crossfit_trigger_nodes(docs_views, LeverTriggerDetector(**cfg["triggers"]), 0.5)
         views = [v for vs in docs_views for v in vs]
         cands = candidates(views, nodes)
         ecfg = dict(cfg["edges"])

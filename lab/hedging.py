@@ -7,9 +7,9 @@ other as Theme, directly or through one nested event; Equiv-closed) is a relatio
 *negated* / *speculated* when one of the events connecting it carries that modification
 (``M`` line). Sentences and parses: relx's parse with the gold proteins (relx.ge.data).
 
-    python dev/hedging_train.py cv --train GE/2011/train --train GE/2013/train
-    python dev/hedging_train.py train --train ... --out relx/data/hedging.json.gz
-    python dev/hedging_train.py evaluate --test GE/2011/devel [--model ...]
+    python -m lab.hedging cv --train GE/2011/train --train GE/2013/train
+    python -m lab.hedging train --train ... --out relx/data/hedging.json.gz
+    python -m lab.hedging evaluate --test GE/2011/devel [--model ...]
 """
 
 from __future__ import annotations

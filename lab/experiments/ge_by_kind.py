@@ -1,8 +1,8 @@
 """GENIA event F1 by document kind: PubMed abstracts, PMC title+abstract, PMC body sections.
 
-    python dev/ge_by_kind.py devel       # the shipped model on GE 2011 devel
-    python dev/ge_by_kind.py validation  # the old document split's base (runs/ge-levers/base)
-    python dev/ge_by_kind.py ceiling     # gold triggers + gold edges on GE 2011 train (no model)
+    python -m lab.experiments.ge_by_kind devel       # the shipped model on GE 2011 devel
+    python -m lab.experiments.ge_by_kind validation  # the old document split's base (runs/ge-levers/base)
+    python -m lab.experiments.ge_by_kind ceiling     # gold triggers + gold edges on GE 2011 train (no model)
 """
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from ge_levers import GE, load_split
-from ge_paper_split import report
-
+from lab.experiments.ge_levers import GE, load_split
+from lab.experiments.ge_paper_split import report
+from lab.ge.extractor import LabGEExtractor
 from relx.ge.assemble import assemble_document
 from relx.ge.data import cache_path, load_ge
 from relx.ge.edges import candidates
-from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import build_views
 
 CACHE = "runs/events/cache"
@@ -28,7 +27,7 @@ def kind(doc_id: str) -> str:
     return "pmc-tiab" if doc_id.endswith("TIAB") else "pmc-body"
 
 
-def gold_assembly(model: GEExtractor, docs: Sequence) -> list:
+def gold_assembly(model: LabGEExtractor, docs: Sequence) -> list:
     """Each document assembled from its gold trigger nodes and gold edges."""
     out = []
     for d in docs:
@@ -45,10 +44,10 @@ def gold_assembly(model: GEExtractor, docs: Sequence) -> list:
 def main(argv: Sequence[str] | None = None) -> int:
     on = (argv or sys.argv[1:] or ["devel"])[0]
     if on == "validation":
-        model = GEExtractor.load("runs/ge-levers/base")
+        model = LabGEExtractor.load("runs/ge-levers/base")
         docs = load_split(CACHE)[1]
     else:
-        model = GEExtractor.load("models/ge-events")
+        model = LabGEExtractor.load("models/ge-events")
         part = "devel" if on == "devel" else "train"
         docs = load_ge(GE / "2011" / part, cache_path(CACHE, GE / "2011" / part))
     pred = gold_assembly(model, docs) if on == "ceiling" else model.predict(docs)

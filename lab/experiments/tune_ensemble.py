@@ -7,7 +7,7 @@ re-derives threshold and calibration from the stored out-of-fold member probabil
 (``ProbabilityEnsemble.fit_combiner``) and is scored on the held-out documents, with and
 without the EM prior-shift adjustment. One JSON line per (weights, prior_shift).
 
-    python dev/tune_ensemble.py --config configs/ppi-ensemble-g2p.toml --corpus AIMed --split 0
+    python -m lab.experiments.tune_ensemble --config configs/ppi-ensemble-g2p.toml --corpus AIMed --split 0
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from relx.ppi.evaluate import document_folds, load_corpus
 from relx.registry import build_pipeline, load_config
 from relx.represent.instances import labels, pair_instances
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPORA = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
 
 

@@ -1,9 +1,9 @@
 """GENIA events on a validation split by *paper* (issue 32, decision 6).
 
-The split of ``dev/ge_levers.py`` held out GE 2011 train documents, but GE 2013 train
+The split of ``lab/experiments/ge_levers.py`` held out GE 2011 train documents, but GE 2013 train
 repeats GE 2011 train's five full-text papers under other section ids: 18 of its 19
 held-out full-text sections were in the fit, and they scored F1 0.77 against 0.55 for the
-abstracts (GE 2011 devel: 0.52 on full text). Here ``relx.ge.tune.split_docs`` holds out
+abstracts (GE 2011 devel: 0.52 on full text). Here ``lab.ge.tune.split_docs`` holds out
 papers (160 abstracts and the 22 sections of PMC-1447668, seed 0), and no edition of a
 held-out paper is fitted on. Training recipes:
 
@@ -11,13 +11,13 @@ held-out paper is fitted on. Training recipes:
 - ``once``: GE 2013 train's papers that GE 2011 train already has are skipped;
 - ``gold11``: GE 2011 train only.
 
-    python dev/ge_paper_split.py fit both            # -> runs/ge-paper/both (~2 min)
-    python dev/ge_paper_split.py sweep both          # decision grid on the validation papers
-    python dev/ge_paper_split.py score both --tb 0.7 --eb -0.2 --cb 0.4 --w 0.3
-                                                     # one point through GEExtractor.predict
-    python dev/ge_paper_split.py cv both --config X  # 5-fold by paper over GE 2011 train,
+    python -m lab.experiments.ge_paper_split fit both            # -> runs/ge-paper/both (~2 min)
+    python -m lab.experiments.ge_paper_split sweep both          # decision grid on the validation papers
+    python -m lab.experiments.ge_paper_split score both --tb 0.7 --eb -0.2 --cb 0.4 --w 0.3
+                                                     # one point through LabGEExtractor.predict
+    python -m lab.experiments.ge_paper_split cv both --config X  # 5-fold by paper over GE 2011 train,
                                                      # the config's own settings (~7 min)
-    python dev/ge_paper_split.py cvsweep both --config X  # the same folds, the decision
+    python -m lab.experiments.ge_paper_split cvsweep both --config X  # the same folds, the decision
                                                      # settings chosen by pooled F1 (GRID)
 GE 2011 devel is never read here.
 """
@@ -33,13 +33,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from ge_levers import GE, line
 
+from lab.experiments.ge_levers import GE, line
+from lab.ge.extractor import LabGEExtractor
+from lab.ge.tune import paper_folds, paper_id, split_docs, sweep, sweep_predictions
 from relx.doc import StandoffDocument
 from relx.ge.data import GEDoc, cache_path, load_ge
 from relx.ge.evaluate import evaluate_events
-from relx.ge.pipeline import GEExtractor
-from relx.ge.tune import paper_folds, paper_id, split_docs, sweep, sweep_predictions
 from relx.registry import load_config
 
 RECIPES = ("both", "once", "gold11")
@@ -72,13 +72,13 @@ def load_split(recipe: str, cache_dir: str) -> tuple[list[GEDoc], list[GEDoc]]:
 
 
 def _fold_model(job: tuple[str, str, dict[str, Any], int, int]
-                ) -> tuple[GEExtractor, list[GEDoc]]:
+                ) -> tuple[LabGEExtractor, list[GEDoc]]:
     """The model fitted on all but fold ``k`` of ``n``, and fold ``k``'s documents."""
     recipe, cache_dir, config, k, n = job
     tr11, tr13 = load_train(cache_dir)
     folds = paper_folds(tr11, n, seed=0)
     val = [d for d, f in zip(tr11, folds, strict=True) if f == k]
-    model = GEExtractor(config).fit(recipe_fit(recipe, tr11, tr13, val))
+    model = LabGEExtractor(config).fit(recipe_fit(recipe, tr11, tr13, val))
     print(f"fold {k}: {len(val)} documents ({model.train_seconds_:.0f}s)", flush=True)
     return model, val
 
@@ -187,9 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     path = Path(a.out) / (a.recipe + a.tag)
     print(f"{a.recipe}: {len(fit)} fit documents, {len(val)} validation documents", flush=True)
     if a.cmd == "fit":
-        GEExtractor(load_config(a.config)).fit(fit, verbose=True).save(path)
+        LabGEExtractor(load_config(a.config)).fit(fit, verbose=True).save(path)
         return 0
-    model = GEExtractor.load(path)
+    model = LabGEExtractor.load(path)
     if a.cmd == "sweep":
         rows = sweep(model, val, (0.5, 0.6, 0.7, 0.8, 0.9), (-0.3, -0.2, -0.1, 0.0),
                      (0.3, 0.5), ("side",), (0.3, 0.4, 0.5))

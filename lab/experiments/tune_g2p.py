@@ -9,7 +9,7 @@ eigenproblem per (features, weighting, affinity, h, λ)) and, for each energy fr
 MSE-FLDA setting, scores the validation documents. One JSON line per result in ``--out``;
 a rerun skips grid points already there.
 
-    python dev/tune_g2p.py --corpus AIMed --out runs/g2p/tune-AIMed.jsonl
+    python -m lab.experiments.tune_g2p --corpus AIMed --out runs/g2p/tune-AIMed.jsonl
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from relx.represent.g2p import G2PEmbedding, energy_components
 from relx.represent.instances import StructureExtractor, labels, pair_instances
 from relx.represent.klsh import _balanced_sample
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPORA = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
 KERNELS = {  # the kernel settings of configs/ppi-klsh-rf.toml
     "path": PathKernel(structure="path", lam=0.8, p=3, w_lemma=0.5, w_pos=0.1, edge_mismatch=1.0),

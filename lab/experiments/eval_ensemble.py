@@ -4,7 +4,7 @@ threshold, see relx.learn.ensemble): the same fitted model, so the costly fit is
 (train on one corpus / test on another, or k-fold CV by document with the same seeded
 folds); each report also lists every member's own P/R/F1/AUC at its own threshold.
 
-    python dev/eval_ensemble.py --config configs/ppi-ensemble-g2p.toml \
+    python -m lab.experiments.eval_ensemble --config configs/ppi-ensemble-g2p.toml \
         --train AIMed --test BioInfer --report runs/g2p/best-a2b.json
     (writes runs/g2p/best-a2b.json, best-a2b-em.json, best-a2b-rate.json,
     best-a2b-in-domain.json, best-a2b.npz)
@@ -23,7 +23,7 @@ from relx.ppi.evaluate import binary_metrics, document_folds, f1_interval, load_
 from relx.registry import build_pipeline, load_config
 from relx.represent.instances import labels, pair_instances
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPORA = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
 SHIFTS = (None, "em", "rate")
 RULES = (*SHIFTS, "in-domain")  # "in-domain": the ensemble's in_domain_threshold, no shift

@@ -13,9 +13,9 @@ applied to the 10th), pooled F1 of
 over the members named by ``--members``; and, for new text, each file's IEPA AUC and Youden
 F1 of the fixed-weight mean.
 
-    python dev/dev_members.py dump --config configs/ppi-best.toml --train AIMed \
+    python -m lab.experiments.dev_members dump --config configs/ppi-best.toml --train AIMed \
         --out runs/dev/members-aimed.npz
-    python dev/dev_members.py stack runs/dev/members-aimed.npz \
+    python -m lab.experiments.dev_members stack runs/dev/members-aimed.npz \
         runs/dev/members-bioinfer.npz
 
 Candidate members measured this way (weight 1 in the fit, so they are fitted; ``stack
@@ -35,19 +35,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import f1_score, roc_auc_score
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "dev"))
+from lab.experiments.eval_ensemble import corpus_path
+from relx.learn.ensemble import ProbabilityEnsemble
 
-from eval_ensemble import corpus_path  # noqa: E402
-
-from relx.learn.ensemble import ProbabilityEnsemble  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 SHIPPED = {"klsh_rf": 1.0, "pair_lr": 2.0, "pair_nb": 1.0, "pair_gbt": 1.0, "pair_et": 4.0}
 

@@ -1,7 +1,7 @@
 """How configs/ppi-best.toml was chosen: member scores, score combination and decision rule,
 judged on IEPA as the unseen development corpus (AIMed<->BioInfer are never looked at).
 
-    python dev/select_ppi_best.py [--train AIMed BioInfer] [--dev IEPA]
+    python -m lab.experiments.select_ppi_best [--train AIMed BioInfer] [--dev IEPA]
         [--members klsh_rf=configs/ppi-klsh-rf.toml pair_lr=configs/ppi-pair-lr.toml]
 
 For each training corpus: 5-fold (by document) out-of-fold scores of KLSH-RF
@@ -17,20 +17,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import f1_score, roc_auc_score
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from relx.learn.ensemble import quantile_map
+from relx.learn.forest import best_f1_threshold, best_youden_threshold
+from relx.ppi.evaluate import document_folds, load_corpus, positive_scores
+from relx.registry import build_pipeline, load_config
+from relx.represent.instances import labels, pair_instances
 
-from relx.learn.ensemble import quantile_map  # noqa: E402
-from relx.learn.forest import best_f1_threshold, best_youden_threshold  # noqa: E402
-from relx.ppi.evaluate import document_folds, load_corpus, positive_scores  # noqa: E402
-from relx.registry import build_pipeline, load_config  # noqa: E402
-from relx.represent.instances import labels, pair_instances  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 FILES = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
 MEMBERS = {"klsh_rf": "configs/ppi-klsh-rf.toml", "pair_lr": "configs/ppi-pair-lr.toml"}

@@ -1,6 +1,6 @@
 """Choose the event typer's biases (relx.ge.interactions.EventTyper) on GE 2011 train.
 
-The event model of the validation split (``python dev/ge_levers.py fit`` ->
+The event model of the validation split (``python -m lab.experiments.ge_levers fit`` ->
 runs/ge-levers/base: GE 2011 train less a seeded 20% of its documents, plus GE 2013 train)
 types the gold-connected protein pairs of the 182 held-out GE 2011 train documents under a
 grid of trigger / edge ``None`` biases; each setting prints the type and direction
@@ -9,7 +9,7 @@ GE 2011 devel: the setting of the highest type F1 (ties: the model's own biases,
 smaller change); it is kept only when it beats the model's own biases by >= 0.01 type F1.
 GE 2011 devel is never read here.
 
-    python dev/typed_bias.py [--model runs/ge-levers/base] [--out runs/typed/bias.json]
+    python -m lab.experiments.typed_bias [--model runs/ge-levers/base] [--out runs/typed/bias.json]
 """
 
 from __future__ import annotations
@@ -17,17 +17,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from ge_levers import load_split  # noqa: E402
-
-from relx.app.typed_eval import pair_outcomes, score  # noqa: E402
-from relx.ge.interactions import EventTyper  # noqa: E402
-from relx.ge.pipeline import GEExtractor  # noqa: E402
+from lab.experiments.ge_levers import load_split
+from lab.ge.extractor import LabGEExtractor
+from relx.app.typed_eval import pair_outcomes, score
+from relx.ge.interactions import EventTyper
 
 
 def main() -> None:
@@ -39,7 +35,7 @@ def main() -> None:
     ap.add_argument("--edge-biases", default="-0.2,-0.1,0,0.1,0.2")
     args = ap.parse_args()
     _, val = load_split(args.cache_dir)
-    model = GEExtractor.load(args.model)
+    model = LabGEExtractor.load(args.model)
     own = (model.triggers.none_bias, model.edges.none_bias)
     grid = itertools.product([float(x) for x in args.trigger_biases.split(",")],
                              [float(x) for x in args.edge_biases.split(",")])

@@ -6,8 +6,8 @@ token not predicted as a trigger, predicted as another type, predicted as the ty
 without an event, or an event with wrong arguments. Recall is also split by argument shape
 (Theme a protein or an event; Cause none, a protein or an event).
 
-    python dev/ge_paper_split.py fit both              # -> runs/ge-paper/both
-    python dev/ge_reg_misses.py [runs/ge-paper/both]
+    python -m lab.experiments.ge_paper_split fit both              # -> runs/ge-paper/both
+    python -m lab.experiments.ge_reg_misses [runs/ge-paper/both]
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-from ge_paper_split import load_split
-
+from lab.experiments.ge_paper_split import load_split
+from lab.ge.extractor import LabGEExtractor
 from relx.doc import REGULATION_TYPES, Event, StandoffDocument
 from relx.ge.evaluate import _DocMatcher
-from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import SentenceView, build_views, trigger_head
 from relx.ge.sentences import _sentence_of as sentence_of
 
@@ -54,7 +53,7 @@ def why(e: Event, gold: StandoffDocument, pred: StandoffDocument, m: _DocMatcher
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    model = GEExtractor.load(args[0] if args else "runs/ge-paper/both")
+    model = LabGEExtractor.load(args[0] if args else "runs/ge-paper/both")
     _, val = load_split("both", "runs/events/cache")
     reasons, total, hit = Counter(), Counter(), Counter()
     for d, pred in zip(val, model.predict(val), strict=True):

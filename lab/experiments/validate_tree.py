@@ -5,7 +5,7 @@ mean AUC (and F1) over AIMed->IEPA, BioInfer->IEPA and 10% document validation s
 AIMed and BioInfer (fold 0 of the seed-0 10-fold document split). Every variant starts from
 ``configs/ppi-klsh-rf.toml``, the path kernel replaced by the tree kernel.
 
-    python dev/validate_tree.py --out runs/tree/validation.jsonl [--grid stage1]
+    python -m lab.experiments.validate_tree --out runs/tree/validation.jsonl [--grid stage1]
 
 One JSON line per (variant, task); existing lines are skipped, so the run can be resumed.
 """
@@ -22,7 +22,7 @@ from relx.ppi.evaluate import document_folds, fit_predict, load_corpus
 from relx.registry import load_config
 from relx.represent.instances import pair_instances
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PPI = ROOT.parent / "shared" / "corpora" / "ppi"
 FILES = {"AIMed": "AImed", "BioInfer": "BioInfer", "IEPA": "IEPA"}
 
