@@ -309,7 +309,7 @@ def render_typed(runs: Path) -> list[str]:
              "`IncreaseAmount`, `DecreaseAmount`, `Regulation`). A type is right when it is "
              "one of the pair's gold types (an untyped pair counts as wrong); a direction "
              "when the predicted agent is a gold agent. Typing biases chosen on held-out GE "
-             "2011 train documents (`python -m lab.experiments.typed_bias`).", "",
+             "2011 train documents (`lab/experiments/typed_bias.py`).", "",
              "| pairs | n | type P | R | F1 | direction P | R | F1 | majority type | "
              "direction where both direct: relx / text order |",
              "|---|---|---|---|---|---|---|---|---|---|"]
