@@ -1,6 +1,6 @@
 """The grounding lexicon relx ships (``relx/data/lexicon.tsv.gz``, with ``orthologs.tsv.gz``
 and ``famplex_relations.tsv.gz`` beside it), rebuilt from HGNC, MGI, RGD and FamPlex with
-:func:`relx.ground.build_lexicon` and :mod:`relx.ground_build` (``make lexicon``), and
+:mod:`relx.ground_build` (``make lexicon``), and
 looked up.
 
     python -m lab.lexicon build --shared ../shared --out relx/data/lexicon.tsv.gz
@@ -14,7 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from relx.ground import PROTEIN_LOCUS_TYPES, Grounder, build_lexicon
+from relx.ground import PROTEIN_LOCUS_TYPES, Grounder
+from relx.ground_build import build_famplex_relations, build_lexicon, build_orthologs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,8 +38,6 @@ def main(argv: list[str] | None = None) -> int:
             args.shared, args.out, locus_types=None if args.all_loci else PROTEIN_LOCUS_TYPES
         )
         if not args.lexicon_only:
-            from relx.ground_build import build_famplex_relations, build_orthologs
-
             folder = args.out.parent
             stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")
             stats["famplex_relations"] = build_famplex_relations(

@@ -1,12 +1,13 @@
 """Grounding of protein/gene mentions to HGNC (human), MGI (mouse) and RGD (rat) genes and
 FamPlex families/complexes.
 
-``build_lexicon`` derives the compact lexicon relx ships (``relx/data/lexicon.tsv.gz``) from
-the HGNC, MGI, RGD tables and the FamPlex files (:mod:`relx.ground_build`); ``Grounder``
+:func:`relx.ground_build.build_lexicon` derives the compact lexicon relx ships
+(``relx/data/lexicon.tsv.gz``) from the HGNC, MGI, RGD tables and the FamPlex files; ``Grounder``
 looks mentions up in it. ``ground_entities`` fills ``Entity.norm_ids`` of a document with
-human/FamPlex candidates (abbreviation-aware), as relx always has; ``ground_document``
-(:mod:`relx.ground_doc`) grounds each gene mention in its species (:mod:`relx.species`) and
-also sets ``taxon``, ``norm_confidence`` and ``grounded``.
+human/FamPlex candidates (abbreviation-aware), as relx always has;
+:func:`relx.ground_doc.ground_document` grounds each gene mention in its species
+(:mod:`relx.species`) and also sets ``taxon``, ``norm_confidence`` and ``grounded``. (Those
+modules import this one, not the other way round.)
 
 Lexicon file: gzip TSV, ``#`` comment lines, then a column header and one row per
 (key, id, form): ``key`` the normalised lookup key (see ``normalize_key``), ``id`` the
@@ -52,12 +53,10 @@ __all__ = [
     "Grounder",
     "Grounding",
     "GroundingCandidate",
-    "build_lexicon",
     "compact_form",
     "confidence",
     "default_grounder",
     "ground",
-    "ground_document",
     "ground_entities",
     "normalize_key",
     "taxon_id",
@@ -488,15 +487,6 @@ class Grounder:
             sentences.append(sent.model_copy(update={"entities": ents}))
         return doc.model_copy(update={"sentences": sentences})
 
-    def ground_document(self, doc: Document, *, species: bool = True, overwrite: bool = True,
-                        keep_given: bool = False) -> Document:
-        """A copy of ``doc`` with every entity grounded in its species, with confidence
-        (:func:`relx.ground_doc.ground_document`; ``species=False``: all human)."""
-        from relx.ground_doc import ground_document
-
-        return ground_document(doc, self, species=species, overwrite=overwrite,
-                               keep_given=keep_given)
-
     def _entity_ids(self, text: str, long_of: dict[str, str]) -> list[str]:
         ids = self.ground_ids(text)
         long = long_of.get(text) or long_of.get(text.strip())
@@ -533,23 +523,3 @@ def ground_entities(doc: Document, *, overwrite: bool = True, keep_given: bool =
                     ) -> Document:
     """``Grounder.ground_entities`` with the shipped lexicon."""
     return default_grounder().ground_entities(doc, overwrite=overwrite, keep_given=keep_given)
-
-
-def ground_document(doc: Document, *, species: bool = True, overwrite: bool = True,
-                    keep_given: bool = False) -> Document:
-    """``Grounder.ground_document`` with the shipped lexicon."""
-    return default_grounder().ground_document(doc, species=species, overwrite=overwrite,
-                                              keep_given=keep_given)
-
-
-# --- building (relx.ground_build) and the command line ---------------------------------
-
-
-def build_lexicon(shared: Path, out: Path, *,
-                  locus_types: frozenset[str] | None = PROTEIN_LOCUS_TYPES,
-                  species: bool = True) -> dict:
-    """Write the compact grounding lexicon to ``out`` and return its statistics
-    (:func:`relx.ground_build.build_lexicon`)."""
-    from relx.ground_build import build_lexicon as build
-
-    return build(shared, out, locus_types=locus_types, species=species)

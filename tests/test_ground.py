@@ -16,7 +16,6 @@ from relx.ground import (
     ORTHOLOG_FACTOR,
     Grounder,
     GroundingCandidate,
-    build_lexicon,
     compact_form,
     confidence,
     default_grounder,
@@ -24,7 +23,7 @@ from relx.ground import (
     normalize_key,
     taxon_id,
 )
-from relx.ground_build import build_famplex_relations, build_orthologs
+from relx.ground_build import build_famplex_relations, build_lexicon, build_orthologs
 from relx.ground_doc import coordination_members, resolve
 from relx.io.jsonl import document_to_json
 from relx.orthologs import Orthologs, default_orthologs, map_ids, to_human
