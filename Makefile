@@ -145,8 +145,9 @@ hedging: install
 	    --params '$(HEDGING_PARAMS)' --out relx/data/hedging.json.gz
 	$(BIN)/python -m lab.hedging evaluate --test $(GE)/devel --out docs/runs/hedging-devel.json
 
-# relx/data/lexicon.tsv.gz, the HGNC + FamPlex grounding lexicon: lab/lexicon.py
-# (relx.ground.build_lexicon) on ../shared/lexicons
+# relx/data/lexicon.tsv.gz, the HGNC + MGI + RGD + FamPlex grounding lexicon, and
+# orthologs.tsv.gz, famplex_relations.tsv.gz beside it: lab/lexicon.py (relx.ground_build)
+# on ../shared/lexicons
 lexicon: install
 	$(BIN)/python -m lab.lexicon build --shared $(SHARED) --out relx/data/lexicon.tsv.gz
 
