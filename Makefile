@@ -5,8 +5,9 @@ BIN := $(VENV)/bin
 SHARED ?= ../shared
 PPI := $(SHARED)/corpora/ppi
 
-.PHONY: install test lint wheel demo results bench clean parser-corpus train-parser parser-corpus-g8 finetune-parser ner-corpus \
-	train-ner pipeline default-model event-model silver
+.PHONY: install test test-fast lint wheel demo results bench clean parser-corpus train-parser \
+	parser-corpus-g8 finetune-parser ner-corpus train-ner pipeline default-model event-model silver \
+	vectors hedging lexicon calibration
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,12 +25,20 @@ wheel: install
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 
-lint: install
-	$(BIN)/ruff check relx tests benchmarks dev
+LINTED := relx tests benchmarks dev lab
 
+lint: install
+	$(BIN)/ruff check $(LINTED)
+
+# everything, slow tests included (what CI runs)
 test: install
-	$(BIN)/ruff check relx tests benchmarks dev
+	$(BIN)/ruff check $(LINTED)
 	$(BIN)/python -m pytest -q
+
+# the tests not marked slow (@pytest.mark.slow: > ~5 s each, or whole corpora): ~2 min
+test-fast: install
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/python -m pytest -q -m "not slow"
 
 # Extract interactions, then GENIA events, from the bundled sample abstracts with the
 # shipped models.
@@ -39,9 +48,11 @@ demo: install
 	$(BIN)/relx extract --task events corpora/abstracts --out runs/demo-events \
 	    --report runs/demo-events/report.html
 
-# --- training recipes for what models/ ships (run in this order) -----------------------
+# --- recipes for what relx ships (models/, relx/data/); their code is in lab/ or relx ------
+# The parse pipeline models/relx_bio_sm, in this order: parser-corpus, train-parser,
+# parser-corpus-g8, finetune-parser, ner-corpus, train-ner, pipeline.
 parser-corpus: install
-	$(BIN)/python -m relx.parse.treebanks --shared $(SHARED) --out runs/parser/corpus
+	$(BIN)/python -m lab.parser corpus --shared $(SHARED) --out runs/parser/corpus
 
 train-parser: parser-corpus
 	$(BIN)/python -m spacy train configs/parser.cfg --output runs/parser/model \
@@ -49,7 +60,7 @@ train-parser: parser-corpus
 
 # fine-tune towards PubMed abstracts: GENIA future_use weighted 8x against CRAFT
 parser-corpus-g8: install
-	$(BIN)/python -m relx.parse.treebanks --shared $(SHARED) --out runs/parser/corpus-g8 \
+	$(BIN)/python -m lab.parser corpus --shared $(SHARED) --out runs/parser/corpus-g8 \
 	    --genia-repeat 8
 
 finetune-parser: parser-corpus-g8
@@ -58,7 +69,7 @@ finetune-parser: parser-corpus-g8
 	    --paths.train runs/parser/corpus-g8/train.spacy --paths.dev runs/parser/corpus-g8/dev.spacy
 
 ner-corpus: install
-	$(BIN)/python -m relx.parse.ner build --shared $(SHARED) --out runs/ner/corpus
+	$(BIN)/relx ner build --shared $(SHARED) --out runs/ner/corpus
 
 train-ner: ner-corpus
 	$(BIN)/python -m spacy train configs/ner.cfg --code relx/parse/ner.py \
@@ -66,7 +77,7 @@ train-ner: ner-corpus
 	    --paths.dev runs/ner/corpus/dev.spacy
 
 pipeline: install
-	$(BIN)/python -m relx.parse.assemble --parser runs/parser/finetune/model-best \
+	$(BIN)/python -m lab.parser assemble --parser runs/parser/finetune/model-best \
 	    --ner runs/ner/model/model-best --out models/relx_bio_sm
 
 GE := $(SHARED)/corpora/bionlp-st-ge/2011
@@ -88,16 +99,63 @@ $(SILVER): | install
 $(SILVER_2011): | install
 	$(BIN)/relx silver-ppi $(GE)/train $(GE)/devel --out $@ $(EXCLUDE_PPI)
 
-default-model: install $(SILVER)
+# EigenWord vectors of the ../shared corpus text (entities blinded; about a minute): a
+# training input of configs/ppi-best.toml and its ablation rows, not shipped (a fitted model
+# carries the vectors it uses)
+VECTORS := runs/vectors/eigenwords.npz
+vectors: $(VECTORS)
+
+$(VECTORS): | install
+	$(BIN)/relx train-vectors --shared $(SHARED) --out $@
+
+# models/ppi-default: configs/ppi-best.toml on the three PPI corpora + the silver pairs
+default-model: install $(SILVER) $(VECTORS)
 	$(BIN)/relx train --config configs/ppi-best.toml --out models/ppi-default --version 0.18.0 \
 	    --train $(PPI)/AImed-learning-format.xml.gz \
 	    --train $(PPI)/BioInfer-learning-format.xml.gz \
 	    --train $(PPI)/IEPA-learning-format.xml.gz \
 	    --train $(SILVER)
 
-# every report behind docs/results.md; a finished report is kept, so this resumes
-results: install $(SILVER) $(SILVER_2011) docs/runs/parser.json docs/runs/ner.json docs/runs/ge-events.json
-	$(BIN)/python -m relx.ppi.results --shared $(SHARED) --out docs/results.md --runs docs/runs --raw
+# models/ppi-default/calibration.json (the probability map relx extract applies) and
+# docs/reliability.svg: lab/calibration.py. The held-out scores are the trained model's own
+# out-of-fold member probabilities, which need the model as `relx train` saved it
+# (ppi-default 0.18.0 at commit 50023b9; the shipped 0.18.1 is it repacked, scores bitwise
+# equal) and its training files in training order (make default-model's)
+CALIB := runs/calib
+CALIB_MODEL := 50023b9
+calibration: $(CALIB)/internal_scores.npz
+	$(BIN)/python -m lab.calibration fit $< --method isotonic \
+	    --out models/ppi-default/calibration.json --svg docs/reliability.svg
+
+$(CALIB)/internal_scores.npz: | install $(SILVER)
+	mkdir -p $(CALIB)/ppi-0.18.0
+	for f in pipeline.skops meta.json config.toml; do \
+	    git show $(CALIB_MODEL):models/ppi-default/$$f > $(CALIB)/ppi-0.18.0/$$f || exit 1; done
+	$(BIN)/python -m lab.calibration internal --model $(CALIB)/ppi-0.18.0 \
+	    --train $(PPI)/AImed-learning-format.xml.gz \
+	    --train $(PPI)/BioInfer-learning-format.xml.gz \
+	    --train $(PPI)/IEPA-learning-format.xml.gz --train $(SILVER) --out $@
+
+# relx/data/hedging.json.gz, the relation negation / speculation detector
+# (relx.learn.hedging): lab/hedging.py on the GE 2011 + 2013 train events with the setting
+# chosen by `python -m lab.hedging cv` (docs/output.md), then its GE 2011 devel report
+HEDGING_PARAMS := {"C": 3.0, "min_count": 2, "min_lift": 2.0, "seed_cues": true}
+hedging: install
+	$(BIN)/python -m lab.hedging train --train $(GE)/train --train $(GE13)/train \
+	    --params '$(HEDGING_PARAMS)' --out relx/data/hedging.json.gz
+	$(BIN)/python -m lab.hedging evaluate --test $(GE)/devel --out docs/runs/hedging-devel.json
+
+# relx/data/lexicon.tsv.gz, the HGNC + MGI + RGD + FamPlex grounding lexicon, and
+# orthologs.tsv.gz, famplex_relations.tsv.gz beside it: lab/lexicon.py (relx.ground_build)
+# on ../shared/lexicons
+lexicon: install
+	$(BIN)/python -m lab.lexicon build --shared $(SHARED) --out relx/data/lexicon.tsv.gz
+
+# every report behind docs/results.md (lab/results.py); a finished report is kept, so this
+# resumes
+results: install $(SILVER) $(SILVER_2011) $(VECTORS) docs/runs/parser.json docs/runs/ner.json \
+	    docs/runs/ge-events.json
+	$(BIN)/python -m lab.results --shared $(SHARED) --out docs/results.md --runs docs/runs --raw
 
 docs/runs/parser.json: | install
 	$(BIN)/relx parser evaluate --json \
@@ -107,15 +165,18 @@ docs/runs/ner.json: | install
 	$(BIN)/relx ner evaluate --json --standoff $(GE)/devel > $@.tmp && mv $@.tmp $@
 
 # GE events: trained on GE 2011 train + GE 2013 train (a document in both is read once),
-# tested on GE 2011 devel; event-model is the shipped models/ge-events, same recipe
+# tested on GE 2011 devel (python -m lab.ge: relx.ge.cli.evaluate_ge); event-model is the
+# shipped models/ge-events, same recipe
 docs/runs/ge-events.json: | install
-	$(BIN)/python -m relx.ge evaluate --config configs/ge-events.toml --train $(GE)/train \
+	$(BIN)/python -m lab.ge evaluate --config configs/ge-events.toml --train $(GE)/train \
 	    --train $(GE13)/train --test $(GE)/devel --cache-dir runs/events/cache --report $@
 
 event-model: install
 	$(BIN)/relx train --task events --config configs/ge-events.toml --out models/ge-events \
 	    --version 0.4.0 --train $(GE)/train --train $(GE13)/train --cache-dir runs/events/cache
 
+# kernel throughput and training seconds (benchmarks/bench_kernels.py builds the vectors
+# itself when they are missing)
 bench: install
 	$(BIN)/python benchmarks/bench_kernels.py
 

@@ -23,10 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]   # lab/ and the benchmarks' helpers
 from _abstracts import SHARED, ge_abstracts  # noqa: E402
-from repack_models import pairs, scores  # noqa: E402
+
+from lab.repack_models import pairs, scores  # noqa: E402
 
 DEVEL = SHARED / "corpora" / "bionlp-st-ge" / "2011" / "devel"
 

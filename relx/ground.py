@@ -1,12 +1,13 @@
 """Grounding of protein/gene mentions to HGNC (human), MGI (mouse) and RGD (rat) genes and
 FamPlex families/complexes.
 
-``build_lexicon`` derives the compact lexicon relx ships (``relx/data/lexicon.tsv.gz``) from
-the HGNC, MGI, RGD tables and the FamPlex files (:mod:`relx.ground_build`); ``Grounder``
+:func:`relx.ground_build.build_lexicon` derives the compact lexicon relx ships
+(``relx/data/lexicon.tsv.gz``) from the HGNC, MGI, RGD tables and the FamPlex files; ``Grounder``
 looks mentions up in it. ``ground_entities`` fills ``Entity.norm_ids`` of a document with
-human/FamPlex candidates (abbreviation-aware), as relx always has; ``ground_document``
-(:mod:`relx.ground_doc`) grounds each gene mention in its species (:mod:`relx.species`) and
-also sets ``taxon``, ``norm_confidence`` and ``grounded``.
+human/FamPlex candidates (abbreviation-aware), as relx always has;
+:func:`relx.ground_doc.ground_document` grounds each gene mention in its species
+(:mod:`relx.species`) and also sets ``taxon``, ``norm_confidence`` and ``grounded``. (Those
+modules import this one, not the other way round.)
 
 Lexicon file: gzip TSV, ``#`` comment lines, then a column header and one row per
 (key, id, form): ``key`` the normalised lookup key (see ``normalize_key``), ``id`` the
@@ -20,18 +21,16 @@ always the lower-cased form, so one of them is left empty: ``form`` when it equa
 else ``key``. Human and shared rows come first, then mouse, then rat rows. (The
 ``relx-lexicon/1`` format had no ``taxon`` column and always gave the key.)
 
-Rebuild: ``python -m relx.ground build --shared ../shared --out relx/data/lexicon.tsv.gz``
-(also writes ``orthologs.tsv.gz`` and ``famplex_relations.tsv.gz`` beside it).
+Rebuild: ``make lexicon`` (``python -m lab.lexicon build --shared ../shared --out
+relx/data/lexicon.tsv.gz``; also writes ``orthologs.tsv.gz`` and ``famplex_relations.tsv.gz``
+beside it).
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
-import json
 import math
 import re
-import sys
 import threading
 import unicodedata
 from collections.abc import Iterable
@@ -54,12 +53,10 @@ __all__ = [
     "Grounder",
     "Grounding",
     "GroundingCandidate",
-    "build_lexicon",
     "compact_form",
     "confidence",
     "default_grounder",
     "ground",
-    "ground_document",
     "ground_entities",
     "normalize_key",
     "taxon_id",
@@ -490,15 +487,6 @@ class Grounder:
             sentences.append(sent.model_copy(update={"entities": ents}))
         return doc.model_copy(update={"sentences": sentences})
 
-    def ground_document(self, doc: Document, *, species: bool = True, overwrite: bool = True,
-                        keep_given: bool = False) -> Document:
-        """A copy of ``doc`` with every entity grounded in its species, with confidence
-        (:func:`relx.ground_doc.ground_document`; ``species=False``: all human)."""
-        from relx.ground_doc import ground_document
-
-        return ground_document(doc, self, species=species, overwrite=overwrite,
-                               keep_given=keep_given)
-
     def _entity_ids(self, text: str, long_of: dict[str, str]) -> list[str]:
         ids = self.ground_ids(text)
         long = long_of.get(text) or long_of.get(text.strip())
@@ -535,63 +523,3 @@ def ground_entities(doc: Document, *, overwrite: bool = True, keep_given: bool =
                     ) -> Document:
     """``Grounder.ground_entities`` with the shipped lexicon."""
     return default_grounder().ground_entities(doc, overwrite=overwrite, keep_given=keep_given)
-
-
-def ground_document(doc: Document, *, species: bool = True, overwrite: bool = True,
-                    keep_given: bool = False) -> Document:
-    """``Grounder.ground_document`` with the shipped lexicon."""
-    return default_grounder().ground_document(doc, species=species, overwrite=overwrite,
-                                              keep_given=keep_given)
-
-
-# --- building (relx.ground_build) and the command line ---------------------------------
-
-
-def build_lexicon(shared: Path, out: Path, *,
-                  locus_types: frozenset[str] | None = PROTEIN_LOCUS_TYPES,
-                  species: bool = True) -> dict:
-    """Write the compact grounding lexicon to ``out`` and return its statistics
-    (:func:`relx.ground_build.build_lexicon`)."""
-    from relx.ground_build import build_lexicon as build
-
-    return build(shared, out, locus_types=locus_types, species=species)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m relx.ground build|lookup``."""
-    ap = argparse.ArgumentParser(prog="python -m relx.ground", description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="derive the compact lexicon from HGNC, MGI, RGD, FamPlex")
-    b.add_argument("--shared", type=Path, default=Path("../shared"))
-    b.add_argument("--out", type=Path, default=Path("relx/data/lexicon.tsv.gz"))
-    b.add_argument("--all-loci", action="store_true", help="keep non-protein HGNC loci too")
-    b.add_argument("--lexicon-only", action="store_true",
-                   help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz beside it")
-    q = sub.add_parser("lookup", help="ground mention texts")
-    q.add_argument("texts", nargs="+")
-    q.add_argument("--lexicon", type=Path, default=None)
-    q.add_argument("--taxon", default=None, help="NCBI Taxonomy id, e.g. 10090 (mouse)")
-    args = ap.parse_args(argv)
-    if args.cmd == "build":
-        stats = build_lexicon(
-            args.shared, args.out, locus_types=None if args.all_loci else PROTEIN_LOCUS_TYPES
-        )
-        if not args.lexicon_only:
-            from relx.ground_build import build_famplex_relations, build_orthologs
-
-            folder = args.out.parent
-            stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")
-            stats["famplex_relations"] = build_famplex_relations(
-                args.shared, folder / "famplex_relations.tsv.gz")
-        print(json.dumps(stats, indent=2))
-    else:
-        g = Grounder(args.lexicon)
-        for t in args.texts:
-            cands = [f"{c.id}({c.symbol},{c.source},{c.score})"
-                     for c in g.ground(t, args.taxon)]
-            print(f"{t}\t{' '.join(cands) or '-'}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

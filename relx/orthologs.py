@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from relx.errors import ConfigError
-from relx.ground import HUMAN, MOUSE, RAT
+from relx.species import HUMAN, MOUSE, RAT
 
 __all__ = ["Orthologs", "default_orthologs", "map_ids", "to_human"]
 

@@ -16,16 +16,14 @@ from relx.ground import (
     ORTHOLOG_FACTOR,
     Grounder,
     GroundingCandidate,
-    build_lexicon,
     compact_form,
     confidence,
     default_grounder,
     ground,
-    main,
     normalize_key,
     taxon_id,
 )
-from relx.ground_build import build_famplex_relations, build_orthologs
+from relx.ground_build import build_famplex_relations, build_lexicon, build_orthologs
 from relx.ground_doc import coordination_members, resolve
 from relx.io.jsonl import document_to_json
 from relx.orthologs import Orthologs, default_orthologs, map_ids, to_human
@@ -114,16 +112,6 @@ def test_fixture_lexicon_grounding(mini: tuple[Grounder, dict, Path]) -> None:
     assert set(ids("CAP", g)) == {"FPLX:CAP", "HGNC:20040", "HGNC:14565"}
     assert ids("AKTIPP1", g) == []
     assert g._species is None  # human grounding never parsed the mouse/rat rows
-
-
-def test_cli_build_and_lookup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "lex.tsv.gz"
-    assert main(["build", "--shared", str(LEX_SHARED), "--out", str(out)]) == 0
-    assert '"hgnc_ids": 12' in capsys.readouterr().out
-    assert main(["lookup", "--lexicon", str(out), "IL-2", "nothing-here"]) == 0
-    printed = capsys.readouterr().out.splitlines()
-    assert printed[0].startswith("IL-2\tHGNC:6001(IL2,symbol,1.0)")
-    assert printed[1] == "nothing-here\t-"
 
 
 def test_missing_hgnc_table(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
-from relx.ground import default_grounder, ground_document
+from relx.ground import default_grounder
+from relx.ground_doc import ground_document
 from relx.io.jsonl import document_to_json, read_jsonl, write_jsonl
 from relx.same_gene import REASONS, same_gene
 from relx.species import (
@@ -248,7 +249,7 @@ def test_abbreviation_long_form_takes_its_short_forms_grounding() -> None:
     doc = doc_of("The zorbic kinase (RUNX3) binds p53; zorbic kinase acts.",
                  ["zorbic kinase", "RUNX3", "p53", "zorbic kinase"],
                  (("RUNX3", "zorbic kinase"),))
-    out = default_grounder().ground_document(doc).sentences[0].entities
+    out = ground_document(doc, default_grounder()).sentences[0].entities
     assert out[0].norm_ids == out[3].norm_ids == ["HGNC:10473"]
     assert out[0].norm_confidence < out[1].norm_confidence
 

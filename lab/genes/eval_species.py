@@ -29,6 +29,7 @@ from pathlib import Path
 
 from relx.doc import Document, Entity, Sentence, Span
 from relx.ground import Grounder
+from relx.ground_doc import ground_document
 from relx.species import TAXON_NAMES, document_focus, find_species
 
 SAME = {"NCBITaxon:559292": "NCBITaxon:4932", "NCBITaxon:284812": "NCBITaxon:4896",
@@ -89,7 +90,7 @@ def loctext_proteins(genes: Path, shared: Path) -> dict:
         doc = Document(id=d["id"], text=d["text"], sentences=[Sentence(
             id="s", start=0, end=len(d["text"]), text=d["text"], entities=ents)])
         old = g.ground_entities(doc).sentences[0].entities
-        new = g.ground_document(doc).sentences[0].entities
+        new = ground_document(doc, g).sentences[0].entities
         for m, o, n in zip(prots, old, new, strict=True):
             gold = set().union(*(up.get(i.split(":", 1)[1].split("-")[0], set())
                                  for i in m["ids"]))

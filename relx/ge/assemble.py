@@ -1,13 +1,10 @@
 """Event assembly: trigger nodes + Theme/Cause edges -> ``.a2`` events, bottom-up.
 
 * simple types (Gene_expression ... Localization): one event per protein Theme;
-* Binding: the protein Themes of a trigger grouped by ``binding`` --
-  ``each`` (one event per theme), ``all`` (one event with every theme), ``side`` (themes
-  left x right of the trigger pairwise when both sides have any, else ``each``), ``conj``
-  (coordinated themes -- linked only by ``conj``/``appos`` -- are alternatives: one event
-  per choice of one theme from each coordination group), ``side_conj`` (``side`` when
-  both sides have themes, else ``conj``), or a callable ``(view, token, themes) -> groups``
-  such as :meth:`relx.ge.binding.BindingGrouper.groups` (``learned``);
+* Binding: the protein Themes of a trigger grouped by ``binding``, a callable
+  ``(view, token, themes) -> groups``: :func:`side_groups` (themes left x right of the
+  trigger pairwise when both sides have any, else one event per theme; the strategy
+  ``side``, which relx ships; the other groupings measured are :mod:`lab.ge.binding`);
 * regulations: one event per Theme (a protein, or each event of a theme trigger) and per
   Cause (likewise, or none), built recursively so nested events exist before their parents;
   cycles and events without a theme are dropped.
@@ -20,60 +17,29 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 
-import networkx as nx
-
 from relx.doc import REGULATION_TYPES, Event, Span, StandoffDocument, TextBound, id_key
 from relx.ge.edges import EdgeCandidate
 from relx.ge.sentences import Node, SentenceView
 
-BINDING_STRATEGIES = ("each", "all", "side", "conj", "side_conj")
 SIMPLE_TYPES = frozenset({"Gene_expression", "Transcription", "Protein_catabolism",
                           "Phosphorylation", "Localization"})
-_COORD = frozenset({"conj", "appos"})
 Arg = tuple[str, str]  # (role, ref id)
-Grouping = str | Callable[[SentenceView, int, list[str]], list[list[str]]]
+Grouping = Callable[[SentenceView, int, list[str]], list[list[str]]]
 
 
-def _conj_groups(view: SentenceView, themes: list[str]) -> list[list[str]]:
-    """Partition protein themes into coordination groups (connected by conj/appos only)."""
-    g = nx.Graph()
-    for u, v, d in view.graph.edges(data=True):
-        if d["label"] in _COORD:
-            g.add_edge(u, v)
-    groups: list[list[str]] = []
-    for p in themes:
-        tp = view.protein_head[p]
-        for grp in groups:
-            tq = view.protein_head[grp[0]]
-            if tp == tq or (tp in g and tq in g and nx.has_path(g, tp, tq)):
-                grp.append(p)
-                break
-        else:
-            groups.append([p])
-    return groups
-
-
-def binding_groups(view: SentenceView, trigger_tok: int, themes: list[str],
-                   strategy: str) -> list[list[str]]:
-    """Theme sets of the Binding events of one trigger."""
-    if strategy not in BINDING_STRATEGIES:
-        raise ValueError(f"binding strategy must be one of {BINDING_STRATEGIES}")
+def side_groups(view: SentenceView, trigger_tok: int, themes: list[str]) -> list[list[str]]:
+    """Theme sets of the Binding events of one trigger (the ``side`` strategy): the themes
+    left x right of the trigger pairwise when both sides have any, else one event each."""
     themes = sorted(set(themes), key=lambda p: view.protein_head[p])
-    if len(themes) <= 1 or strategy == "each":
-        return [[p] for p in themes]
-    if strategy == "all":
-        return [themes]
-    if strategy in ("side", "side_conj"):
-        left = [p for p in themes if view.protein_head[p] < trigger_tok]
-        right = [p for p in themes if view.protein_head[p] >= trigger_tok]
-        if left and right:
-            return [[a, b] for a in left for b in right]
-        if strategy == "side":
-            return [[p] for p in themes]
-    groups = _conj_groups(view, themes)
-    if len(groups) == 1:
-        return [[p] for p in themes]
-    return [list(c) for c in itertools.product(*groups)]
+    left = [p for p in themes if view.protein_head[p] < trigger_tok]
+    right = [p for p in themes if view.protein_head[p] >= trigger_tok]
+    if len(themes) > 1 and left and right:
+        return [[a, b] for a in left for b in right]
+    return [[p] for p in themes]
+
+
+#: the Binding strategies of relx's configs, by name
+BINDING_GROUPINGS: Mapping[str, Grouping] = {"side": side_groups}
 
 
 class _Builder:
@@ -118,7 +84,7 @@ class _Builder:
 
 
 def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[EdgeCandidate, str]],
-                      binding: Grouping = "conj",
+                      binding: Grouping = side_groups,
                       edge_scores: Mapping[EdgeCandidate, float] | None = None) -> None:
     """Add the events of one sentence's nodes and edges to ``b``; with ``edge_scores``
     (edge -> probability of its role) each event is scored by its weakest edge, nested
@@ -157,10 +123,8 @@ def assemble_sentence(b: _Builder, view: SentenceView, edges: Sequence[tuple[Edg
             prots = [d for d, r, _ in args if r == "Theme" and isinstance(d, str)]
             if typ != "Binding":
                 groups = [[p] for p in dict.fromkeys(prots)]
-            elif callable(binding):
-                groups = binding(view, tok, prots)
             else:
-                groups = binding_groups(view, tok, prots, binding)
+                groups = binding(view, tok, prots)
             for grp in groups[:b.cap]:
                 a = [("Theme" if k == 0 else f"Theme{k + 1}", p) for k, p in enumerate(grp)]
                 ids.append(b.event(typ, tid(), a, _weakest(*(prot_score.get(p) for p in grp))))
@@ -197,7 +161,7 @@ def _refs(args: list[tuple[object, str, float | None]], role: str, events_of,
 
 def assemble_document(so: StandoffDocument, views: Sequence[SentenceView],
                       edges_per_view: Sequence[Sequence[tuple[EdgeCandidate, str]]],
-                      binding: Grouping = "conj",
+                      binding: Grouping = side_groups,
                       edge_scores: Mapping[EdgeCandidate, float] | None = None
                       ) -> StandoffDocument:
     """A predicted :class:`StandoffDocument` (the ``.a1`` proteins plus predicted events,

@@ -1,17 +1,16 @@
-"""GE event extraction commands as plain functions, plus ``python -m relx.ge``.
+"""GE event extraction commands as plain functions (``relx evaluate|train --task
+ge-events``; the repository's ``python -m lab.ge`` also calls them).
 
 ``evaluate_ge`` trains on ``train_dirs`` and scores ``test_dir`` (approximate recursive
-matching, task 1); ``train_ge`` / ``predict_ge`` save a model and write ``.a2`` files;
-``tune_ge`` scores decision settings on a validation split of the training documents.
+matching, task 1); ``train_ge`` / ``predict_ge`` save a model and write ``.a2`` files.
 Corpus directories hold ``*.txt``/``*.a1`` (and ``*.a2`` for training/testing); parses
-can be cached as relx JSONL (``cache_dir``) so repeated runs do not re-parse.
+can be cached as relx JSONL (``cache_dir``) so repeated runs do not re-parse. ``extractor``:
+the :class:`GEExtractor` class to fit or load (a subclass reads more settings).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,11 +24,6 @@ from relx.io.standoff import write_a2
 from relx.registry import load_config
 
 PathLike = str | Path
-#: the default decision-settings grid of ``tune``
-TUNE_GRID: dict[str, Any] = {
-    "trigger_biases": (0.4, 0.6, 0.8), "edge_biases": (-0.1, 0.0), "cause_biases": (0.2, 0.3),
-    "klsh_weights": (0.0, 0.5, 1.0), "bindings": ("side", "learned"),
-}
 
 
 def _config(config: PathLike | dict[str, Any]) -> dict[str, Any]:
@@ -63,7 +57,8 @@ def _summary(r: dict[str, Any]) -> dict[str, Any]:
 def evaluate_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
                 test_dir: PathLike, report: PathLike | None = None,
                 cache_dir: PathLike | None = None, pred_dir: PathLike | None = None,
-                verbose: bool = False) -> dict[str, Any]:
+                verbose: bool = False, *, extractor: type[GEExtractor] = GEExtractor
+                ) -> dict[str, Any]:
     """Train on ``train_dirs``, predict ``test_dir``, score with approximate recursive matching.
 
     Returns ``precision``, ``recall``, ``f1``, ``per_type`` (each type and SVT/BIND/REG/ALL),
@@ -73,7 +68,7 @@ def evaluate_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike
     cfg = _config(config)
     train = _load_dirs(train_dirs, cache_dir)
     test = _load_dirs([test_dir], cache_dir)
-    model = GEExtractor(cfg).fit(train, verbose=verbose)
+    model = extractor(cfg).fit(train, verbose=verbose)
     t0 = time.perf_counter()
     preds = model.predict(test)
     predict_seconds = time.perf_counter() - t0
@@ -99,7 +94,8 @@ def evaluate_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike
 
 def train_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
              out: PathLike, cache_dir: PathLike | None = None, verbose: bool = False,
-             name: str | None = None, version: str = "0.1.0") -> Path:
+             name: str | None = None, version: str = "0.1.0", *,
+             extractor: type[GEExtractor] = GEExtractor) -> Path:
     """Train on ``train_dirs`` and save the model directory ``out`` (``meta.json`` with the
     model's name, version and training data, ``models.skops``, and ``config.toml``)."""
     from datetime import UTC, datetime
@@ -109,7 +105,7 @@ def train_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
 
     cfg = _config(config)
     docs = _load_dirs(train_dirs, cache_dir)
-    model = GEExtractor(cfg).fit(docs, verbose=verbose)
+    model = extractor(cfg).fit(docs, verbose=verbose)
     out = Path(out)
     meta = {"name": name or out.name, "version": version, "task": "ge-events",
             "created": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -124,94 +120,9 @@ def train_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
 
 
 def predict_ge(model_dir: PathLike, input_dir: PathLike, out_dir: PathLike,
-               cache_dir: PathLike | None = None) -> list[Path]:
+               cache_dir: PathLike | None = None, *,
+               extractor: type[GEExtractor] = GEExtractor) -> list[Path]:
     """Write one ``.a2`` per ``*.txt``/``*.a1`` document of ``input_dir`` into ``out_dir``."""
-    model = GEExtractor.load(model_dir)
+    model = extractor.load(model_dir)
     docs = load_ge(input_dir, cache_path(cache_dir, input_dir))
     return [write_a2(p, Path(out_dir) / f"{p.id}.a2") for p in model.predict(docs)]
-
-
-def tune_ge(config: PathLike | dict[str, Any], train_dirs: Sequence[PathLike],
-            report: PathLike | None = None, cache_dir: PathLike | None = None,
-            fraction: float = 0.2, seed: int = 0,
-            trigger_biases: Sequence[float] = TUNE_GRID["trigger_biases"],
-            edge_biases: Sequence[float] = TUNE_GRID["edge_biases"],
-            klsh_weights: Sequence[float] = TUNE_GRID["klsh_weights"],
-            bindings: Sequence[str] = TUNE_GRID["bindings"],
-            cause_biases: Sequence[float] = TUNE_GRID["cause_biases"], save_model: PathLike | None = None,
-            verbose: bool = True) -> dict[str, Any]:
-    """Fit on (1 - ``fraction``) of the training documents, sweep settings on the rest
-    (``save_model``: also save the model fitted on the split)."""
-    from relx.ge.tune import split_docs, sweep
-
-    cfg = _config(config)
-    docs = _load_dirs(train_dirs, cache_dir)
-    fit_docs, val_docs = split_docs(docs, fraction, seed)
-    model = GEExtractor(cfg).fit(fit_docs, verbose=verbose)
-    if save_model is not None:
-        model.save(save_model, {"val_docs": [d.id for d in val_docs]})
-    rows = sweep(model, val_docs, trigger_biases, edge_biases, klsh_weights, bindings,
-                 cause_biases, log=print if verbose else (lambda *_: None))
-    best = max(rows, key=lambda r: r["f1"])
-    out = {"best": best, "rows": rows, "train_seconds": model.train_seconds_,
-           "n_fit_docs": len(fit_docs), "n_val_docs": len(val_docs),
-           "val_docs": [d.id for d in val_docs], "config": cfg}
-    if report is not None:
-        _write_json(out, report)
-    return out
-
-
-def _floats(s: str) -> list[float]:
-    return [float(x) for x in s.split(",")]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m relx.ge", description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("evaluate", "train", "tune"):
-        p = sub.add_parser(name)
-        p.add_argument("--config", default="configs/ge-events.toml")
-        p.add_argument("--train", action="append", required=True)
-        p.add_argument("--cache-dir")
-        if name == "evaluate":
-            p.add_argument("--test", required=True)
-            p.add_argument("--report")
-            p.add_argument("--pred-dir")
-        elif name == "train":
-            p.add_argument("--out", required=True)
-        else:
-            p.add_argument("--report")
-            p.add_argument("--fraction", type=float, default=0.2)
-            p.add_argument("--seed", type=int, default=0)
-            for name in ("trigger_biases", "edge_biases", "cause_biases", "klsh_weights"):
-                p.add_argument("--" + name.replace("_", "-"), type=_floats,
-                               default=list(TUNE_GRID[name]))
-            p.add_argument("--bindings", default=",".join(TUNE_GRID["bindings"]))
-            p.add_argument("--save-model")
-    p = sub.add_parser("predict")
-    p.add_argument("--model", required=True)
-    p.add_argument("--input", required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--cache-dir")
-    a = ap.parse_args(argv)
-    if a.cmd == "evaluate":
-        r = evaluate_ge(a.config, a.train, a.test, a.report, a.cache_dir, a.pred_dir, verbose=True)
-        print(json.dumps({k: r[k] for k in ("precision", "recall", "f1", "train_seconds")}))
-        for k, v in r["per_type"].items():
-            print(f"{k:22s} P={v['precision']:.3f} R={v['recall']:.3f} F={v['f1']:.3f} "
-                  f"gold={v['gold']} pred={v['pred']}")
-    elif a.cmd == "train":
-        print(train_ge(a.config, a.train, a.out, a.cache_dir, verbose=True))
-    elif a.cmd == "tune":
-        r = tune_ge(a.config, a.train, a.report, a.cache_dir, a.fraction, a.seed,
-                    a.trigger_biases, a.edge_biases, a.klsh_weights, a.bindings.split(","),
-                    a.cause_biases, a.save_model)
-        print(json.dumps({k: v for k, v in r["best"].items() if k != "per_type"}))
-    else:
-        paths = predict_ge(a.model, a.input, a.out, a.cache_dir)
-        print(f"wrote {len(paths)} .a2 files to {a.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

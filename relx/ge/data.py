@@ -31,13 +31,6 @@ class GEDoc:
         return self.standoff.id
 
 
-def paper_id(doc_id: str) -> str:
-    """The paper a GE document comes from: a full-text section ``PMC-1310901-05-...`` ->
-    ``PMC-1310901``; a PubMed abstract ``PMID-9361033`` is its own paper."""
-    parts = doc_id.split("-")
-    return "-".join(parts[:2]) if parts[0] == "PMC" and len(parts) > 2 else doc_id
-
-
 def parse_standoff(docs: Sequence[StandoffDocument], parser=None) -> list[Document]:
     """Parse each document's text with relx's pipeline, keeping the ``.a1`` proteins."""
     from relx.parse.pipeline import Parser

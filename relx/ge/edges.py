@@ -201,68 +201,12 @@ def edge_features(view: SentenceView, c: EdgeCandidate,
     return f
 
 
-def edge_context(views: Sequence[SentenceView], cands: Sequence[EdgeCandidate],
-                 level: int = 1) -> list[dict[str, float]]:
-    """Features of each candidate against its rivals: how its dependency-path length ranks
-    among the same trigger's candidate arguments of its kind (protein or trigger) and among
-    the candidate triggers of the same argument (dense rank, 0 = nearest), and the gap to
-    the nearest, in edges. ``level`` 2 adds the rank by token distance and what the nearest
-    rival is (*induced* -> *expression* -> PROT: PROT's nearest trigger is an SVT one)."""
-    length = np.full(len(cands), 99, dtype=int)
-    tokdist = np.full(len(cands), 99, dtype=int)
-    for k, c in enumerate(cands):
-        b = _dst_token(views[c.view], c)
-        path = None if b is None else _path(views[c.view], c.src[0], b)
-        if path is not None:
-            length[k] = len(path) - 1
-        if b is not None:
-            tokdist[k] = abs(b - c.src[0])
-    by_src: dict[tuple, list[int]] = {}
-    by_dst: dict[tuple, list[int]] = {}
-    for k, c in enumerate(cands):
-        by_src.setdefault((c.view, c.src, c.dst_is_protein), []).append(k)
-        by_dst.setdefault((c.view, c.dst), []).append(k)
-
-    def kind(k: int, side: str) -> str:
-        c = cands[k]
-        if side == "d":   # the rival is a trigger
-            return TYPE_CLASS.get(c.src[1], "SVT")
-        return "PROT" if c.dst_is_protein else TYPE_CLASS.get(c.dst[1], "SVT")  # type: ignore[index]
-
-    out: list[dict[str, float]] = [{} for _ in cands]
-    for side, groups in (("s", by_src), ("d", by_dst)):
-        for members in groups.values():
-            ls = sorted(set(length[members].tolist()))
-            ts = sorted(set(tokdist[members].tolist()))
-            nearest = [m for m in members if length[m] == ls[0]]
-            for k in members:
-                c = cands[k]
-                cls = TYPE_CLASS.get(c.src[1], "SVT")
-                dk = "PROT" if c.dst_is_protein else "TRIG"
-                r = min(ls.index(length[k]), 3)
-                gap = min(int(length[k] - ls[0]), 4)
-                f = out[k]
-                f[f"cx_{side}rank={r}"] = 1
-                f[f"cx_{side}rank_c={r}/{cls}/{dk}"] = 1
-                f[f"cx_{side}gap={gap}"] = 1
-                f[f"cx_{side}n={min(len(members), 5)}/{dk}"] = 1
-                if level < 2:
-                    continue
-                f[f"cx_{side}tok={min(ts.index(tokdist[k]), 3)}/{cls}/{dk}"] = 1
-                rivals = sorted({kind(m, side) for m in nearest if m != k})
-                if r > 0 or rivals:
-                    f[f"cx_{side}rival={r > 0}/{'+'.join(rivals)}/{cls}/{dk}"] = 1
-    return out
-
-
 class EdgeDetector:
-    """KLSH-RF over the blinded path, a linear model over features, or their mean
-    (``context``: the linear model also sees :func:`edge_context` of that level; 0 = off)."""
+    """KLSH-RF over the blinded path, a linear model over features, or their mean."""
 
     def __init__(self, method: str = "combined", klsh: Any = None, forest: Any = None,
                  C: float = 1.0, n_features: int = 2 ** 18, klsh_weight: float = 0.5,
-                 none_bias: float = 0.0, cause_bias: float = 0.0, max_klsh_train: int | None = None,
-                 context: int = 0, random_state: int = 0) -> None:
+                 none_bias: float = 0.0, cause_bias: float = 0.0, random_state: int = 0) -> None:
         self.method = method
         self.klsh = klsh
         self.forest = forest
@@ -271,8 +215,6 @@ class EdgeDetector:
         self.klsh_weight = klsh_weight
         self.none_bias = none_bias
         self.cause_bias = cause_bias
-        self.max_klsh_train = max_klsh_train
-        self.context = context
         self.random_state = random_state
 
     @property
@@ -291,14 +233,13 @@ class EdgeDetector:
         raw = [edge_structure(views[c.view], c, trig.get(c.view)) for c in cands]
         return StructureSet({"path": self.encoder_.encode(raw)})
 
-    def _features(self, views, cands):
+    def _feature_dicts(self, views: Sequence[SentenceView], cands: Sequence[EdgeCandidate]
+                       ) -> list[dict[str, float]]:
         trig = trigger_tokens(cands)
-        feats = [edge_features(views[c.view], c, trig.get(c.view)) for c in cands]
-        if self.context:
-            for f, cx in zip(feats, edge_context(views, cands, int(self.context)),
-                                 strict=True):
-                f.update(cx)
-        return self._hasher().transform(feats)
+        return [edge_features(views[c.view], c, trig.get(c.view)) for c in cands]
+
+    def _features(self, views, cands):
+        return self._hasher().transform(self._feature_dicts(views, cands))
 
     def fit(self, views: Sequence[SentenceView], cands: Sequence[EdgeCandidate],
             y: np.ndarray) -> EdgeDetector:
@@ -307,15 +248,11 @@ class EdgeDetector:
         y = np.asarray(y)
         self.encoder_ = StructureEncoder()
         if self.uses_klsh:
-            idx = np.arange(len(cands))
-            if self.max_klsh_train and len(idx) > self.max_klsh_train:
-                rng = np.random.RandomState(self.random_state)
-                idx = np.sort(rng.choice(idx, self.max_klsh_train, replace=False))
-            X = self._structures(views, [cands[i] for i in idx])
+            X = self._structures(views, cands)
             self.klsh.set_params(random_state=self.random_state)
-            codes = self.klsh.fit(X, y[idx]).transform(X)
+            codes = self.klsh.fit(X, y).transform(X)
             self.forest.set_params(random_state=self.random_state)
-            self.forest.fit(codes, y[idx])
+            self.forest.fit(codes, y)
         if self.uses_features:
             Xf = self._features(views, cands)
             self.linear_ = LogisticRegression(C=self.C, max_iter=3000)

@@ -59,8 +59,8 @@ SPECIFICITY = ("Phosphorylation", "Ubiquitination", "Acetylation", "Deacetylatio
 DIRECTED_TYPES = frozenset(SPECIFICITY) - {"Complex"}
 #: the event model's ``None`` biases while typing pairs a PPI model already reports: chosen
 #: by type F1 on the gold-connected pairs of 182 held-out GE 2011 train documents
-#: (``dev/typed_bias.py``; 0.743 vs 0.493 with the model's own 0.7 / -0.2, tuned to find
-#: events in all text). A pair already known to interact needs less evidence to be typed.
+#: (``lab/experiments/typed_bias.py``; 0.743 vs 0.493 with the model's own 0.7 / -0.2,
+#: tuned to find events in all text). A pair already known to interact needs less evidence to be typed.
 TYPING_TRIGGER_BIAS = 1.5
 TYPING_EDGE_BIAS = 0.7
 

@@ -3,10 +3,11 @@
 Config sections (see ``configs/ge-events.toml``): ``[triggers]`` (TriggerDetector
 parameters), ``[edges]`` (EdgeDetector parameters; ``klsh``/``forest`` name registered
 component sections such as ``[edge_klsh]``, ``[edge_forest]``), ``[assembly]``
-(``binding`` strategy; ``learned`` trains :class:`~relx.ge.binding.BindingGrouper`) and
-``[modifications]`` (``enabled = true``: Negation / Speculation of the assembled events,
-:class:`~relx.ge.modifications.ModificationDetector`). The edge detector is trained on gold
-triggers.
+(``binding`` strategy: ``side``) and ``[modifications]`` (``enabled = true``: Negation /
+Speculation of the assembled events, :class:`~relx.ge.modifications.ModificationDetector`).
+The edge detector is trained on gold triggers. A setting relx does not know is an error;
+the levers measured and not shipped (``[stacking]``, ``[edges] context``, other Binding
+strategies...) are read by :class:`lab.ge.extractor.LabGEExtractor`, outside the package.
 
 Saved models are a directory: ``meta.json`` (format version, config, classes) and
 ``models.skops`` (the fitted scikit-learn parts, loaded with an explicit list of trusted
@@ -16,6 +17,7 @@ trigger dictionary and edge vocabulary) -- never pickle.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import time
@@ -28,9 +30,8 @@ import numpy as np
 
 from relx import __version__
 from relx.doc import StandoffDocument
-from relx.errors import ModelError
-from relx.ge.assemble import Grouping, assemble_document
-from relx.ge.binding import BindingGrouper
+from relx.errors import ConfigError, ModelError
+from relx.ge.assemble import BINDING_GROUPINGS, Grouping, assemble_document
 from relx.ge.data import GEDoc
 from relx.ge.edges import (
     CLASSES,
@@ -42,7 +43,7 @@ from relx.ge.edges import (
 )
 from relx.ge.modifications import ModificationDetector
 from relx.ge.sentences import SentenceView, build_views
-from relx.ge.triggers import TriggerDetector, TriggerDictionary
+from relx.ge.triggers import TriggerDetector
 from relx.io.atomic import atomic_open
 from relx.learn.compact_linear import restore_coefs, strip_coefs
 from relx.model_store import reading_model_file
@@ -54,10 +55,10 @@ from relx.structures import StructureEncoder
 # 3: linear models' weights as relx.learn.compact_linear arrays (non-zero columns, distinct
 #    columns once) and the trigger dictionary / edge vocabulary in models.skops
 #    (``vocabularies_json``: JSON as uint8, LZMA) instead of meta.json; same fitted values
-# 4: a stacked trigger model (``[stacking] triggers = true``, relx.ge.stacking): the stage-1
-#    parts added; a plain model is still written as 3
+# 4: a stacked trigger model (``[stacking] triggers = true``, lab.ge.stacking): the stage-1
+#    parts added; read by lab.ge.extractor.LabGEExtractor, not by relx
 FORMAT_VERSION = 3
-READABLE_FORMATS = (1, 2, 3, 4)
+READABLE_FORMATS = (1, 2, 3)
 TRUSTED_TYPES = [
     "relx.kernels.structure.PathKernel", "relx.kernels.structure.SumKernel",
     "relx.learn.forest.RandomSubspaceForest", "relx.represent.klsh.KLSHEncoder",
@@ -79,45 +80,88 @@ def _section(cfg: dict[str, Any], name: str) -> dict[str, Any]:
     return dict(cfg.get(name) or {})
 
 
+#: the sections a GE config holds besides registered components (``component = ...``)
+SECTIONS = ("pipeline", "triggers", "edges", "assembly", "modifications")
+
+
+def checked(name: str, params: dict[str, Any], known: Any) -> dict[str, Any]:
+    """``params`` of config section ``[name]``; a key that is not in ``known`` (names, or a
+    class whose ``__init__`` takes them, its ``random_state`` aside) is an error."""
+    if isinstance(known, type):
+        known = set(inspect.signature(known).parameters) - {"random_state"}
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise ConfigError(f"[{name}] {', '.join(unknown)}: not a relx GE setting (the "
+                          "settings measured and not shipped are read by the repository's "
+                          "lab.ge.extractor.LabGEExtractor)")
+    return params
+
+
 class GEExtractor:
     """Trigger detection, argument detection and event assembly from one config."""
 
+    #: the ``[assembly] binding`` strategies this class assembles (:meth:`grouping`)
+    binding_strategies: tuple[str, ...] = tuple(BINDING_GROUPINGS)
+    #: the event model format versions :meth:`load` reads
+    readable_formats: tuple[int, ...] = READABLE_FORMATS
+
     def __init__(self, config: dict[str, Any]) -> None:
         self.config = config
+        self._check_sections(config)
         seed = int(config.get("pipeline", {}).get("seed", 0))
-        tcfg = _section(config, "triggers")
-        self.triggers = TriggerDetector(**tcfg, random_state=seed)
-        scfg = _section(config, "stacking")
-        if scfg.pop("triggers", False):   # a second-stage trigger classifier
-            from relx.ge.stacking import StackedTriggerDetector
-
-            self.triggers = StackedTriggerDetector(  # type: ignore[assignment]
-                triggers=tcfg, edge_C=float(_section(config, "edges").get("C", 1.0)),
-                **scfg, random_state=seed)
+        self.triggers = self._trigger_detector(config, seed)
         ecfg = _section(config, "edges")
         for part in ("klsh", "forest"):
             name = ecfg.get(part)
             ecfg[part] = build_component(config, name) if isinstance(name, str) else None
-        self.edges = EdgeDetector(**ecfg, random_state=seed)
-        acfg = _section(config, "assembly")
-        self.binding = str(acfg.get("binding", "conj"))
-        self.grouper = BindingGrouper(C=float(acfg.get("binding_C", 1.0)),
-                                      threshold=float(acfg.get("binding_threshold", 0.5)))
+        self.edges = self._edge_detector(ecfg, seed)
+        acfg = checked("assembly", _section(config, "assembly"), ("binding",))
+        self.binding = str(acfg.get("binding", "side"))
+        if self.binding not in self.binding_strategies:
+            raise ConfigError(f"[assembly] binding = {self.binding!r}: not one of "
+                              f"{', '.join(self.binding_strategies)}")
         mcfg = _section(config, "modifications")
         self.modifications = ModificationDetector(
-            **{k: v for k, v in mcfg.items() if k != "enabled"}, random_state=seed
+            **checked("modifications", {k: v for k, v in mcfg.items() if k != "enabled"},
+                      ModificationDetector), random_state=seed
         ) if mcfg.get("enabled") else None
         self.train_seconds_: float | None = None
+
+    def _check_sections(self, config: dict[str, Any]) -> None:
+        """Every section is one of :data:`SECTIONS` or a registered component's."""
+        unknown = sorted(k for k, v in config.items()
+                         if k not in SECTIONS and not (isinstance(v, dict) and "component" in v))
+        if unknown:
+            raise ConfigError(f"[{'], ['.join(unknown)}]: not a relx GE config section (the "
+                              "sections of levers measured and not shipped are read by the "
+                              "repository's lab.ge.extractor.LabGEExtractor)")
+
+    def _trigger_detector(self, config: dict[str, Any], seed: int) -> TriggerDetector:
+        tcfg = checked("triggers", _section(config, "triggers"), TriggerDetector)
+        return TriggerDetector(**tcfg, random_state=seed)
+
+    def _edge_detector(self, ecfg: dict[str, Any], seed: int) -> EdgeDetector:
+        return EdgeDetector(**checked("edges", ecfg, EdgeDetector), random_state=seed)
+
+    def _fit_extra(self, views: Sequence[SentenceView]) -> None:
+        """Fit parts beyond triggers, edges and modifications (none in relx)."""
+
+    def _extra_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(fitted parts, metadata) a subclass saves beside the base model's."""
+        return {}, {}
+
+    def _restore_extra(self, parts: dict[str, Any], meta: dict[str, Any]) -> None:
+        """Restore what :meth:`_extra_parts` saved (none in relx)."""
 
     # -- training ---------------------------------------------------------------------
     def fit(self, docs: Sequence[GEDoc], verbose: bool = False) -> GEExtractor:
         t0 = time.perf_counter()
         docs_views = [build_views(d, gold=True) for d in docs]
+        views = [v for vs in docs_views for v in vs]
         self.triggers.fit(docs_views)
-        self.grouper.fit([v for vs in docs_views for v in vs])   # cheap; lets tuning compare
+        self._fit_extra(views)
         log = logger.info if verbose else logger.debug
         log("triggers fitted (%.0f s)", time.perf_counter() - t0)
-        views = [v for vs in docs_views for v in vs]
         cands = candidates(views, [v.gold_triggers for v in views])
         y = gold_labels(views, cands)
         log("edge candidates %d %s", len(cands), {c: int((y == c).sum()) for c in np.unique(y)})
@@ -171,27 +215,24 @@ class GEExtractor:
         return out
 
     def grouping(self, binding: str) -> Grouping:
-        """The Binding grouping for a strategy name (``learned``: the fitted grouper)."""
-        return self.grouper.groups if binding == "learned" else binding
+        """The Binding grouping of a strategy name."""
+        return BINDING_GROUPINGS[binding]
 
     # -- persistence --------------------------------------------------------------------
     def save(self, directory: str | Path, extra_meta: dict[str, Any] | None = None) -> Path:
-        """Write ``meta.json`` and ``models.skops`` into ``directory``."""
+        """Write ``meta.json`` and ``models.skops`` into ``directory`` (``extra_meta``: more
+        entries of ``meta.json``, such as the model's name and training data)."""
         import skops.io as sio
 
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         parts: dict[str, Any] = {"trigger_model": self.triggers.model_}
-        stage1_meta: dict[str, Any] = {}
-        if hasattr(self.triggers, "stage1_parts"):   # stacked triggers
-            stage1, stage1_meta = self.triggers.stage1_parts()
-            parts.update(stage1)
+        extra, own_meta = self._extra_parts()
+        parts.update(extra)
         if self.edges.uses_klsh:
             parts["klsh"], parts["forest"] = self.edges.klsh, self.edges.forest
         if self.edges.uses_features:
             parts["edge_linear"] = self.edges.linear_
-        if self.grouper.model_ is not None:
-            parts["binding"] = self.grouper.model_
         mods = self.modifications
         if mods is not None:
             parts.update({f"modification_{t}": m for t, m in mods.models_.items()})
@@ -204,12 +245,13 @@ class GEExtractor:
         with atomic_open(directory / "models.skops", "wb") as fh:
             # LZMA: a quarter smaller than deflate for the forests (21 -> 15 MB shipped)
             fh.write(sio.dumps(parts, compression=zipfile.ZIP_LZMA))
-        meta = {"format": "relx-ge-events", "format_version": 4 if stage1_meta else FORMAT_VERSION,
+        meta = {"format": "relx-ge-events",
+                "format_version": own_meta.pop("format_version", FORMAT_VERSION),
                 "relx_version": __version__, "config": self.config,
                 "trigger_classes": self.triggers.classes_,
                 "train_seconds": self.train_seconds_,
                 "modification_thresholds": None if mods is None else mods.thresholds_,
-                **stage1_meta, **(extra_meta or {})}
+                **own_meta, **(extra_meta or {})}
         with atomic_open(directory / "meta.json", "w") as fh:
             json.dump(meta, fh)
         return directory
@@ -230,10 +272,10 @@ class GEExtractor:
                 raise ValueError("not a JSON object")
         if meta.get("format") != "relx-ge-events":
             raise GEModelError(f"{meta_path}: format {meta.get('format')!r} is not relx-ge-events")
-        if meta.get("format_version") not in READABLE_FORMATS:
+        if meta.get("format_version") not in cls.readable_formats:
             raise GEModelError(f"{meta_path}: format version {meta.get('format_version')} "
                                f"(this relx reads versions "
-                               f"{', '.join(map(str, READABLE_FORMATS))})")
+                               f"{', '.join(map(str, cls.readable_formats))})")
         with reading_model_file(skops_path, "event model", GEModelError):
             data = skops_path.read_bytes()
             try:   # audits the file against the allow-list, then builds it (no skops import)
@@ -244,19 +286,20 @@ class GEExtractor:
             restore_coefs(parts, parts.pop("compact_coef", {}))
             vocabularies = (json.loads(parts.pop("vocabularies_json").tobytes().decode("utf-8"))
                             if "vocabularies_json" in parts else meta)   # format <= 2: meta.json
-            self = cls(meta["config"])
+            try:
+                self = cls(meta["config"])
+            except ConfigError as exc:   # e.g. a lab lever: not a setting relx ships
+                raise GEModelError(f"{meta_path}: {exc}") from None
             self.triggers.model_ = parts["trigger_model"]
             self.triggers.classes_ = list(meta["trigger_classes"])
-            self.triggers.dictionary_ = TriggerDictionary.from_json(
+            self.triggers.dictionary_ = self.triggers.dictionary_from_json(
                 vocabularies["trigger_dictionary"])
-            if hasattr(self.triggers, "restore_stage1"):
-                self.triggers.restore_stage1(parts, meta)
             self.edges.encoder_ = StructureEncoder.from_dict(vocabularies["edge_vocab"])
             if self.edges.uses_klsh:
                 self.edges.klsh, self.edges.forest = parts["klsh"], parts["forest"]
             if self.edges.uses_features:
                 self.edges.linear_ = parts["edge_linear"]
-            self.grouper.model_ = parts.get("binding")
+            self._restore_extra(parts, meta)
             if self.modifications is not None:
                 self.modifications.thresholds_ = dict(meta.get("modification_thresholds") or {})
                 self.modifications.models_ = {t: parts[f"modification_{t}"]

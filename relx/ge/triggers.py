@@ -5,8 +5,10 @@ lemma, POS, affixes, neighbours, dependency context, nearby proteins and a trigg
 dictionary learned from the training triggers (cross-fitted by document folds so training
 rows do not see their own counts) -- and a linear model predicts ``None`` or a set of
 event types (a token anchoring two types is one combined class ``"A|B"``). ``none_bias``
-is subtracted from the ``None`` score before the argmax: a recall/precision knob;
-``type_bias`` (event type -> bias) raises the classes of single types, e.g. the regulations.
+is subtracted from the ``None`` score before the argmax: a recall/precision knob.
+(The levers measured and not shipped -- per-type biases, lexicon variants, EigenWord
+neighbours, dependency classes, paper folds of the dictionary, class weights -- are
+:mod:`lab.ge.triggers`, outside the package.)
 """
 
 from __future__ import annotations
@@ -17,11 +19,9 @@ from typing import Any
 
 import numpy as np
 from sklearn.feature_extraction import FeatureHasher
-from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 
 from relx.doc import GE_EVENT_TYPES
-from relx.ge.data import paper_id
 from relx.ge.sentences import SentenceView
 from relx.graphs import edge_label, paths_within
 
@@ -33,37 +33,21 @@ def _key(view: SentenceView, i: int) -> str:
     return (t.lemma or t.text).lower().strip("-/")
 
 
-def _stem(key: str) -> str | None:
-    """A crude derivational stem: the first 6 letters of a lemma of 7 or more
-    (*regulation*, *regulatory*, *regulator* -> ``s:regula``)."""
-    return f"s:{key[:6]}" if len(key) >= 7 and key[:6].isalpha() else None
-
-
-def _hyphen_tail(view: SentenceView, i: int) -> str | None:
-    """The part after the last hyphen of a compound (*paclitaxel-induced* -> *induced*)."""
-    text = view.tokens[i].text.lower()
-    if "-" not in text.strip("-"):
-        return None
-    tail = text.rsplit("-", 1)[1]
-    return tail if sum(c.isalpha() for c in tail) >= 3 else None
-
-
 class TriggerDictionary:
     """Counts of each word/lemma as a candidate and as a trigger of each type."""
 
-    def __init__(self, stems: bool = False) -> None:
-        self.stems = stems
+    def __init__(self) -> None:
         self.total: Counter[str] = Counter()
         self.types: dict[str, Counter[str]] = defaultdict(Counter)
-        self.near_cache: dict[tuple[int, str], list[tuple[str, float]]] = {}
+
+    def keys(self, view: SentenceView, i: int) -> set[str]:
+        """The entries candidate token ``i`` counts under: its lemma and its word."""
+        return {_key(view, i), view.tokens[i].text.lower()}
 
     def add(self, views: Sequence[SentenceView]) -> TriggerDictionary:
         for v in views:
             for i in v.candidates():
-                keys = {_key(v, i), v.tokens[i].text.lower()}
-                if self.stems:
-                    keys.add(_stem(_key(v, i)) or "")
-                for k in keys - {""}:
+                for k in self.keys(v, i) - {""}:
                     self.total[k] += 1
                     for typ in v.gold_triggers.get(i, ()):
                         self.types[k][typ] += 1
@@ -84,55 +68,15 @@ class TriggerDictionary:
             best = types.most_common(1)[0][0]
             out[f"{prefix}best={best}"] = 1.0
 
-    def neighbour_features(self, word: str, vectors: Any, k: int, out: dict[str, float]
-                           ) -> None:
-        """The trigger share and types of ``word``'s ``k`` nearest EigenWord neighbours
-        among the dictionary's words seen 5 or more times, cosine-weighted."""
-        near = _neighbours(vectors, word, self, k)
-        if not near:
-            return
-        wsum = sum(w for _, w in near)
-        ratio = sum(w * sum(self.types.get(n, {}).values()) / self.total[n] for n, w in near)
-        out[f"dn:ratio_bin={min(int(10 * ratio / wsum), 9)}"] = 1.0
-        out["dn:ratio"] = ratio / wsum
-        mix: Counter[str] = Counter()
-        for n, w in near:
-            for typ, c in self.types.get(n, {}).items():
-                mix[typ] += w * c / self.total[n] / wsum
-        for typ, v in mix.items():
-            out[f"dn:type={typ}"] = v
-
     def to_json(self) -> dict[str, Any]:
-        return {"total": dict(self.total), "types": {k: dict(v) for k, v in self.types.items()},
-                "stems": self.stems}
+        return {"total": dict(self.total), "types": {k: dict(v) for k, v in self.types.items()}}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> TriggerDictionary:
-        td = cls(bool(d.get("stems", False)))
+        td = cls()
         td.total = Counter(d["total"])
         td.types = defaultdict(Counter, {k: Counter(v) for k, v in d["types"].items()})
         return td
-
-
-def _neighbours(vectors: Any, word: str, dictionary: TriggerDictionary, k: int
-                ) -> list[tuple[str, float]]:
-    """``word``'s ``k`` nearest neighbours (cosine > 0) among the frequent dictionary words."""
-    if word not in vectors:
-        return []
-    cache = dictionary.near_cache
-    key = (k, word)
-    if key not in cache:
-        sims = vectors.matrix @ vectors.vector(word)
-        sims[vectors.index[word]] = -np.inf
-        out = []
-        for j in np.argsort(-sims, kind="stable"):
-            w = vectors.words[j]
-            if sims[j] <= 0 or len(out) == k:
-                break
-            if dictionary.total.get(w, 0) >= 5:
-                out.append((w, float(sims[j])))
-        cache[key] = out
-    return cache[key]
 
 
 def _shape(text: str) -> str:
@@ -145,51 +89,9 @@ def _shape(text: str) -> str:
     return "".join(out)[:8]
 
 
-def dictionary_class(view: SentenceView, j: int, dictionary: TriggerDictionary) -> str:
-    """Token ``j`` as the dictionary sees it: ``PROT``, its most frequent trigger type when
-    a tenth or more of its occurrences are triggers, ``O`` otherwise, ``?`` if unseen."""
-    if j in view.protein_tokens:
-        return "PROT"
-    key = _key(view, j)
-    n = dictionary.total.get(key, 0)
-    if not n:
-        return "?"
-    types = dictionary.types.get(key)
-    if not types or sum(types.values()) < 0.1 * n:
-        return "O"
-    return types.most_common(1)[0][0]
-
-
-def neighbour_classes(view: SentenceView, i: int, dictionary: TriggerDictionary,
-                      out: dict[str, float]) -> None:
-    """The dependency neighbours of token ``i`` (governor, dependents, their dependents) by
-    :func:`dictionary_class`: what a regulation word governs (*induced* -dobj->
-    *expression*) generalised past the lemma."""
-    g, toks = view.graph, view.tokens
-    lem = (toks[i].lemma or toks[i].text).lower()
-    if i not in g:
-        return
-    for h in g.predecessors(i):
-        ch = dictionary_class(view, h, dictionary)
-        for d in g.get_edge_data(h, i).values():
-            out[f"dc_in={d['label']}:{ch}"] = 1
-            out[f"dc_in_l={lem}/{d['label']}:{ch}"] = 1
-    for c in g.successors(i):
-        cc = dictionary_class(view, c, dictionary)
-        for d in g.get_edge_data(i, c).values():
-            out[f"dc_out={d['label']}:{cc}"] = 1
-            out[f"dc_out_l={lem}/{d['label']}:{cc}"] = 1
-            for c2 in g.successors(c):
-                cc2 = dictionary_class(view, c2, dictionary)
-                for d2 in g.get_edge_data(c, c2).values():
-                    out[f"dc_out2={d['label']}/{d2['label']}:{cc}/{cc2}"] = 1
-
-
-def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | None,
-                   vectors: Any = None, neighbours: int = 10,
-                   dependency_classes: bool = False) -> dict[str, float]:
-    """Sparse features of candidate token ``i`` (``vectors``: EigenWord neighbour features;
-    ``dependency_classes``: :func:`neighbour_classes`)."""
+def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | None
+                   ) -> dict[str, float]:
+    """Sparse features of candidate token ``i``."""
     toks, g = view.tokens, view.graph
     t = toks[i]
     w, lem, pos = t.text.lower(), (t.lemma or t.text).lower(), t.pos or ""
@@ -205,16 +107,6 @@ def token_features(view: SentenceView, i: int, dictionary: TriggerDictionary | N
     if dictionary is not None:
         dictionary.features(_key(view, i), "dl:", f)
         dictionary.features(w, "dw:", f)
-        if dictionary.stems:
-            stem, tail = _stem(_key(view, i)), _hyphen_tail(view, i)
-            if stem:
-                dictionary.features(stem, "ds:", f)
-            if tail:
-                dictionary.features(tail, "dh:", f)
-        if vectors is not None:
-            dictionary.neighbour_features(w, vectors, neighbours, f)
-        if dependency_classes:
-            neighbour_classes(view, i, dictionary, f)
     prot = view.protein_tokens
     for off in (-2, -1, 1, 2):
         j = i + off
@@ -278,68 +170,54 @@ def _label(view: SentenceView, i: int) -> str:
     return "|".join(sorted(types)) if types else NONE_LABEL
 
 
-def document_folds(docs_views: Sequence[Sequence[SentenceView]], folds: int,
-                   groups: str = "document", seed: int = 0) -> np.ndarray:
-    """(n_documents,) fold of each document: documents dealt at random (``groups =
-    "document"``), or whole papers (``"paper"``: a full-text paper's sections, and a second
-    edition of it, fall in one fold)."""
-    rng = np.random.RandomState(seed)
-    k = max(folds, 1)
-    if groups == "document":
-        return rng.permutation(len(docs_views)) % k
-    if groups != "paper":
-        raise ValueError(f"fold groups must be 'document' or 'paper', not {groups!r}")
-    keys = [paper_id(vs[0].doc_id) if vs else f"#{d}" for d, vs in enumerate(docs_views)]
-    papers = sorted(set(keys))
-    of = {papers[i]: n % k for n, i in enumerate(rng.permutation(len(papers)))}
-    return np.array([of[key] for key in keys])
+def document_folds(docs_views: Sequence[Sequence[SentenceView]], folds: int, seed: int = 0
+                   ) -> np.ndarray:
+    """(n_documents,) fold of each document: documents dealt at random into ``folds``."""
+    return np.random.RandomState(seed).permutation(len(docs_views)) % max(folds, 1)
 
 
 class TriggerDetector:
-    """Hashed features + a linear classifier over candidate tokens."""
+    """Hashed features + a linear SVM over candidate tokens.
+
+    ``dict_folds``: the trigger dictionary of a training row is counted on the other folds
+    of documents (1: on all training documents)."""
 
     def __init__(self, classifier: str = "linear_svc", C: float = 0.1,
                  n_features: int = 2 ** 18, none_bias: float = 0.0, dict_folds: int = 5,
-                 class_weight: str | None = None, type_bias: dict[str, float] | None = None,
-                 lexicon_variants: bool = False, vectors: str | None = None,
-                 neighbours: int = 10, dict_groups: str = "document",
-                 dependency_classes: bool = False, random_state: int = 0) -> None:
+                 random_state: int = 0) -> None:
         self.classifier = classifier
         self.C = C
         self.n_features = n_features
         self.none_bias = none_bias
         self.dict_folds = dict_folds
-        self.class_weight = class_weight
-        self.type_bias = type_bias
-        self.lexicon_variants = lexicon_variants
-        self.vectors = vectors
-        self.neighbours = neighbours
-        self.dict_groups = dict_groups
-        self.dependency_classes = dependency_classes
         self.random_state = random_state
 
     def _hasher(self) -> FeatureHasher:
         return FeatureHasher(n_features=self.n_features, input_type="dict", alternate_sign=False)
 
-    def _word_vectors(self) -> Any:
-        if self.vectors is None:
-            return None
-        from relx.vectors import cached_vectors
+    def new_dictionary(self) -> TriggerDictionary:
+        """An empty trigger dictionary of the kind this detector counts."""
+        return TriggerDictionary()
 
-        return cached_vectors(self.vectors)
+    def dictionary_from_json(self, d: dict[str, Any]) -> TriggerDictionary:
+        return TriggerDictionary.from_json(d)
 
     def _rows(self, views: Sequence[SentenceView], dictionary: TriggerDictionary | None):
         feats, index = [], []
-        vectors = self._word_vectors()
         for vi, v in enumerate(views):
             for i in v.candidates():
-                feats.append(token_features(v, i, dictionary, vectors, self.neighbours,
-                                            self.dependency_classes))
+                feats.append(token_features(v, i, dictionary))
                 index.append((vi, i))
         return feats, index
 
     def _dict_fold(self, docs_views: Sequence[Sequence[SentenceView]]) -> np.ndarray:
-        return document_folds(docs_views, self.dict_folds, self.dict_groups, self.random_state)
+        return document_folds(docs_views, self.dict_folds, self.random_state)
+
+    def _new_model(self) -> Any:
+        if self.classifier != "linear_svc":
+            raise ValueError(f"unknown trigger classifier {self.classifier!r} (relx ships "
+                             "'linear_svc'; the lab's detector also has 'logreg')")
+        return LinearSVC(C=self.C, random_state=self.random_state)
 
     def fit(self, docs_views: Sequence[Sequence[SentenceView]]) -> TriggerDetector:
         """Fit on the gold-labelled sentence views of each training document."""
@@ -348,23 +226,14 @@ class TriggerDetector:
         for k in range(max(self.dict_folds, 1)):
             held = [v for d, vs in enumerate(docs_views) if fold[d] == k for v in vs]
             rest = [v for d, vs in enumerate(docs_views) if fold[d] != k for v in vs]
-            dictionary = TriggerDictionary(self.lexicon_variants).add(
-                rest if self.dict_folds > 1 else held)
+            dictionary = self.new_dictionary().add(rest if self.dict_folds > 1 else held)
             f, idx = self._rows(held, dictionary)
             feats += f
             labels += [_label(held[vi], i) for vi, i in idx]
-        self.dictionary_ = TriggerDictionary(self.lexicon_variants).add(
-            [v for vs in docs_views for v in vs])
+        self.dictionary_ = self.new_dictionary().add([v for vs in docs_views for v in vs])
         X = self._hasher().transform(feats)
         y = np.array(labels)
-        if self.classifier == "linear_svc":
-            self.model_ = LinearSVC(C=self.C, class_weight=self.class_weight,
-                                    random_state=self.random_state)
-        elif self.classifier == "logreg":
-            self.model_ = LogisticRegression(C=self.C, max_iter=2000,
-                                             class_weight=self.class_weight)
-        else:
-            raise ValueError(f"unknown trigger classifier {self.classifier!r}")
+        self.model_ = self._new_model()
         self.model_.fit(X, y)
         self.classes_ = list(self.model_.classes_)
         return self
@@ -376,38 +245,38 @@ class TriggerDetector:
             return np.zeros((0, len(self.classes_))), index
         return self.model_.decision_function(self._hasher().transform(feats)), index
 
-    def predict(self, views: Sequence[SentenceView], none_bias: float | None = None,
-                type_bias: dict[str, float] | None = None) -> list[dict[int, set[str]]]:
+    def predict(self, views: Sequence[SentenceView], none_bias: float | None = None
+                ) -> list[dict[int, set[str]]]:
         """Per view: token -> predicted event types."""
         scores, index = self.scores(views)
         return decide(scores, index, self.classes_, len(views),
-                      self.none_bias if none_bias is None else none_bias,
-                      self.type_bias if type_bias is None else type_bias)
+                      self.none_bias if none_bias is None else none_bias)
 
 
-def biased(scores: np.ndarray, classes: list[str], none_bias: float,
-           type_bias: dict[str, float] | None = None) -> np.ndarray:
-    """(N, n_classes) scores with ``none_bias`` taken off ``None`` and each class raised by
-    the largest ``type_bias`` of its types (``A|B``: max of A's and B's)."""
+def biased(scores: np.ndarray, classes: list[str], none_bias: float) -> np.ndarray:
+    """(N, n_classes) scores with ``none_bias`` taken off ``None``."""
     s = scores.copy()
     s[:, classes.index(NONE_LABEL)] -= none_bias
-    for k, c in enumerate(classes):
-        if type_bias and c != NONE_LABEL:
-            s[:, k] += max(type_bias.get(t, 0.0) for t in c.split("|"))
     return s
 
 
-def decide(scores: np.ndarray, index: list[tuple[int, int]], classes: list[str], n_views: int,
-           none_bias: float, type_bias: dict[str, float] | None = None
-           ) -> list[dict[int, set[str]]]:
-    """Argmax of the :func:`biased` scores."""
+def decide_biased(s: np.ndarray, index: list[tuple[int, int]], classes: list[str],
+                  n_views: int) -> list[dict[int, set[str]]]:
+    """Per view: token -> the event types of the argmax class of the biased scores ``s``."""
     out: list[dict[int, set[str]]] = [{} for _ in range(n_views)]
     if not len(index):
         return out
-    s = biased(scores, classes, none_bias, type_bias)
     best = s.argmax(axis=1)
     for (vi, i), b in zip(index, best, strict=True):
         lab = classes[b]
         if lab != NONE_LABEL:
             out[vi][i] = {t for t in lab.split("|") if t in GE_EVENT_TYPES}
     return out
+
+
+def decide(scores: np.ndarray, index: list[tuple[int, int]], classes: list[str], n_views: int,
+           none_bias: float) -> list[dict[int, set[str]]]:
+    """Argmax of the :func:`biased` scores."""
+    if not len(index):
+        return [{} for _ in range(n_views)]
+    return decide_biased(biased(scores, classes, none_bias), index, classes, n_views)

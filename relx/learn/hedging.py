@@ -31,7 +31,7 @@ from relx.represent.instances import PairInstance
 from relx.represent.pair_features import negated_pair
 
 FORMAT = "relx.hedging.v1"
-#: the shipped detector (``make hedging-model`` / ``dev/hedging_train.py train``)
+#: the shipped detector (``make hedging``: the repository's ``lab/hedging.py train``)
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "hedging.json.gz"
 
 

@@ -1,7 +1,7 @@
 """Assemble the shipped runtime pipeline from the trained parser and NER.
 
-    python -m relx.parse.assemble --parser runs/parser/model/model-best \\
-        --ner runs/ner/model/model-best --out models/relx_bio_sm
+    python -m lab.parser assemble --parser runs/parser/model/model-best \\
+        --ner runs/ner/model/model-best --out models/relx_bio_sm   (make pipeline)
 
 The result: scispacy's ``combined_rule_tokenizer`` (with relx's protein-boundary splits,
 see :func:`relx.parse.ner.make_tokenizer`) and ``pysbd_sentencizer``, the trained
@@ -12,8 +12,6 @@ scispacy's ``abbreviation_detector``, saved with a versioned ``meta.json`` and c
 
 from __future__ import annotations
 
-import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -73,19 +71,3 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
     nlp.to_disk(out)
     compact_pipeline(out)
     return nlp
-
-
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--parser", type=Path, required=True)
-    ap.add_argument("--ner", type=Path)
-    ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--performance", type=Path, help="JSON of measured scores to record")
-    a = ap.parse_args(argv)
-    perf = json.loads(a.performance.read_text()) if a.performance else None
-    nlp = assemble(a.parser, a.ner, a.out, performance=perf)
-    print(f"saved {a.out}: {nlp.pipe_names}")
-
-
-if __name__ == "__main__":
-    main()

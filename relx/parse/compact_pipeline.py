@@ -18,7 +18,7 @@
   they are dropped (5,790 of 91k words).
 
 GE 2011 train and devel parse to byte-identical documents before and after (given proteins
-and raw text through the NER; ``dev/repack_models.py parses`` / ``compare-parses``).
+and raw text through the NER; ``python -m lab.repack_models parses`` / ``compare-parses``).
 """
 
 from __future__ import annotations

@@ -1,13 +1,11 @@
 """Score a spaCy tagger + parser on a gold CoNLL-U / CoNLL-X treebank with gold tokenisation.
 
-    python -m relx.parse.evaluate_parser runs/parser/model/model-best \\
-        runs/parser/corpus/genia-dev.craft.conllu
+    relx parser evaluate --spacy-model runs/parser/model/model-best \\
+        --conllu runs/parser/corpus/genia-dev.craft.conllu
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -89,20 +87,3 @@ def evaluate_conllu(nlp, path: str | Path, *, scheme: str = "auto",
     return {"uas": wheads / words, "las": wlabels / words, "pos_acc": tags / total,
             "uas_all": heads / total, "las_all": labels / total,
             "sentences": len(gold), "tokens": n, "words": nw}
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Command line: ``python -m relx.parse.evaluate_parser MODEL GOLD [--scheme auto]``."""
-    import spacy
-
-    ap = argparse.ArgumentParser(description="UAS/LAS/POS of a spaCy pipeline on a treebank")
-    ap.add_argument("model", help="spaCy pipeline directory or package name")
-    ap.add_argument("gold", help="gold CoNLL-U / CoNLL-X file (.gz allowed)")
-    ap.add_argument("--scheme", default="auto", choices=["auto", "craft", "stanford"])
-    a = ap.parse_args(argv)
-    nlp = spacy.load(a.model)
-    print(json.dumps(evaluate_conllu(nlp, a.gold, scheme=a.scheme), indent=1))
-
-
-if __name__ == "__main__":
-    main()

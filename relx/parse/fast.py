@@ -378,7 +378,10 @@ def tag_to_pos_map(ruler: Any) -> dict[str, str] | None:
 
 def fuse_pos_lemma(nlp: Any) -> bool:
     """Replace ``attribute_ruler`` + rule ``lemmatizer`` by :class:`TagPosLemma` when the
-    ruler is a plain tag map and the two are adjacent; returns whether it did."""
+    ruler is a plain tag map and the two are adjacent; returns whether it did. (The
+    ``relx_pos_lemma`` factory is :mod:`relx.parse.factories`, a spaCy entry point that
+    :func:`relx.parse.pipeline.load_nlp` also imports; it imports this module, not the
+    other way round.)"""
     names = nlp.pipe_names
     if "attribute_ruler" not in names or "lemmatizer" not in names:
         return False
@@ -411,8 +414,3 @@ def _set_indexed(lookups: Any) -> Any:
             table = copy
         out.set_table(name, table)
     return out
-
-
-# the components' spaCy factories (named functions, also spaCy entry points) live in
-# relx.parse.factories, which stays cheap to import; importing it registers them
-from relx.parse import factories as _factories  # noqa: E402, F401

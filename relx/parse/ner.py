@@ -18,9 +18,9 @@ recall); with the splits 6%. A mention whose ends still fall inside a token is *
 annotation, no gradient there -- default; ``"expand"``: the covering tokens become the
 mention; ``"skip"``: the tokens are outside any mention).
 
-    python -m relx.parse.ner build --shared ../shared --out runs/ner/corpus
+    relx ner build --shared ../shared --out runs/ner/corpus   (make ner-corpus)
     python -m spacy train configs/ner.cfg --code relx/parse/ner.py ...   (see the config)
-    python -m relx.parse.ner evaluate --standoff ../shared/corpora/bionlp-st-ge/2011/devel \\
+    relx ner evaluate --standoff ../shared/corpora/bionlp-st-ge/2011/devel \\
         --model runs/ner/model/model-best --json
 
 :func:`evaluate_ner` scores any spaCy pipeline's ``doc.ents`` against ``.a1`` proteins;
@@ -491,6 +491,3 @@ def evaluate_cmd(
     typer.echo(f"overlap  P {scores['precision_overlap']:.4f}  "
                f"R {scores['recall_overlap']:.4f}  F1 {scores['f1_overlap']:.4f}")
 
-
-if __name__ == "__main__":
-    ner_app()

@@ -6,12 +6,11 @@ GENIA ``future_use`` split in basic Stanford dependencies, converted to the CRAF
 trained on. CRAFT splits hyphenated words (``IL - 2``) where GENIA and scispacy's tokenizer do
 not (``IL-2``); :func:`merge_hyphens` re-joins them in most CRAFT sentences.
 
-    python -m relx.parse.treebanks --shared ../shared --out runs/parser/corpus
+    python -m lab.parser corpus --shared ../shared --out runs/parser/corpus   (make parser-corpus)
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import html
 import json
@@ -470,22 +469,3 @@ def build_corpus(shared: str | Path, out: str | Path, *, per_doc: int = 10,
     pats = ",\n".join(json.dumps(p) for p in attribute_ruler_patterns())
     (out / "attribute_ruler.json").write_text(f"[\n{pats}\n]\n")
     return stats
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Command line: ``python -m relx.parse.treebanks --shared ../shared --out DIR``."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", default="../shared", help="shared data folder (has treebanks/)")
-    ap.add_argument("--out", default="runs/parser/corpus", help="output folder")
-    ap.add_argument("--per-doc", type=int, default=10, help="sentences per training doc")
-    ap.add_argument("--genia-repeat", type=int, default=3)
-    ap.add_argument("--hyphen-merge", type=float, default=0.8)
-    ap.add_argument("--seed", type=int, default=0)
-    a = ap.parse_args(argv)
-    stats = build_corpus(a.shared, a.out, per_doc=a.per_doc, genia_repeat=a.genia_repeat,
-                         hyphen_merge=a.hyphen_merge, seed=a.seed)
-    print(json.dumps({k: v for k, v in stats.items() if k != "train_labels"}, indent=1))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,55 @@
+"""The grounding lexicon relx ships (``relx/data/lexicon.tsv.gz``, with ``orthologs.tsv.gz``
+and ``famplex_relations.tsv.gz`` beside it), rebuilt from HGNC, MGI, RGD and FamPlex with
+:mod:`relx.ground_build` (``make lexicon``), and
+looked up.
+
+    python -m lab.lexicon build --shared ../shared --out relx/data/lexicon.tsv.gz
+    python -m lab.lexicon lookup IL-2 STAT5 [--lexicon FILE] [--taxon 10090]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from relx.ground import PROTEIN_LOCUS_TYPES, Grounder
+from relx.ground_build import build_famplex_relations, build_lexicon, build_orthologs
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m lab.lexicon build|lookup``."""
+    ap = argparse.ArgumentParser(prog="python -m lab.lexicon", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="derive the compact lexicon from HGNC, MGI, RGD, FamPlex")
+    b.add_argument("--shared", type=Path, default=Path("../shared"))
+    b.add_argument("--out", type=Path, default=Path("relx/data/lexicon.tsv.gz"))
+    b.add_argument("--all-loci", action="store_true", help="keep non-protein HGNC loci too")
+    b.add_argument("--lexicon-only", action="store_true",
+                   help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz beside it")
+    q = sub.add_parser("lookup", help="ground mention texts")
+    q.add_argument("texts", nargs="+")
+    q.add_argument("--lexicon", type=Path, default=None)
+    q.add_argument("--taxon", default=None, help="NCBI Taxonomy id, e.g. 10090 (mouse)")
+    args = ap.parse_args(argv)
+    if args.cmd == "build":
+        stats = build_lexicon(
+            args.shared, args.out, locus_types=None if args.all_loci else PROTEIN_LOCUS_TYPES
+        )
+        if not args.lexicon_only:
+            folder = args.out.parent
+            stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")
+            stats["famplex_relations"] = build_famplex_relations(
+                args.shared, folder / "famplex_relations.tsv.gz")
+        print(json.dumps(stats, indent=2))
+    else:
+        g = Grounder(args.lexicon)
+        for t in args.texts:
+            cands = [f"{c.id}({c.symbol},{c.source},{c.score})"
+                     for c in g.ground(t, args.taxon)]
+            print(f"{t}\t{' '.join(cands) or '-'}")
+    return 0
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from lab.results import render, settings
+
+
+def _r(f1, cv=False):
+    r = {"precision": 0.5, "recall": 0.5, "f1": f1, "roc_auc": 0.7, "n_train": 10, "n_test": 5,
+         "train_seconds": 1.0, "predict_seconds": 0.5}
+    if cv:
+        r.update(f1_mean=f1, f1_std=0.01)
+    return r
+
+
+def test_settings_cover_matrix_and_cv():
+    s = settings()
+    assert len(s) == 9 and ("AIMed", "BioInfer") in s and ("IEPA", None) in s
+
+
+def test_render_places_cv_on_the_diagonal():
+    page = render({("KLSH-RF", "AIMed", "BioInfer"): _r(0.512),
+                   ("KLSH-RF", "AIMed", None): _r(0.601, cv=True)})
+    row = next(line for line in page.splitlines() if line.startswith("| AIMed |"))
+    assert row == "| AIMed | 0.601 | 0.512 | — |"
+    assert "0.601 ± 0.010" in page and "How settings were chosen" in page
+
+
+def test_events_section_names_its_training_data_and_the_earlier_recipe(tmp_path):
+    import json
+
+    from lab.results import render_events
+
+    t = {"gold": 10, "pred": 8, "precision": 0.5, "recall": 0.4, "f1": 0.444}
+    rep = {"precision": 0.61, "recall": 0.49, "f1": 0.543, "per_type": {"ALL": t},
+           "strict": {"f1": 0.5}, "approx_span": {"f1": 0.54}, "train_seconds": 250.0,
+           "predict_seconds": 12.0, "n_test_docs": 259, "test": "x/2011/devel",
+           "train": ["x/2011/train", "x/2013/train"]}
+    (tmp_path / "ge-events.json").write_text(json.dumps(rep))
+    lines = render_events(tmp_path)
+    assert lines[0] == "## GENIA events (BioNLP-ST GE 2011 train + GE 2013 train → GE 2011 devel)"
+    assert "| ALL | 10 | 8 | 0.500 | 0.400 | 0.444 |" in lines
+    assert not any("alone" in line for line in lines)
+    (tmp_path / "ge-events-2011train.json").write_text(json.dumps({**rep, "f1": 0.528}))
+    assert any("GE 2011 train alone" in line and "F1 0.528" in line
+               for line in render_events(tmp_path))
