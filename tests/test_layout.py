@@ -138,7 +138,6 @@ def test_no_import_cycles_in_the_core_and_tasks():
     assert not cycles, f"import cycles: {cycles}"
 
 
-@pytest.mark.xfail(strict=False, reason="app cycles: removed by the contracts refactor")
 def test_no_import_cycles_in_the_app():
     cycles = [c for c in import_cycles(import_graph()) if any(map(_in_app, c))]
     assert not cycles, f"import cycles: {cycles}"
