@@ -218,6 +218,10 @@ class Extractor(StreamingExtractor):
     networks and INDRA Statements use human ids; ``taxon`` still says whose gene it is.
     """
 
+    #: reported pairs of two names of one gene too (flagged); ids with human orthologs first
+    same_gene_pairs: bool = False
+    orthologs: str | None = None
+
     #: one sentence with two proteins: every stage runs once while warming up
     WARM_UP_TEXT = "JAK1 phosphorylates STAT5, and SOCS3 does not bind JAK2."
 
