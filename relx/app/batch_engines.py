@@ -393,8 +393,14 @@ def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
     twice leaves one copy. A chunk that killed ``allowed-failures + 1`` workers comes back
     as ``KilledWorker`` and is recorded as failed (stage ``worker``).
     """
+    import logging
+
     from distributed import Client
 
+    # a lost scheduler is reported once, by relx (RunAborted); the client's own reconnect
+    # tracebacks on stderr would bury it
+    for name in ("distributed.client", "distributed.utils", "distributed.core"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
         client = Client(scheduler)
     except OSError as exc:
