@@ -552,7 +552,9 @@ def _document(path: Path, stem: str, paras: list[_Para], body_size: float,
         cap = _CAPTION.match(p.text)
         heading = _heading(p, body_size) if i >= first_heading else None
         if i == title_i:
-            b.section("TITLE", p.text)
+            b.open("TITLE")
+            b.add(p.text, p.boxes)
+            b.close()
         elif i < first_heading and (title_i is None or i < title_i or
                                     paras[i].lines[0].page <= 2):
             kind = "ABSTRACT" if len(p.text.split()) >= 40 else "AUTH_AFF"

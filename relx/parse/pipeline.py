@@ -400,6 +400,19 @@ def _bounded_chunks(items: Iterable[tuple[Any, _Block]], n: int, max_chars: int
         yield chunk
 
 
+def with_structure(given: Document, parsed: Document) -> Document:
+    """``parsed`` (made from ``given``) with ``given``'s structure: its sections, layout
+    and meta, and each sentence's section, heading, page and boxes
+    (:func:`relx.io.papers.locate_sentences`). A document without any (an abstract read
+    from text) costs nothing."""
+    if not (given.sections or given.layout or given.meta):
+        return parsed
+    from relx.io.papers import locate_sentences
+
+    parsed.sections, parsed.layout, parsed.meta = given.sections, given.layout, given.meta
+    return locate_sentences(parsed)
+
+
 class Parser:
     """Parses text and documents into relx's data model.
 
@@ -605,8 +618,9 @@ class Parser:
             i = bisect_right(starts, e.start) - 1
             if i >= 0 and e.start < sents[i].end:
                 sents[i].entities.append(e)
-        return Document(id=doc.id, text=doc.text, sentences=sents, source=doc.source,
-                        orig_id=doc.orig_id, abbreviations=state.abbreviations)
+        return with_structure(doc, Document(id=doc.id, text=doc.text, sentences=sents,
+                                            source=doc.source, orig_id=doc.orig_id,
+                                            abbreviations=state.abbreviations))
 
     def reparse_sentences(self, docs: Iterable[Document]) -> Iterator[Document]:
         """Re-tag and re-parse every sentence as it is (boundaries, entities and relations
