@@ -175,7 +175,7 @@ def pairs(split: str, by_paper: dict[str, list[StandoffDocument]]) -> dict:
                 for (doc, found, _), off in zip(docs, shift, strict=True):
                     for s in doc.sentences:
                         for e in s.entities:
-                            ments[(p, e.start + off, e.end + off)] = list(e.norm_ids)
+                            ments[(p, e.start + off, e.end + off)] = [e.text, *e.norm_ids]
                     for r in found:
                         a = _overlapping(spans, r.entity1.start + off, r.entity1.end + off)
                         b = _overlapping(spans, r.entity2.start + off, r.entity2.end + off)
@@ -195,18 +195,28 @@ def pairs(split: str, by_paper: dict[str, list[StandoffDocument]]) -> dict:
                 mentions[mode] = ments
     a, b = mentions["sections"], mentions["paper"]
     both = set(a) & set(b)
-    changed = sorted(k for k in both if a[k][:1] != b[k][:1])
+    changed = sorted(k for k in both if a[k][1:2] != b[k][1:2])
+    texts = defaultdict(int)
+    for k in changed:
+        texts[(a[k][0], a[k][1] if len(a[k]) > 1 else None, b[k][1] if len(b[k]) > 1
+               else None)] += 1
+    new = defaultdict(int)
+    for k in set(b) - set(a):
+        new[b[k][0]] += 1
     out["tagging and grounding (relx mentions)"] = {
         "mentions_sections": len(a), "mentions_paper": len(b),
         "only_in_sections": len(set(a) - set(b)), "only_in_paper": len(set(b) - set(a)),
         "grounded_differently": len(changed),
-        "examples": [[k[0], k[1], k[2], a[k][:2], b[k][:2]] for k in changed[:8]]}
+        "grounding_changes": sorted(([*k, n] for k, n in texts.items()),
+                                    key=lambda x: -x[-1])[:12],
+        "tagged_only_in_paper": sorted(new.items(), key=lambda x: -x[1])[:12]}
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", action="append", choices=("devel", "train"))
+    ap.add_argument("--skip-events", action="store_true", help="silver pairs only")
     ap.add_argument("--out", type=Path)
     a = ap.parse_args(argv)
     results = {}
@@ -214,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         by_paper = papers(split)
         results[split] = {"papers": len(by_paper),
                           "sections": sum(map(len, by_paper.values())),
-                          "events": events(split, by_paper), "pairs": pairs(split, by_paper)}
+                          "events": None if a.skip_events else events(split, by_paper),
+                          "pairs": pairs(split, by_paper)}
         print(json.dumps({split: results[split]}, indent=1), flush=True)
     if a.out:
         a.out.parent.mkdir(parents=True, exist_ok=True)
