@@ -19,7 +19,8 @@ and the two are compared, on the whole papers, by
 - **tagging and grounding**: the tagger's mentions found in one reading only, and
   mentions found in both grounded differently (a short form defined in another section).
 
-    python dev/ge_papers_level.py [--split devel --split train] [--out runs/papers-level.json]
+    python -m lab.experiments.ge_papers_level [--split devel --split train] [--skip-events]
+        [--out runs/papers-level.json]
 
 GE 2011 train is the event model's training data (its figures are optimistic either way;
 the comparison is what counts); the PPI model was trained on silver pairs of GE 2011 devel.
@@ -50,7 +51,7 @@ from relx.doc import (
 from relx.io.papers import section_type
 from relx.io.standoff import read_standoff_dir
 
-GE = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "bionlp-st-ge" / "2011"
+GE = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "bionlp-st-ge" / "2011"
 _ID = re.compile(r"^([A-Z])(\d+)$")
 
 
