@@ -260,3 +260,45 @@ def test_events_from_a_paper_carry_their_section(tmp_path: Path):
     assert all(int(line.split("\t")[1].split()[1]) < refs for line in a1.splitlines())
     assert '<infon key="section_type">RESULTS</infon>' in (
         out / "bioc" / "cbp.nxml.xml").read_text("utf-8")
+
+
+def test_short_forms_are_mentions_through_a_paper_not_an_abstract():
+    from types import SimpleNamespace
+
+    from relx.doc import Document, Entity, Section, Span
+    from relx.parse.paper_mentions import short_form_mentions
+
+    text = ("The APOBEC3G protein (A3G) binds Vif.\nResults\nVif degrades A3G, and the "
+            "carboxyfluorescein-stained cells (cells) died; A3G rose.")
+
+    def span(word: str, nth: int = 0) -> SimpleNamespace:
+        i = -1
+        for _ in range(nth + 1):
+            i = text.index(word, i + 1)
+        return SimpleNamespace(start_char=i, end_char=i + len(word), text=word)
+
+    def short(word: str, nth: int, long: SimpleNamespace) -> SimpleNamespace:
+        s = span(word, nth)
+        s._ = SimpleNamespace(long_form=long)
+        return s
+
+    long = span("APOBEC3G protein")
+    cells_long = span("carboxyfluorescein-stained cells")
+    sdoc = SimpleNamespace(has_extension=lambda name: True, _=SimpleNamespace(abbreviations=[
+        short("A3G", 0, long), short("A3G", 1, long), short("A3G", 2, long),
+        short("cells", 1, cells_long)]))
+    a3g_2 = span("A3G", 2)
+    tagged = [Entity(id="p.e0", spans=[Span(start=long.start_char, end=long.end_char)]),
+              Entity(id="p.e1", spans=[Span(start=cells_long.start_char,
+                                            end=cells_long.end_char)]),
+              Entity(id="p.e2", spans=[Span(start=a3g_2.start_char, end=a3g_2.end_char)])]
+    paper = Document(id="p", text=text, sections=[
+        Section(type="ABSTRACT", start=0, end=37),
+        Section(type="RESULTS", start=38, end=len(text), heading="Results")])
+    out = short_form_mentions(paper, sdoc, tagged)
+    added = [(e.id, text[e.start:e.end], e.start) for e in out[3:]]
+    assert added == [("p.e3", "A3G", span("A3G", 0).start_char),
+                     ("p.e4", "A3G", span("A3G", 1).start_char)]   # not `cells`, not twice
+    abstract = paper.model_copy(update={"sections": [Section(type="ABSTRACT", start=0,
+                                                             end=len(text))]})
+    assert short_form_mentions(abstract, sdoc, tagged) is tagged
