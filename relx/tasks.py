@@ -109,7 +109,8 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          counts=("candidates", "relations"), items=("relations", "documents"),
          always=("jsonl",),
          options=("spacy_model", "ground", "threshold", "types", "event_model", "mentions",
-                  "orthologs", "same_gene_pairs", "max_doc_chars", "max_doc_seconds"),
+                  "orthologs", "same_gene_pairs", "max_doc_chars", "max_doc_seconds",
+                  "sections"),
          runner="relx.ppi.task:RUNNER", extractor="relx:load_interactions",
          summary_line="{documents} documents, {sentences} sentences, {candidates} candidate "
                       "pairs -> [bold]{relations}[/] relations in {seconds} s; {errors} errors"),
@@ -117,7 +118,8 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          default_model="ge-events", model_kind="event model", results="events",
          counts=("triggers", "events"), items=("events", "event_documents"),
          always=("jsonl", "standoff"),
-         options=("spacy_model", "ground", "mentions", "max_doc_chars", "max_doc_seconds"),
+         options=("spacy_model", "ground", "mentions", "max_doc_chars", "max_doc_seconds",
+                  "sections"),
          runner="relx.ge.task:RUNNER", extractor="relx.ge.extract:load",
          summary_line="{documents} documents, {sentences} sentences, {triggers} triggers -> "
                       "[bold]{events}[/] events in {seconds} s; {errors} errors",

@@ -398,7 +398,7 @@ def test_select_sections_keeps_offsets_and_drops_back_matter():
     doc = next(read_jats(JATS))
     kept = select_sections(doc)
     assert len(kept.text) == len(doc.text) and kept.sections == doc.sections
-    assert kept.text.count("\n") == doc.text.count("\n")
+    assert all(b == "\n" for a, b in zip(doc.text, kept.text, strict=True) if a != b)
     assert "Jones A." not in kept.text and "We thank the test team." not in kept.text
     assert "None declared." not in kept.text
     for phrase in ("STAT3 binds JAK2 in T cells", "JAK2 phosphorylates STAT3.",

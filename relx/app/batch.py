@@ -64,11 +64,15 @@ from relx.tasks import get_task
 def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
               engine: str = "local", scheduler: str | None = None,
               on_done: Callable[[dict[str, Any]], None] | None = None,
-              keys: Sequence[str] | None = None) -> dict[str, Any]:
+              keys: Sequence[str] | None = None,
+              skipped_files: Sequence[tuple[Path, str]] = ()) -> dict[str, Any]:
     """Process every input (chunk) not yet done, then merge outputs; returns the summary.
 
     ``on_done`` is called with each finished chunk's record (``documents``, counts...);
-    ``keys``: the inputs' output names (default :func:`input_keys` of ``files``).
+    ``keys``: the inputs' output names (default :func:`input_keys` of ``files``);
+    ``skipped_files``: ``(path, reason)`` of the files the folder scan passed over
+    (:func:`list_inputs`), each a line of ``errors.jsonl`` (stage ``scan``; hidden files
+    only counted).
     """
     from relx.io.source import input_limits
 
@@ -98,17 +102,21 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
             run_plan(Plan(todo, opts, settings), jobs=jobs, engine=engine,
                      scheduler=scheduler, on_done=on_done)
             return merge_outputs(out, keys, opts.formats, seconds=time.perf_counter() - t0,
-                                 skipped=skipped, task=opts.task)
+                                 skipped=skipped, task=opts.task, skipped_files=skipped_files)
         except OSError as exc:           # disk full, a folder gone: not the inputs' fault
             where = f"{exc.filename}: " if exc.filename else ""
             raise RunAborted(f"{where}{exc.strerror or exc}") from exc
 
 
 def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, seconds: float,
-                  skipped: int = 0, task: str = "ppi") -> dict[str, Any]:
+                  skipped: int = 0, task: str = "ppi",
+                  skipped_files: Sequence[tuple[Path, str]] = ()) -> dict[str, Any]:
     """Rebuild ``relations.jsonl`` (``events.jsonl`` for the events task), ``errors.jsonl``
-    and ``summary.json`` from the input records, in input order. (The one place that writes
-    the merged outputs: further merged formats go here.)"""
+    and ``summary.json`` from the input records, in input order, after the files the scan
+    passed over (``skipped_files``). (The one place that writes the merged outputs:
+    further merged formats go here.)"""
+    from relx.io.registry import HIDDEN
+
     records = [load_record(out / ".done" / f"{k}.json") or {"key": k, "errors": [], "documents": 0,
                                                        "sentences": 0, "failed": True}
                for k in keys]
@@ -121,7 +129,9 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
                 if part.exists():
                     with open(part, encoding="utf-8") as src:
                         shutil.copyfileobj(src, fh, 1 << 20)
-    errors = [e for r in records for e in r["errors"]]
+    passed = [error(str(p), None, "scan", f"not read: {why}") for p, why in skipped_files
+              if why != HIDDEN]
+    errors = passed + [e for r in records for e in r["errors"]]
     with atomic_open(out / "errors.jsonl") as fh:
         for e in errors:
             fh.write(json.dumps(e) + "\n")
@@ -132,6 +142,11 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
                "inputs_with_errors": sorted({e["input"] for e in errors}),
                "inputs_failed": sorted(r.get("input", r["key"]) for r in records
                                        if r.get("failed")),
+               "files_skipped": len(passed),
+               "hidden_files_skipped": len(skipped_files) - len(passed),
+               "truncated": sum(len(r.get("truncated", ())) for r in records),
+               "inputs_truncated": sorted({t["input"] for r in records
+                                           for t in r.get("truncated", ())}),
                "seconds": round(seconds, 2), "formats": list(formats)}
     if the_task.summary_names_task:
         summary["task"] = the_task.name
@@ -139,6 +154,7 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
     summary["mentions"] = settings.get("mentions", "auto")
     if settings.get("orthologs"):
         summary["orthologs"] = settings["orthologs"]
+    summary["sections"] = settings.get("sections", "default")
     summary["model"] = settings.get("model")
     summary["model_version"] = next((r["model_version"] for r in records
                                      if r.get("model_version")), settings.get("model_version"))

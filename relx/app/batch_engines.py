@@ -131,7 +131,8 @@ class Plan:
             return unit
 
         try:
-            for doc in read(state.path, opts.input_format, on_error=on_error):
+            for doc in read(state.path, opts.input_format, on_error=on_error,
+                            **opts.reader_options()):
                 docs.append(doc)
                 n += 1
                 if len(docs) >= opts.chunk_size:
@@ -189,6 +190,7 @@ class Plan:
                   "chunks": state.n_chunks,
                   **sum_records(recs, task),
                   "renamed_ids": [x for r in recs for x in r.get("renamed_ids", ())],
+                  "truncated": [x for r in recs for x in r.get("truncated", ())],
                   "errors": [e for r in recs for e in r["errors"]], "failed": failed,
                   **{k: next((r[k] for r in recs if r.get(k) is not None), None)
                      for k in ("model_version", "threshold")},

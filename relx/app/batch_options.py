@@ -19,6 +19,9 @@ CHUNK_SIZE = 1000
 #: per-sentence caps (tokens; candidate pairs scored): see relx.ppi.extract
 MAX_SENTENCE_TOKENS = 150
 MAX_SENTENCE_PAIRS = 100
+#: PDF reading caps per file (pages; seconds): see relx.io.pdf
+PDF_MAX_PAGES = 300
+PDF_MAX_SECONDS = 120.0
 ENGINES = ("local", "dask")
 DASK_MISSING = ("--engine dask needs Dask's distributed scheduler, which is not installed: "
                 "pip install 'relx[dask]'")
@@ -47,6 +50,10 @@ class BatchOptions:
     same_gene_pairs: bool = False         # ppi: report two names of one gene, flagged
     max_doc_chars: int | None = DEFAULT_MAX_DOC_CHARS    # longer documents are not read
     max_doc_seconds: float | None = DEFAULT_MAX_DOC_SECONDS  # ... nor worked on longer
+    sections: str | None = None           # parts of papers read (None: relx's default)
+    pdf_max_pages: int = PDF_MAX_PAGES    # reader caps per PDF file
+    pdf_max_seconds: float = PDF_MAX_SECONDS
+    table_cells: bool = False             # JATS tables' cells read as text
 
     def extractor_options(self) -> dict[str, object]:
         """The options of this batch that its task's extractor takes."""
@@ -55,8 +62,14 @@ class BatchOptions:
                  "threshold": self.threshold, "types": self.types,
                  "event_model": self.event_model, "orthologs": self.orthologs,
                  "same_gene_pairs": self.same_gene_pairs, "max_doc_chars": self.max_doc_chars,
-                 "max_doc_seconds": self.max_doc_seconds}
+                 "max_doc_seconds": self.max_doc_seconds, "sections": self.sections}
         return {k: v for k, v in given.items() if k in task.options}
+
+    def reader_options(self) -> dict[str, object]:
+        """The options of this batch that the paper readers take (each reader gets those
+        it knows: :data:`relx.io.registry.READER_OPTIONS`)."""
+        return {"max_pages": self.pdf_max_pages, "max_seconds": self.pdf_max_seconds,
+                "table_cells": self.table_cells}
 
 
 def dask_installed() -> bool:
@@ -111,9 +124,19 @@ def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
         if v is not None and not v > 0:
             raise ConfigError(f"{name} must be a positive number, not {v}")
     for name, v in (("--max-sentence-tokens", opts.max_sentence_tokens),
-                    ("--max-sentence-pairs", opts.max_sentence_pairs)):
+                    ("--max-sentence-pairs", opts.max_sentence_pairs),
+                    ("--pdf-max-pages", opts.pdf_max_pages)):
         if v < 1:
             raise ConfigError(f"{name} must be 1 or more, not {v}")
+    if not opts.pdf_max_seconds > 0:
+        raise ConfigError(f"--pdf-max-seconds must be a positive number, not "
+                          f"{opts.pdf_max_seconds}")
+    from relx.io.papers import sections_option
+
+    try:
+        sections_option(opts.sections)
+    except ConfigError as exc:
+        raise ConfigError(f"--{exc}") from None
 
 
 def cores() -> int:
@@ -129,20 +152,26 @@ def _glob_root(pattern: str) -> Path:
     return Path(*fixed) if fixed else Path(".")
 
 
-def list_inputs(paths: Sequence[str | Path], *, with_roots: bool = False
+def list_inputs(paths: Sequence[str | Path], *, with_roots: bool = False,
+                skipped: list[tuple[Path, str]] | None = None, detect: bool = True
                 ) -> list[Path] | tuple[list[Path], list[Path]]:
-    """Files named, files under folders (formats relx reads) and glob matches, in order,
-    each once; ``with_roots``: also the folder each file's key is relative to (the folder
-    named, a glob's fixed part, a named file's own folder)."""
-    from relx.io.registry import readable_suffixes, suffix
+    """Files named, files under folders and glob matches, in order, each once; ``with_roots``:
+    also the folder each file's key is relative to (the folder named, a glob's fixed part,
+    a named file's own folder).
 
-    known = readable_suffixes()
+    Under a folder, the files relx reads (:func:`relx.io.registry.scan`: by extension
+    and content; ``detect=False``, when the input format is given: by extension only);
+    each file passed over is appended to ``skipped`` as ``(path, reason)``."""
+    from relx.io.registry import scan
+
     out: list[tuple[Path, Path]] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out += [(f, p) for f in sorted(p.rglob("*")) if f.is_file()
-                    and not f.name.startswith(".") and suffix(f) in known]
+            known, passed = scan(p, detect=detect)
+            out += [(f, p) for f, _ in known]
+            if skipped is not None:
+                skipped += passed
         elif p.exists():
             out.append((p, p.parent))
         else:

@@ -40,6 +40,8 @@ def run_settings(opts: BatchOptions) -> dict[str, Any]:
         meta = json.loads((find_model_dir(model) / "meta.json").read_text(encoding="utf-8"))
     except (ValueError, OSError):  # a missing model fails later with its own message
         meta = {}
+    from relx.io.papers import sections_label, sections_option
+
     extra = task.runner_().settings(opts.extractor_options())
     types = extra.pop("types", None)
     return {"task": task.name, "model": model,
@@ -51,7 +53,10 @@ def run_settings(opts: BatchOptions) -> dict[str, Any]:
             "input_format": opts.input_format,
             "max_sentence_tokens": opts.max_sentence_tokens,
             "max_sentence_pairs": opts.max_sentence_pairs,
-            "max_doc_chars": opts.max_doc_chars, "max_doc_seconds": opts.max_doc_seconds}
+            "max_doc_chars": opts.max_doc_chars, "max_doc_seconds": opts.max_doc_seconds,
+            "sections": sections_label(sections_option(opts.sections)),
+            "pdf_max_pages": opts.pdf_max_pages, "pdf_max_seconds": opts.pdf_max_seconds,
+            "table_cells": opts.table_cells}
 
 
 def check_settings(out: Path, settings: dict[str, Any]) -> None:

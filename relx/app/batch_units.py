@@ -76,6 +76,8 @@ def empty_record(unit: Unit, task: str) -> dict[str, Any]:
             "identity": unit.identity, "documents": 0, "sentences": 0,
             **dict.fromkeys(get_task(task).counts, 0), "skipped_sentences": 0, "skipped_pairs": 0,
             "renamed_ids": [], "errors": list(unit.read_errors), "failed": unit.failed,
+            "truncated": [{"input": unit.input, "document": d.id, "note": d.meta["truncated"]}
+                          for d in unit.docs if d.meta.get("truncated")],
             "seconds": 0.0}
 
 

@@ -23,7 +23,10 @@ from relx.tasks import Task
 @app.command(rich_help_panel="Extract")
 def extract(
     inputs: Annotated[list[str], typer.Argument(
-        help="Files, folders or globs: text, PubMed XML, BioC, PubTator, standoff, JSONL.")],
+        help="Files, folders or globs: papers (PDF, JATS/PMC .nxml, PMC OA .tar.gz "
+             "packages and bulk archives, BioC full text), PubMed/MEDLINE XML, text, "
+             "PubTator, standoff, JSONL. A file of a folder that relx does not read is "
+             "named in errors.jsonl (stage 'scan').")],
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
         "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator, indra "
@@ -71,6 +74,19 @@ def extract(
                                   "an abbreviation and its long form, a family and its "
                                   "member), flagged in 'same_gene'; by default they are "
                                   "not interactions and are left out.")] = False,
+    sections: Annotated[str | None, typer.Option(
+        metavar="LIST",
+        help="Parts of papers read, comma-separated groups or types: title, abstract, "
+             "body, captions, footnotes, refs, back (acknowledgements, funding, authors, "
+             "competing interests), all; or RESULTS, METHODS, FIG... Default: all but "
+             "refs and back. Recorded in summary.json.")] = None,
+    pdf_max_pages: Annotated[int, typer.Option(
+        help="Read at most this many pages of a PDF (counted in summary.json as "
+             "truncated).")] = 300,
+    pdf_max_seconds: Annotated[float, typer.Option(
+        help="Stop reading a PDF after this many seconds (counted as truncated).")] = 120.0,
+    table_cells: Annotated[bool, typer.Option(
+        help="Read the cells of JATS tables as text (captions are always read).")] = False,
     jobs: Annotated[int, typer.Option(help="Local worker processes (0: one per core).")] = 1,
     engine: Annotated[str, typer.Option(help="'local' or 'dask'.")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
@@ -136,20 +152,25 @@ def extract(
                         max_sentence_pairs=max_sentence_pairs, types=types,
                         event_model=event_model, mentions=mentions, orthologs=orthologs,
                         same_gene_pairs=same_gene_pairs, max_doc_chars=max_doc_chars,
-                        max_doc_seconds=max_doc_seconds)
+                        max_doc_seconds=max_doc_seconds, sections=sections,
+                        pdf_max_pages=pdf_max_pages, pdf_max_seconds=pdf_max_seconds,
+                        table_cells=table_cells)
     try:
         check_options(opts, jobs=jobs, engine=engine, scheduler=scheduler)
     except ConfigError as exc:
         raise typer.BadParameter(str(exc)) from None
     with user_errors():
         inputs = _spool_streams(inputs, opts.max_input_bytes)
+    skipped: list[tuple[Path, str]] = []
     try:
-        files, roots = list_inputs(inputs, with_roots=True)
+        files, roots = list_inputs(inputs, with_roots=True, skipped=skipped,
+                                   detect=input_format is None)
     except FileNotFoundError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
     if not files:
-        err.print("[red]error:[/] no input files of a known format")
+        why = "".join(f"\n  {p}: {r}" for p, r in skipped[:10])
+        err.print(f"[red]error:[/] no input files of a known format{why}", highlight=False)
         raise typer.Exit(2)
     console = Console(stderr=True, quiet=quiet)
     progress = Progress("{task.description}", TimeElapsedColumn(), console=console,
@@ -169,7 +190,8 @@ def extract(
         with progress:
             bar = progress.add_task("extracting", total=None)
             summary = run_batch(files, opts, jobs=jobs, engine=engine, scheduler=scheduler,
-                                on_done=advance, keys=input_keys(files, roots))
+                                on_done=advance, keys=input_keys(files, roots),
+                                skipped_files=skipped)
     report_error = None
     if report is not None:
         try:
@@ -177,9 +199,11 @@ def extract(
         except OSError as exc:          # the batch's outputs stand: say so, exit 1 below
             report_error = f"--report {report}: {exc.strerror or exc}"
     if summary["errors"]:
-        typer.echo(f"relx extract: {summary['errors']} errors in "
-                   f"{len(summary['inputs_with_errors'])} of {summary['inputs']} inputs; see "
-                   f"{out / 'errors.jsonl'}", err=True)
+        passed = summary.get("files_skipped", 0)
+        also = f" and {passed} files not read" if passed else ""
+        typer.echo(f"relx extract: {summary['errors'] - passed} errors in "
+                   f"{len(summary['inputs_with_errors']) - passed} of {summary['inputs']} "
+                   f"inputs{also}; see {out / 'errors.jsonl'}", err=True)
     _print_summary(console, summary, out, None if report_error else report, the_task)
     if report_error:
         err.print(f"[red]error:[/] the report was not written: {report_error}; the batch's "
@@ -241,6 +265,9 @@ def _print_summary(console: Console, summary: dict, out: Path, report: Path | No
         console.print(f"over the per-sentence caps: {summary['skipped_sentences']} sentences "
                       f"and {summary['skipped_pairs']} candidate pairs not scored")
     console.print(task.summary_line.format(**summary))
+    if summary.get("truncated"):
+        console.print(f"{summary['truncated']} PDFs read only in part (--pdf-max-pages, "
+                      "--pdf-max-seconds): see summary.json")
     where = [f"results: {out / f'{task.results}.jsonl'}"]
     if "standoff" in task.always:
         where.append(f"standoff: {out / 'standoff'}")

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ from relx.errors import ConfigError
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.io.atomic import atomic_open
+from relx.io.papers import restore_text, sections_option, select_stream
 from relx.io.standoff import format_a1, format_a2
 from relx.model_store import find_model_dir
 from relx.parse.pipeline import NER_LABELS, Parser
@@ -79,11 +81,17 @@ class EventArgument(BaseModel):
     grounded: bool | None = None           # False: in no lexicon
 
 
+def _none(value: object) -> bool:
+    return value is None
+
+
 class ExtractedEvent(BaseModel):
     """One predicted GENIA event (one JSONL line of ``relx extract --task events``);
     ``modifications``: ``Negation`` and/or ``Speculation`` when the model marks it so;
     ``score``: the weakest decision behind the event, in [0, 1] (the lowest probability of
-    its argument edges, nested events included; not calibrated)."""
+    its argument edges, nested events included; not calibrated). From a paper: the
+    sentence's ``section``, ``section_heading`` and (PDF) ``page`` and ``boxes`` (see
+    :class:`relx.ppi.extract.ExtractedRelation`); left out of the JSON when None."""
 
     document_id: str
     event_id: str
@@ -98,6 +106,10 @@ class ExtractedEvent(BaseModel):
     sentence_end: int | None = None
     model: str
     model_version: str
+    section: str | None = Field(default=None, exclude_if=_none)
+    section_heading: str | None = Field(default=None, exclude_if=_none)
+    page: int | None = Field(default=None, exclude_if=_none)
+    boxes: list[list[float]] | None = Field(default=None, exclude_if=_none)
 
 
 def resolve_event_model(model: str | Path | GEExtractor | None) -> GEExtractor:
@@ -213,7 +225,9 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
             modifications=mods.get(e.id, []),
             sentence_id=s.id if s else None, sentence=s.text if s else None,
             sentence_start=s.start if s else None, sentence_end=s.end if s else None,
-            model=model, model_version=version))
+            model=model, model_version=version, section=s.section if s else None,
+            section_heading=s.section_heading if s else None, page=s.page if s else None,
+            boxes=s.boxes if s else None))
     return out
 
 
@@ -240,7 +254,8 @@ class EventExtractor(StreamingExtractor):
     now by extracting from one sentence (:func:`load` does). ``max_doc_chars`` /
     ``max_doc_seconds``: per-document limits (default 2,000,000 characters and 300 s; None:
     no limit; :mod:`relx.doc_limits`). Thread-safe: threads may share one extractor
-    (:mod:`relx.api`).
+    (:mod:`relx.api`). ``sections``: the parts of a paper read (as
+    :class:`relx.ppi.extract.Extractor`'s).
     """
 
     #: one sentence with proteins and an event: every stage runs once while warming up
@@ -252,14 +267,17 @@ class EventExtractor(StreamingExtractor):
                  ground: bool = True, threads: int | None = 1, warm_up: bool = False,
                  max_doc_chars: int | None = DEFAULT_MAX_DOC_CHARS,
                  max_doc_seconds: float | None = DEFAULT_MAX_DOC_SECONDS,
-                 mentions: str = "auto") -> None:
+                 mentions: str = "auto", sections: str | Collection[str] | None = None
+                 ) -> None:
         if mentions not in ("auto", "input", "relx"):
             raise ConfigError(f"the event extractor's mentions are 'auto', 'input' or 'relx', "
                               f"not {mentions!r}")
         self.mentions = mentions
+        self.sections = sections_option(sections)
         self._options = {"spacy_model": spacy_model, "batch_docs": batch_docs,
                          "ground": ground, "threads": threads, "max_doc_chars": max_doc_chars,
-                         "max_doc_seconds": max_doc_seconds, "mentions": mentions}
+                         "max_doc_seconds": max_doc_seconds, "mentions": mentions,
+                         "sections": sections}
         self.max_doc_chars = max_doc_chars
         self.max_doc_seconds = max_doc_seconds
         self._model_ref = GIVEN_OBJECT if isinstance(model, GEExtractor) else model
@@ -325,8 +343,10 @@ class EventExtractor(StreamingExtractor):
                   ) -> Iterator[tuple[Document, list[ExtractedEvent], StandoffDocument]]:
         """Per document: the parsed document (proteins as entities with ``T`` ids), its
         extracted events and the predicted standoff document (:meth:`annotate` is the
-        thread-safe entry)."""
-        for chunk in _chunks(docs, self.batch_docs):
+        thread-safe entry). Only the ``sections`` of a paper are read; the documents come
+        back with the whole text."""
+        originals: deque[str | None] = deque()
+        for chunk in _chunks(select_stream(docs, self.sections, originals), self.batch_docs):
             clock = DocumentClock(self.max_doc_seconds)
             clock.start(chunk)
             gedocs = self.ge_documents(chunk)
@@ -334,7 +354,9 @@ class EventExtractor(StreamingExtractor):
             clock.check(chunk, max(chunk, key=lambda d: len(d.text)).id, "events")
             for g, pred in zip(gedocs, preds, strict=True):
                 parsed = self._ground(g.parsed)
-                yield parsed, events_out(pred, parsed, self.name, self.version), pred
+                found = events_out(pred, parsed, self.name, self.version)
+                text = originals.popleft()
+                yield restore_text(parsed, text), found, restore_text(pred, text)
 
 
 def load(model: str | Path | None = None, **options: Any) -> EventExtractor:

@@ -28,6 +28,8 @@ from relx.io.html import (
     network,
     network_svg,
     page,
+    papers_table,
+    section_cell,
 )
 from relx.io.html import escape as _e
 
@@ -114,7 +116,8 @@ def _modifications(ev: Mapping[str, Any]) -> str:
     return f'<div class="mod">{_e(", ".join(mods))}</div>' if mods else ""
 
 
-def _row(ev: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> str:
+def _row(ev: Mapping[str, Any], symbol: Callable[[str], str | None] | None,
+         papers: bool = False) -> str:
     sentence = str(ev.get("sentence") or "")
     offset = ev.get("sentence_start")
     offset = offset if isinstance(offset, int) else 0
@@ -134,6 +137,7 @@ def _row(ev: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> s
         f'<td data-v="{_e(str(trig.get("text", "")).lower())}">{_e(trig.get("text"))}</td>'
         f'<td class="args" data-v="{_e(arg_text.lower())}">'
         f"{''.join(_argument_line(a, symbol) for a in args)}</td>"
+        f"{section_cell(ev) if papers else ''}"
         "</tr>"
     )
 
@@ -160,8 +164,10 @@ def render_event_report(events: list[dict], *, title: str,
               "types of Binding or regulation events")
     if models:
         counts += f"; model {', '.join(models)}"
+    papers = any(ev.get("section") is not None for ev in events)
+    columns = (*COLUMNS, ("section", "Section", "text")) if papers else COLUMNS
     heads = "".join(f'<th data-key="{key}" data-type="{typ}" scope="col">{_e(label)}</th>'
-                    for key, label, typ in COLUMNS)
+                    for key, label, typ in columns)
     ordered = sorted(events, key=lambda ev: (
         str(ev.get("document_id")), (ev.get("trigger") or {}).get("start") or 0,
         str(ev.get("event_id"))))
@@ -171,8 +177,8 @@ def render_event_report(events: list[dict], *, title: str,
         "width grows with the number of events, hover for counts.</figcaption></figure>" if svg
         else "<p>No Binding or regulation events between two proteins.</p>")
     return page(title=title, counts=counts, summary=summary, network_html=network_html,
-                heads=heads, rows="\n".join(_row(ev, symbol) for ev in ordered),
-                what="Events", css=_CSS)
+                heads=heads, rows="\n".join(_row(ev, symbol, papers) for ev in ordered),
+                what="Events", css=_CSS, papers_html=papers_table(events, "Events"))
 
 
 def write_event_report(events: list[dict], path: Path, *, title: str, summary: dict,

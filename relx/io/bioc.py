@@ -37,7 +37,7 @@ from relx.doc import Document, Entity, Relation, Section, Span
 from relx.ids import join_ids, namespaced_ids
 from relx.io.atomic import atomic_open
 from relx.io.errors import DOCUMENT_ERRORS, OnError, ReaderError, document_error, report
-from relx.io.papers import section_type
+from relx.io.papers import boxes_for, section_type
 from relx.io.pubmed import iter_xml
 from relx.io.pubtator import (
     DEFAULT_TYPES,
@@ -361,12 +361,71 @@ def _xml_safe(text: str) -> str:
     """Replace characters XML 1.0 cannot carry by spaces (same length: offsets hold)."""
     return _NOT_XML.sub(" ", text)
 
-def _bioc_document(doc_id: str, text: str, source: str | None) -> bioc.BioCDocument:
+#: BioC ``type`` infon of a paragraph of each section type (PMC's BioC names)
+_PASSAGE_TYPES = {"TITLE": "front", "ABSTRACT": "abstract", "FIG": "fig_caption",
+                  "TABLE": "table_caption", "REF": "ref", "FOOTNOTE": "footnote"}
+
+
+def _innermost(doc: Document) -> list[tuple[int, int, int | None]]:
+    """``(start, end, section index)`` runs of the text by innermost section (None:
+    outside every section), in text order."""
+    n = len(doc.text)
+    cuts = sorted({0, n, *(min(x.start, n) for x in doc.sections),
+                   *(min(x.end, n) for x in doc.sections)})
+    order = sorted(range(len(doc.sections)), key=lambda i: (doc.sections[i].level, i))
+    runs: list[tuple[int, int, int | None]] = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        if a == b:
+            continue
+        inner = None
+        for i in order:
+            if doc.sections[i].start <= a and b <= doc.sections[i].end:
+                inner = i
+        if runs and runs[-1][2] == inner and runs[-1][1] == a:
+            runs[-1] = (runs[-1][0], b, inner)
+        else:
+            runs.append((a, b, inner))
+    return runs
+
+
+def _section_passages(bdoc: bioc.BioCDocument, doc: Document) -> None:
+    """A passage per paragraph (line) of a sectioned document, with PMC's infons:
+    ``section_type`` (relx's type), ``type`` (``front``, ``abstract``, ``paragraph``,
+    ``title_<level>`` for a heading, ``fig_caption``...) and, from a PDF, ``page``."""
+    starts = [b.start for b in doc.layout]
+    for a, b, i in _innermost(doc):
+        sec = doc.sections[i] if i is not None else None
+        pos = a
+        for line in doc.text[a:b].split("\n"):
+            start, pos = pos, pos + len(line) + 1
+            if not line.strip():
+                continue
+            typ = sec.type if sec else "OTHER"
+            passage = bioc.BioCPassage.of_text(_xml_safe(line), start)
+            passage.infons["section_type"] = typ
+            if sec is not None and sec.heading and line.strip() == sec.heading.strip():
+                passage.infons["type"] = f"title_{sec.level + 1}"
+            else:
+                passage.infons["type"] = _PASSAGE_TYPES.get(typ, "paragraph")
+            boxes = boxes_for(doc, start, start + len(line), starts) if starts else []
+            if boxes:
+                passage.infons["page"] = str(int(boxes[0][0]))
+            bdoc.add_passage(passage)
+
+
+def _bioc_document(doc_id: str, text: str, source: str | None,
+                   doc: Document | None = None) -> bioc.BioCDocument:
     """An empty BioC document with the text's passages: PubMed/PubTator texts split at the
-    first newline into title and abstract, any other text one passage at offset 0."""
+    first newline into title and abstract; a paper (``doc`` with sections) a passage per
+    paragraph with its section (:func:`_section_passages`); any other text one passage at
+    offset 0."""
     bdoc = bioc.BioCDocument()
     bdoc.id = doc_id
     title, nl, rest = text.partition("\n")
+    if doc is not None and doc.sections and source not in ("pubmed", "pubtator"):
+        _section_passages(bdoc, doc)
+        if bdoc.passages:
+            return bdoc
     if source in ("pubmed", "pubtator") and nl:
         parts = [("title", 0, title), ("abstract", len(title) + 1, rest)]
     else:
@@ -398,13 +457,17 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
     """A relx document as BioC: passages, entity annotations (``identifier``: the
     namespaced ids, ``;``-joined), relations (``type``, ``label``, ``score``, ``negated`` and
     ``speculated`` infons, the last two ``True``/``False`` when assessed; a typed pair's
-    ``direction`` -- ``entity1->entity2``: Arg1 acts on Arg2 -- and ``event_score``).
+    ``direction`` -- ``entity1->entity2``: Arg1 acts on Arg2 -- and ``event_score``; from
+    a paper, the sentence's ``section``, ``section_heading`` and ``page``).
 
     PubMed/PubTator texts are split at the first newline into title and abstract passages;
-    any other text is one passage at offset 0. Characters XML cannot carry become spaces.
+    a paper's text is a passage per paragraph with ``section_type`` and ``type`` infons
+    as PMC's BioC has them (and ``page`` from a PDF); any other text is one passage at
+    offset 0. Characters XML cannot carry become spaces.
     """
-    bdoc = _bioc_document(doc.id, doc.text, doc.source)
+    bdoc = _bioc_document(doc.id, doc.text, doc.source, doc)
     ents, rels = doc_annotations(doc)
+    where = {r.id: s for s in doc.sentences if s.section is not None for r in s.relations}
     for e in ents:
         _annotation(bdoc, doc.text, e.id, e.type, [(s.start, s.end) for s in e.spans],
                     namespaced_ids(e.norm_ids, e.type), e.text)
@@ -423,6 +486,11 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
             rel.infons["direction"] = r.direction
         if r.event_score is not None:
             rel.infons["event_score"] = repr(float(r.event_score))
+        sent = where.get(r.id)
+        if sent is not None:
+            for key in ("section", "section_heading", "page"):
+                if getattr(sent, key) is not None:
+                    rel.infons[key] = str(getattr(sent, key))
         rel.add_node(bioc.BioCNode(r.arg1, "Arg1"))
         rel.add_node(bioc.BioCNode(r.arg2, "Arg2"))
         bdoc.add_relation(rel)
@@ -436,7 +504,7 @@ def events_to_bioc(parsed: Document, pred: Any) -> bioc.BioCDocument:
     event (``type`` infon the event type; nodes ``Trigger`` and the argument roles, which
     name proteins or other events; ``negation`` / ``speculation`` infons ``True`` when
     the event has that modification)."""
-    bdoc = _bioc_document(pred.id, pred.text, parsed.source)
+    bdoc = _bioc_document(pred.id, pred.text, parsed.source, parsed)
     ids = {e.id: e.norm_ids for s in parsed.sentences for e in s.entities}
     for tbs, with_ids in ((pred.proteins, True), (pred.triggers, False)):
         for tb in tbs:

@@ -88,6 +88,13 @@ def _brat_type(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name) or "Entity"
 
 
+def _where(x: object) -> str:
+    """`` section=RESULTS page=3`` of a sentence or record from a paper (empty otherwise)."""
+    section, page = getattr(x, "section", None), getattr(x, "page", None)
+    return ("" if section is None else f" section={section}") + \
+        ("" if page is None else f" page={page}")
+
+
 def write_brat(docs: Sequence[Document], folder: Path) -> None:
     """Relations: ``T`` entities, ``R`` relations with ``A`` ``Negated`` / ``Speculated``
     attributes, ``#`` notes with ids and scores; ``annotation.conf`` names the types used."""
@@ -109,7 +116,7 @@ def write_brat(docs: Sequence[Document], folder: Path) -> None:
                 if ids:
                     notes += 1
                     lines.append(f"#{notes}\tAnnotatorNotes {tid[e.id]}\t{join_ids(ids)}")
-        for k, (_, r) in enumerate(doc.relations(), 1):
+        for k, (sent, r) in enumerate(doc.relations(), 1):
             typ = "Interaction" if r.type in ("PPI", "Interaction") else _brat_type(r.type)
             rel_types.add(typ)
             first, second = ((r.arg2, r.arg1) if r.direction == "entity2->entity1"
@@ -122,7 +129,8 @@ def write_brat(docs: Sequence[Document], folder: Path) -> None:
             if r.score is not None:
                 notes += 1
                 extra = "" if r.event_score is None else f" event_score={r.event_score:.4f}"
-                lines.append(f"#{notes}\tAnnotatorNotes R{k}\tscore={r.score:.4f}{extra}")
+                lines.append(f"#{notes}\tAnnotatorNotes R{k}\tscore={r.score:.4f}{extra}"
+                             f"{_where(sent)}")
         _write(folder, stem, doc.text, lines)
     _conf(folder, ppi_conf(ent_types, rel_types))
 
@@ -134,12 +142,19 @@ def write_brat_events(done: Sequence[tuple[Document, list, StandoffDocument]],
     with the ids of each protein (the parsed document's entity of the same ``T`` id)."""
     from relx.io.standoff import format_a1, format_a2
 
-    for (parsed, _, pred), stem in zip(done, file_stems(p.id for _, _, p in done), strict=True):
+    for (parsed, events, pred), stem in zip(done, file_stems(p.id for _, _, p in done),
+                                            strict=True):
         lines = (format_a1(pred) + format_a2(pred)).splitlines()
         ids = {e.id: namespaced_ids(e.norm_ids, e.type) for s in parsed.sentences
                for e in s.entities if e.norm_ids}
         lines += [f"#{k}\tAnnotatorNotes {p.id}\t{join_ids(ids[p.id])}"
                   for k, p in enumerate((p for p in pred.proteins if p.id in ids), 1)]
+        k = sum(p.id in ids for p in pred.proteins)
+        for ev in events:             # where each event is in a paper
+            note = _where(ev).strip()
+            if note:
+                k += 1
+                lines.append(f"#{k}\tAnnotatorNotes {ev.event_id}\t{note}")
         _write(folder, stem, pred.text, lines)
     _conf(folder, EVENTS_CONF)
 

@@ -26,7 +26,7 @@ from relx.io.network_svg import network_svg, type_colour
 
 __all__ = ["NetworkSummary", "document_link", "escape", "highlight", "interactions_table",
            "lexicon_symbol", "local_span", "network", "network_svg", "node_key", "page",
-           "pubmed_url"]
+           "papers_table", "pubmed_url", "section_cell"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5rem;color:#222}
@@ -73,6 +73,12 @@ mark.e2{background:#a8e6cf}
 mark.e1.e2{background:linear-gradient(#ffe08a,#a8e6cf)}
 .ids{color:#666;font-size:.8rem;font-family:ui-monospace,monospace;overflow-wrap:anywhere}
 #filter{margin:.25rem 0 .5rem;padding:.25rem .4rem;width:20rem;max-width:100%}
+.sec{font-size:.8rem;color:#444;white-space:nowrap}
+.sec .page{color:#777}
+table.papers{border-collapse:collapse;font-size:.9rem;margin:.25rem 0}
+table.papers th,table.papers td{border-bottom:1px solid #e4e4e4;padding:.2rem .6rem;
+ text-align:left;vertical-align:top}
+table.papers td.n{text-align:right;font-variant-numeric:tabular-nums}
 """
 
 # Plain JS: click a header to sort (again to reverse); "#sort=key[:asc|:desc]" sorts on load.
@@ -246,15 +252,79 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     return f'<table class="summary">{"".join(rows)}</table>' if rows else ""
 
 
+# --- papers ------------------------------------------------------------------------------
+
+
+def _pages(pages: Iterable[int]) -> str:
+    """``p. 3`` / ``pp. 2, 4-6``."""
+    ps = sorted(set(pages))
+    if not ps:
+        return ""
+    runs: list[list[int]] = []
+    for p in ps:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    return f"{'p.' if len(ps) == 1 else 'pp.'} {text}"
+
+
+def section_cell(rec: Mapping[str, Any]) -> str:
+    """The ``<td>`` of a record's section (type, heading) and page; empty when it has none."""
+    sec = rec.get("section")
+    if sec is None:
+        return '<td data-v=""></td>'
+    heading = rec.get("section_heading")
+    page_no = rec.get("page")
+    head = f": {escape(heading)}" if heading and heading.lower() != str(sec).lower() else ""
+    where = f' <span class="page">p. {escape(page_no)}</span>' if page_no is not None else ""
+    start = rec.get("sentence_start") if isinstance(rec.get("sentence_start"), int) else 0
+    return (f'<td class="sec" data-v="{escape(rec.get("document_id"))} {start:09d}">'
+            f"{escape(sec)}{head}{where}</td>")
+
+
+def papers_table(records: Iterable[Mapping[str, Any]], what: str) -> str:
+    """Records from papers grouped by paper and section (in text order), with their count
+    and pages; empty when no record has a section (abstracts)."""
+    groups: dict[str, dict[tuple[str, str], list[Any]]] = {}
+    for r in records:
+        if r.get("section") is None:
+            continue
+        doc = groups.setdefault(str(r.get("document_id")), {})
+        key = (str(r["section"]), str(r.get("section_heading") or ""))
+        start = r.get("sentence_start") if isinstance(r.get("sentence_start"), int) else 0
+        g = doc.setdefault(key, [start, 0, []])
+        g[0], g[1] = min(g[0], start), g[1] + 1
+        if isinstance(r.get("page"), int):
+            g[2].append(r["page"])
+    if not groups:
+        return ""
+    rows = []
+    for doc, secs in groups.items():
+        total = sum(g[1] for g in secs.values())
+        ordered = sorted(secs.items(), key=lambda kv: kv[1][0])
+        for k, ((sec, heading), (_, n, pages)) in enumerate(ordered):
+            cell = (f'<td rowspan="{len(secs)}">{document_link(doc)} '
+                    f'<span class="note">({total})</span></td>') if k == 0 else ""
+            rows.append(f"<tr>{cell}<td>{escape(sec)}</td><td>{escape(heading)}</td>"
+                        f'<td class="n">{n}</td><td>{escape(_pages(pages))}</td></tr>')
+    return ('<section id="papers">\n<h2>Papers</h2>\n<table class="papers"><thead><tr>'
+            f"<th>Paper</th><th>Section</th><th>Heading</th><th>{escape(what)}</th>"
+            "<th>Pages</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>\n"
+            "</section>")
+
+
 # --- page --------------------------------------------------------------------------------
 
 
 def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_html: str,
          heads: str, rows: str, what: str, css: str = "", top_html: str = "",
-         top_title: str = "Top interactions") -> str:
+         top_title: str = "Top interactions", papers_html: str = "") -> str:
     """The report page. First screen: title, counts, the network figure and (``top_html``)
-    the strongest interactions; then the sortable, filterable table (``heads``: its ``<th>``
-    cells, ``rows``: its ``<tr>`` rows) and the run's summary at the end."""
+    the strongest interactions; then (``papers_html``, :func:`papers_table`) the records
+    of papers by paper and section, the sortable, filterable table (``heads``: its
+    ``<th>`` cells, ``rows``: its ``<tr>`` rows) and the run's summary at the end."""
     top = (f'<section id="top">\n<h2>{escape(top_title)}</h2>\n{top_html}\n</section>'
            if top_html else "")
     summary_html = summary_table(summary or {})
@@ -281,6 +351,7 @@ def page(*, title: str, counts: str, summary: Mapping[str, Any] | None, network_
 </section>
 {top}
 </div>
+{papers_html}
 <section id="table">
 <h2>{escape(what)}</h2>
 <input id="filter" type="search" placeholder="filter rows" aria-label="filter rows">

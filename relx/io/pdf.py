@@ -548,14 +548,23 @@ def _document(path: Path, stem: str, paras: list[_Para], body_size: float,
                           if (h := _heading(paras[i], body_size)) and
                           (section_type(h) is not None or _NUMBERED.match(h))), len(paras))
     top: str | None = None     # the type of the open top-level section
+    abstract_seen = False
     for i, p in enumerate(paras):
         cap = _CAPTION.match(p.text)
         heading = _heading(p, body_size) if i >= first_heading else None
         if i == title_i:
-            b.section("TITLE", p.text)
+            b.open("TITLE")
+            b.add(p.text, p.boxes)
+            b.close()
         elif i < first_heading and (title_i is None or i < title_i or
                                     paras[i].lines[0].page <= 2):
-            kind = "ABSTRACT" if len(p.text.split()) >= 40 else "AUTH_AFF"
+            words = len(p.text.split())
+            # a long paragraph is the abstract; so is a shorter sentence after it (the
+            # last part of a structured abstract), unless it is small print
+            kind = "ABSTRACT" if words >= 40 or (
+                abstract_seen and words >= 8 and p.text.rstrip().endswith(".")
+                and not _NOTE.search(p.text)) else "AUTH_AFF"
+            abstract_seen = abstract_seen or kind == "ABSTRACT"
             b.open(kind)
             b.add(p.text, p.boxes)
             b.close()

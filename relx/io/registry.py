@@ -49,6 +49,12 @@ class Format:
     bad_id: str | None = None
     stream: str | None = None
     mentions: bool = False
+    options: tuple[str, ...] = ()
+
+
+#: reader options of the paper readers: :func:`read` gives each reader those its
+#: ``Format.options`` name (a folder mixes PDFs, JATS and abstracts)
+READER_OPTIONS = ("max_pages", "max_seconds", "table_cells")
 
 
 #: item kinds a task hands to output formats, and how each names its document
@@ -69,11 +75,12 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("pubmed", "PubMed/MEDLINE XML (PubmedArticleSet, PubmedBookArticleSet, "
            "MedlineCitationSet)", (".xml", ".xml.gz"), "relx.io.pubmed:read_pubmed"),
     Format("jats", "JATS/NLM XML full text (PMC OA .nxml, Europe PMC, eLife, bioRxiv)",
-           (".nxml", ".nxml.gz", ".xml", ".xml.gz"), "relx.io.jats:read_jats"),
+           (".nxml", ".nxml.gz", ".xml", ".xml.gz"), "relx.io.jats:read_jats",
+           options=("table_cells",)),
     Format("pmc-package", "PMC OA package or bulk archive (.tar.gz of .nxml, or of a .pdf)",
-           (".tar.gz", ".tgz"), "relx.io.jats:read_pmc_package"),
+           (".tar.gz", ".tgz"), "relx.io.jats:read_pmc_package", options=READER_OPTIONS),
     Format("pdf", "PDF with a text layer (papers: columns, sections, page boxes)", (".pdf",),
-           "relx.io.pdf:read_pdf"),
+           "relx.io.pdf:read_pdf", options=("max_pages", "max_seconds")),
     Format("bioc", "BioC XML", (".xml", ".xml.gz"),
            "relx.io.bioc:read_bioc", "relx.io.bioc:write_bioc", {"fmt": "xml"},
            parts={"documents": "relx.io.bioc:write_bioc_part",
@@ -240,10 +247,15 @@ def readable_suffixes() -> set[str]:
     return {s for f in FORMATS.values() if f.reader for s in f.suffixes}
 
 
-def _skip_reason(p: Path, known: set[str]) -> str | None:
-    """Why the folder listing passes over file ``p`` (None: it does not)."""
-    if p.name.startswith("."):
-        return "hidden file"
+#: what :func:`scan` says of a hidden file (or of a file in a hidden folder)
+HIDDEN = "hidden file"
+
+
+def _skip_reason(p: Path, known: set[str], folder: Path | None = None) -> str | None:
+    """Why the listing of ``folder`` passes over file ``p`` (None: it does not)."""
+    parts = p.relative_to(folder).parts if folder is not None else (p.name,)
+    if any(x.startswith(".") for x in parts):
+        return HIDDEN
     if suffix(p) not in known:
         ext = suffix(p)
         return f"unknown extension {ext!r}" if ext else "no extension"
@@ -256,18 +268,21 @@ def _files(folder: Path, on_skip: Callable[[Path, str], None] | None = None
     for p in sorted(folder.rglob("*")):
         if not p.is_file():
             continue
-        reason = _skip_reason(p, known)
+        reason = _skip_reason(p, known, folder)
         if reason is None:
             yield p, detect_format(p)
         elif on_skip is not None:
             on_skip(p, reason)
 
 
-def scan(folder: str | Path) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]]]:
+def scan(folder: str | Path, *, detect: bool = True
+         ) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]]]:
     """The files under ``folder``, in sorted order: ``known`` ``(path, format)`` that
-    :func:`read` reads, and ``skipped`` ``(path, reason)``: hidden files, unknown
-    extensions, and files of a known extension whose content is of no known format
-    (e.g. ``unknown XML format <html>``), which :func:`read` would stop at."""
+    :func:`read` reads, and ``skipped`` ``(path, reason)``: hidden files (and files in
+    hidden folders: :data:`HIDDEN`), unknown extensions, and files of a known extension
+    whose content is of no known format (e.g. ``unknown XML format <html>``), which
+    :func:`read` would stop at. ``detect=False``: by extension only (every format
+    ``""``; for a batch whose input format is given)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ReaderError(folder, "folder", "no such folder")
@@ -277,7 +292,10 @@ def scan(folder: str | Path) -> tuple[list[tuple[Path, str]], list[tuple[Path, s
     for p in sorted(folder.rglob("*")):
         if not p.is_file():
             continue
-        reason = _skip_reason(p, known_suffixes)
+        reason = _skip_reason(p, known_suffixes, folder)
+        if reason is None and not detect:
+            known.append((p, ""))
+            continue
         if reason is None:
             try:
                 known.append((p, detect_format(p)))
@@ -293,9 +311,14 @@ def read(path: str | Path, format: str | None = None,
          **options: Any) -> Iterator[Document]:
     """Read documents from a file (format detected unless given) or from every known file
     of a folder; ``options`` go to the reader (e.g. ``types=`` for BioC/PubTator;
-    ``on_error=`` to be told of unreadable documents and go on with the next one).
+    ``on_error=`` to be told of unreadable documents and go on with the next one); the
+    paper readers' options (:data:`READER_OPTIONS`: ``max_pages``, ``max_seconds`` for
+    PDFs, ``table_cells`` for JATS) go only to the readers that take them.
     ``on_skip(path, reason)``: told of each file of a folder that is not read (hidden,
-    unknown extension)."""
+    unknown extension).
+
+    Papers come back as sectioned documents (``Document.sections``, and for PDFs
+    ``layout`` and ``meta["pages"]``), unparsed: ``relx.read("paper.pdf")``."""
     path = Path(path)
     if path.is_dir():
         for p, fmt in _files(path, on_skip):
@@ -310,7 +333,8 @@ def read(path: str | Path, format: str | None = None,
     except (ImportError, AttributeError, ValueError) as exc:
         raise ReaderError(path, "file", f"no reader for format {name!r} is installed "
                                         f"({exc})") from None
-    yield from reader(path, **options)
+    yield from reader(path, **{k: v for k, v in options.items()
+                               if k not in READER_OPTIONS or k in spec.options})
 
 
 def _format_for_output(path: Path) -> str:

@@ -5,6 +5,12 @@ and ``;``-joined namespaced ids, the score, the sentence, the negated/speculated
 (``true``/``false``), the calibrated probability and the threshold it passed, the
 interaction type, direction and event score. Tabs and line breaks in values become spaces;
 numbers have 4 decimals; a missing value is empty.
+
+Relations from papers add three trailing columns (:data:`PAPER_COLUMNS`): the sentence's
+``section`` type, ``section_heading`` and ``page`` (PDFs). One file has one set of
+columns: a file holds them when any of its relations comes from a paper (then relations
+of documents without sections have them empty); a file of abstracts only has the 19
+columns it always had.
 """
 
 from __future__ import annotations
@@ -34,15 +40,40 @@ def _num(value: float | None) -> str:
     return "" if value is None else f"{value:.4f}"
 
 
+#: the trailing columns of a file holding relations from papers
+PAPER_COLUMNS = ("section", "section_heading", "page")
+_PAPER_PAD = "\t" * len(PAPER_COLUMNS)
+
+
 def tsv_row(r: Any) -> str:
-    """One relation record (an :class:`~relx.ppi.extract.ExtractedRelation`) as a TSV line."""
-    return "\t".join(_clean(x) for x in (
-        r.document_id, r.sentence_id, r.entity1.text, r.entity1.start, r.entity1.end,
-        join_ids(r.entity1.norm_ids), r.entity2.text, r.entity2.start, r.entity2.end,
-        join_ids(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence, _flag(r.negated),
-        _flag(getattr(r, "speculated", False)), _num(getattr(r, "probability", None)),
-        _num(getattr(r, "threshold", None)), getattr(r, "type", "Interaction"),
-        getattr(r, "direction", None) or "", _num(getattr(r, "event_score", None)))) + "\n"
+    """One relation record (an :class:`~relx.ppi.extract.ExtractedRelation`) as a TSV line
+    (with the :data:`PAPER_COLUMNS` when it has a section)."""
+    cells = [r.document_id, r.sentence_id, r.entity1.text, r.entity1.start, r.entity1.end,
+             join_ids(r.entity1.norm_ids), r.entity2.text, r.entity2.start, r.entity2.end,
+             join_ids(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence, _flag(r.negated),
+             _flag(getattr(r, "speculated", False)), _num(getattr(r, "probability", None)),
+             _num(getattr(r, "threshold", None)), getattr(r, "type", "Interaction"),
+             getattr(r, "direction", None) or "", _num(getattr(r, "event_score", None))]
+    section = getattr(r, "section", None)
+    if section is not None:
+        page = getattr(r, "page", None)
+        cells += [section, getattr(r, "section_heading", None) or "",
+                  "" if page is None else page]
+    return "\t".join(_clean(x) for x in cells) + "\n"
+
+
+def _has_paper_columns(line: str) -> bool:
+    return line.count("\t") >= len(TSV_COLUMNS) + len(PAPER_COLUMNS) - 1
+
+
+def _header(papers: bool) -> str:
+    return "\t".join((*TSV_COLUMNS, *PAPER_COLUMNS) if papers else TSV_COLUMNS) + "\n"
+
+
+def _lines(rows: Iterable[str], papers: bool) -> Iterable[str]:
+    """Rows padded to the file's columns."""
+    for row in rows:
+        yield row[:-1] + _PAPER_PAD + "\n" if papers and not _has_paper_columns(row) else row
 
 
 def write_tsv_part(relations: Iterable[Any], path: str | Path) -> None:
@@ -52,16 +83,30 @@ def write_tsv_part(relations: Iterable[Any], path: str | Path) -> None:
 
 
 def join_tsv(parts: list[Path], target: Path) -> None:
-    """The header, then every part's rows."""
-    concat_files(parts, target, "\t".join(TSV_COLUMNS) + "\n")
+    """The header, then every part's rows (with the paper columns when any row has them;
+    see the module docstring)."""
+    existing = [p for p in parts if p.exists()]
+    papers = False
+    for p in existing:
+        with open(p, encoding="utf-8") as fh:
+            if any(_has_paper_columns(line) for line in fh):
+                papers = True
+                break
+    if not papers:
+        concat_files(parts, target, _header(False))
+        return
+    with atomic_open(target) as out:
+        out.write(_header(True))
+        for p in existing:
+            with open(p, encoding="utf-8") as fh:
+                out.writelines(_lines(fh, True))
 
 
 def write_tsv(relations: Iterable[Any], path: str | Path) -> int:
     """Relations as one TSV file with its header, atomically; returns the row count."""
-    n = 0
+    rows = [tsv_row(r) for r in relations]
+    papers = any(map(_has_paper_columns, rows))
     with atomic_open(path) as fh:
-        fh.write("\t".join(TSV_COLUMNS) + "\n")
-        for r in relations:
-            fh.write(tsv_row(r))
-            n += 1
-    return n
+        fh.write(_header(papers))
+        fh.writelines(_lines(rows, papers))
+    return len(rows)

@@ -27,6 +27,7 @@ from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span,
 from relx.doc_limits import DocumentClock
 from relx.errors import ConfigError
 from relx.model_store import models_dir, reading_model_file
+from relx.parse.paper_mentions import short_form_mentions
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 #: which mentions a parsed document gets: see :class:`Parser`
@@ -400,6 +401,19 @@ def _bounded_chunks(items: Iterable[tuple[Any, _Block]], n: int, max_chars: int
         yield chunk
 
 
+def with_structure(given: Document, parsed: Document) -> Document:
+    """``parsed`` (made from ``given``) with ``given``'s structure: its sections, layout
+    and meta, and each sentence's section, heading, page and boxes
+    (:func:`relx.io.papers.locate_sentences`). A document without any (an abstract read
+    from text) costs nothing."""
+    if not (given.sections or given.layout or given.meta):
+        return parsed
+    from relx.io.papers import locate_sentences
+
+    parsed.sections, parsed.layout, parsed.meta = given.sections, given.layout, given.meta
+    return locate_sentences(parsed)
+
+
 class Parser:
     """Parses text and documents into relx's data model.
 
@@ -588,10 +602,12 @@ class Parser:
     @staticmethod
     def _ner_entities(doc: Document, sdoc: Any, base: int = 0, first: int = 0
                       ) -> list[Entity]:
-        return [Entity(id=f"{doc.id}.e{first + k}",
-                       spans=[Span(start=base + e.start_char, end=base + e.end_char)],
-                       type="Protein", text=e.text)
-                for k, e in enumerate(x for x in sdoc.ents if x.label_.upper() in NER_LABELS)]
+        return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
+            Entity(id=f"{doc.id}.e{first + k}",
+                   spans=[Span(start=base + e.start_char, end=base + e.end_char)],
+                   type="Protein", text=e.text)
+            for k, e in enumerate(x for x in sdoc.ents if x.label_.upper() in NER_LABELS)],
+            base, first)
 
     @staticmethod
     def _document(state: _DocParse) -> Document:
@@ -605,8 +621,9 @@ class Parser:
             i = bisect_right(starts, e.start) - 1
             if i >= 0 and e.start < sents[i].end:
                 sents[i].entities.append(e)
-        return Document(id=doc.id, text=doc.text, sentences=sents, source=doc.source,
-                        orig_id=doc.orig_id, abbreviations=state.abbreviations)
+        return with_structure(doc, Document(id=doc.id, text=doc.text, sentences=sents,
+                                            source=doc.source, orig_id=doc.orig_id,
+                                            abbreviations=state.abbreviations))
 
     def reparse_sentences(self, docs: Iterable[Document]) -> Iterator[Document]:
         """Re-tag and re-parse every sentence as it is (boundaries, entities and relations

@@ -13,19 +13,21 @@ of these (:mod:`relx.api`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import combinations, islice
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
 from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS, DocumentClock
 from relx.errors import ConfigError
 from relx.ids import is_protein_type
+from relx.io.papers import restore_text, sections_option, select_stream
 from relx.learn.hedging import hedging_flags, load_hedging
 from relx.model_store import find_model_dir
 from relx.parse.pipeline import Parser
@@ -50,6 +52,10 @@ class ExtractedEntity(BaseModel):
     grounded: bool | None = None           # False: in no lexicon (norm_ids empty)
 
 
+def _none(value: object) -> bool:
+    return value is None
+
+
 class ExtractedRelation(BaseModel):
     """One extracted interaction: where it was found, its two proteins and its score;
     ``negated`` / ``speculated``: the sentence states the interaction as not happening /
@@ -63,7 +69,11 @@ class ExtractedRelation(BaseModel):
     typing is off), ``direction``: ``entity1->entity2`` / ``entity2->entity1`` (who acts on
     whom: Cause -> Theme, enzyme -> substrate) or None (undirected), ``event_score``: the
     supporting event's score (:mod:`relx.ge.interactions`). ``same_gene``: with
-    ``same_gene_pairs``, why the two mentions name one gene (then it is no interaction)."""
+    ``same_gene_pairs``, why the two mentions name one gene (then it is no interaction).
+    From a paper: ``section`` (:data:`relx.doc.SECTION_TYPES`: ``RESULTS``, ``FIG``...)
+    and ``section_heading`` of the sentence, and from a PDF its ``page`` and ``boxes``
+    (``[page, x0, y0, x1, y1]`` per printed line, PDF points from the page's top-left
+    corner); left out of the JSON when None (abstracts)."""
 
     document_id: str
     sentence_id: str
@@ -83,6 +93,10 @@ class ExtractedRelation(BaseModel):
     direction: str | None = None
     event_score: float | None = None
     same_gene: str | None = None
+    section: str | None = Field(default=None, exclude_if=_none)
+    section_heading: str | None = Field(default=None, exclude_if=_none)
+    page: int | None = Field(default=None, exclude_if=_none)
+    boxes: list[list[float]] | None = Field(default=None, exclude_if=_none)
 
 
 class RelationTyper(Protocol):
@@ -216,6 +230,10 @@ class Extractor(StreamingExtractor):
     it too, flagged with the reason in ``same_gene``. ``orthologs="human"``: each
     entity's ids start with its human orthologs (a mouse or rat gene's own ids follow), so
     networks and INDRA Statements use human ids; ``taxon`` still says whose gene it is.
+    ``sections``: the parts of a paper read (:func:`relx.io.papers.sections_option`: None
+    for title, abstract, body, captions and footnotes -- references, acknowledgements and
+    funding, authors and affiliations and competing interests left out; ``"all"``;
+    ``"title,abstract,results"``); documents without sections are read whole.
     """
 
     #: reported pairs of two names of one gene too (flagged); ids with human orthologs first
@@ -232,12 +250,14 @@ class Extractor(StreamingExtractor):
                  max_doc_chars: int | None = DEFAULT_MAX_DOC_CHARS,
                  max_doc_seconds: float | None = DEFAULT_MAX_DOC_SECONDS,
                  mentions: str = "auto", same_gene_pairs: bool = False,
-                 orthologs: str | None = None) -> None:
+                 orthologs: str | None = None,
+                 sections: str | Collection[str] | None = None) -> None:
+        self.sections = sections_option(sections)
         self._options = {"spacy_model": spacy_model, "threshold": threshold, "ground": ground,
                          "batch_docs": batch_docs, "threads": threads, "typer": typer,
                          "max_doc_chars": max_doc_chars, "max_doc_seconds": max_doc_seconds,
                          "mentions": mentions, "same_gene_pairs": same_gene_pairs,
-                         "orthologs": orthologs}
+                         "orthologs": orthologs, "sections": sections}
         self.same_gene_pairs = same_gene_pairs
         self.orthologs = orthologs
         self.max_doc_chars = max_doc_chars
@@ -312,7 +332,10 @@ class Extractor(StreamingExtractor):
                   ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:
         """Per document: the parsed document with its *reported* relations on its sentences,
         the extracted relations, and the number of candidate pairs scored
-        (:meth:`annotate` is the thread-safe entry)."""
+        (:meth:`annotate` is the thread-safe entry). Only the ``sections`` of a paper are
+        parsed and scored; the document comes back with its whole text."""
+        originals: deque[str | None] = deque()
+        docs = list(select_stream(docs, self.sections, originals))
         clock = DocumentClock(self.max_doc_seconds)
         clock.start(docs)
         parsed = self.parser.parse_documents(docs, min_entities=2,   # pairs need two mentions
@@ -337,6 +360,7 @@ class Extractor(StreamingExtractor):
                     self.typer.type_relations(part)
                     self._check_time(clock, docs, chunk, "typing")
             for d, n in zip(chunk, n_scored, strict=True):
+                d = restore_text(d, originals.popleft())
                 yield d, [self._record(d, s, r, prob[id(r)], prob[("same", id(r))])
                           for s in d.sentences for r in s.relations], n
 
@@ -384,7 +408,8 @@ class Extractor(StreamingExtractor):
             speculated=r.speculated, probability=None if p is None else round(p, 4),
             threshold=round(self.threshold, 4),
             type="Interaction" if r.type == "PPI" else r.type, direction=r.direction,
-            event_score=r.event_score, same_gene=same)
+            event_score=r.event_score, same_gene=same, section=s.section,
+            section_heading=s.section_heading, page=s.page, boxes=s.boxes)
 
 
 def load(model: str | Path | None = None, **options: Any) -> Extractor:

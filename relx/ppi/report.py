@@ -6,7 +6,9 @@ documents whose id is a PMID). First screen: the network aggregated across docum
 (:mod:`relx.io.network`: edges coloured by type, arrows for direction, width by the number of
 relations, negated relations left out) beside the strongest interactions; then a sortable
 table of the relations (``#sort=score`` or ``#sort=score:desc`` in the URL sorts on load)
-with negated / speculated ones marked, and the run's summary at the end.
+with negated / speculated ones marked, and the run's summary at the end. Relations from
+papers are also listed by paper and section with their pages, and the table gets a
+Section column (type, heading, page).
 
 Relations are the dicts the extractor writes as JSONL lines::
 
@@ -35,6 +37,8 @@ from relx.io.html import (
     network_svg,
     node_key,
     page,
+    papers_table,
+    section_cell,
 )
 from relx.io.html import escape as _e
 
@@ -60,7 +64,12 @@ def _entity_cell(ent: Mapping[str, Any], symbol: Callable[[str], str | None] | N
     return f'<td data-v="{_e(text.lower())}">{_e(text)}{id_html}</td>'
 
 
-def _row(rel: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> str:
+#: the column of relations from papers
+SECTION_COLUMN = ("section", "Section", "text")
+
+
+def _row(rel: Mapping[str, Any], symbol: Callable[[str], str | None] | None,
+         papers: bool = False) -> str:
     sentence = str(rel.get("sentence") or "")
     offset = rel.get("sentence_start")
     offset = offset if isinstance(offset, int) else 0
@@ -87,6 +96,7 @@ def _row(rel: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> 
         f'<td data-v="{_e(sentence.lower())}">{sent_html}</td>'
         f"{_entity_cell(e1, symbol)}{_entity_cell(e2, symbol)}"
         f'<td class="score" data-v="{score_v}">{score_txt}</td>'
+        f"{section_cell(rel) if papers else ''}"
         "</tr>"
     )
 
@@ -137,13 +147,14 @@ def render_report(
     if summary and summary.get("event_model"):   # the typed pass
         counts += (f"; types from {summary['event_model']} "
                    f"{summary.get('event_model_version') or ''}").rstrip()
+    papers = any(r.get("section") is not None for r in relations)
     heads = "".join(
         f'<th data-key="{key}" data-type="{typ}" scope="col"'
         + (' aria-sort="descending"' if key == "score" else "")  # the rows' initial order
         + f">{_e(label)}</th>"
-        for key, label, typ in COLUMNS
+        for key, label, typ in (*COLUMNS, *((SECTION_COLUMN,) if papers else ()))
     )
-    rows = "\n".join(_row(r, symbol) for r in ordered)
+    rows = "\n".join(_row(r, symbol, papers) for r in ordered)
     network_html = (
         f"<figure>{svg}<figcaption>{_e(caption)}; one edge per protein pair, type and "
         "direction, its width growing with the number of relations; hover for counts and "
@@ -152,7 +163,8 @@ def render_report(
         else "<p>No relations.</p>"
     )
     return page(title=title, counts=counts, summary=summary, network_html=network_html,
-                heads=heads, rows=rows, what="Relations", top_html=interactions_table(net))
+                heads=heads, rows=rows, what="Relations", top_html=interactions_table(net),
+                papers_html=papers_table(relations, "Relations"))
 
 
 def write_report(
