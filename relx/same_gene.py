@@ -29,7 +29,7 @@ from relx.famplex import FamPlex, default_famplex
 from relx.ground import Grounder, default_grounder, normalize_key
 from relx.ground_doc import resolve
 
-__all__ = ["REASONS", "same_gene"]
+__all__ = ["REASONS", "abbreviation_keys", "same_gene"]
 
 REASONS = ("same id", "ortholog", "abbreviation", "synonym", "family member",
            "complex subunit", "generic class", "same text")
@@ -65,9 +65,23 @@ def _between(doc: Document, a: Entity, b: Entity) -> str:
     return doc.text[first.end:second.start] if first.end <= second.start else "\0"
 
 
+def abbreviation_keys(doc: Document) -> frozenset[frozenset[str]]:
+    """The document's (short form, long form) definitions as pairs of normalised keys
+    (the two differing): what ``abbreviation`` compares a pair of mentions with."""
+    keys = set()
+    for ab in doc.abbreviations:
+        short, long = normalize_key(ab.short_text), normalize_key(ab.long_text)
+        if short != long:
+            keys.add(frozenset((short, long)))
+    return frozenset(keys)
+
+
 def same_gene(e1: Entity, e2: Entity, doc: Document, *, grounder: Grounder | None = None,
-              famplex: FamPlex | None = None) -> str | None:
-    """Why ``e1`` and ``e2`` denote the same gene (one of :data:`REASONS`), or None."""
+              famplex: FamPlex | None = None,
+              abbreviations: frozenset[frozenset[str]] | None = None) -> str | None:
+    """Why ``e1`` and ``e2`` denote the same gene (one of :data:`REASONS`), or None;
+    ``abbreviations``: :func:`abbreviation_keys` of ``doc`` when already computed (a caller
+    judging many pairs of one document computes them once: they are the document's)."""
     g = grounder or default_grounder()
     fam = famplex or default_famplex()
     t1, t2 = _text(doc, e1), _text(doc, e2)
@@ -79,10 +93,9 @@ def same_gene(e1: Entity, e2: Entity, doc: Document, *, grounder: Grounder | Non
         h1, h2 = _human(g, ids1[0]), _human(g, ids2[0])
         if h1 == h2:
             return "ortholog"
-    for ab in doc.abbreviations:
-        short, long = normalize_key(ab.short_text), normalize_key(ab.long_text)
-        if {k1, k2} == {short, long} and short != long:
-            return "abbreviation"
+    keys = abbreviation_keys(doc) if abbreviations is None else abbreviations
+    if k1 != k2 and frozenset((k1, k2)) in keys:
+        return "abbreviation"
     between = _between(doc, e1, e2)
     if ids1 and ids2 and _ALTERNATIVE.match(between) and set(ids1) & set(ids2):
         return "synonym"

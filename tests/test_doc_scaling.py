@@ -259,7 +259,7 @@ def _bare_extractor() -> Any:
     ex.__dict__.update(parser=_GivenParses(), model=_Scores(), calibration=None,
                        hedging=None, ground=False, typer=None, threshold=0.5,
                        in_domain=False, batch_docs=64, max_doc_chars=None,
-                       max_doc_seconds=None)
+                       max_doc_seconds=None, same_gene_pairs=False, orthologs=None)
     return ex
 
 
@@ -276,6 +276,31 @@ def test_pairing_and_scoring_a_document_is_linear() -> None:
         return lines
 
     assert_linear(work)
+
+
+class _Reported(_Scores):
+    """A stand-in pair model that reports every pair."""
+
+    def scores(self, inst: list, in_domain: bool = False) -> np.ndarray:
+        return np.full(len(inst), 0.9)
+
+
+def test_judging_reported_pairs_for_one_gene_is_linear() -> None:
+    """Whether two mentions name one gene compares them with the document's abbreviations:
+    read once per document, not once per reported pair."""
+    ex = _bare_extractor()
+    ex.model, ex.same_gene_pairs = _Reported(), True
+    list(ex._annotate([synthetic_document(200)]))   # lexicons loaded, names cached
+
+    def work(n: int) -> int:
+        doc = synthetic_document(n)
+        out: list = []
+        lines = relx_lines(lambda: out.extend(ex._annotate([doc])))
+        found = out[0][1]
+        assert len(found) == 2 * n     # every pair judged (none names one gene twice)
+        return lines
+
+    assert_linear(work, n=100)
 
 
 def test_document_context_features_are_linear() -> None:

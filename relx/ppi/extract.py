@@ -35,7 +35,7 @@ from relx.ppi.calibration import model_calibration
 from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RelationModel, load_model
 from relx.represent.instances import PairInstance
 from relx.represent.pair_features import document_context_features
-from relx.same_gene import same_gene
+from relx.same_gene import abbreviation_keys, same_gene
 
 
 class ExtractedEntity(BaseModel):
@@ -353,8 +353,9 @@ class Extractor(StreamingExtractor):
                         for x, c in zip(inst, document_context_features(inst), strict=True)]
             n_scored = [sum(len(s.relations) for s in d.sentences) for d in chunk]
             prob: dict[Any, Any] = {}      # relation -> probability; ("same", r) -> reason
+            keys = {id(d.abbreviations): abbreviation_keys(d) for d in chunk}
             for part, lo, hi in _windows(chunk, SCORE_WINDOW):
-                self._score(part, inst[lo:hi], prob)
+                self._score(part, inst[lo:hi], prob, keys)
                 self._check_time(clock, docs, chunk, "pair scoring")
                 if self.typer is not None:
                     self.typer.type_relations(part)
@@ -365,11 +366,13 @@ class Extractor(StreamingExtractor):
                           for s in d.sentences for r in s.relations], n
 
     def _score(self, docs: list[Document], inst: list[PairInstance],
-               prob: dict[Any, Any]) -> None:
+               prob: dict[Any, Any], keys: dict[int, frozenset[frozenset[str]]]) -> None:
         """Score ``inst`` (the candidate pairs of ``docs``' sentences, in order); keep on
         each sentence the pairs over the threshold, with their negation/speculation flags,
         and their calibrated probabilities in ``prob`` (by relation object); a pair of two
-        names of one gene is dropped unless ``same_gene_pairs`` (its reason in ``prob``)."""
+        names of one gene is dropped unless ``same_gene_pairs`` (its reason in ``prob``;
+        ``keys``: each document's :func:`relx.same_gene.abbreviation_keys`, by the id of
+        its abbreviation list, which a window's copy of the document shares)."""
         raw = self.model.scores(inst, in_domain=self.in_domain)
         scores = iter(raw.tolist())
         probs = iter(self.calibration(raw).tolist() if self.calibration else [None] * len(raw))
@@ -379,7 +382,8 @@ class Extractor(StreamingExtractor):
                 for r in s.relations:
                     r.score, prob[id(r)] = next(scores), next(probs)
                     if r.score > self.threshold:
-                        same = same_gene(s.entity(r.arg1), s.entity(r.arg2), d)
+                        same = same_gene(s.entity(r.arg1), s.entity(r.arg2), d,
+                                         abbreviations=keys[id(d.abbreviations)])
                         if same is not None and not self.same_gene_pairs:
                             continue        # two names of one gene: no interaction
                         prob[("same", id(r))] = same
