@@ -174,6 +174,10 @@ def test_build_with_fake_genes(tmp_path):
     assert stats["bionlp13cg"]["pieces_written"] == 2
     dev = list(DocBin().from_disk(tmp_path / "out" / "dev.spacy").get_docs(nlp.vocab))
     assert len(dev) == 2 + 1 + 1   # GE devel pieces + BC2GM S3 + CG C2
+    again = build_ner_corpus(shared, tmp_path / "out2", genes=genes, famplex=False,
+                             ge_repeat=2, weights={"bc2gm": 0, "jnlpba": 0, "craft": 0})
+    assert again["ge_train"]["docs"] == 2 * stats["ge_train"]["docs"]
+    assert "famplex_missing" not in again["ge_train"] and "bc2gm" not in again
 
 
 def test_unknown_weight_refused(tmp_path):

@@ -332,7 +332,7 @@ def _annotated(nlp: Language, piece: tuple, stats: Counter, misaligned: str) -> 
 def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
                      protein_splits: bool = True, full_text_repeat: int = 3,
                      genes: Path | None = None, weights: dict[str, float] | None = None,
-                     famplex: bool = True) -> dict:
+                     famplex: bool = True, ge_repeat: int = 1) -> dict:
     """Write ``train.spacy`` (GE 2011+2009 train, AIMed, BioInfer, IEPA) and ``dev.spacy``
     (GE 2011 devel) to ``out``, with ``stats.json``; return the statistics.
 
@@ -341,7 +341,8 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
     ``entities`` left ``aligned`` / ``misaligned`` to token boundaries, and the spaCy
     ``docs`` and ``tokens`` written. ``protein_splits``: tokenise with the protein-boundary
     tokenizer (:func:`make_tokenizer`); the model must then be trained and run with it.
-    ``full_text_repeat``: how often the GE full-text (PMC) training pieces are repeated.
+    ``full_text_repeat``: how often the GE full-text (PMC) training pieces are repeated;
+    ``ge_repeat``: how often every GE training piece is (on top of ``full_text_repeat``).
 
     ``genes``: the JSONL gene corpora folder (``../shared/corpora/genes``); adds their
     training splits with corpus ``weights`` and their dev splits to ``dev.spacy``, removes
@@ -359,7 +360,8 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
     out.mkdir(parents=True, exist_ok=True)
     nlp = blank_nlp(protein_splits)
     stats: dict[str, Any] = {"misaligned_mode": misaligned, "protein_splits": protein_splits,
-                             "full_text_repeat": full_text_repeat, "label": LABEL}
+                             "full_text_repeat": full_text_repeat, "ge_repeat": ge_repeat,
+                             "label": LABEL}
     counters: dict[str, Counter] = {}
     pattern = None
     excluded: dict[str, set[str]] = {"external": set()}
@@ -378,9 +380,9 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
         return nc.with_famplex(texts, pattern, c)
 
     c = counters.setdefault("ge_train", Counter())
-    train = _docbin(nlp, fam(ge_texts([ge / "2011" / "train", ge / "2009" / "train"], c,
-                                      [*dev_ids, *excluded["external"]], full_text_repeat),
-                             c), c, misaligned)
+    ge_pieces = list(ge_texts([ge / "2011" / "train", ge / "2009" / "train"], c,
+                              [*dev_ids, *excluded["external"]], full_text_repeat))
+    train = _docbin(nlp, fam(ge_pieces * ge_repeat, c), c, misaligned)
     for name in PPI_CORPORA:
         c = counters.setdefault(name, Counter())
         db = _docbin(nlp, fam(ppi_texts([ppi / f"{name}-learning-format.xml.gz"], c), c), c,
@@ -508,13 +510,16 @@ def build_cmd(
     famplex: Annotated[bool, typer.Option(
         help="with --genes: FamPlex family/complex names in GE/PPI documents are missing "
              "annotation")] = True,
+    ge_repeat: Annotated[int, typer.Option(
+        help="repeat every GE training piece this often")] = 1,
 ) -> None:
     """Write the spaCy NER training/dev corpora (train.spacy, dev.spacy, stats.json)."""
     from relx.parse.ner_corpora import parse_weights
 
     stats = build_ner_corpus(shared, out, misaligned=misaligned, protein_splits=protein_splits,
                              full_text_repeat=full_text_repeat, genes=genes,
-                             weights=parse_weights(weights), famplex=famplex)
+                             weights=parse_weights(weights), famplex=famplex,
+                             ge_repeat=ge_repeat)
     typer.echo(json.dumps(stats, indent=1))
 
 
