@@ -3,6 +3,9 @@
     python -m lab.parser assemble --parser runs/parser/model/model-best \\
         --ner runs/ner/model/model-best --out models/relx_bio_sm   (make pipeline)
 
+``--parser`` may also be an assembled pipeline (``models/relx_bio_sm``): its parser side is
+kept and its sentencizer, NER and abbreviation detector are replaced.
+
 The result: scispacy's ``combined_rule_tokenizer`` (with relx's protein-boundary splits,
 see :func:`relx.parse.ner.make_tokenizer`) and ``pysbd_sentencizer``, the trained
 tok2vec/tagger/attribute_ruler/lemmatizer/parser, the NER (with its own tok2vec) and
@@ -27,15 +30,27 @@ SAME_PARSES_AS = ["0.3.1"]  # versions that parse exactly as this one (relx.pars
 SPACY_VERSIONS = ">=3.7.5,<3.9.0"
 
 
-def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | None = None
-             ) -> Any:
-    """Build the runtime pipeline and save it to ``out``; returns the ``nlp``."""
+NER_SOURCES = ["BioNLP-ST GE 2009/2011 train .a1", "AIMed, BioInfer, IEPA entities"]
+#: what --parser may already hold (a shipped pipeline): replaced, not duplicated
+REPLACED = ("pysbd_sentencizer", "relx_sentencizer", "ner", "abbreviation_detector")
+
+
+def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | None = None,
+             version: str = PIPELINE_VERSION, ner_sources: list[str] | None = None) -> Any:
+    """Build the runtime pipeline and save it to ``out``; returns the ``nlp``.
+
+    ``parser``: a trained parser pipeline, or an assembled one (``models/relx_bio_sm``), whose
+    sentencizer, NER and abbreviation detector are then replaced. ``version``: the
+    pipeline's version; another than :data:`PIPELINE_VERSION` lists no ``same_parses_as``
+    (a new NER gives other documents). ``ner_sources``: the NER's training data, for the
+    meta (default :data:`NER_SOURCES`).
+    """
     import spacy
 
     from relx.parse.ner import make_tokenizer
 
     _register_scispacy()
-    nlp = spacy.load(parser)
+    nlp = spacy.load(parser, exclude=list(REPLACED))
     # scispacy's combined_rule_tokenizer + relx's protein-boundary splits (as the NER's)
     nlp.tokenizer = make_tokenizer(nlp, protein_splits=True)
     nlp.add_pipe("pysbd_sentencizer", first=True)
@@ -45,14 +60,15 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
         register()  # the NER config names relx's tokenizer callback
         nlp.add_pipe("ner", source=spacy.load(ner), last=True)
     nlp.add_pipe("abbreviation_detector", config={"make_serializable": True}, last=True)
+    ner_sources = list(ner_sources or NER_SOURCES)
     nlp.meta.update({
         "name": DEFAULT_PIPELINE,
-        "version": PIPELINE_VERSION,
-        "same_parses_as": SAME_PARSES_AS,
+        "version": version,
+        "same_parses_as": SAME_PARSES_AS if version == PIPELINE_VERSION else [],
         "description": "relx biomedical pipeline: scispacy tokenizer + pysbd sentences, "
                        "CNN tagger and dependency parser (CRAFT + GENIA, CRAFT/ClearNLP "
-                       "labels), rule lemmatizer, protein NER (own CNN tok2vec; BioNLP-ST GE + AIMed, "
-                       "BioInfer, IEPA), abbreviation detector",
+                       "labels), rule lemmatizer, protein NER (own CNN tok2vec; "
+                       f"{'; '.join(ner_sources)}), abbreviation detector",
         "author": "relx",
         "license": "CC BY 3.0 (CRAFT), GENIA license (see ../shared/treebanks)",
         "requirements": ["scispacy>=0.5.5"],
@@ -61,8 +77,7 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
         "spacy_version": SPACY_VERSIONS,
         "relx_version": __version__,
         "sources": [{"name": "CRAFT treebank"}, {"name": "GENIA treebank (train part)"},
-                    {"name": "BioNLP-ST GE 2009/2011 train .a1"},
-                    {"name": "AIMed, BioInfer, IEPA entities"}],
+                    *({"name": n} for n in ner_sources)],
         "trained_from": {"parser": str(parser), "ner": str(ner) if ner else None},
     })
     if performance:

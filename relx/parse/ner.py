@@ -183,11 +183,13 @@ def select_spans(spans: Iterable[CharSpan]) -> tuple[list[CharSpan], int]:
 
 
 def annotate(nlp: Language, text: str, spans: Iterable[CharSpan], stats: Counter,
-             misaligned: str = "missing") -> Doc:
+             misaligned: str = "missing", missing: Iterable[CharSpan] = ()) -> Doc:
     """Tokenise ``text`` and mark ``spans`` (already non-overlapping) as ``PROTEIN``.
 
     Counts ``entities``, ``aligned`` and ``misaligned`` (and ``misaligned_collisions``:
-    expanded spans that overlap an earlier mention) in ``stats``.
+    expanded spans that overlap an earlier mention) in ``stats``. ``missing``: character
+    spans whose covering tokens get no annotation (no gradient), unless they overlap a
+    mention's tokens (counted as ``missing_collisions``); ``missing_spans`` counts the rest.
     """
     if misaligned not in MISALIGNED_MODES:
         raise ConfigError(f"misaligned must be one of {MISALIGNED_MODES}, got {misaligned!r}")
@@ -205,7 +207,7 @@ def annotate(nlp: Language, text: str, spans: Iterable[CharSpan], stats: Counter
         if wide is not None and len(wide):
             loose.append(wide)
     taken = {i for sp in ents for i in range(sp.start, sp.end)}
-    missing = []
+    holes = []
     for sp in loose:
         if any(i in taken for i in range(sp.start, sp.end)):
             stats["misaligned_collisions"] += 1
@@ -214,10 +216,19 @@ def annotate(nlp: Language, text: str, spans: Iterable[CharSpan], stats: Counter
             ents.append(sp)
             taken.update(range(sp.start, sp.end))
         elif misaligned == "missing":
-            missing.append(sp)
-    missing.sort(key=lambda sp: sp.start)
+            holes.append(sp)
+    for s, e in missing:
+        sp = doc.char_span(s, e, alignment_mode="expand")
+        if sp is None or not len(sp):
+            continue
+        if any(i in taken for i in range(sp.start, sp.end)):
+            stats["missing_collisions"] += 1
+            continue
+        stats["missing_spans"] += 1
+        holes.append(sp)
+    holes.sort(key=lambda sp: sp.start)
     merged = []   # missing spans may overlap each other (p50/p65 -> one token twice)
-    for sp in missing:
+    for sp in holes:
         if merged and sp.start < merged[-1].end:
             merged[-1] = doc[merged[-1].start:max(sp.end, merged[-1].end)]
         else:
@@ -299,21 +310,29 @@ def ppi_texts(paths: Iterable[Path], stats: Counter) -> Iterator[tuple[str, list
             yield doc.text, _mention_spans(ents, stats)
 
 
-def _docbin(nlp: Language, texts: Iterable[tuple[str, list[CharSpan]]], stats: Counter,
-            misaligned: str):
+def _docbin(nlp: Language, texts: Iterable[tuple], stats: Counter, misaligned: str):
+    """A DocBin of ``(text, spans)`` or ``(text, spans, missing)`` pieces (see
+    :func:`annotate`)."""
     from spacy.tokens import DocBin
 
     db = DocBin(store_user_data=False)
-    for text, spans in texts:
-        doc = annotate(nlp, text, spans, stats, misaligned)
-        stats["docs"] += 1
-        stats["tokens"] += len(doc)
-        db.add(doc)
+    for piece in texts:
+        db.add(_annotated(nlp, piece, stats, misaligned))
     return db
 
 
+def _annotated(nlp: Language, piece: tuple, stats: Counter, misaligned: str) -> Doc:
+    """:func:`annotate` a ``(text, spans[, missing])`` piece; counts ``docs``, ``tokens``."""
+    doc = annotate(nlp, *piece[:2], stats, misaligned, *piece[2:])
+    stats["docs"] += 1
+    stats["tokens"] += len(doc)
+    return doc
+
+
 def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
-                     protein_splits: bool = True, full_text_repeat: int = 3) -> dict:
+                     protein_splits: bool = True, full_text_repeat: int = 3,
+                     genes: Path | None = None, weights: dict[str, float] | None = None,
+                     famplex: bool = True, ge_repeat: int = 1) -> dict:
     """Write ``train.spacy`` (GE 2011+2009 train, AIMed, BioInfer, IEPA) and ``dev.spacy``
     (GE 2011 devel) to ``out``, with ``stats.json``; return the statistics.
 
@@ -322,7 +341,14 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
     ``entities`` left ``aligned`` / ``misaligned`` to token boundaries, and the spaCy
     ``docs`` and ``tokens`` written. ``protein_splits``: tokenise with the protein-boundary
     tokenizer (:func:`make_tokenizer`); the model must then be trained and run with it.
-    ``full_text_repeat``: how often the GE full-text (PMC) training pieces are repeated.
+    ``full_text_repeat``: how often the GE full-text (PMC) training pieces are repeated;
+    ``ge_repeat``: how often every GE training piece is (on top of ``full_text_repeat``).
+
+    ``genes``: the JSONL gene corpora folder (``../shared/corpora/genes``); adds their
+    training splits with corpus ``weights`` and their dev splits to ``dev.spacy``, removes
+    overlapping documents and, with ``famplex``, marks FamPlex family/complex names in the
+    GE and PPI documents as missing annotation (:mod:`relx.parse.ner_corpora`,
+    ``docs/genes.md``).
     """
     shared, out = Path(shared), Path(out)
     ge = shared / "corpora" / "bionlp-st-ge"
@@ -334,18 +360,42 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
     out.mkdir(parents=True, exist_ok=True)
     nlp = blank_nlp(protein_splits)
     stats: dict[str, Any] = {"misaligned_mode": misaligned, "protein_splits": protein_splits,
-                             "full_text_repeat": full_text_repeat, "label": LABEL}
+                             "full_text_repeat": full_text_repeat, "ge_repeat": ge_repeat,
+                             "label": LABEL}
     counters: dict[str, Counter] = {}
-    train = _docbin(nlp, ge_texts([ge / "2011" / "train", ge / "2009" / "train"],
-                                  counters.setdefault("ge_train", Counter()), dev_ids,
-                                  full_text_repeat),
-                    counters["ge_train"], misaligned)
+    pattern = None
+    excluded: dict[str, set[str]] = {"external": set()}
+    if genes is not None:
+        from relx.parse import ner_corpora as nc
+
+        excluded = nc.excluded_pmids(shared, Path(genes))
+        if famplex:
+            pattern = nc.famplex_pattern(shared / "lexicons" / "famplex")
+        stats.update(genes=str(genes), famplex=famplex,
+                     weights={**nc.DEFAULT_WEIGHTS, **(weights or {})})
+
+    def fam(texts, c):
+        if pattern is None:
+            return texts
+        return nc.with_famplex(texts, pattern, c)
+
+    c = counters.setdefault("ge_train", Counter())
+    ge_pieces = list(ge_texts([ge / "2011" / "train", ge / "2009" / "train"], c,
+                              [*dev_ids, *excluded["external"]], full_text_repeat))
+    train = _docbin(nlp, fam(ge_pieces * ge_repeat, c), c, misaligned)
     for name in PPI_CORPORA:
         c = counters.setdefault(name, Counter())
-        db = _docbin(nlp, ppi_texts([ppi / f"{name}-learning-format.xml.gz"], c), c, misaligned)
+        db = _docbin(nlp, fam(ppi_texts([ppi / f"{name}-learning-format.xml.gz"], c), c), c,
+                     misaligned)
         train.merge(db)
     c = counters.setdefault("ge_dev", Counter())
     dev = _docbin(nlp, ge_texts([dev_dir], c), c, misaligned)
+    if genes is not None:
+        for name, piece in nc.gene_training_pieces(Path(genes), excluded, weights or {},
+                                                   counters):
+            train.add(_annotated(nlp, piece, counters[name], misaligned))
+        for name, piece in nc.gene_dev_pieces(Path(genes), excluded, counters):
+            dev.add(_annotated(nlp, piece, counters[name], misaligned))
     train.to_disk(out / "train.spacy")
     dev.to_disk(out / "dev.spacy")
     total: Counter = Counter()
@@ -354,7 +404,7 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
                     "misaligned"):
             c[key] += 0   # report zeros too
         stats[name] = dict(sorted(c.items()))
-        if name != "ge_dev":
+        if name != "ge_dev" and not name.endswith("_dev"):
             total.update(c)
     stats["train_total"] = dict(sorted(total.items()))
     stats["train_docs"], stats["dev_docs"] = len(train), len(dev)
@@ -452,10 +502,24 @@ def build_cmd(
         help="tokenise with the protein-boundary tokenizer")] = True,
     full_text_repeat: Annotated[int, typer.Option(
         help="repeat GE full-text (PMC) training pieces this often")] = 3,
+    genes: Annotated[Path | None, typer.Option(
+        help="JSONL gene corpora folder (../shared/corpora/genes): add them (docs/genes.md)"
+    )] = None,
+    weights: Annotated[str | None, typer.Option(
+        help="gene corpus weights, e.g. bc2gm=0.5,craft=0.3 (0 leaves one out)")] = None,
+    famplex: Annotated[bool, typer.Option(
+        help="with --genes: FamPlex family/complex names in GE/PPI documents are missing "
+             "annotation")] = True,
+    ge_repeat: Annotated[int, typer.Option(
+        help="repeat every GE training piece this often")] = 1,
 ) -> None:
     """Write the spaCy NER training/dev corpora (train.spacy, dev.spacy, stats.json)."""
+    from relx.parse.ner_corpora import parse_weights
+
     stats = build_ner_corpus(shared, out, misaligned=misaligned, protein_splits=protein_splits,
-                             full_text_repeat=full_text_repeat)
+                             full_text_repeat=full_text_repeat, genes=genes,
+                             weights=parse_weights(weights), famplex=famplex,
+                             ge_repeat=ge_repeat)
     typer.echo(json.dumps(stats, indent=1))
 
 

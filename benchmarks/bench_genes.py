@@ -1,0 +1,210 @@
+"""Gene/protein NER, old vs new side by side (issue 41; protocol in docs/genes.md).
+
+    python benchmarks/bench_genes.py [--old models/relx_bio_sm] [--new runs/<run>/model-best]
+        [--genes ../shared/corpora/genes] [--shared ../shared] [--external] [--json out.json]
+
+Each model is a spaCy pipeline directory (the shipped pipeline, an assembled candidate or a
+``spacy train`` output); only its tokenizer and ``ner`` run. Sets scored (PROTEIN spans
+against gold, :func:`relx.parse.ner.score_spans`, exact and overlap P/R/F1):
+
+- dev: ``ge11_devel`` (GE 2011 devel ``.a1`` Protein, the regression set),
+  ``ge11_devel_famplex`` (the same, predictions on a FamPlex family/complex name that overlap
+  no gold protein not counted), ``bc2gm_devel`` (``GENE``; ``bc2gm_devel_alt`` also accepts
+  the ``ALTGENE`` boundaries, as the BioCreative II scorer does), ``cg_devel``
+  (``Gene_or_gene_product``), ``craft_devel`` (``PR``, 7 full texts);
+- external, only with ``--external``: ``pc_test`` (BioNLP-ST 2013 PC test,
+  ``Gene_or_gene_product`` + ``Complex``), ``loctext`` (all 100 abstracts, ``protein``).
+
+``flat_ceiling``: the share of gold spans a non-overlapping tagging could match (gold spans
+may nest). ``ner_seconds``: the ``ner`` component alone on the GE 2011 devel texts
+(tokenised beforehand), CPU seconds (process time; run with one BLAS thread), median of
+``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from relx.parse.ner import CharSpan, gold_spans, score_spans  # noqa: E402
+from relx.parse.ner_corpora import (  # noqa: E402
+    EXTERNAL_CORPORA,
+    TRAIN_CORPORA,
+    dev_docs,
+    excluded_pmids,
+    famplex_pattern,
+    gold_spans_jsonl,
+    split_docs,
+)
+
+DEV_SETS = ("ge11_devel", "ge11_devel_famplex", "bc2gm_devel", "bc2gm_devel_alt", "cg_devel",
+            "craft_devel")
+EXTERNAL_SETS = ("pc_test", "loctext")
+FIGURES = ("precision", "recall", "f1", "precision_overlap", "recall_overlap", "f1_overlap")
+
+
+def load_ner(path: Path):
+    """The pipeline at ``path`` with only its tokenizer and ``ner`` enabled."""
+    from spacy.util import load_config
+
+    from relx.parse.ner import register
+    from relx.parse.pipeline import load_nlp
+
+    register()
+    pipes = load_config(Path(path) / "config.cfg")["nlp"]["pipeline"]
+    return load_nlp(path, exclude=[p for p in pipes if p != "ner"])
+
+
+def predict(nlp, texts: list[str]) -> list[set[CharSpan]]:
+    return [{(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PROTEIN"}
+            for doc in nlp.pipe(texts, batch_size=16)]
+
+
+def flat_ceiling(gold: list[set[CharSpan]]) -> float:
+    """Most gold spans a non-overlapping selection can hold (by earliest end), over all."""
+    n = kept = 0
+    for g in gold:
+        n += len(g)
+        end = -1
+        for s, e in sorted(g, key=lambda x: (x[1], x[0])):
+            if s >= end:
+                kept, end = kept + 1, e
+    return kept / n if n else 0.0
+
+
+def alt_scores(docs: list[dict], pred: list[set[CharSpan]]) -> dict:
+    """BioCreative II GM scoring: a prediction is correct when it equals a ``GENE`` span or
+    an ``ALTGENE`` span of an overlapping gene (each gene found once)."""
+    tp = fp = fn = 0
+    for d, p in zip(docs, pred, strict=True):
+        genes = sorted(gold_spans_jsonl(d, {"GENE"}))
+        alts = [(a["start"], a["end"]) for a in d.get("alternatives", ())]
+        accept = {g: {g} | {a for a in alts if a[0] < g[1] and g[0] < a[1]} for g in genes}
+        found = set()
+        for span in p:
+            hit = next((g for g in genes if g not in found and span in accept[g]), None)
+            if hit is None:
+                fp += 1
+            else:
+                found.add(hit)
+                tp += 1
+        fn += len(genes) - len(found)
+    prec = tp / (tp + fp) if tp + fp else 0.0
+    rec = tp / (tp + fn) if tp + fn else 0.0
+    return {"precision": prec, "recall": rec,
+            "f1": 2 * prec * rec / (prec + rec) if prec + rec else 0.0,
+            "gold": tp + fn, "predicted": tp + fp, "correct": tp}
+
+
+def load_sets(shared: Path, genes: Path, external: bool) -> dict[str, tuple]:
+    """name -> (texts, gold span sets, extra) for every set scored."""
+    from relx.io.standoff import read_standoff_dir
+
+    sets: dict[str, tuple] = {}
+    ge = read_standoff_dir(shared / "corpora" / "bionlp-st-ge" / "2011" / "devel")
+    sets["ge11_devel"] = ([d.text for d in ge], [gold_spans(d) for d in ge], None)
+    excluded = excluded_pmids(shared, genes)
+    for name, key in (("bc2gm", "bc2gm_devel"), ("bionlp13cg", "cg_devel")):
+        docs = dev_docs(genes, excluded, name)
+        sets[key] = ([d["text"] for d in docs],
+                     [gold_spans_jsonl(d, TRAIN_CORPORA[name].gene) for d in docs], docs)
+    craft = split_docs(genes, "craft", "devel")
+    sets["craft_devel"] = ([d["text"] for d in craft],
+                           [gold_spans_jsonl(d, {"PR"}) for d in craft], None)
+    if external:
+        for name, key in (("bionlp13pc", "pc_test"), ("loctext", "loctext")):
+            spec = EXTERNAL_CORPORA[name]
+            docs = [d for split in spec.train for d in split_docs(genes, name, split)]
+            sets[key] = ([d["text"] for d in docs],
+                         [gold_spans_jsonl(d, spec.gene) for d in docs], None)
+    return sets
+
+
+def famplex_adjusted(texts, gold, pred, pattern) -> dict:
+    kept = []
+    for t, g, p in zip(texts, gold, pred, strict=True):
+        fam = [m.span() for m in pattern.finditer(t)]
+        kept.append({(s, e) for s, e in p
+                     if any(s < ge and gs < e for gs, ge in g)
+                     or not any(s < fe and fs < e for fs, fe in fam)})
+    return score_spans(gold, kept)
+
+
+def ner_seconds(nlp, texts: list[str], repeat: int) -> float:
+    docs = [nlp.make_doc(t) for t in texts]
+    ner = nlp.get_pipe("ner")
+    runs = []
+    for _ in range(repeat):
+        copies = [d.copy() for d in docs]
+        t0 = time.process_time()   # CPU time: the machine may be shared
+        for _ in ner.pipe(copies, batch_size=16):
+            pass
+        runs.append(time.process_time() - t0)
+    return statistics.median(runs)
+
+
+def score_model(path: Path, sets: dict, pattern, repeat: int) -> dict:
+    nlp = load_ner(path)
+    out: dict = {"model": str(path)}
+    for name, (texts, gold, extra) in sets.items():
+        pred = predict(nlp, texts)
+        r = score_spans(gold, pred)
+        r["flat_ceiling"] = round(flat_ceiling(gold), 4)
+        out[name] = r
+        if name == "ge11_devel":
+            out["ge11_devel_famplex"] = famplex_adjusted(texts, gold, pred, pattern)
+        if name == "bc2gm_devel":
+            out["bc2gm_devel_alt"] = alt_scores(extra, pred)
+    if repeat:
+        out["ner_seconds"] = round(ner_seconds(nlp, sets["ge11_devel"][0], repeat), 3)
+    return out
+
+
+def table(results: list[dict]) -> str:
+    names = [n for n in (*DEV_SETS, *EXTERNAL_SETS) if n in results[0]]
+    lines = [f"{'set':22} {'model':5} {'P':>6} {'R':>6} {'F1':>6} | {'oP':>6} {'oR':>6} "
+             f"{'oF1':>6} | {'gold':>6} {'pred':>6}"]
+    for n in names:
+        for label, r in zip(("old", "new"), results, strict=False):
+            s = r[n]
+            ov = " ".join(f"{s[k]:6.4f}" if k in s else "     -" for k in FIGURES[3:])
+            lines.append(f"{n:22} {label:5} {s['precision']:6.4f} {s['recall']:6.4f} "
+                         f"{s['f1']:6.4f} | {ov} | {s['gold']:6d} {s['predicted']:6d}")
+    for label, r in zip(("old", "new"), results, strict=False):
+        if "ner_seconds" in r:
+            lines.append(f"ner component, GE 2011 devel texts ({label}): {r['ner_seconds']} CPU s")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", type=Path, default=ROOT / "models" / "relx_bio_sm")
+    ap.add_argument("--new", type=Path, help="the new tagger (omitted: the old one alone)")
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    ap.add_argument("--genes", type=Path)
+    ap.add_argument("--external", action="store_true",
+                    help="also score the external test corpora (docs/genes.md: only for the "
+                         "old and the one selected new tagger)")
+    ap.add_argument("--repeat", type=int, default=3, help="ner timing runs (0: no timing)")
+    ap.add_argument("--json", type=Path, help="write the figures here")
+    a = ap.parse_args(argv)
+    genes = a.genes or a.shared / "corpora" / "genes"
+    sets = load_sets(a.shared, genes, a.external)
+    pattern = famplex_pattern(a.shared / "lexicons" / "famplex")
+    paths = [a.old] if a.new is None else [a.old, a.new]
+    results = [score_model(p, sets, pattern, a.repeat) for p in paths]
+    print(table(results))
+    if a.json:
+        a.json.write_text(json.dumps(dict(zip(("old", "new"), results, strict=False)),
+                                     indent=1))
+
+
+if __name__ == "__main__":
+    main()
