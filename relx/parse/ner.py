@@ -61,8 +61,7 @@ TOKENIZER_CALLBACK = "relx.scispacy_tokenizer.v1"
 PROPAGATION = "relx_protein_propagation"
 
 #: (start, end) character span, end exclusive
-CharSpan = tuple[int, int]
-
+from relx.parse.spans import CharSpan, select_spans  # noqa: E402,F401 (re-export)
 
 # -- tokenizer ---------------------------------------------------------------------------------
 
@@ -167,19 +166,6 @@ if "spacy" in sys.modules:   # imported by `spacy train --code relx/parse/ner.py
 
 # -- training corpus ---------------------------------------------------------------------------
 
-def select_spans(spans: Iterable[CharSpan]) -> tuple[list[CharSpan], int]:
-    """Longest non-overlapping spans (ties: earlier start), sorted; and how many were dropped.
-
-    Duplicates of a kept span count as dropped.
-    """
-    kept: list[CharSpan] = []
-    dropped = 0
-    for s, e in sorted(spans, key=lambda x: (-(x[1] - x[0]), x[0], x[1])):
-        if e <= s or any(s < ke and ks < e for ks, ke in kept):
-            dropped += 1
-        else:
-            kept.append((s, e))
-    return sorted(kept), dropped
 
 
 def annotate(nlp: Language, text: str, spans: Iterable[CharSpan], stats: Counter,

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from relx.errors import ConfigError
-from relx.parse.ner import CharSpan, select_spans
+from relx.parse.spans import CharSpan, select_spans
 
 #: (text, PROTEIN spans, missing spans)
 Piece = tuple[str, list[CharSpan], list[CharSpan]]
