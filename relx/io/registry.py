@@ -275,11 +275,16 @@ def _files(folder: Path, on_skip: Callable[[Path, str], None] | None = None
             on_skip(p, reason)
 
 
+#: annotation files read together with the ``.txt`` beside them (BioNLP-ST standoff, brat)
+COMPANIONS = frozenset({".a1", ".a2", ".ann"})
+
+
 def scan(folder: str | Path, *, detect: bool = True
          ) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]]]:
     """The files under ``folder``, in sorted order: ``known`` ``(path, format)`` that
     :func:`read` reads, and ``skipped`` ``(path, reason)``: hidden files (and files in
-    hidden folders: :data:`HIDDEN`), unknown extensions, and files of a known extension
+    hidden folders: :data:`HIDDEN`), unknown extensions (but not the ``.a1``/``.a2``/``.ann``
+    annotations of a ``.txt`` beside them), and files of a known extension
     whose content is of no known format (e.g. ``unknown XML format <html>``), which
     :func:`read` would stop at. ``detect=False``: by extension only (every format
     ``""``; for a batch whose input format is given)."""
@@ -292,6 +297,8 @@ def scan(folder: str | Path, *, detect: bool = True
     for p in sorted(folder.rglob("*")):
         if not p.is_file():
             continue
+        if p.suffix in COMPANIONS and p.with_suffix(".txt").is_file():
+            continue                 # read with its standoff .txt, not on its own
         reason = _skip_reason(p, known_suffixes, folder)
         if reason is None and not detect:
             known.append((p, ""))
