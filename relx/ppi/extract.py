@@ -27,7 +27,7 @@ from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
 from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS, DocumentClock
 from relx.errors import ConfigError
 from relx.ids import is_protein_type
-from relx.io.papers import restore_text, sections_option, select_stream
+from relx.io.papers import DEFAULT_SECTIONS, restore_text, sections_option, select_stream
 from relx.learn.hedging import hedging_flags, load_hedging
 from relx.model_store import find_model_dir
 from relx.parse.pipeline import Parser
@@ -238,6 +238,7 @@ class Extractor(StreamingExtractor):
 
     #: reported pairs of two names of one gene too (flagged); ids with human orthologs first
     same_gene_pairs: bool = False
+    sections: frozenset[str] = DEFAULT_SECTIONS
     orthologs: str | None = None
 
     #: one sentence with two proteins: every stage runs once while warming up
