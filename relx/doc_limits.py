@@ -10,18 +10,21 @@ it. ``annotate`` (the batch runner's entry) has yielded the documents before it;
 wants to go on (a batch runner) retries the other documents of the batch.
 
 - :class:`DocumentTooLong`: checked before any work on the document.
-- :class:`DocumentTimeout`: read between the blocks of a long document's parse (the clock
-  started when its parse did; :data:`relx.parse.pipeline.BLOCK_CHARS`) and after each
-  stage of its batch (pair scoring, typing; events), the clock started when the batch's
-  work did: a stage that is running finishes first, and the error names the longest
-  document of the batch (the document itself when the batch is one document, as a
-  batch runner's retry makes it). Time spent waiting for another thread's batch does not
-  count.
+- :class:`DocumentTimeout`: seconds of CPU time of the extracting thread (relx computes
+  on that one thread), not of the clock on the wall, so a busy machine does not make a
+  document time out, and time spent waiting for another thread's batch does not count.
+  Read between the blocks of a long document's parse (counted from the start of its
+  parse; :data:`relx.parse.pipeline.BLOCK_CHARS`) and after each stage of its batch (pair
+  scoring, typing; events; counted from the start of the batch's work): a stage that is
+  running finishes first, and the error names the longest document of the batch (the
+  document itself when the batch is one document, as a batch runner's retry makes it).
 
-Extraction time and memory grow linearly with a document's length (about 20 s and a few
-hundred MB per million characters of abstracts on one core; ``benchmarks/bench_scaling.py``),
-so the defaults stop a runaway input (a whole book pasted as one document, a binary file
-read as text) well before it exhausts the machine.
+Extraction time and memory grow linearly with a document's length
+(``benchmarks/bench_scaling.py``, interactions with types, one core of a shared 2-core
+machine: 100 kB, 1 MB and 10 MB of abstracts in one document took 5.4, 58 and 595 s of
+CPU, and peaked at 0.15, 0.76 and 3.6 GB over the loaded models), so the defaults stop a
+runaway input (a whole book pasted as one document, a binary file read as text) well
+before it exhausts the machine.
 """
 
 from __future__ import annotations
@@ -36,8 +39,8 @@ __all__ = ["DEFAULT_MAX_DOC_CHARS", "DEFAULT_MAX_DOC_SECONDS", "DocumentClock",
 #: characters of one document (``max_doc_chars``): ~1,500 abstracts, a long review's
 #: full text several times over
 DEFAULT_MAX_DOC_CHARS = 2_000_000
-#: seconds of one document (``max_doc_seconds``): ~10x what the longest document allowed
-#: by :data:`DEFAULT_MAX_DOC_CHARS` takes on one core
+#: CPU seconds of one document (``max_doc_seconds``): ~2.5x what the longest document
+#: allowed by :data:`DEFAULT_MAX_DOC_CHARS` takes (~120 s)
 DEFAULT_MAX_DOC_SECONDS = 300.0
 
 
@@ -68,15 +71,16 @@ def check_length(doc_id: str, text: str, max_chars: int | None) -> None:
 
 
 class DocumentClock:
-    """Per document (by object identity): when its work started; :meth:`check` raises
-    :class:`DocumentTimeout` once more than ``max_seconds`` have passed."""
+    """Per document (by object identity): the thread's CPU time when its work started;
+    :meth:`check` (in the same thread) raises :class:`DocumentTimeout` once more than
+    ``max_seconds`` of CPU time have been spent since."""
 
     def __init__(self, max_seconds: float | None) -> None:
         self.max_seconds = max_seconds
         self._started: dict[int, float] = {}
 
     def start(self, doc: object) -> None:
-        self._started.setdefault(id(doc), time.monotonic())
+        self._started.setdefault(id(doc), time.thread_time())
 
     def forget(self, doc: object) -> None:
         self._started.pop(id(doc), None)
@@ -85,7 +89,7 @@ class DocumentClock:
         if self.max_seconds is None:
             return
         t0 = self._started.get(id(doc))
-        if t0 is not None and time.monotonic() - t0 > self.max_seconds:
+        if t0 is not None and time.thread_time() - t0 > self.max_seconds:
             raise DocumentTimeout(doc_id, "max_doc_seconds", self.max_seconds, stage,
-                                  f"took more than {self.max_seconds:g} s (max_doc_seconds), "
+                                  f"took more than {self.max_seconds:g} s of CPU time (max_doc_seconds), "
                                   f"stopped after its {stage}; split it or raise the limit")
