@@ -252,14 +252,26 @@ class _GivenParses:
 
 
 def _bare_extractor() -> Any:
-    """The relation extractor's own loops around stand-ins for the parser and the model."""
-    from relx.ppi.extract import Extractor
+    """The relation extractor's own loops around stand-ins for the parser and the model
+    (built by its ``__init__``, which loads nothing else here)."""
+    import relx.ppi.extract as extract
 
-    ex = Extractor.__new__(Extractor)
-    ex.__dict__.update(parser=_GivenParses(), model=_Scores(), calibration=None,
-                       hedging=None, ground=False, typer=None, threshold=0.5,
-                       in_domain=False, batch_docs=64, max_doc_chars=None,
-                       max_doc_seconds=None, same_gene_pairs=False, orthologs=None)
+    class Model(_Scores):
+        threshold = in_domain_threshold = 0.5
+
+        def sequential(self) -> Model:
+            return self
+
+    saved = (extract.resolve_model, extract.load_hedging, extract.model_calibration)
+    extract.resolve_model = lambda model: Model()
+    extract.load_hedging = lambda: None
+    extract.model_calibration = lambda model, in_domain=False: None
+    try:
+        ex = extract.Extractor(Model(), ground=False, max_doc_chars=None,
+                               max_doc_seconds=None)
+    finally:
+        extract.resolve_model, extract.load_hedging, extract.model_calibration = saved
+    ex.parser = _GivenParses()
     return ex
 
 
