@@ -105,7 +105,7 @@ def extract(
         help="A document longer than this many characters is not extracted (an error of "
              "stage extract, counted in summary.json as documents_over_cap).")] = 2_000_000,
     max_doc_seconds: Annotated[float, typer.Option(
-        help="A document still being worked on after this many seconds is given up (as "
+        help="A document still being worked on after this many CPU seconds is given up (as "
              "above).")] = 300.0,
     max_sentence_tokens: Annotated[int, typer.Option(
         help="Sentences with more tokens are not scored (counted in summary.json).")] = 150,
