@@ -7,7 +7,7 @@ PPI := $(SHARED)/corpora/ppi
 
 .PHONY: install test test-fast lint wheel demo results bench clean parser-corpus train-parser \
 	parser-corpus-g8 finetune-parser ner-corpus train-ner pipeline default-model event-model silver \
-	vectors hedging lexicon calibration
+	vectors hedging lexicon calibration ner-genes-corpus train-ner-genes bench-genes
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,19 @@ train-ner: ner-corpus
 	$(BIN)/python -m spacy train configs/ner.cfg --code relx/parse/ner.py \
 	    --output runs/ner/model --paths.train runs/ner/corpus/train.spacy \
 	    --paths.dev runs/ner/corpus/dev.spacy
+
+# gene NER for today's literature (docs/genes.md): the JSONL gene corpora + GE/PPI, variant g3
+ner-genes-corpus: install
+	$(BIN)/python -m relx.parse.ner build --shared $(SHARED) --genes $(SHARED)/corpora/genes \
+	    --weights bc2gm=1,bionlp13cg=4 --ge-repeat 2 --out runs/ner-genes/corpus
+
+train-ner-genes: ner-genes-corpus
+	$(BIN)/python -m spacy train configs/ner-genes.cfg --code relx/parse/ner.py \
+	    --output runs/ner-genes/model --paths.train runs/ner-genes/corpus/train.spacy \
+	    --paths.dev runs/ner-genes/corpus/dev.spacy
+
+bench-genes: install
+	$(BIN)/python benchmarks/bench_genes.py --new runs/ner-genes/model/model-best
 
 pipeline: install
 	$(BIN)/python -m lab.parser assemble --parser runs/parser/finetune/model-best \

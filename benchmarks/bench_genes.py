@@ -18,7 +18,7 @@ against gold, :func:`relx.parse.ner.score_spans`, exact and overlap P/R/F1):
 ``flat_ceiling``: the share of gold spans a non-overlapping tagging could match (gold spans
 may nest). ``ner_seconds``: the ``ner`` component alone on the GE 2011 devel texts
 (tokenised beforehand), CPU seconds (process time; run with one BLAS thread), median of
-``--repeat`` runs.
+``--repeat`` runs, the two taggers taking turns.
 """
 
 from __future__ import annotations
@@ -137,21 +137,23 @@ def famplex_adjusted(texts, gold, pred, pattern) -> dict:
     return score_spans(gold, kept)
 
 
-def ner_seconds(nlp, texts: list[str], repeat: int) -> float:
-    docs = [nlp.make_doc(t) for t in texts]
-    ner = nlp.get_pipe("ner")
-    runs = []
+def ner_seconds(nlps: list, texts: list[str], repeat: int) -> list[float]:
+    """CPU seconds of each pipeline's ``ner`` on ``texts`` (tokenised beforehand): the
+    median of ``repeat`` runs, the pipelines taking turns (a shared machine's load then
+    falls on both alike)."""
+    docs = [nlps[0].make_doc(t) for t in texts]
+    runs: list[list[float]] = [[] for _ in nlps]
     for _ in range(repeat):
-        copies = [d.copy() for d in docs]
-        t0 = time.process_time()   # CPU time: the machine may be shared
-        for _ in ner.pipe(copies, batch_size=16):
-            pass
-        runs.append(time.process_time() - t0)
-    return statistics.median(runs)
+        for k, nlp in enumerate(nlps):
+            copies = [d.copy() for d in docs]
+            t0 = time.process_time()
+            for _ in nlp.get_pipe("ner").pipe(copies, batch_size=16):
+                pass
+            runs[k].append(time.process_time() - t0)
+    return [statistics.median(r) for r in runs]
 
 
-def score_model(path: Path, sets: dict, pattern, repeat: int) -> dict:
-    nlp = load_ner(path)
+def score_model(nlp, path: Path, sets: dict, pattern) -> dict:
     out: dict = {"model": str(path)}
     for name, (texts, gold, extra) in sets.items():
         pred = predict(nlp, texts)
@@ -162,8 +164,6 @@ def score_model(path: Path, sets: dict, pattern, repeat: int) -> dict:
             out["ge11_devel_famplex"] = famplex_adjusted(texts, gold, pred, pattern)
         if name == "bc2gm_devel":
             out["bc2gm_devel_alt"] = alt_scores(extra, pred)
-    if repeat:
-        out["ner_seconds"] = round(ner_seconds(nlp, sets["ge11_devel"][0], repeat), 3)
     return out
 
 
@@ -199,7 +199,12 @@ def main(argv: list[str] | None = None) -> None:
     sets = load_sets(a.shared, genes, a.external)
     pattern = famplex_pattern(a.shared / "lexicons" / "famplex")
     paths = [a.old] if a.new is None else [a.old, a.new]
-    results = [score_model(p, sets, pattern, a.repeat) for p in paths]
+    nlps = [load_ner(p) for p in paths]
+    results = [score_model(nlp, p, sets, pattern) for nlp, p in zip(nlps, paths, strict=True)]
+    if a.repeat:
+        for r, sec in zip(results, ner_seconds(nlps, sets["ge11_devel"][0], a.repeat),
+                          strict=True):
+            r["ner_seconds"] = round(sec, 3)
     print(table(results))
     if a.json:
         a.json.write_text(json.dumps(dict(zip(("old", "new"), results, strict=False)),
