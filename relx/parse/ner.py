@@ -23,6 +23,10 @@ mention; ``"skip"``: the tokens are outside any mention).
     relx ner evaluate --standoff ../shared/corpora/bionlp-st-ge/2011/devel \\
         --model runs/ner/model/model-best --json
 
+``build --genes ../shared/corpora/genes`` adds the JSONL gene corpora (BC2GM, JNLPBA, CG,
+CRAFT) with corpus weights (:mod:`relx.parse.ner_corpora`, ``configs/ner-genes.cfg``,
+``docs/genes.md``).
+
 :func:`evaluate_ner` scores any spaCy pipeline's ``doc.ents`` against ``.a1`` proteins;
 :func:`propagate_mentions` (component ``relx_protein_propagation``) optionally tags the other
 occurrences of a tagged name in the same document. spaCy and scispacy are imported lazily
