@@ -27,7 +27,7 @@ Data (``--data``, see its README.md): ``jats/*.nxml`` (real PMC OA articles),
   interests) with the default sections, which must be 0, beside those ``--sections all``
   finds there;
 - end to end (``--end-to-end``): a 10-page paper read and extracted (typed) on one core,
-  and the share of that time spent reading the PDF (best of three runs each).
+  and the share of that time spent reading the PDF (best of five runs each).
 """
 
 from __future__ import annotations
@@ -314,7 +314,7 @@ def end_to_end(data: Path) -> dict:
             continue
         reads, extracts, n = [], [], 0
         with limited_threads(1):
-            for _ in range(3):
+            for _ in range(5):
                 t = time.perf_counter()
                 doc = next(read_pdf(pdf))
                 reads.append(time.perf_counter() - t)

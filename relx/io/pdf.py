@@ -104,20 +104,33 @@ class _Line:
     segments: int = 1  # pieces separated by wide gaps (table cells)
 
     def finish(self) -> None:
+        # one pass for the extent, type sizes and weight (this runs once per printed line)
         cs = [c for c in self.chars if c is not _SPACE] or self.chars
-        self.x0 = min(c.x0 for c in cs)
-        self.x1 = max(c.x1 for c in cs)
-        self.top = min(c.top for c in cs)
-        self.bottom = max(c.bottom for c in cs)
-        counts: dict[float, int] = {}
+        first = cs[0]
+        x0, x1, top, bottom = first.x0, first.x1, first.top, first.bottom
+        raw: dict[float, int] = {}
+        bold = 0
         for c in cs:
-            k = round(c.size, 1)
-            counts[k] = counts.get(k, 0) + 1
-        self.size = max(counts, key=counts.__getitem__)
-        bases = sorted(c.base for c in cs if abs(c.size - self.size) < 0.6)
-        self.base = bases[len(bases) // 2] if bases else cs[0].base
-        self.bold = sum(c.bold for c in cs) > 0.6 * len(cs)
-        self.text = "".join(c.c for c in self.chars)
+            if c.x0 < x0:
+                x0 = c.x0
+            if c.x1 > x1:
+                x1 = c.x1
+            if c.top < top:
+                top = c.top
+            if c.bottom > bottom:
+                bottom = c.bottom
+            raw[c.size] = raw.get(c.size, 0) + 1
+            bold += c.bold
+        counts: dict[float, int] = {}    # by size to 0.1 pt, in order of first appearance
+        for size, n in raw.items():
+            k = round(size, 1)
+            counts[k] = counts.get(k, 0) + n
+        self.x0, self.x1, self.top, self.bottom = x0, x1, top, bottom
+        self.size = size = max(counts, key=counts.__getitem__)
+        bases = sorted([c.base for c in cs if abs(c.size - size) < 0.6])
+        self.base = bases[len(bases) // 2] if bases else first.base
+        self.bold = bold > 0.6 * len(cs)
+        self.text = "".join([c.c for c in self.chars])
 
 
 @dataclass
@@ -200,13 +213,14 @@ def _chars(textpage: Any, height: float) -> list[_Char]:
         # (FPDFText_GetFontSize is 1 in PDFs that scale text by their matrix) and its
         # bottom stands for the baseline
         get_box(tp, i, box)
-        size = box.top - box.bottom
+        top, bottom = box.top, box.bottom
+        size = top - bottom
         if size <= 0:
             continue
-        if abs(size - run_size) > 0.05 or abs(box.bottom - run_bottom) > 0.05:
+        if abs(size - run_size) > 0.05 or abs(bottom - run_bottom) > 0.05:
             # a new run (other type size or line): its angle and weight; each PDFium call
             # costs ~3 us, so they are asked once per run, not per character
-            run_size, run_bottom = size, box.bottom
+            run_size, run_bottom = size, bottom
             angle = get_angle(tp, i)
             rotated = 0.05 < angle < 6.23
             weight = get_weight(tp, i)
@@ -219,8 +233,8 @@ def _chars(textpage: Any, height: float) -> list[_Char]:
                     _BOLD_NAME.search(name) is not None
         if rotated:
             continue   # a side stamp, an axis label
-        out.append(_Char(c, box.left, box.right, height - box.top, height - box.bottom,
-                         height - box.bottom, size, bold))
+        low = height - bottom
+        out.append(_Char(c, box.left, box.right, height - top, low, low, size, bold))
     return out
 
 
@@ -247,12 +261,17 @@ def _lines(page_no: int, chars: list[_Char]) -> list[_Line]:
             if cur:
                 cur.append(ch)
             continue
-        if last is not None:
-            size = max(last.size, ch.size, 1.0)
-            script = min(last.size, ch.size) < 0.85 * size
-            dy = abs(ch.base - last.base)
+        if last is not None:     # (comparisons spelt out: this runs once per character)
+            a, b = last.size, ch.size
+            size, small = (a, b) if a > b else (b, a)
+            if size < 1.0:
+                size = 1.0
+            dy = ch.base - last.base
+            if dy < 0:
+                dy = -dy
             gap = ch.x0 - last.x1
-            if (dy > (0.75 if script else 0.45) * size) or gap < -2.0 * size or gap > 1.0 * size:
+            if (dy > (0.75 if small < 0.85 * size else 0.45) * size) or gap < -2.0 * size \
+                    or gap > size:
                 flush()
         cur.append(ch)
         last = ch
