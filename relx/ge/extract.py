@@ -39,7 +39,7 @@ from relx.errors import ConfigError
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.io.atomic import atomic_open
-from relx.io.papers import restore_text, sections_option, select_stream
+from relx.io.papers import DEFAULT_SECTIONS, restore_text, sections_option, select_stream
 from relx.io.standoff import format_a1, format_a2
 from relx.model_store import find_model_dir
 from relx.parse.pipeline import NER_LABELS, Parser
@@ -328,6 +328,8 @@ class EventExtractor(StreamingExtractor):
     #: tokens is not run through it (no events there), counted in ``skipped["sentences"]``.
     #: ``relx extract`` sets it.
     max_sentence_tokens: int | None = None
+    #: the parts of a paper read (set by __init__; this default for extractors built without it)
+    sections: frozenset[str] = DEFAULT_SECTIONS
 
     def _capped(self, g: GEDoc) -> GEDoc:
         """``g`` without its sentences over the token cap."""
