@@ -33,7 +33,7 @@ import math
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -479,13 +479,7 @@ class Grounder:
                 out["type"] = "Chemical"
             return out
 
-        # copy only what changes (a deep copy of tokens and parses cost more than grounding)
-        sentences = []
-        for sent in doc.sentences:
-            ents = [e if e.norm_ids and not overwrite else e.model_copy(update=update(e))
-                    for e in sent.entities]
-            sentences.append(sent.model_copy(update={"entities": ents}))
-        return doc.model_copy(update={"sentences": sentences})
+        return with_entity_updates(doc, update, overwrite=overwrite)
 
     def _entity_ids(self, text: str, long_of: dict[str, str]) -> list[str]:
         ids = self.ground_ids(text)
@@ -495,6 +489,19 @@ class Grounder:
             if long_ids:
                 return long_ids
         return ids
+
+
+def with_entity_updates(doc: Document, update: Callable[[Entity], dict[str, object]], *,
+                        overwrite: bool = True) -> Document:
+    """A copy of ``doc`` whose entities carry ``update(entity)``'s fields (an entity that
+    has ids already keeps them unless ``overwrite``). Only what changes is copied: a deep
+    copy of tokens and parses costs more than grounding."""
+    sentences = []
+    for sent in doc.sentences:
+        ents = [e if e.norm_ids and not overwrite else e.model_copy(update=update(e))
+                for e in sent.entities]
+        sentences.append(sent.model_copy(update={"entities": ents}))
+    return doc.model_copy(update={"sentences": sentences})
 
 
 def _entity_text(doc: Document, ent: Entity) -> str:

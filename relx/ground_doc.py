@@ -55,6 +55,7 @@ from relx.ground import (
     default_grounder,
     normalize_key,
     taxon_id,
+    with_entity_updates,
 )
 from relx.ids import CHEMICAL_NAMESPACES, is_protein_type, namespace_of, namespaced_ids
 from relx.species import assign_species, find_species
@@ -294,13 +295,9 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             out["taxon"] = None
         return out
 
-    sentences = []
-    for sent in doc.sentences:
-        ents = [e if e.norm_ids and not overwrite else e.model_copy(update=update(e))
-                for e in sent.entities]
-        sentences.append(sent.model_copy(update={"entities": ents}))
-    changes: dict[str, object] = {"sentences": sentences}
-    if species:
-        changes["species"] = [SpeciesMention(start=h.start, end=h.end, text=h.text,
-                                             taxon=h.taxon, kind=h.kind) for h in hits]
-    return doc.model_copy(update=changes)
+    grounded = with_entity_updates(doc, update, overwrite=overwrite)
+    if not species:
+        return grounded
+    grounded.species = [SpeciesMention(start=h.start, end=h.end, text=h.text, taxon=h.taxon,
+                                       kind=h.kind) for h in hits]
+    return grounded

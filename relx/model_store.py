@@ -56,6 +56,15 @@ def find_model_dir(name: str, *, what: str = "model",
     return path
 
 
+def model_meta(name: str) -> dict[str, Any]:
+    """The ``meta.json`` of model ``name`` (a directory or an installed name); ``{}`` when it
+    cannot be read (a missing model fails later, where it is loaded, with its own message)."""
+    try:
+        return json.loads((find_model_dir(name) / "meta.json").read_text(encoding="utf-8"))
+    except (ValueError, OSError):
+        return {}
+
+
 def installed_models(root: Path | None = None) -> list[dict[str, Any]]:
     """Every model directory under ``root`` (default: the shipped ``models/``) with its meta."""
     root = models_dir() if root is None else root

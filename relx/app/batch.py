@@ -25,7 +25,6 @@ Errors (``errors.jsonl``) name the input, the document where known, the stage (`
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -57,7 +56,7 @@ from relx.app.batch_state import (  # noqa: F401 (re-export)
 )
 from relx.app.batch_units import Unit, error, sum_records  # noqa: F401 (re-export)
 from relx.app.batch_worker import check_model, extractor_for  # noqa: F401 (re-export)
-from relx.io.atomic import atomic_open
+from relx.io.atomic import atomic_open, concat_files
 from relx.tasks import get_task
 
 
@@ -123,12 +122,8 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
     formats = tuple(formats)
     the_task = get_task(task)
     if "jsonl" in formats:
-        with atomic_open(out / f"{the_task.results}.jsonl") as fh:
-            for k in keys:
-                part = out / "jsonl" / f"{k}.jsonl"
-                if part.exists():
-                    with open(part, encoding="utf-8") as src:
-                        shutil.copyfileobj(src, fh, 1 << 20)
+        concat_files([out / "jsonl" / f"{k}.jsonl" for k in keys],
+                     out / f"{the_task.results}.jsonl")
     passed = [error(str(p), None, "scan", f"not read: {why}") for p, why in skipped_files
               if why != HIDDEN]
     errors = passed + [e for r in records for e in r["errors"]]

@@ -15,7 +15,7 @@ from typing import Any
 from relx.app.batch_options import BatchOptions
 from relx.errors import BatchError, ConfigError
 from relx.io.atomic import atomic_open
-from relx.model_store import find_model_dir
+from relx.model_store import model_meta
 from relx.tasks import get_task
 
 
@@ -36,10 +36,7 @@ def run_settings(opts: BatchOptions) -> dict[str, Any]:
     """What decides an input's outputs (a resumed batch must use the same)."""
     task = get_task(opts.task)
     model = opts.model or task.default_model
-    try:
-        meta = json.loads((find_model_dir(model) / "meta.json").read_text(encoding="utf-8"))
-    except (ValueError, OSError):  # a missing model fails later with its own message
-        meta = {}
+    meta = model_meta(model)
     from relx.io.papers import sections_label, sections_option
 
     extra = task.runner_().settings(opts.extractor_options())

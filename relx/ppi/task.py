@@ -6,17 +6,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from relx.model_store import find_model_dir
+from relx.model_store import model_meta
 from relx.tasks import Done, get_task
-
-
-def _meta(model: str) -> dict[str, Any]:
-    import json
-
-    try:
-        return json.loads((find_model_dir(model) / "meta.json").read_text(encoding="utf-8"))
-    except (ValueError, OSError):   # a missing model fails later with its own message
-        return {}
 
 
 class InteractionRunner:
@@ -29,7 +20,7 @@ class InteractionRunner:
         out: dict[str, Any] = {"types": bool(options.get("types", True))}
         if options.get("types", True):
             event_model = options.get("event_model") or get_task("events").default_model
-            meta = _meta(event_model)
+            meta = model_meta(event_model)
             out.update(event_model=event_model, event_model_version=meta.get("version"),
                        event_model_created=meta.get("created"))
         return out
