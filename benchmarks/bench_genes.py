@@ -9,7 +9,10 @@ against gold, :func:`relx.parse.ner.score_spans`, exact and overlap P/R/F1):
 
 - dev: ``ge11_devel`` (GE 2011 devel ``.a1`` Protein, the regression set),
   ``ge11_devel_famplex`` (the same, predictions on a FamPlex family/complex name that overlap
-  no gold protein not counted), ``bc2gm_devel`` (``GENE``; ``bc2gm_devel_alt`` also accepts
+  no gold protein not counted), ``ge11_devel_proteins`` (the same gold, against the
+  mentions relx types ``Protein``: a mention written as a FamPlex family/complex name is a
+  ``Protein_family_or_group`` in relx's output, :func:`relx.parse.paper_mentions.mention_type`,
+  the distinction GE's annotation makes), ``bc2gm_devel`` (``GENE``; ``bc2gm_devel_alt`` also accepts
   the ``ALTGENE`` boundaries, as the BioCreative II scorer does), ``cg_devel``
   (``Gene_or_gene_product``), ``craft_devel`` (``PR``, 7 full texts);
 - external, only with ``--external``: ``pc_test`` (BioNLP-ST 2013 PC test,
@@ -43,9 +46,10 @@ from relx.parse.ner_corpora import (  # noqa: E402
     gold_spans_jsonl,
     split_docs,
 )
+from relx.parse.paper_mentions import mention_type  # noqa: E402
 
-DEV_SETS = ("ge11_devel", "ge11_devel_famplex", "bc2gm_devel", "bc2gm_devel_alt", "cg_devel",
-            "craft_devel")
+DEV_SETS = ("ge11_devel", "ge11_devel_famplex", "ge11_devel_proteins", "bc2gm_devel",
+            "bc2gm_devel_alt", "cg_devel", "craft_devel")
 EXTERNAL_SETS = ("pc_test", "loctext")
 FIGURES = ("precision", "recall", "f1", "precision_overlap", "recall_overlap", "f1_overlap")
 
@@ -162,6 +166,9 @@ def score_model(nlp, path: Path, sets: dict, pattern) -> dict:
         out[name] = r
         if name == "ge11_devel":
             out["ge11_devel_famplex"] = famplex_adjusted(texts, gold, pred, pattern)
+            out["ge11_devel_proteins"] = score_spans(gold, [
+                {(s, e) for s, e in p if mention_type(t[s:e]) == "Protein"}
+                for t, p in zip(texts, pred, strict=True)])
         if name == "bc2gm_devel":
             out["bc2gm_devel_alt"] = alt_scores(extra, pred)
     return out

@@ -58,6 +58,7 @@ __all__ = [
     "default_grounder",
     "ground",
     "ground_entities",
+    "is_family_name",
     "normalize_key",
     "taxon_id",
 ]
@@ -336,6 +337,13 @@ class Grounder:
     def __len__(self) -> int:
         return len(self.index)
 
+    def is_family_name(self, text: str) -> bool:
+        """True when ``text`` is written as a FamPlex family/complex name (``NF-kappaB``,
+        ``PI3K``, ``ERK1/2``): its compact form, case kept, is a form of an ``FPLX`` row."""
+        form = compact_form(text)
+        return any(cid.startswith("FPLX:") and row_form == form
+                   for cid, _, row_form in self.index.get(form.lower(), ()))
+
     # lookup
     def _add(self, best: dict[str, GroundingCandidate], cid: str, source: str,
              score: float) -> None:
@@ -519,6 +527,11 @@ def default_grounder() -> Grounder:
     if _default is None:
         _default = Grounder()
     return _default
+
+
+def is_family_name(text: str) -> bool:
+    """``Grounder.is_family_name`` with the shipped lexicon."""
+    return default_grounder().is_family_name(text)
 
 
 def ground(text: str, taxon: str | int | None = None) -> list[GroundingCandidate]:

@@ -493,3 +493,29 @@ def test_shipped_tables_match_a_rebuild(tmp_path: Path) -> None:
                         (build_famplex_relations, "famplex_relations.tsv.gz")):
         build(SHARED, tmp_path / name)
         assert (tmp_path / name).read_bytes() == (SHIPPED.parent / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("text,family", [
+    ("NF-kappaB", True), ("NF-kappa B", True), ("NF-κB", True), ("PI3K", True),
+    ("ERK1/2", True), ("MAPK", True), ("AMPK", True),
+    ("STAT3", False), ("IL-2", False), ("ERK1", False), ("nfkappab", False), ("", False)])
+def test_family_names_are_famplex_forms_as_written(text: str, family: bool) -> None:
+    assert default_grounder().is_family_name(text) is family
+
+
+def test_tagged_families_are_typed_and_grounded_to_famplex_first() -> None:
+    """relx's tagger output: a FamPlex name is a ``Protein_family_or_group`` grounded to its
+    FamPlex id first; a gene stays a ``Protein``; both pair up for PPI and events."""
+    from relx.ge.extract import is_protein
+    from relx.ground_doc import ground_document
+    from relx.ids import is_protein_type
+    from relx.parse.paper_mentions import FAMILY_TYPE, mention_type
+
+    assert mention_type("ERK") == FAMILY_TYPE and mention_type("MAPK1") == "Protein"
+    doc = _doc("ERK binds MAPK1.", ["ERK", "MAPK1"], [])
+    for e, typ in zip(doc.sentences[0].entities, ("ERK", "MAPK1"), strict=True):
+        e.type = mention_type(typ)
+    out = ground_document(doc, species=False).sentences[0].entities
+    assert [e.type for e in out] == [FAMILY_TYPE, "Protein"]
+    assert out[0].norm_ids[0] == "FPLX:ERK" and out[1].norm_ids[0] == "HGNC:6871"
+    assert all(is_protein_type(e.type) and is_protein(e) for e in out)

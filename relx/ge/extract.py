@@ -47,9 +47,11 @@ from relx.parse.pipeline import NER_LABELS, Parser
 DEFAULT_EVENT_MODEL = "ge-events"
 #: sources of documents read from BioNLP-ST standoff: their ``.a1`` is the protein list
 STANDOFF_SOURCES = frozenset({"bionlp-st"})
-#: entity types (upper-cased, ``-``/space as ``_``) used as event arguments
+#: entity types (upper-cased, ``-``/space as ``_``) used as event arguments; relx's tagger
+#: types a mention written as a FamPlex name ``Protein_family_or_group`` (``TGF-beta``, which
+#: GE annotates as a protein, as well as ``NF-kappaB``, which it does not)
 PROTEIN_TYPES = NER_LABELS | {"GENEORGENEPRODUCT", "GENE_PRODUCT", "GENE_PROTEIN",
-                              "PROTEIN_COMPLEX"}
+                              "PROTEIN_COMPLEX", "PROTEIN_FAMILY_OR_GROUP"}
 _TID = re.compile(r"^T(\d+)$")
 
 

@@ -20,12 +20,21 @@ import re
 from typing import Any
 
 from relx.doc import Document, Entity, Span
+from relx.ground import is_family_name
 
 #: what a short form must look like to be made a mention: no space, a capital or a digit,
 #: at most 15 characters (not ``cells``, ``Th`` + words, a supplier's name in parentheses)
 _NAME = re.compile(r"^(?=.*[A-Z0-9])[A-Za-z0-9][\w/+.:-]{0,14}$")
 #: the share of the long form a tagged mention must cover
 COVER = 0.6
+#: the entity type of a tagged mention written as a FamPlex family/complex name
+#: (``NF-kappaB``, ``PI3K``, ``ERK1/2``), as BioNLP-ST GE types families and complexes
+FAMILY_TYPE = "Protein_family_or_group"
+
+
+def mention_type(text: str) -> str:
+    """``Protein``, or :data:`FAMILY_TYPE` for a family/complex name (shipped lexicon)."""
+    return FAMILY_TYPE if is_family_name(text) else "Protein"
 
 
 def is_full_text(doc: Document) -> bool:
@@ -66,5 +75,5 @@ def short_form_mentions(doc: Document, sdoc: Any, tagged: list[Entity], base: in
     n = first + len(tagged)
     return [*tagged, *(Entity(id=f"{doc.id}.e{n + k}", spans=[Span(start=base + s,
                                                                   end=base + e)],
-                              type="Protein", text=text)
+                              type=mention_type(text), text=text)
                        for k, ((s, e), text) in enumerate(sorted(extra.items())))]
