@@ -30,15 +30,18 @@ LINTED := relx tests benchmarks dev lab
 lint: install
 	$(BIN)/ruff check $(LINTED)
 
-# everything, slow tests included (what CI runs)
+# everything, slow tests included (what CI runs); one pytest worker per core (at most 4),
+# each test file on one worker (its module fixtures built once)
+PYTEST_WORKERS ?= -n auto --maxprocesses 4 --dist loadfile
+
 test: install
 	$(BIN)/ruff check $(LINTED)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PYTEST_WORKERS)
 
 # the tests not marked slow (@pytest.mark.slow: > ~5 s each, or whole corpora): ~2 min
 test-fast: install
 	$(BIN)/ruff check $(LINTED)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" $(PYTEST_WORKERS)
 
 # Extract interactions, then GENIA events, from the bundled sample abstracts with the
 # shipped models.
