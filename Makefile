@@ -7,7 +7,7 @@ PPI := $(SHARED)/corpora/ppi
 
 .PHONY: install test test-fast lint wheel demo results bench clean parser-corpus train-parser \
 	parser-corpus-g8 finetune-parser ner-corpus train-ner pipeline default-model event-model silver \
-	vectors hedging lexicon calibration ner-genes-corpus train-ner-genes bench-genes
+	vectors hedging lexicon calibration gene-corpora ner-genes-corpus train-ner-genes bench-genes
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,9 +79,17 @@ train-ner: ner-corpus
 	    --output runs/ner/model --paths.train runs/ner/corpus/train.spacy \
 	    --paths.dev runs/ner/corpus/dev.spacy
 
-# gene NER for today's literature (docs/genes.md): the JSONL gene corpora + GE/PPI, variant g3
+# gene NER for today's literature (docs/genes.md): the JSONL gene corpora + GE/PPI, variant g3.
+# The corpora are converted from public repository snapshots (SNAPSHOTS: owner+name/ folders,
+# commits pinned in lab/genes/corpora.py) into GENES.
+GENES ?= $(SHARED)/corpora/genes
+SNAPSHOTS ?= /work/.mirror
+
+gene-corpora: install
+	$(BIN)/python -m lab.genes.corpora all --snapshots $(SNAPSHOTS) --out $(GENES)
+
 ner-genes-corpus: install
-	$(BIN)/python -m relx.parse.ner build --shared $(SHARED) --genes $(SHARED)/corpora/genes \
+	$(BIN)/python -m relx.parse.ner build --shared $(SHARED) --genes $(GENES) \
 	    --weights bc2gm=1,bionlp13cg=4 --ge-repeat 2 --out runs/ner-genes/corpus
 
 train-ner-genes: ner-genes-corpus
@@ -90,11 +98,13 @@ train-ner-genes: ner-genes-corpus
 	    --paths.dev runs/ner-genes/corpus/dev.spacy
 
 bench-genes: install
-	$(BIN)/python benchmarks/bench_genes.py --new runs/ner-genes/model/model-best
+	$(BIN)/python benchmarks/bench_genes.py --genes $(GENES) --external
 
+# the shipped pipeline: the parser (make finetune-parser) and the gene NER (make
+# train-ner-genes); then its GE 2011 devel NER figures into its meta.json
 pipeline: install
 	$(BIN)/python -m lab.parser assemble --parser runs/parser/finetune/model-best \
-	    --ner runs/ner/model/model-best --out models/relx_bio_sm
+	    --ner runs/ner-genes/model/model-best --out models/relx_bio_sm --record-ner $(GE)/devel
 
 GE := $(SHARED)/corpora/bionlp-st-ge/2011
 GE13 := $(SHARED)/corpora/bionlp-st-ge/2013

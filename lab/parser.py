@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> None:
     a.add_argument("--ner", type=Path)
     a.add_argument("--out", type=Path, required=True)
     a.add_argument("--performance", type=Path, help="JSON of measured scores to record")
+    a.add_argument("--record-ner", type=Path, metavar="GE_DEVEL",
+                   help="score the NER on this BioNLP-ST folder (.txt + .a1) and record it in "
+                        "meta.json as relx_ge2011_devel_ner")
     args = ap.parse_args(argv)
     if args.cmd == "corpus":
         from relx.parse.treebanks import build_corpus
@@ -47,6 +50,25 @@ def main(argv: list[str] | None = None) -> None:
         perf = json.loads(args.performance.read_text()) if args.performance else None
         nlp = assemble(args.parser, args.ner, args.out, performance=perf)
         print(f"saved {args.out}: {nlp.pipe_names}")
+        if args.record_ner:
+            record_ner(args.out, args.record_ner)
+
+
+def record_ner(pipeline: Path, standoff: Path) -> dict:
+    """Score the assembled ``pipeline``'s NER on ``standoff`` and write the figures into
+    its meta.json (``relx_ge2011_devel_ner``, as ``relx ner evaluate --json`` gives them)."""
+    from relx.parse.ner import evaluate_ner
+    from relx.parse.pipeline import load_nlp
+
+    scores = evaluate_ner(load_nlp(pipeline), standoff)
+    keep = {k: round(scores[k], 4) for k in ("precision", "recall", "f1", "f1_overlap")}
+    keep["command"] = f"relx ner evaluate --standoff {standoff} --json"
+    meta_path = pipeline / "meta.json"
+    meta = json.loads(meta_path.read_text("utf-8"))
+    meta["relx_ge2011_devel_ner"] = keep
+    meta_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(f"GE NER on {standoff}: {keep}")
+    return keep
 
 
 if __name__ == "__main__":

@@ -958,14 +958,39 @@ def write_readme(out: Path) -> None:
 
 # -- CLI -------------------------------------------------------------------------------------------
 
+def _snapshot(root: Path, repo: str) -> Path:
+    """The snapshot of ``owner/name`` under ``root``: ``owner+name/repo/.git``, ``.../repo``
+    or ``owner+name`` itself, whichever exists first."""
+    base = root / repo.replace("/", "+")
+    for cand in (base / "repo" / ".git", base / "repo", base):
+        if cand.exists():
+            return cand
+    raise FileNotFoundError(f"no snapshot of {repo} under {root}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("corpus", choices=[*CORPORA, "readme"])
+    ap.add_argument("corpus", choices=[*CORPORA, "readme", "all"],
+                    help="one corpus; readme; or all (every corpus from --snapshots, then the "
+                         "README)")
+    ap.add_argument("--snapshots", type=Path,
+                    help="with all: the folder of snapshots named owner+name/ (a git dir, a "
+                         "repo/.git or a repo/ folder in each)")
     ap.add_argument("--src", action="append", default=[],
                     help="snapshot git dir or extracted folder (repeat in the documented order)")
     ap.add_argument("--out", required=True, type=Path)
     args = ap.parse_args(argv)
     if args.corpus == "readme":
+        write_readme(args.out)
+        return 0
+    if args.corpus == "all":
+        if args.snapshots is None:
+            ap.error("all takes --snapshots")
+        for name, c in CORPORA.items():
+            srcs = [str(_snapshot(args.snapshots, repo)) for repo, _ in c.repos]
+            print(f"== {name}", file=sys.stderr)
+            main([name, *(a for s in srcs for a in ("--src", s)),
+                  "--out", str(args.out / name)])
         write_readme(args.out)
         return 0
     corpus = CORPORA[args.corpus]
