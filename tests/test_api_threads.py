@@ -102,15 +102,20 @@ def test_threads_sharing_an_extractor_get_the_sequential_results(task, ppi, even
 
 @needs_models
 def test_threads_streaming_and_annotating_at_once(ppi) -> None:
-    """``pipe`` and ``annotate`` (the batch runner's entry) from threads at once."""
+    """``pipe`` and ``annotate`` (the batch runner's entry) from threads at once, each
+    equal to the same call made alone. (Not to each other: documents annotated together
+    are scored and typed in windows, and an event score can differ in its fourth decimal
+    from the same document's score alone.)"""
+    from relx.api import as_documents
+
     inputs = _texts()
     docs = [[(f"t{i}-{k}", text) for k, text in enumerate(t)] for i, t in enumerate(inputs)]
     piped = [[[r.model_dump() for r in found] for found in ppi.pipe(d, batch_size=1)]
              for d in docs]
+    alone = [[[r.model_dump() for r in found] for _, found, _ in ppi.annotate(as_documents(d))]
+             for d in docs]
 
     def work(i: int) -> tuple[list, list]:
-        from relx.api import as_documents
-
         streamed = [[r.model_dump() for r in found] for found in ppi.pipe(docs[i],
                                                                          batch_size=1)]
         annotated = [[r.model_dump() for r in found]
@@ -118,7 +123,7 @@ def test_threads_streaming_and_annotating_at_once(ppi) -> None:
         return streamed, annotated
 
     for i, (streamed, annotated) in enumerate(_in_threads(work)):
-        assert streamed == piped[i] and annotated == piped[i]
+        assert streamed == piped[i] and annotated == alone[i]
 
 
 @needs_models
