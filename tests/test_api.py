@@ -151,6 +151,7 @@ def _renamed(results, doc_id: str) -> list[dict]:
     return json.loads(text.replace(f'"{doc_id}.', '"text.'))
 
 
+@pytest.mark.slow
 @needs_models
 def test_load_task_gives_each_tasks_extractor(ppi, events) -> None:
     assert isinstance(ppi, relx.Extractor) and isinstance(events, relx.EventExtractor)

@@ -98,6 +98,7 @@ def _documents(out: Path) -> list[str]:
                   for line in f.read_text(encoding="utf-8").splitlines() if "|t|" in line)
 
 
+@pytest.mark.slow
 def test_a_killed_dask_worker_costs_nothing(tmp_path: Path, cluster) -> None:
     c, client = cluster
     inp = tmp_path / "docs.pubtator"
@@ -127,6 +128,7 @@ def test_a_killed_dask_worker_costs_nothing(tmp_path: Path, cluster) -> None:
     assert len(set(whole)) == len(whole)
 
 
+@pytest.mark.slow
 def test_a_chunk_that_kills_every_worker_is_recorded_failed(tmp_path: Path, cluster) -> None:
     c, client = cluster
     inp = tmp_path / "in"

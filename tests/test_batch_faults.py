@@ -71,6 +71,7 @@ def _run(*args: str) -> object:
     return CliRunner().invoke(app, ["extract", *args, *QUIET])
 
 
+@pytest.mark.slow
 def test_corrupt_gzip_costs_only_its_input(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()
@@ -175,6 +176,7 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path: Path, extractor) -
     assert _relations(out) == _expected(extractor, list(read(inp / "a.txt")))
 
 
+@pytest.mark.slow
 def test_a_killed_worker_costs_only_its_chunk(tmp_path: Path, extractor) -> None:
     import psutil
 
@@ -209,6 +211,7 @@ def test_a_killed_worker_costs_only_its_chunk(tmp_path: Path, extractor) -> None
     assert not list(out.rglob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_a_chunk_whose_worker_dies_twice_is_recorded_failed(tmp_path: Path) -> None:
     """Both tries of the only chunk die (every worker is killed as it starts): the chunk is an
     error of stage ``worker``, the batch still finishes and merges, and a rerun redoes it."""
@@ -292,6 +295,7 @@ def test_a_huge_sentence_is_capped_not_fatal(tmp_path: Path, extractor) -> None:
         _expected(extractor, list(read(inp / "fine.txt")))
 
 
+@pytest.mark.slow
 def test_bad_options_are_refused_before_any_work(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()

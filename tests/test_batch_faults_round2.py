@@ -58,6 +58,7 @@ def _inputs(tmp_path: Path, n: int = 2) -> Path:
     return inp
 
 
+@pytest.mark.slow
 def test_a_broken_spacy_model_stops_before_any_work(tmp_path: Path, extractor) -> None:
     """3, 13: a missing or damaged --spacy-model is exit 2 before work, nothing marked
     done; the rerun with a good pipeline does every input."""
@@ -141,6 +142,7 @@ def _limited(limit: int):
     return apply
 
 
+@pytest.mark.slow
 def test_a_full_disk_mid_batch_names_the_file_and_resumes(tmp_path: Path, extractor) -> None:
     """11: a write that fails mid-run (the file-size limit stands in for a full disk):
     exit 1, the file named, how to resume; the rerun completes the batch exactly."""

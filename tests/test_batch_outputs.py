@@ -13,6 +13,7 @@ from relx.app.cli import app
 from tests.conftest import ROOT
 
 
+@pytest.mark.slow
 def test_summary_names_model_and_threshold_and_networks_are_written(tmp_path: Path):
     out = tmp_path / "out"
     inputs = [str(ROOT / "corpora" / "abstracts" / n) for n in ("jak-stat.txt", "p53-mdm2.txt")]

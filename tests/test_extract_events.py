@@ -64,6 +64,7 @@ def _events(out: Path) -> list[dict]:
     return [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_outputs_and_summary(run) -> None:
     _, out, kinds = run
     summary = json.loads((out / "summary.json").read_text())

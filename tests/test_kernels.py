@@ -70,6 +70,7 @@ def close(a: float, b: float) -> bool:
     return abs(a - b) <= TOL * max(1.0, abs(b))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(S=struct_st, T=struct_st, params=params_st)
 def test_compiled_and_dp_match_brute_force(S, T, params) -> None:

@@ -38,6 +38,7 @@ def _pairs(rels: list[dict], doc: str) -> set[frozenset[str]]:
             if r["document_id"] == doc}
 
 
+@pytest.mark.slow
 def test_mentions_modes(tmp_path: Path) -> None:
     summary, rels = _run(tmp_path, None)
     assert summary["mentions"] == "auto"

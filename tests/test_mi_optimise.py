@@ -183,6 +183,7 @@ def test_kernel_param_search_picks_the_best_scored_setting(search: str) -> None:
     assert again.best_score_ == pytest.approx(s.best_score_)
 
 
+@pytest.mark.slow
 def test_greedy_reference_steps_never_lower_the_objective() -> None:
     X, y = toy_structures()
     kernel = PathKernel(lam=0.8, p=3, edge_mismatch=1.0, n_jobs=1)

@@ -254,6 +254,7 @@ def test_cli_evaluate_json(standoff_dir, tmp_path):
     assert scores["predicted"] == 6   # no tagged name recurs in the fixture
 
 
+@pytest.mark.slow
 def test_real_corpora_readers():
     """GE 2009 train is a subset of GE 2011 train; every IEPA mention is accounted for."""
     if not (GE / "2011" / "train").is_dir():

@@ -281,6 +281,7 @@ def test_pair_lr_on_real_iepa_documents_beats_chance():
     assert auc > 0.7, auc
 
 
+@pytest.mark.slow
 def test_nb_scaled_pair_member_on_real_iepa_documents():
     from relx.ppi.evaluate import document_folds, load_corpus
     from relx.registry import build_pipeline, load_config

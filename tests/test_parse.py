@@ -145,6 +145,7 @@ def test_parser_evaluate_command() -> None:
     assert res["sentences"] >= 1 and 0.5 < res["uas"] <= 1 and res["las"] <= res["uas"]
 
 
+@pytest.mark.slow
 def test_genia_dev_scores() -> None:
     """The shipped parser on GENIA dev (never trained on), converted to CRAFT labels."""
     from relx.parse.evaluate_parser import evaluate_conllu

@@ -56,6 +56,7 @@ def test_spacy_load_of_relx_pipeline_in_a_plain_process() -> None:
     assert not out["relx_before"] and out["via_entry_point"]
 
 
+@pytest.mark.slow
 def test_components_add_what_the_api_extracts() -> None:
     out = _run("""
         import json
@@ -94,6 +95,7 @@ def test_components_add_what_the_api_extracts() -> None:
     assert {r["document_id"] for r in got["piped_rel"][0]} == {"pmid-0"}
 
 
+@pytest.mark.slow
 def test_relation_component_on_relx_own_spacy_pipeline() -> None:
     out = _run(f"""
         import json

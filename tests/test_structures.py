@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from relx.doc import Entity, Span
 from relx.io import read_ppi_xml
@@ -139,6 +140,7 @@ def test_vocab_saves_its_strings_packed_and_loads_old_state():
     assert old.itos == v.itos and old.stoi == v.stoi
 
 
+@pytest.mark.slow
 def test_tree_paths_match_networkx_on_trees_and_collapsed_graphs():
     """The tree shortcuts give networkx's paths and distances: on dependency trees (relx's
     parses) and on BioInfer's collapsed dependency graphs (not trees: networkx's search)."""

@@ -116,6 +116,7 @@ def random_trees(rng: np.random.Generator, n: int, max_nodes: int = 8, n_edges: 
     return encode(trees)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(S=tree_st(), T=tree_st(), params=params_st)
 def test_compiled_matches_brute_force(S, T, params) -> None:
@@ -152,6 +153,7 @@ def test_hand_computed_value() -> None:
     assert tree_kernel(X, 0, X, 0, TreeKernelParams(sigma=np.array([0.0]))) == 0.0
 
 
+@pytest.mark.slow
 def test_gram_consistency() -> None:
     rng = np.random.default_rng(1)
     A = random_trees(rng, 25)

@@ -86,6 +86,7 @@ def test_crossfit_holds_each_document_out_once(docs):
     assert not hasattr(td, "model_") and not hasattr(ed, "linear_")   # templates unfitted
 
 
+@pytest.mark.slow
 def test_crossfit_by_paper_holds_a_paper_out_whole(docs):
     """``groups="paper"``: two sections of one paper are held out in the same fold."""
     docs_views = [build_views(d) for d in docs]
@@ -195,6 +196,7 @@ def test_stacked_edge_detector_learns_from_crossfitted_scores(docs):
     assert theme[gold == "Theme"].mean() > theme[gold == "None"].mean()
 
 
+@pytest.mark.slow
 def test_event_model_with_stacked_triggers_saves_and_loads(docs, tmp_path):
     model = LabGEExtractor(SMALL_STACKED).fit(docs)
     assert isinstance(model.triggers, StackedTriggerDetector)
@@ -214,6 +216,7 @@ def test_event_model_with_stacked_triggers_saves_and_loads(docs, tmp_path):
     assert [p.events for p in loaded.predict(docs)] == [p.events for p in pred]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (GE2011 / "train").is_dir(), reason="GE 2011 corpus not available")
 def test_real_data_stacked_triggers(tmp_path):
     pytest.importorskip("spacy")
