@@ -123,6 +123,7 @@ def test_threads_streaming_and_annotating_at_once(ppi) -> None:
         assert streamed == piped[i] and annotated == piped[i]
 
 
+@pytest.mark.slow
 @needs_models
 def test_thread_limits_are_restored_after_threads_extract(ppi) -> None:
     from threadpoolctl import threadpool_info

@@ -97,6 +97,7 @@ def test_corrupt_gzip_costs_only_its_input(tmp_path: Path, extractor) -> None:
     assert r.exit_code == 3 and _errors(out) == errors
 
 
+@pytest.mark.slow
 def test_ids_a_format_cannot_hold_are_written_safely(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()
@@ -137,6 +138,7 @@ def test_inputs_with_one_name_never_share_outputs(tmp_path: Path, extractor) -> 
     assert _relations(out) == _expected(extractor, docs)
 
 
+@pytest.mark.slow
 def test_changed_input_is_redone_and_its_old_error_cleared(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()
@@ -157,6 +159,7 @@ def test_changed_input_is_redone_and_its_old_error_cleared(tmp_path: Path, extra
     assert _relations(out) == _expected(extractor, [*read(a), *read(b)])
 
 
+@pytest.mark.slow
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path: Path, extractor) -> None:
     from relx.app.batch import batch_lock
 
@@ -248,6 +251,7 @@ def test_a_chunk_whose_worker_dies_twice_is_recorded_failed(tmp_path: Path) -> N
     assert summary["errors"] == 0 and summary["documents"] == 1
 
 
+@pytest.mark.slow
 def test_a_decompression_bomb_stops_at_the_cap(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()

@@ -109,6 +109,7 @@ def _relations(out: Path) -> list[dict]:
     return [json.loads(x) for x in (out / "relations.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
     bad = _write_inputs(tmp_path / "in")
     out = tmp_path / "out"
@@ -137,6 +138,7 @@ def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
     assert "jak-stat-0|" in (out / "pubtator" / "jak-stat-0.txt.pubtator").read_text()
 
 
+@pytest.mark.slow
 def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in")
     out = tmp_path / "out"
@@ -205,6 +207,7 @@ def test_jobs_and_dask_match_a_single_process(tmp_path: Path) -> None:
             (tmp_path / "one" / "errors.jsonl").read_text()
 
 
+@pytest.mark.slow
 def test_worker_processes_compute_on_one_thread() -> None:
     """Every thread pool of a batch worker is limited to one thread, including scikit-learn's
     OpenMP runtime (the boosted trees predict with it), which loads after the limit call."""

@@ -154,6 +154,7 @@ def test_jsonl_events(run) -> None:
     assert any(a["kind"] == "event" for e in evs for a in e["arguments"])   # nested events
 
 
+@pytest.mark.slow
 def test_grounded_arguments_and_html_report(run) -> None:
     import lxml.html
 

@@ -60,6 +60,7 @@ def test_rknn_bit_matches_its_definition():
         np.testing.assert_array_equal(codes[:, h], expected)
 
 
+@pytest.mark.slow
 def test_klsh_rf_pipeline_learns():
     Xtr, ytr, Xte, yte = _data(600)
     pipe = Pipeline([("klsh", KLSHEncoder(n_reference=60, n_bits=400, random_state=0)),

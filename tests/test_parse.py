@@ -124,6 +124,7 @@ def test_conllu_writer(parser: Parser) -> None:
     assert rows[0][1] == "STAT5" and rows[0][7] == "nsubjpass"
 
 
+@pytest.mark.slow
 def test_parse_command(tmp_path: Path) -> None:
     src = tmp_path / "abstract.txt"
     src.write_text(TEXT + "\n")

@@ -39,6 +39,7 @@ def test_relx_declares_its_factories_as_spacy_entry_points() -> None:
     assert declared["relx_ppi"] == "relx.app.spacy_components:make_relx_ppi"
 
 
+@pytest.mark.slow
 def test_spacy_load_of_relx_pipeline_in_a_plain_process() -> None:
     out = _run(f"""
         import json, sys

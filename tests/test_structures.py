@@ -112,6 +112,7 @@ def test_encoder_round_trip_and_subset():
     assert again.words.itos == enc.words.itos
 
 
+@pytest.mark.slow
 def test_every_real_pair_gets_a_path():
     docs = list(read_ppi_xml(corpus_file("AIMed")))[:60]
     n = nopath = 0
@@ -171,6 +172,7 @@ def test_tree_paths_match_networkx_on_trees_and_collapsed_graphs():
     assert kinds[True] > 0 and kinds[False] > 0, kinds
 
 
+@pytest.mark.slow
 def test_graph_filled_directly_equals_networkx_api_build():
     """dependency_graph fills networkx's dicts directly: same nodes, attributes, edges, keys
     and adjacency orders as add_node / add_edge, on BioInfer's collapsed graphs (repeated

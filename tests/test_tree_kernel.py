@@ -127,6 +127,7 @@ def test_compiled_matches_brute_force(S, T, params) -> None:
     assert close(tree_kernel(X, 0, X, 0, params), brute_force(S, S, params))
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(S=tree_st(max_nodes=10), T=tree_st(max_nodes=10))
 def test_bushy_trees_match_brute_force(S, T) -> None:
@@ -178,6 +179,7 @@ def test_gram_consistency() -> None:
                                single[np.ix_([3, 0, 9], [3, 0, 9])], rtol=TOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("with_sim", [False, True])
 def test_normalised_gram_psd_and_bounded(with_sim: bool) -> None:
     rng = np.random.default_rng(7)

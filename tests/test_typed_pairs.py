@@ -119,6 +119,7 @@ def typed():
     return relx.load()
 
 
+@pytest.mark.slow
 @needs_models
 def test_predicted_events_carry_scores_no_higher_than_their_nested_events():
     import relx

@@ -33,6 +33,7 @@ def docs() -> list[GEDoc]:
     return ge_fixture_docs()
 
 
+@pytest.mark.slow
 def test_the_lab_extractor_without_levers_is_relx(docs, tmp_path):
     lab = LabGEExtractor(FEATURES).fit(docs)
     relx = GEExtractor(FEATURES).fit(docs)
@@ -42,6 +43,7 @@ def test_the_lab_extractor_without_levers_is_relx(docs, tmp_path):
         [p.events for p in relx.predict(docs)]
 
 
+@pytest.mark.slow
 def test_learned_binding_saves_and_loads(docs, tmp_path):
     cfg = {**FEATURES, "assembly": {"binding": "learned", "binding_C": 10.0}}
     model = LabGEExtractor(cfg).fit(docs)
@@ -128,6 +130,7 @@ def test_learned_binding_grouper(docs):
     assert grouper.groups(v1, 3, ["T1"]) == [["T1"]]
 
 
+@pytest.mark.slow
 def test_tune_sweeps_settings_on_a_training_split(docs):
     fit, val = split_docs(docs, 0.34, seed=0)
     assert len(val) == 1 and {d.id for d in fit} | {d.id for d in val} == set(GE_FIXTURE_NAMES)
