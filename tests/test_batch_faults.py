@@ -123,6 +123,7 @@ def test_ids_a_format_cannot_hold_are_written_safely(tmp_path: Path, extractor) 
     assert summary["renamed_ids"] == 2 and summary["errors"] == 0
 
 
+@pytest.mark.slow
 def test_inputs_with_one_name_never_share_outputs(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     (inp / "a").mkdir(parents=True)
