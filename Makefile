@@ -38,7 +38,8 @@ test: install
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/python -m pytest -q $(PYTEST_WORKERS)
 
-# the tests not marked slow (@pytest.mark.slow: > ~5 s each, or whole corpora): ~2 min
+# the tests not marked slow (@pytest.mark.slow: the ~120 slowest, each over ~1 s on a quiet
+# machine, or reading whole corpora): under 2 minutes (108 CPU-seconds)
 test-fast: install
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/python -m pytest -q -m "not slow" $(PYTEST_WORKERS)

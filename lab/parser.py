@@ -5,7 +5,9 @@ trained parser and NER (:func:`relx.parse.assemble.assemble`; ``make pipeline``)
 
     python -m lab.parser corpus --shared ../shared --out runs/parser/corpus
     python -m lab.parser assemble --parser runs/parser/finetune/model-best \\
-        --ner runs/ner/model/model-best --out models/relx_bio_sm
+        --ner runs/ner/model/model-best --out models/relx_bio_sm [--version X --ner-source S]
+
+(``--parser`` may be an assembled pipeline, ``models/relx_bio_sm``: its parser side is kept.)
 
 (The NER corpus is ``relx ner build``, scores are ``relx parser evaluate`` and ``relx ner
 evaluate``.)
@@ -36,6 +38,10 @@ def main(argv: list[str] | None = None) -> None:
     a.add_argument("--record-ner", type=Path, metavar="GE_DEVEL",
                    help="score the NER on this BioNLP-ST folder (.txt + .a1) and record it in "
                         "meta.json as relx_ge2011_devel_ner")
+    a.add_argument("--version", default=None,
+                   help="pipeline version (default relx.parse.assemble.PIPELINE_VERSION)")
+    a.add_argument("--ner-source", action="append", dest="ner_sources",
+                   help="the NER's training data, for the meta (repeatable)")
     args = ap.parse_args(argv)
     if args.cmd == "corpus":
         from relx.parse.treebanks import build_corpus
@@ -45,10 +51,11 @@ def main(argv: list[str] | None = None) -> None:
                              seed=args.seed)
         print(json.dumps({k: v for k, v in stats.items() if k != "train_labels"}, indent=1))
     else:
-        from relx.parse.assemble import assemble
+        from relx.parse.assemble import PIPELINE_VERSION, assemble
 
         perf = json.loads(args.performance.read_text()) if args.performance else None
-        nlp = assemble(args.parser, args.ner, args.out, performance=perf)
+        nlp = assemble(args.parser, args.ner, args.out, performance=perf,
+                       version=args.version or PIPELINE_VERSION, ner_sources=args.ner_sources)
         print(f"saved {args.out}: {nlp.pipe_names}")
         if args.record_ner:
             record_ner(args.out, args.record_ner)

@@ -67,6 +67,7 @@ def test_structure_extractor_amr() -> None:
     assert len(out.parts["amr"]) == 1 and len(out.parts["amr"].edges) == 3
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (models_dir() / "relx_bio_sm").exists(), reason="no shipped pipeline")
 def test_real_sentences_through_relx_parser() -> None:
     pytest.importorskip("spacy")

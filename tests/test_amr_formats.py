@@ -64,6 +64,7 @@ def test_penman_and_json_agree_on_a_hand_made_parse():
     assert len(penman.loads(buf.getvalue())) == 1
 
 
+@pytest.mark.slow
 def test_relx_parse_writes_both_graph_formats(tmp_path: Path):
     src = tmp_path / "a.txt"
     src.write_text("IL-2 induces the phosphorylation of STAT5. SOCS3 binds JAK2 and TYK2.\n")

@@ -151,6 +151,7 @@ def _renamed(results, doc_id: str) -> list[dict]:
     return json.loads(text.replace(f'"{doc_id}.', '"text.'))
 
 
+@pytest.mark.slow
 @needs_models
 def test_load_task_gives_each_tasks_extractor(ppi, events) -> None:
     assert isinstance(ppi, relx.Extractor) and isinstance(events, relx.EventExtractor)
@@ -195,6 +196,7 @@ def test_pipe_streams_one_list_per_document_in_order(task, ppi, events) -> None:
     assert streamed[1] == [] and streamed[0]    # a text without proteins gives nothing
 
 
+@pytest.mark.slow
 @needs_models
 def test_results_do_not_depend_on_the_thread_limit(ppi) -> None:
     texts = [p.read_text(encoding="utf-8") for p in sorted(SAMPLES.glob("*.txt"))]
@@ -256,6 +258,7 @@ def test_a_model_with_an_untrusted_type_is_refused(tmp_path: Path) -> None:
     ("ge-events", "models.skops", "truncate"),
     ("ge-events", "meta.json", "garble"),
 ])
+@pytest.mark.slow
 def test_a_damaged_model_file_is_a_model_error_naming_it(tmp_path: Path, model: str,
                                                          file: str, damage: str) -> None:
     import shutil

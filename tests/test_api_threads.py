@@ -84,6 +84,7 @@ def events():
     return relx.load(task="events")
 
 
+@pytest.mark.slow
 @needs_models
 @pytest.mark.parametrize("task", ["ppi", "events"])
 def test_threads_sharing_an_extractor_get_the_sequential_results(task, ppi, events) -> None:
@@ -100,6 +101,7 @@ def test_threads_sharing_an_extractor_get_the_sequential_results(task, ppi, even
             assert got == sequential[i]      # exactly: sentences, offsets, scores, types
 
 
+@pytest.mark.slow
 @needs_models
 def test_threads_streaming_and_annotating_at_once(ppi) -> None:
     """``pipe`` and ``annotate`` (the batch runner's entry) from threads at once, each
@@ -126,6 +128,7 @@ def test_threads_streaming_and_annotating_at_once(ppi) -> None:
         assert streamed == piped[i] and annotated == alone[i]
 
 
+@pytest.mark.slow
 @needs_models
 def test_thread_limits_are_restored_after_threads_extract(ppi) -> None:
     from threadpoolctl import threadpool_info

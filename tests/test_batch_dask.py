@@ -98,6 +98,7 @@ def _documents(out: Path) -> list[str]:
                   for line in f.read_text(encoding="utf-8").splitlines() if "|t|" in line)
 
 
+@pytest.mark.slow
 def test_a_killed_dask_worker_costs_nothing(tmp_path: Path, cluster) -> None:
     c, client = cluster
     inp = tmp_path / "docs.pubtator"
@@ -127,6 +128,7 @@ def test_a_killed_dask_worker_costs_nothing(tmp_path: Path, cluster) -> None:
     assert len(set(whole)) == len(whole)
 
 
+@pytest.mark.slow
 def test_a_chunk_that_kills_every_worker_is_recorded_failed(tmp_path: Path, cluster) -> None:
     c, client = cluster
     inp = tmp_path / "in"
@@ -154,6 +156,7 @@ def test_a_chunk_that_kills_every_worker_is_recorded_failed(tmp_path: Path, clus
     assert time.monotonic() - t0 < 300
 
 
+@pytest.mark.slow
 def test_a_scheduler_without_workers_stops_the_run(tmp_path: Path, monkeypatch) -> None:
     """No worker ever connects: the run stops with an error naming the scheduler instead of
     waiting forever (the wait is ``DASK_NO_WORKERS_S``, shortened here)."""
@@ -201,6 +204,7 @@ def _stop(procs: list) -> None:
         p.wait()
 
 
+@pytest.mark.slow
 def test_a_killed_scheduler_stops_the_run_and_a_rerun_resumes(tmp_path: Path) -> None:
     """Issue 40 (10): the scheduler killed mid-run: exit 1 with how to resume, no
     traceback; the rerun (a new scheduler) finishes with every document exactly once."""

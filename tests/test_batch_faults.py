@@ -71,6 +71,7 @@ def _run(*args: str) -> object:
     return CliRunner().invoke(app, ["extract", *args, *QUIET])
 
 
+@pytest.mark.slow
 def test_corrupt_gzip_costs_only_its_input(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()
@@ -96,6 +97,7 @@ def test_corrupt_gzip_costs_only_its_input(tmp_path: Path, extractor) -> None:
     assert r.exit_code == 3 and _errors(out) == errors
 
 
+@pytest.mark.slow
 def test_ids_a_format_cannot_hold_are_written_safely(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()
@@ -121,6 +123,7 @@ def test_ids_a_format_cannot_hold_are_written_safely(tmp_path: Path, extractor) 
     assert summary["renamed_ids"] == 2 and summary["errors"] == 0
 
 
+@pytest.mark.slow
 def test_inputs_with_one_name_never_share_outputs(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     (inp / "a").mkdir(parents=True)
@@ -136,6 +139,7 @@ def test_inputs_with_one_name_never_share_outputs(tmp_path: Path, extractor) -> 
     assert _relations(out) == _expected(extractor, docs)
 
 
+@pytest.mark.slow
 def test_changed_input_is_redone_and_its_old_error_cleared(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()
@@ -156,6 +160,7 @@ def test_changed_input_is_redone_and_its_old_error_cleared(tmp_path: Path, extra
     assert _relations(out) == _expected(extractor, [*read(a), *read(b)])
 
 
+@pytest.mark.slow
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path: Path, extractor) -> None:
     from relx.app.batch import batch_lock
 
@@ -175,6 +180,7 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path: Path, extractor) -
     assert _relations(out) == _expected(extractor, list(read(inp / "a.txt")))
 
 
+@pytest.mark.slow
 def test_a_killed_worker_costs_only_its_chunk(tmp_path: Path, extractor) -> None:
     import psutil
 
@@ -209,6 +215,7 @@ def test_a_killed_worker_costs_only_its_chunk(tmp_path: Path, extractor) -> None
     assert not list(out.rglob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_a_chunk_whose_worker_dies_twice_is_recorded_failed(tmp_path: Path) -> None:
     """Both tries of the only chunk die (every worker is killed as it starts): the chunk is an
     error of stage ``worker``, the batch still finishes and merges, and a rerun redoes it."""
@@ -245,6 +252,7 @@ def test_a_chunk_whose_worker_dies_twice_is_recorded_failed(tmp_path: Path) -> N
     assert summary["errors"] == 0 and summary["documents"] == 1
 
 
+@pytest.mark.slow
 def test_a_decompression_bomb_stops_at_the_cap(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()
@@ -292,6 +300,7 @@ def test_a_huge_sentence_is_capped_not_fatal(tmp_path: Path, extractor) -> None:
         _expected(extractor, list(read(inp / "fine.txt")))
 
 
+@pytest.mark.slow
 def test_bad_options_are_refused_before_any_work(tmp_path: Path, extractor) -> None:
     inp = tmp_path / "in"
     inp.mkdir()

@@ -58,6 +58,7 @@ def _inputs(tmp_path: Path, n: int = 2) -> Path:
     return inp
 
 
+@pytest.mark.slow
 def test_a_broken_spacy_model_stops_before_any_work(tmp_path: Path, extractor) -> None:
     """3, 13: a missing or damaged --spacy-model is exit 2 before work, nothing marked
     done; the rerun with a good pipeline does every input."""
@@ -89,6 +90,7 @@ def test_a_damaged_event_model_is_named_before_any_work(tmp_path: Path) -> None:
     assert not (tmp_path / "out" / ".done").exists()
 
 
+@pytest.mark.slow
 def test_a_file_name_too_long_for_an_output_key(tmp_path: Path, extractor) -> None:
     """5: a legal 249-byte file name gets a bounded key; the batch and its rerun finish."""
     inp = _inputs(tmp_path, 1)
@@ -103,6 +105,7 @@ def test_a_file_name_too_long_for_an_output_key(tmp_path: Path, extractor) -> No
     assert _relations(out) == _expected(extractor, sorted(inp.iterdir()))
 
 
+@pytest.mark.slow
 def test_adding_an_input_from_another_folder_keeps_every_key(tmp_path: Path) -> None:
     """7: keys are relative to each input argument, so a rerun with one more input redoes
     nothing that was done."""
@@ -141,6 +144,7 @@ def _limited(limit: int):
     return apply
 
 
+@pytest.mark.slow
 def test_a_full_disk_mid_batch_names_the_file_and_resumes(tmp_path: Path, extractor) -> None:
     """11: a write that fails mid-run (the file-size limit stands in for a full disk):
     exit 1, the file named, how to resume; the rerun completes the batch exactly."""
@@ -166,6 +170,7 @@ def _cli(*args: str, stdin=None, pass_fds=(), timeout: int = 600):
                           timeout=timeout, pass_fds=pass_fds)
 
 
+@pytest.mark.slow
 def test_piped_input_is_read_once(tmp_path: Path, extractor) -> None:
     """4: `cat a.txt | relx extract -` and process substitution (/dev/fd/N) read the
     stream once (spooled), format detected from its content."""

@@ -13,6 +13,7 @@ from relx.app.cli import app
 from tests.conftest import ROOT
 
 
+@pytest.mark.slow
 def test_summary_names_model_and_threshold_and_networks_are_written(tmp_path: Path):
     out = tmp_path / "out"
     inputs = [str(ROOT / "corpora" / "abstracts" / n) for n in ("jak-stat.txt", "p53-mdm2.txt")]
@@ -38,6 +39,7 @@ def test_summary_names_model_and_threshold_and_networks_are_written(tmp_path: Pa
     assert len(cy["elements"]["edges"]) == net["edges"]
 
 
+@pytest.mark.slow
 def test_indra_and_tsv_formats_carry_the_new_fields(tmp_path: Path):
     indra = pytest.importorskip("indra.statements")
     out = tmp_path / "out"

@@ -36,6 +36,7 @@ def test_folds_are_by_document_seeded_and_balanced(corpus):
     assert sorted(folds.values()).count(0) == 4 and set(folds.values()) == {0, 1, 2}
 
 
+@pytest.mark.slow
 def test_cv_report_and_fold_file(tmp_path, corpus):
     report = tmp_path / "cv.json"
     res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--cv", "3",
@@ -56,6 +57,7 @@ def test_cv_report_and_fold_file(tmp_path, corpus):
     assert 0 <= lo <= r["f1"] <= hi <= 1 and "95 % interval" in res.output
 
 
+@pytest.mark.slow
 def test_train_test_report(tmp_path, corpus, mini_xml):
     report = tmp_path / "tt.json"
     res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--train", str(corpus),
@@ -66,6 +68,7 @@ def test_train_test_report(tmp_path, corpus, mini_xml):
     assert res.output == ""
 
 
+@pytest.mark.slow
 def test_set_overrides_config_values_and_is_recorded(tmp_path, corpus, mini_xml):
     report = tmp_path / "tt.json"
     res = runner.invoke(app, ["evaluate", "--config", str(CONFIG), "--train", str(corpus),
@@ -112,6 +115,7 @@ def test_clear_errors(tmp_path, mini_xml):
     assert res.exit_code == 2 and "no-such-pipeline" in res.output
 
 
+@pytest.mark.slow
 def test_relx_parses(tmp_path, corpus, mini_xml):
     """--parses relx re-parses every sentence with relx's pipeline; pairs stay the same."""
     from relx.model_store import models_dir
@@ -145,6 +149,7 @@ def test_score_events_cli(tmp_path):
     assert r["recall"] == 0.0 and r["gold"] > 0
 
 
+@pytest.mark.slow
 def test_extra_training_pairs_join_every_fold_and_are_never_tested(tmp_path, corpus):
     from relx.ge.ppi_pairs import silver_ppi_documents
     from relx.io import read_jsonl
@@ -188,6 +193,7 @@ def test_f1_interval_resamples_whole_documents():
     assert hi2 - lo2 < hi - lo
 
 
+@pytest.mark.slow
 def test_cv_decides_by_the_in_domain_rule_and_reports_the_new_text_rule(tmp_path, corpus):
     config = ROOT / "configs" / "ppi-ensemble-lr.toml"
     reports, printed = {}, {}
@@ -210,6 +216,7 @@ def test_cv_decides_by_the_in_domain_rule_and_reports_the_new_text_rule(tmp_path
     assert "in-domain rule" in printed["f1"] and "in-domain rule" not in printed["none"]
 
 
+@pytest.mark.slow
 def test_cv_with_stacked_in_domain_combiner_scores_in_domain_and_keeps_new_text(tmp_path, corpus):
     config = ROOT / "configs" / "ppi-ensemble-lr.toml"
     reports = {}

@@ -109,6 +109,7 @@ def _relations(out: Path) -> list[dict]:
     return [json.loads(x) for x in (out / "relations.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
     bad = _write_inputs(tmp_path / "in")
     out = tmp_path / "out"
@@ -137,6 +138,7 @@ def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
     assert "jak-stat-0|" in (out / "pubtator" / "jak-stat-0.txt.pubtator").read_text()
 
 
+@pytest.mark.slow
 def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in")
     out = tmp_path / "out"
@@ -159,6 +161,7 @@ def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
     assert settings["model"] == DEFAULT_MODEL and settings["model_version"]
 
 
+@pytest.mark.slow
 def test_killed_batch_resumes_to_the_same_output(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in", n_copies=3)
     cmd = [sys.executable, "-m", "relx.app.cli", "extract", str(tmp_path / "in"), "--quiet"]
@@ -181,6 +184,7 @@ def test_killed_batch_resumes_to_the_same_output(tmp_path: Path) -> None:
     assert (part / "errors.jsonl").read_text() == (full / "errors.jsonl").read_text()
 
 
+@pytest.mark.slow
 def test_jobs_and_dask_match_a_single_process(tmp_path: Path) -> None:
     from distributed import LocalCluster
 
@@ -203,6 +207,7 @@ def test_jobs_and_dask_match_a_single_process(tmp_path: Path) -> None:
             (tmp_path / "one" / "errors.jsonl").read_text()
 
 
+@pytest.mark.slow
 def test_worker_processes_compute_on_one_thread() -> None:
     """Every thread pool of a batch worker is limited to one thread, including scikit-learn's
     OpenMP runtime (the boosted trees predict with it), which loads after the limit call."""
@@ -266,6 +271,7 @@ def test_shipped_model_is_current_format_and_compact(extractor) -> None:
     assert len(forests) == 2 and not any(hasattr(f, "ensemble_") for f in forests)
 
 
+@pytest.mark.slow
 def test_in_domain_threshold_option_uses_the_models_in_domain_rule(extractor) -> None:
     from relx.ppi.extract import Extractor
 
@@ -303,6 +309,7 @@ def test_help_paragraphs_reflow_to_the_terminal_and_name_the_options() -> None:
     assert "NUMBER|in-domain" in text
 
 
+@pytest.mark.slow
 def test_given_gene_ids_stay_first_and_reach_pubtator_output(tmp_path: Path) -> None:
     """A PubTator input's own gene ids stay the entities' first ids, namespaced (the
     lexicon's follow), so PubTator output names relations by the input's concept ids."""
@@ -330,6 +337,7 @@ def test_given_gene_ids_stay_first_and_reach_pubtator_output(tmp_path: Path) -> 
     assert len(keys) == len(lines)
 
 
+@pytest.mark.slow
 def test_negated_pairs_are_flagged(extractor) -> None:
     """``negated``: the learnt cue-and-scope detector (relx.learn.hedging) - "not" off the
     path between the two proteins (which the path-only flag missed, issue 31); the score

@@ -64,6 +64,7 @@ def _events(out: Path) -> list[dict]:
     return [json.loads(x) for x in (out / "events.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_outputs_and_summary(run) -> None:
     _, out, kinds = run
     summary = json.loads((out / "summary.json").read_text())
@@ -153,6 +154,7 @@ def test_jsonl_events(run) -> None:
     assert any(a["kind"] == "event" for e in evs for a in e["arguments"])   # nested events
 
 
+@pytest.mark.slow
 def test_grounded_arguments_and_html_report(run) -> None:
     import lxml.html
 

@@ -31,6 +31,7 @@ def test_sklearn_estimator_contract():
     check_estimator(FrequentFeatureSelector(k=2))
 
 
+@pytest.mark.slow
 def test_registered_steps_before_gradient_boosting():
     cfg = {"pipeline": {"steps": ["frequent", "gbt"], "seed": 0},
            "frequent": {"component": "frequent_features", "k": 5},

@@ -213,6 +213,7 @@ def test_similarity_g2p_flda_pipeline_learns():
 
 
 # -- real data -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_g2p_flda_config_learns_on_aimed_documents():
     """configs/ppi-g2p-flda.toml (fewer prototypes, for time) on an AIMed document split."""
     from conftest import ROOT, corpus_file

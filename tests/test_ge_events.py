@@ -175,6 +175,7 @@ def test_a2_round_trip_and_self_score(docs, tmp_path):
         assert r["f1"] == 1.0
 
 
+@pytest.mark.slow
 def test_train_predict_save_load(docs, tmp_path):
     model = GEExtractor(SMALL).fit(docs)
     assert model.train_seconds_ is not None
@@ -192,6 +193,7 @@ def test_train_predict_save_load(docs, tmp_path):
         GEExtractor.load(tmp_path / "nothing")
 
 
+@pytest.mark.slow
 def test_cli_functions_on_fixture_dir(docs, corpus_dir, tmp_path, monkeypatch):
     parsed = {d.id: d.parsed for d in docs}
     # use the stored parses instead of the parser
@@ -206,6 +208,7 @@ def test_cli_functions_on_fixture_dir(docs, corpus_dir, tmp_path, monkeypatch):
     assert read_standoff(corpus_dir / "ge-1.txt", a2_path=paths[0]).events
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (GE2011 / "train").is_dir(), reason="GE 2011 corpus not available")
 def test_real_data_small_run(tmp_path):
     pytest.importorskip("spacy")
@@ -258,6 +261,7 @@ def test_training_dirs_read_a_repeated_document_once(docs, tmp_path, monkeypatch
     assert calls[2:] == [["ge-1", "ge-3"]]
 
 
+@pytest.mark.slow
 def test_modifications_learned_saved_and_predicted(docs, tmp_path):
     """Negation / Speculation: trained on gold M lines, thresholds from document folds,
     predicted as M lines on events, kept through save/load, scored by the evaluator."""

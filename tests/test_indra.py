@@ -153,6 +153,7 @@ def test_format_indra_writes_documents_through_the_registry(tmp_path: Path) -> N
     assert ev.annotations["offsets"] == [[0, 4], [20, 24]]
 
 
+@pytest.mark.slow
 def test_extracted_relations_of_the_shipped_model_load_in_indra(tmp_path: Path) -> None:
     """relx's own output, end to end: the sample abstracts through the shipped model."""
     from relx.model_store import models_dir

@@ -570,6 +570,7 @@ def test_chemicals_keep_their_type_and_are_not_paired(tmp_path):
         ("Chemical", ["MESH:C482764"]), ("Gene", ["NCBIGene:4193"])]
 
 
+@pytest.mark.slow
 def test_extracted_negation_reaches_every_format(tmp_path):
     """The extractor's ``negated`` flag is on the document's relations, so PubTator, BioC
     and brat carry it as JSONL does."""

@@ -99,6 +99,7 @@ def test_gzip_and_unknown_parse(tmp_path, mini_xml):
     ("BioInfer", 836, 1100, 9666, 2534),
     ("IEPA", 200, 486, 817, 335),
 ])
+@pytest.mark.slow
 def test_real_corpus_counts(name, docs, sentences, pairs, positives):
     path = corpus_file(name)
     corpus = list(read_ppi_xml(path))

@@ -70,6 +70,7 @@ def close(a: float, b: float) -> bool:
     return abs(a - b) <= TOL * max(1.0, abs(b))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(S=struct_st, T=struct_st, params=params_st)
 def test_compiled_and_dp_match_brute_force(S, T, params) -> None:
@@ -81,6 +82,7 @@ def test_compiled_and_dp_match_brute_force(S, T, params) -> None:
     assert close(path_kernel(X, 1, X, 0, params), expected)  # symmetry
 
 
+@pytest.mark.slow
 def test_hand_computed_value() -> None:
     # S = T = one tuple: K = k * lam^2; two identical tuples: q=1 gives 4 pairs, q=2 one pair.
     X = encode([[(1, 1, 1, 1)], [(1, 1, 1, 1), (1, 1, 1, 1)]])

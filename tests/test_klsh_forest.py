@@ -21,6 +21,7 @@ def _data(n=400, seed=0):
     RandomSubspaceForest(n_estimators=10, max_features=None, random_state=0),
     KLSHEncoder(n_reference=20, n_bits=16, random_state=0),
 ], ids=lambda e: type(e).__name__)
+@pytest.mark.slow
 def test_sklearn_estimator_contract(estimator):
     # tree ensembles: weighted and repeated rows differ, as in sklearn's own (#16298)
     check_estimator(estimator, expected_failed_checks={
@@ -28,6 +29,7 @@ def test_sklearn_estimator_contract(estimator):
         for kind in ("dense", "sparse")})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hash_function", ["rmm", "rknn", "kulis"])
 def test_klsh_codes_are_deterministic_binary_and_informative(hash_function):
     Xtr, ytr, Xte, yte = _data()
@@ -58,6 +60,7 @@ def test_rknn_bit_matches_its_definition():
         np.testing.assert_array_equal(codes[:, h], expected)
 
 
+@pytest.mark.slow
 def test_klsh_rf_pipeline_learns():
     Xtr, ytr, Xte, yte = _data(600)
     pipe = Pipeline([("klsh", KLSHEncoder(n_reference=60, n_bits=400, random_state=0)),
@@ -76,6 +79,7 @@ def test_forest_threshold_and_bagging():
     np.testing.assert_array_equal(rf.predict(Xte), (p > 0.9).astype(int))
 
 
+@pytest.mark.slow
 def test_auto_threshold_maximises_out_of_fold_f1():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 300)

@@ -6,6 +6,7 @@ or the app (imports inside functions included)."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,7 @@ def _module_imports(path: Path, here: str | None = None) -> set[str]:
     return {m for m in out if m.startswith("relx.") and _is_module(m)}
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
     """module -> the relx modules it imports. The package root ``relx`` is left out: it is
     the lazy facade (PEP 562; ``relx.load``), every module already imports it as its parent

@@ -47,6 +47,7 @@ def test_numba_without_a_writable_cache_cannot_import(tmp_path: Path) -> None:
     assert out.returncode != 0 and "no locator available" in out.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX file permissions")
 def test_ensure_numba_cache_falls_back_to_the_temp_directory(tmp_path: Path) -> None:
     setup = "from relx.numba_cache import ensure_numba_cache; ensure_numba_cache(__file__)"

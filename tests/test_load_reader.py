@@ -55,6 +55,7 @@ def assert_same(a: Any, b: Any, path: str = "", seen: set[int] | None = None) ->
 
 @pytest.mark.parametrize(("file", "trusted"), [
     ("ppi-default/pipeline.skops", PPI_TRUSTED), ("ge-events/models.skops", EVENT_TRUSTED)])
+@pytest.mark.slow
 def test_shipped_models_read_as_skops_loads_them(file: str, trusted: list[str]) -> None:
     path = MODELS / file
     if not path.exists():
@@ -94,6 +95,7 @@ def test_untrusted_type_is_refused() -> None:
     assert vocab.stoi == {NONE: 0, "JAK1": 1, "STAT5": 2}
 
 
+@pytest.mark.slow
 def test_loading_the_shipped_models_does_not_import_skops() -> None:
     """``import skops.io`` imports all of scikit-learn (``all_estimators``); loading relx's
     own models must not need it."""

@@ -38,6 +38,7 @@ def _pairs(rels: list[dict], doc: str) -> set[frozenset[str]]:
             if r["document_id"] == doc}
 
 
+@pytest.mark.slow
 def test_mentions_modes(tmp_path: Path) -> None:
     summary, rels = _run(tmp_path, None)
     assert summary["mentions"] == "auto"
@@ -53,6 +54,7 @@ def test_mentions_modes(tmp_path: Path) -> None:
     assert summary["mentions"] == "input" and _pairs(rels, "2") == set()
 
 
+@pytest.mark.slow
 def test_an_input_without_any_mentions_is_tagged_under_auto(tmp_path: Path) -> None:
     inp = tmp_path / "bare.pubtator"
     inp.write_text(f"9|t|{TEXT}\n9|a|\n\n")

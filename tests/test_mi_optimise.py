@@ -152,6 +152,7 @@ def test_set_kernel_params_targets_one_subkernel() -> None:
         set_kernel_params(k, {"tree.lam": 0.1})
 
 
+@pytest.mark.slow
 def test_edge_sigma_mh_keeps_the_signal_edge_and_the_best_sample() -> None:
     X, y = toy_structures()
     kernel = PathKernel(lam=0.8, p=3, edge_mismatch=1.0, n_jobs=1)
@@ -183,6 +184,7 @@ def test_kernel_param_search_picks_the_best_scored_setting(search: str) -> None:
     assert again.best_score_ == pytest.approx(s.best_score_)
 
 
+@pytest.mark.slow
 def test_greedy_reference_steps_never_lower_the_objective() -> None:
     X, y = toy_structures()
     kernel = PathKernel(lam=0.8, p=3, edge_mismatch=1.0, n_jobs=1)
@@ -201,6 +203,7 @@ def test_greedy_reference_steps_never_lower_the_objective() -> None:
     np.testing.assert_array_equal(enc.transform(X), h.codes(gram(kernel, X, Xr)))
 
 
+@pytest.mark.slow
 def test_mi_klsh_without_optimisation_is_the_plain_encoder() -> None:
     X, y = toy_structures()
     kernel = PathKernel(lam=0.8, p=3, edge_mismatch=1.0, n_jobs=1)
@@ -216,6 +219,7 @@ def test_mi_klsh_without_optimisation_is_the_plain_encoder() -> None:
     assert opt.transform(X).shape == (len(y), 64)
 
 
+@pytest.mark.slow
 def test_real_aimed_codes_carry_label_information() -> None:
     from relx.ppi.evaluate import load_corpus
     from relx.represent.instances import StructureExtractor, labels, pair_instances

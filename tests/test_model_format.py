@@ -86,6 +86,7 @@ def test_forest_model_round_trip_and_older_formats_refused_or_read(tmp_path):
         load_model(path)
 
 
+@pytest.mark.slow
 def test_shipped_model_survives_a_resave(tmp_path):
     """The shipped model saved again and reloaded scores the fixture pairs bitwise the same."""
     if not (SHIPPED / "pipeline.skops").is_file():

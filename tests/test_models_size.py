@@ -112,6 +112,7 @@ def test_shipped_event_model_loads_its_compact_weights() -> None:
     assert model.triggers.dictionary_ is not None and model.edges.encoder_ is not None
 
 
+@pytest.mark.slow
 def test_plain_spacy_load_reads_the_packed_pipeline() -> None:
     """A fresh process that never imports relx itself: spaCy finds relx's factories (and so
     its weights decoder) through the entry points, and the packed weights load."""

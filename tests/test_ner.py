@@ -108,6 +108,7 @@ def test_annotate_misaligned_modes(nlp, mode):
     assert all(e.label_ == LABEL for e in [*d1.ents, *d2.ents])
 
 
+@pytest.mark.slow
 def test_protein_splits_align_the_fixture():
     (t1, s1), (t2, s2) = _fixture_pieces()
     nlp = blank_nlp()
@@ -136,6 +137,7 @@ def _fake_shared(root: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_build_ner_corpus(tmp_path):
     shared = _fake_shared(tmp_path / "shared")
     stats = build_ner_corpus(shared, tmp_path / "out", protein_splits=False)
@@ -159,6 +161,7 @@ def test_build_ner_corpus(tmp_path):
     assert split["protein_splits"] and split["ge_train"]["misaligned"] == 0
 
 
+@pytest.mark.slow
 def test_build_refuses_dev_documents_in_train(tmp_path):
     shared = _fake_shared(tmp_path / "shared")
     d = shared / "corpora" / "bionlp-st-ge" / "2011" / "devel"
@@ -180,6 +183,7 @@ def test_full_text_pieces_repeated(tmp_path):
     assert stats["documents"] == 2 and stats["mentions"] == 20
 
 
+@pytest.mark.slow
 def test_propagate_mentions():
     from spacy.tokens import Span
 
@@ -234,6 +238,7 @@ def test_score_spans_edge_cases():
     assert gold_spans(read_standoff(NER_TXT)) >= {(0, 3), (60, 70), (63, 70)}
 
 
+@pytest.mark.slow
 def test_cli_evaluate_json(standoff_dir, tmp_path):
     from typer.testing import CliRunner
 
@@ -254,6 +259,7 @@ def test_cli_evaluate_json(standoff_dir, tmp_path):
     assert scores["predicted"] == 6   # no tagged name recurs in the fixture
 
 
+@pytest.mark.slow
 def test_real_corpora_readers():
     """GE 2009 train is a subset of GE 2011 train; every IEPA mention is accounted for."""
     if not (GE / "2011" / "train").is_dir():

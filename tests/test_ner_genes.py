@@ -143,6 +143,7 @@ def _fake_genes(root: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_build_with_fake_genes(tmp_path):
     pytest.importorskip("spacy")
     pytest.importorskip("scispacy")

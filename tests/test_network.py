@@ -143,6 +143,7 @@ def test_relx_network_command(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "no relations.jsonl" in missing.output
 
 
+@pytest.mark.slow
 def test_streams_in_memory_bounded_by_edges_not_relations() -> None:
     """20,000 relations over 500 proteins: the aggregate's peak memory is a small fraction
     of what holding the relations takes."""

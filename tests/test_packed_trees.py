@@ -79,6 +79,7 @@ TREE_WEIGHT_CHECKS = {
     for kind in ("dense", "sparse")}
 
 
+@pytest.mark.slow
 def test_packed_extra_trees_follows_the_estimator_contract():
     # as sklearn's own ExtraTrees/RandomForest/Bagging: randomised split thresholds make
     # weighted and repeated rows differ (sklearn meta-issue #16298)

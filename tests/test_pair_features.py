@@ -267,6 +267,7 @@ def test_best_config_is_klsh_rf_plus_pair_feature_regression():
     assert trees_features.surface_context
 
 
+@pytest.mark.slow
 def test_pair_lr_on_real_iepa_documents_beats_chance():
     from relx.ppi.evaluate import document_folds, load_corpus
     from relx.registry import build_pipeline, load_config
@@ -281,6 +282,7 @@ def test_pair_lr_on_real_iepa_documents_beats_chance():
     assert auc > 0.7, auc
 
 
+@pytest.mark.slow
 def test_nb_scaled_pair_member_on_real_iepa_documents():
     from relx.ppi.evaluate import document_folds, load_corpus
     from relx.registry import build_pipeline, load_config

@@ -125,6 +125,7 @@ def test_the_batch_goes_on_and_names_each_bad_file_once(batch):
     assert settings["sections"] == "default" and settings["pdf_max_pages"] == 300
 
 
+@pytest.mark.slow
 def test_every_good_paper_once_as_if_alone_with_sections_and_no_references(
         batch, extractor, tmp_path: Path):
     folder, out, _ = batch
@@ -178,6 +179,7 @@ def test_one_grounding_per_short_form_through_the_paper(batch):
     assert cbp and all(e["norm_ids"] == ["HGNC:2348"] for e in cbp)
 
 
+@pytest.mark.slow
 def test_pdf_caps_sections_option_and_resume(tmp_path: Path):
     folder = tmp_path / "in"
     folder.mkdir()
@@ -209,6 +211,7 @@ def test_pdf_caps_sections_option_and_resume(tmp_path: Path):
     assert bad.exit_code == 2 and "unknown section" in bad.output
 
 
+@pytest.mark.slow
 def test_a_folder_of_only_pdfs_and_nxml(tmp_path: Path):
     folder = tmp_path / "in"
     folder.mkdir()
@@ -226,6 +229,7 @@ def test_a_folder_of_only_pdfs_and_nxml(tmp_path: Path):
     assert res.exit_code == 2 and "x.docx: unknown extension" in res.output
 
 
+@pytest.mark.slow
 def test_api_reads_and_extracts_papers(extractor, tmp_path: Path):
     import relx
 
@@ -243,6 +247,7 @@ def test_api_reads_and_extracts_papers(extractor, tmp_path: Path):
     assert only and {r.section for r in only} == {"RESULTS"}
 
 
+@pytest.mark.slow
 def test_events_from_a_paper_carry_their_section(tmp_path: Path):
     folder = tmp_path / "in"
     folder.mkdir()

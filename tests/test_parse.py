@@ -124,6 +124,7 @@ def test_conllu_writer(parser: Parser) -> None:
     assert rows[0][1] == "STAT5" and rows[0][7] == "nsubjpass"
 
 
+@pytest.mark.slow
 def test_parse_command(tmp_path: Path) -> None:
     src = tmp_path / "abstract.txt"
     src.write_text(TEXT + "\n")
@@ -145,6 +146,7 @@ def test_parser_evaluate_command() -> None:
     assert res["sentences"] >= 1 and 0.5 < res["uas"] <= 1 and res["las"] <= res["uas"]
 
 
+@pytest.mark.slow
 def test_genia_dev_scores() -> None:
     """The shipped parser on GENIA dev (never trained on), converted to CRAFT labels."""
     from relx.parse.evaluate_parser import evaluate_conllu

@@ -48,6 +48,7 @@ def test_maxout_matches_thinc(pieces: int) -> None:
         assert which.dtype == ref_which.dtype and best.dtype == ref_best.dtype
 
 
+@pytest.mark.slow
 def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
     """FastNumpyOps + relx_sentencizer + relx_pos_lemma vs blis + scispacy's
     pysbd_sentencizer + attribute_ruler + lemmatizer, on the
@@ -100,6 +101,7 @@ def test_sentence_char_spans_match_pysbd(text: str) -> None:
     assert len(want) >= 2
 
 
+@pytest.mark.slow
 def test_segmenter_matches_stock_pysbd() -> None:
     """relx's pysbd segmenter (abbreviation pre-check, span search) gives the stock spans,
     on texts with abbreviations at line starts, mid-word look-alikes, the non-ASCII

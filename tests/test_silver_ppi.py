@@ -83,6 +83,7 @@ def _features(items):
     return np.array([i.x for i in items])
 
 
+@pytest.mark.slow
 def test_gold_decision_rows_set_threshold_calibration_and_prior_from_gold_pairs_only():
     rng = np.random.default_rng(0)
     n_gold, n_silver = 400, 600
@@ -111,6 +112,7 @@ def test_gold_decision_rows_set_threshold_calibration_and_prior_from_gold_pairs_
     assert gold_rows(x) is None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (GE_2011 / "devel").is_dir(), reason="../shared GE 2011 corpus absent")
 def test_silver_ppi_command_on_real_ge_documents(tmp_path: Path):
     src = tmp_path / "ge"
@@ -190,6 +192,7 @@ def test_tree_members_take_sample_weights():
     np.testing.assert_allclose(a, RandomSubspaceForest(**kw).fit(x, y).predict_proba(x))
 
 
+@pytest.mark.slow
 def test_load_ge_leaves_skipped_documents_out_before_parsing(tmp_path: Path):
     from relx.ge.data import load_ge
 

@@ -39,6 +39,7 @@ def test_relx_declares_its_factories_as_spacy_entry_points() -> None:
     assert declared["relx_ppi"] == "relx.app.spacy_components:make_relx_ppi"
 
 
+@pytest.mark.slow
 def test_spacy_load_of_relx_pipeline_in_a_plain_process() -> None:
     out = _run(f"""
         import json, sys
@@ -56,6 +57,7 @@ def test_spacy_load_of_relx_pipeline_in_a_plain_process() -> None:
     assert not out["relx_before"] and out["via_entry_point"]
 
 
+@pytest.mark.slow
 def test_components_add_what_the_api_extracts() -> None:
     out = _run("""
         import json
@@ -94,6 +96,7 @@ def test_components_add_what_the_api_extracts() -> None:
     assert {r["document_id"] for r in got["piped_rel"][0]} == {"pmid-0"}
 
 
+@pytest.mark.slow
 def test_relation_component_on_relx_own_spacy_pipeline() -> None:
     out = _run(f"""
         import json

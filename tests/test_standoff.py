@@ -157,6 +157,7 @@ def _split_dir(split: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("split", SPLITS)
 def test_corpus_round_trip(split, tmp_path):
     """Every document: read, write .a2, re-read -> identical (first few through real files)."""

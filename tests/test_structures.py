@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from relx.doc import Entity, Span
 from relx.io import read_ppi_xml
@@ -111,6 +112,7 @@ def test_encoder_round_trip_and_subset():
     assert again.words.itos == enc.words.itos
 
 
+@pytest.mark.slow
 def test_every_real_pair_gets_a_path():
     docs = list(read_ppi_xml(corpus_file("AIMed")))[:60]
     n = nopath = 0
@@ -139,6 +141,7 @@ def test_vocab_saves_its_strings_packed_and_loads_old_state():
     assert old.itos == v.itos and old.stoi == v.stoi
 
 
+@pytest.mark.slow
 def test_tree_paths_match_networkx_on_trees_and_collapsed_graphs():
     """The tree shortcuts give networkx's paths and distances: on dependency trees (relx's
     parses) and on BioInfer's collapsed dependency graphs (not trees: networkx's search)."""
@@ -169,6 +172,7 @@ def test_tree_paths_match_networkx_on_trees_and_collapsed_graphs():
     assert kinds[True] > 0 and kinds[False] > 0, kinds
 
 
+@pytest.mark.slow
 def test_graph_filled_directly_equals_networkx_api_build():
     """dependency_graph fills networkx's dicts directly: same nodes, attributes, edges, keys
     and adjacency orders as add_node / add_edge, on BioInfer's collapsed graphs (repeated

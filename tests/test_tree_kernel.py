@@ -116,6 +116,7 @@ def random_trees(rng: np.random.Generator, n: int, max_nodes: int = 8, n_edges: 
     return encode(trees)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(S=tree_st(), T=tree_st(), params=params_st)
 def test_compiled_matches_brute_force(S, T, params) -> None:
@@ -126,6 +127,7 @@ def test_compiled_matches_brute_force(S, T, params) -> None:
     assert close(tree_kernel(X, 0, X, 0, params), brute_force(S, S, params))
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(S=tree_st(max_nodes=10), T=tree_st(max_nodes=10))
 def test_bushy_trees_match_brute_force(S, T) -> None:
@@ -152,6 +154,7 @@ def test_hand_computed_value() -> None:
     assert tree_kernel(X, 0, X, 0, TreeKernelParams(sigma=np.array([0.0]))) == 0.0
 
 
+@pytest.mark.slow
 def test_gram_consistency() -> None:
     rng = np.random.default_rng(1)
     A = random_trees(rng, 25)
@@ -176,6 +179,7 @@ def test_gram_consistency() -> None:
                                single[np.ix_([3, 0, 9], [3, 0, 9])], rtol=TOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("with_sim", [False, True])
 def test_normalised_gram_psd_and_bounded(with_sim: bool) -> None:
     rng = np.random.default_rng(7)

@@ -119,6 +119,7 @@ def typed():
     return relx.load()
 
 
+@pytest.mark.slow
 @needs_models
 def test_predicted_events_carry_scores_no_higher_than_their_nested_events():
     import relx
@@ -131,6 +132,7 @@ def test_predicted_events_carry_scores_no_higher_than_their_nested_events():
     assert all(parent.score <= child.score for parent, child in nested)
 
 
+@pytest.mark.slow
 @needs_models
 def test_the_typed_pass_keeps_the_pairs_and_scores_and_adds_types(typed):
     import relx
@@ -158,6 +160,7 @@ def test_the_typer_travels_to_worker_processes_by_name(typed):
                                                      typed.typer.edge_bias)
 
 
+@pytest.mark.slow
 @needs_models
 def test_relx_extract_types_by_default_and_records_the_event_model(tmp_path: Path):
     from relx.app.cli import app
@@ -181,6 +184,7 @@ def test_relx_extract_types_by_default_and_records_the_event_model(tmp_path: Pat
     assert res.exit_code == 2
 
 
+@pytest.mark.slow
 @needs_models
 def test_types_and_directions_agree_with_gold_events_on_ge_devel(tmp_path: Path):
     if not GE_DEVEL.is_dir():

@@ -146,6 +146,7 @@ def test_save_load_roundtrip_and_format_checks(tmp_path):
         load_vectors(tmp_path / "missing.npz")
 
 
+@pytest.mark.slow
 def test_blinding_on_fixture_corpora():
     from relx.io.registry import read
     from relx.vectors import _doc_sentences

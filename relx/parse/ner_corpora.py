@@ -17,7 +17,7 @@ only, spans matching a FamPlex family/complex name (*NF-kappaB*, *AP-1*, *PKC*) 
 no gold mention are missing annotation (:func:`famplex_pattern`), so GE's negatives do not
 fight the other corpora, which tag families and complexes.
 
-    python -m relx.parse.ner build --shared ../shared --genes ../shared/corpora/genes \\
+    relx ner build --shared ../shared --genes ../shared/corpora/genes \\
         --weights bc2gm=0.5,craft=0.3 --out runs/ner-genes/corpus
 """
 

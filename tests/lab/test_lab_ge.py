@@ -24,23 +24,28 @@ from relx.ge.pipeline import GEExtractor
 from relx.ge.sentences import build_views
 from relx.ge.triggers import TriggerDictionary, token_features
 
+# the edges by the feature model alone: the lab's hooks are the same, and no KLSH kernel to run
+FEATURES = {**SMALL, "edges": {**SMALL["edges"], "method": "features"}}
+
 
 @pytest.fixture(scope="module")
 def docs() -> list[GEDoc]:
     return ge_fixture_docs()
 
 
+@pytest.mark.slow
 def test_the_lab_extractor_without_levers_is_relx(docs, tmp_path):
-    lab = LabGEExtractor(SMALL).fit(docs)
-    relx = GEExtractor(SMALL).fit(docs)
+    lab = LabGEExtractor(FEATURES).fit(docs)
+    relx = GEExtractor(FEATURES).fit(docs)
     assert [p.events for p in lab.predict(docs)] == [p.events for p in relx.predict(docs)]
     lab.save(tmp_path / "m")   # with the learned grouper's part, which relx ignores
     assert [p.events for p in GEExtractor.load(tmp_path / "m").predict(docs)] == \
         [p.events for p in relx.predict(docs)]
 
 
+@pytest.mark.slow
 def test_learned_binding_saves_and_loads(docs, tmp_path):
-    cfg = {**SMALL, "assembly": {"binding": "learned", "binding_C": 10.0}}
+    cfg = {**FEATURES, "assembly": {"binding": "learned", "binding_C": 10.0}}
     model = LabGEExtractor(cfg).fit(docs)
     assert model.grouper.C == 10.0 and model.grouper.model_ is not None
     model.save(tmp_path / "m")
@@ -58,7 +63,7 @@ def test_python_m_lab_ge_predicts_with_a_saved_model(docs, tmp_path, monkeypatch
     for n in GE_FIXTURE_NAMES:
         for ext in ("txt", "a1", "a2"):
             shutil.copy(FIXTURES / f"{n}.{ext}", corpus / f"{n}.{ext}")
-    LabGEExtractor(SMALL).fit(docs).save(tmp_path / "model")
+    LabGEExtractor(FEATURES).fit(docs).save(tmp_path / "model")
     assert main(["predict", "--model", str(tmp_path / "model"), "--input", str(corpus),
                  "--out", str(tmp_path / "pred")]) == 0
     assert sorted(p.name for p in (tmp_path / "pred").iterdir()) == \
@@ -125,6 +130,7 @@ def test_learned_binding_grouper(docs):
     assert grouper.groups(v1, 3, ["T1"]) == [["T1"]]
 
 
+@pytest.mark.slow
 def test_tune_sweeps_settings_on_a_training_split(docs):
     fit, val = split_docs(docs, 0.34, seed=0)
     assert len(val) == 1 and {d.id for d in fit} | {d.id for d in val} == set(GE_FIXTURE_NAMES)

@@ -70,6 +70,7 @@ def test_type_margins_take_the_best_class_holding_each_type():
     assert np.isneginf(m[:, TYPES.index("Gene_expression")]).all()   # no class holds it
 
 
+@pytest.mark.slow
 def test_crossfit_holds_each_document_out_once(docs):
     docs_views = [build_views(d) for d in docs]
     td, ed = _templates()
@@ -86,6 +87,7 @@ def test_crossfit_holds_each_document_out_once(docs):
     assert not hasattr(td, "model_") and not hasattr(ed, "linear_")   # templates unfitted
 
 
+@pytest.mark.slow
 def test_crossfit_by_paper_holds_a_paper_out_whole(docs):
     """``groups="paper"``: two sections of one paper are held out in the same fold."""
     docs_views = [build_views(d) for d in docs]
@@ -101,6 +103,7 @@ def test_crossfit_by_paper_holds_a_paper_out_whole(docs):
         assert sorted(map(len, together)).count(2) == 1 and sum(map(len, together)) == 2
 
 
+@pytest.mark.slow
 def test_stage1_outputs_score_edges_within_slack(docs):
     docs_views = [build_views(d) for d in docs]
     td, ed = fit_stage1(docs_views, *_templates())
@@ -117,6 +120,7 @@ def test_stage1_outputs_score_edges_within_slack(docs):
     assert wide.predicted == td.predict(views)
 
 
+@pytest.mark.slow
 def test_stack_features_describe_margins_edges_and_neighbours(docs):
     docs_views = [build_views(d) for d in docs]
     td, ed = fit_stage1(docs_views, *_templates())
@@ -134,6 +138,7 @@ def test_stack_features_describe_margins_edges_and_neighbours(docs):
     assert not any(k.startswith(("k:e=", "k:ev=", "k:ex=")) for k in plain)
 
 
+@pytest.mark.slow
 def test_stacked_detector_fits_and_predicts(docs):
     docs_views = [build_views(d) for d in docs]
     st = StackedTriggerDetector(triggers=SMALL_TRIGGERS, edge_C=10.0, edge_n_features=2 ** 12,
@@ -180,6 +185,7 @@ def test_edge_stack_features_rank_competitors():
     assert not any(k.startswith("q:dm=") for k in f[0])
 
 
+@pytest.mark.slow
 def test_stacked_edge_detector_learns_from_crossfitted_scores(docs):
     docs_views = [build_views(d) for d in docs]
     held = crossfit_stage1(docs_views, *_templates(), folds=3, slack=5.0)
@@ -195,6 +201,7 @@ def test_stacked_edge_detector_learns_from_crossfitted_scores(docs):
     assert theme[gold == "Theme"].mean() > theme[gold == "None"].mean()
 
 
+@pytest.mark.slow
 def test_event_model_with_stacked_triggers_saves_and_loads(docs, tmp_path):
     model = LabGEExtractor(SMALL_STACKED).fit(docs)
     assert isinstance(model.triggers, StackedTriggerDetector)
@@ -214,6 +221,7 @@ def test_event_model_with_stacked_triggers_saves_and_loads(docs, tmp_path):
     assert [p.events for p in loaded.predict(docs)] == [p.events for p in pred]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (GE2011 / "train").is_dir(), reason="GE 2011 corpus not available")
 def test_real_data_stacked_triggers(tmp_path):
     pytest.importorskip("spacy")

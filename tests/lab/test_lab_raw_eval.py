@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import FIXTURES, ROOT
 
 from lab.raw_eval import gold_entity_report, raw_text_report
@@ -11,6 +12,7 @@ from relx.ppi.model import train_model
 from relx.registry import load_config
 
 
+@pytest.mark.slow
 def test_raw_text_and_gold_entity_reports_on_the_mini_corpus():
     docs = list(read_ppi_xml(FIXTURES / "ppi-mini.xml"))  # 3 sentences, 7 pairs, 2 interacting
     model = train_model(load_config(ROOT / "configs" / "ppi-pair-lr.toml"), docs, name="t")
