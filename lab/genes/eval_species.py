@@ -1,6 +1,6 @@
 """Evaluate species tagging and species-aware grounding on ../shared/corpora/genes.
 
-    PYTHONPATH=. python lab/genes/eval_species.py [--shared ../shared]
+    python -m lab.genes.eval_species [--shared ../shared] [--genes <gene corpora>]
 
 1. Organism mentions (``relx.species.find_species``) against S800, LINNAEUS (species and
    species clues), CRAFT (NCBITaxon) and LocText organisms, test splits: recall over gold
@@ -124,8 +124,10 @@ def gnat_focus(genes: Path) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--shared", type=Path, default=Path("../shared"))
+    ap.add_argument("--genes", type=Path,
+                    help="the JSONL gene corpora (default: <shared>/corpora/genes)")
     args = ap.parse_args()
-    genes = args.shared / "corpora" / "genes"
+    genes = args.genes or args.shared / "corpora" / "genes"
     for corpus, types in (("s800", {"Species"}), ("linnaeus", {"species", "species_clue"}),
                           ("craft", {"NCBITaxon"}), ("loctext", {"organism"})):
         print(json.dumps(species_mentions(genes, corpus, types)))
