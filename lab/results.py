@@ -258,6 +258,38 @@ def render_pipeline(runs: Path) -> list[str]:
     return lines
 
 
+GENE_SETS = (("pc_test", "BioNLP-ST 2013 PC test (external)"),
+             ("loctext", "LocText, 100 abstracts (external)"),
+             ("bc2gm_devel", "BC2GM devel"), ("cg_devel", "BioNLP-ST 2013 CG devel"),
+             ("craft_devel", "CRAFT devel"), ("ge11_devel", "GE 2011 devel"),
+             ("ge11_devel_famplex", "GE 2011 devel, FamPlex-adjusted"),
+             ("ge11_devel_proteins", "GE 2011 devel, relx's `Protein` type only"))
+
+
+def render_genes(runs: Path) -> list[str]:
+    """Gene/protein mentions, the shipped tagger against the one before it, from
+    ``genes.json`` (``benchmarks/bench_genes.py --json``; protocol in docs/genes.md)."""
+    path = runs / "genes.json"
+    if not path.exists():
+        return []
+    r = json.loads(path.read_text())
+    old, new = r["old"], r["new"]
+    lines = ["## Gene/protein mentions (issue 41)", "",
+             f"{old['model']} vs {new['model']} (`benchmarks/bench_genes.py`; training data, "
+             "selection and the external sets in [genes.md](genes.md)). Exact and overlap "
+             "span matches:", "",
+             "| set | P old / new | R old / new | F1 old / new | overlap R old / new | "
+             "overlap F1 old / new |", "|---|---|---|---|---|---|"]
+    for key, name in GENE_SETS:
+        if key not in old or key not in new:
+            continue
+        a, b = old[key], new[key]
+        cells = [f"{a[k]:.3f} / {b[k]:.3f}" if k in a and k in b else "-"
+                 for k in ("precision", "recall", "f1", "recall_overlap", "f1_overlap")]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def render_events(runs: Path) -> list[str]:
     """GE event extraction, from ``ge-events.json`` (``python -m lab.ge evaluate``)."""
     f = runs / "ge-events.json"
@@ -402,6 +434,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
         lines += ["**Not run yet** (shown as —): " + "; ".join(missing) + ".", ""]
     lines += render_ablation(ablation_rows(), ablation or {})
     lines += render_pipeline(runs)
+    lines += render_genes(runs)
     lines += render_raw(raw or {}, results)
     lines += render_events(runs)
     lines += render_typed(runs)
