@@ -1,9 +1,10 @@
 """Reading papers: PDF libraries compared, relx's PDF reader's fidelity, speed and memory.
 
-    python benchmarks/bench_papers.py [--data /work/shared/papers-bench] [--libs]
+    python benchmarks/papers_data.py --snapshots <snapshots> --out runs/papers-bench
+    python benchmarks/bench_papers.py [--data runs/papers-bench] [--libs]
            [--render] [--memory] [--relations] [--end-to-end] [--out results.json]
 
-Data (``--data``, see its README.md): ``jats/*.nxml`` (real PMC OA articles),
+Data (``--data``, made by :mod:`papers_data`, see its README.md): ``jats/*.nxml`` (real PMC OA articles),
 ``pdf-real/*.pdf`` (real publisher PDFs of other OA papers) and ``pdf-rendered/``
 (stand-in PDFs of the JATS papers, one- and two-column, made by ``--render`` with
 :mod:`papers_render`; they are not the publishers' PDFs).
@@ -330,7 +331,8 @@ def end_to_end(data: Path) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path("/work/shared/papers-bench"))
+    ap.add_argument("--data", type=Path, default=Path("runs/papers-bench"),
+                    help="the benchmark data (benchmarks/papers_data.py)")
     ap.add_argument("--libs", action="store_true", help="compare the PDF libraries too")
     ap.add_argument("--render", action="store_true", help="(re)make the stand-in PDFs")
     ap.add_argument("--memory", action="store_true", help="the 300-page PDF")
@@ -344,6 +346,8 @@ def main() -> None:
                     help="GE 2011 (its full-text papers join --relations)")
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
+    if not (a.data / "jats").is_dir():
+        ap.error(f"no {a.data}/jats: make it with benchmarks/papers_data.py")
     jats = sorted(f for f in (a.data / "jats").glob("*.nxml")
                   if not a.papers or f.stem in a.papers)
     rendered = a.data / "pdf-rendered"
