@@ -172,13 +172,17 @@ def _standoff(folder: Path, name: str, a1: str = "T1\tProtein 0 4\tJAK1\n") -> P
 def test_standoff_errors_name_the_document(tmp_path: Path, a1: str, says: str) -> None:
     files = [_standoff(tmp_path, "good-1"), _standoff(tmp_path, "bad", a1),
              _standoff(tmp_path, "good-2")]
-    ids, errors = [], []
-    for f in files:
-        found, errs = _read(read_standoff_file, f)
-        ids += found
-        errors += errs
-    assert ids == ["good-1", "good-2"]
-    _reported(errors, "bad", says, "bad.a1")
+    from relx.io.registry import FORMATS, load_spec
+
+    registered = load_spec(FORMATS["standoff"].reader)   # what batches and the API call
+    for reader in (read_standoff_file, registered):
+        ids, errors = [], []
+        for f in files:
+            found, errs = _read(reader, f)
+            ids += found
+            errors += errs
+        assert ids == ["good-1", "good-2"]
+        _reported(errors, "bad", says, "bad.a1")
     with pytest.raises(ReaderError) as info:
         read_standoff(files[1])
     assert info.value.document == "bad"

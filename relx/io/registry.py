@@ -110,7 +110,7 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("txt", "plain UTF-8 text, one document per file", (".txt",),
            "relx.io.plaintext:read_plaintext"),
     Format("standoff", "BioNLP-ST standoff (.txt with .a1 proteins, .a2 events)", (".txt",),
-           "relx.io.registry:read_standoff_documents", mentions=True),
+           "relx.io.standoff:read_standoff_file", mentions=True),
     Format("tsv", "relations as TSV, one row per relation (relx.io.tsv; written only)",
            (".tsv",), parts={"relations": "relx.io.tsv:write_tsv_part"},
            join="relx.io.tsv:join_tsv", part_file="found.tsv", output="tsv/{key}.tsv"),
@@ -227,19 +227,6 @@ def _sniff(path: Path) -> str:
             raise ReaderError(path, "file", "not UTF-8 text and no known format; pass "
                                             "--input-format") from None
     return "txt"
-
-
-def read_standoff_documents(path: str | Path, on_error: Any = None) -> Iterator[Document]:
-    """A standoff ``.txt`` (+ ``.a1``/``.a2``) as a relx Document: its proteins become the
-    entities (of one whole-text sentence). Events need :func:`relx.io.standoff.read_standoff`.
-    (``on_error``: accepted like every reader's; one file is one document.)"""
-    from relx.doc import Entity
-    from relx.io.pubtator import annotated_document
-    from relx.io.standoff import read_standoff
-
-    sd = read_standoff(path)
-    ents = [Entity(id=t.id, spans=t.spans, type=t.type, text=t.text) for t in sd.proteins]
-    yield annotated_document(sd.id, sd.text, ents, [], sd.source or "bionlp-st")
 
 
 def readable_suffixes() -> set[str]:
