@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from relx.doc import Document
+from relx.doc_limits import DocumentLimitError
 
 __all__ = ["DEFAULT_TEXT_ID", "Source", "StreamingExtractor", "as_documents",
            "bootstrap_worker", "limited_threads", "single_thread"]
@@ -299,29 +300,66 @@ class StreamingExtractor:
         with EXTRACTING, limited_threads(self.threads):
             return self._results(docs)
 
-    def extract(self, source: Source) -> list[Any]:
+    def extract(self, source: Source, *,
+                on_error: Callable[[DocumentLimitError], Any] | None = None) -> list[Any]:
         """Every result of ``source`` (text, a path, a Document, ``(id, text)``, or an
-        iterable of these; see :mod:`relx.api`), documents in input order."""
-        return [r for found in self.pipe(source, batch_size=self.batch_docs) for r in found]
+        iterable of these; see :mod:`relx.api`), documents in input order; ``on_error`` as
+        in :meth:`pipe`."""
+        return [r for found in self.pipe(source, batch_size=self.batch_docs,
+                                         on_error=on_error) for r in found]
 
-    def pipe(self, texts: Source, *, batch_size: int | None = None,
-             n_process: int = 1) -> Iterator[list[Any]]:
+    def pipe(self, texts: Source, *, batch_size: int | None = None, n_process: int = 1,
+             on_error: Callable[[DocumentLimitError], Any] | None = None
+             ) -> Iterator[list[Any]]:
         """One result list per document of ``texts``, streamed in input order.
 
         ``batch_size``: documents parsed and scored together (default ``batch_docs``);
         ``n_process > 1``: that many worker processes (spawned; each loads its own copy of
         the models, a few seconds), batches handed out round-robin and their results
-        yielded in order.
+        yielded in order. A document over ``max_doc_chars`` / ``max_doc_seconds`` raises
+        its :class:`relx.doc_limits.DocumentLimitError` -- or, with ``on_error``, is handed
+        to it and gets an empty list, and the documents after it go on (a batch that runs
+        out of time is redone one document at a time, so only that document is lost).
         """
         size = batch_size or self.batch_docs
         batches = _chunks(as_documents(texts), size)
         if n_process <= 1:
             for docs in batches:
-                yield from self._batch(docs)
+                yield from (self._batch(docs) if on_error is None
+                            else self._batch_reporting(docs, on_error))
             return
-        yield from self._pipe_processes(batches, n_process)
+        if on_error is not None:
+            batches = ([d] for docs in batches for d in docs)   # one document per task
+        yield from self._pipe_processes(batches, n_process, on_error)
 
-    def _pipe_processes(self, batches: Iterator[list[Document]], n_process: int
+    def _batch_reporting(self, docs: list[Document],
+                         on_error: Callable[[DocumentLimitError], Any]) -> list[list[Any]]:
+        """:meth:`_batch`, a document over a limit reported to ``on_error`` (results [])."""
+        from relx.doc_limits import check_length
+
+        out: list[list[Any] | None] = [None] * len(docs)
+        todo = []
+        for k, d in enumerate(docs):
+            try:
+                check_length(d.id, d.text, self.max_doc_chars)
+                todo.append(k)
+            except DocumentLimitError as exc:
+                on_error(exc)
+                out[k] = []
+        try:
+            for k, found in zip(todo, self._batch([docs[k] for k in todo]), strict=True):
+                out[k] = found
+        except DocumentLimitError as exc:
+            if len(todo) > 1:          # which one? each alone
+                for k in todo:
+                    out[k] = self._batch_reporting([docs[k]], on_error)[0]
+            else:
+                on_error(exc)
+                out[todo[0]] = []
+        return [found or [] for found in out]
+
+    def _pipe_processes(self, batches: Iterator[list[Document]], n_process: int,
+                        on_error: Callable[[DocumentLimitError], Any] | None = None
                         ) -> Iterator[list[Any]]:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
@@ -331,9 +369,20 @@ class StreamingExtractor:
                                  initializer=_load_worker,
                                  initargs=(factory, args, kwargs)) as pool:
             pending: deque[Any] = deque()
+
+            def done() -> list[list[Any]]:
+                task = pending.popleft()
+                if on_error is None:
+                    return task.result()
+                try:
+                    return task.result()
+                except DocumentLimitError as exc:   # a one-document task (see pipe)
+                    on_error(exc)
+                    return [[]]
+
             for docs in batches:
                 pending.append(pool.submit(_worker_results, docs))
                 if len(pending) >= 2 * n_process:   # bounded read-ahead
-                    yield from pending.popleft().result()
+                    yield from done()
             while pending:
-                yield from pending.popleft().result()
+                yield from done()

@@ -51,7 +51,12 @@ class DocumentLimitError(RelxError):
     def __init__(self, document: str, limit: str, value: float, stage: str,
                  message: str) -> None:
         self.document, self.limit, self.value, self.stage = document, limit, value, stage
+        self.message = message
         super().__init__(f"document {document}: {message}")
+
+    def __reduce__(self) -> tuple:
+        """Pickled with its fields: it crosses from a worker process to the caller."""
+        return (type(self), (self.document, self.limit, self.value, self.stage, self.message))
 
 
 class DocumentTooLong(DocumentLimitError):

@@ -395,6 +395,45 @@ def test_a_document_over_max_doc_chars_is_refused_after_the_ones_before_it() -> 
     assert ex.extract(docs) == ["a", "b", "c", "d"]
 
 
+class _Slow(_Echo):
+    """Runs out of time on any batch holding the document ``slow`` (as the clock would)."""
+
+    def _annotate(self, docs: list[Document]) -> Any:
+        if any(d.id == "slow" for d in docs):
+            raise DocumentTimeout("slow", "max_doc_seconds", 1, "parse", "took too long")
+        yield from super()._annotate(docs)
+
+
+def test_with_on_error_a_capped_document_costs_only_itself() -> None:
+    """pipe/extract with ``on_error``: the document over a limit is reported and gets [];
+    the documents after it, in its batch and later ones, are all there."""
+    ex = _Slow()
+    ex.max_doc_chars = 10
+    docs = [("a", "short"), ("c", "far too long a text"), ("slow", "short"), ("b", "ok"),
+            ("d", "ok"), ("e", "ok"), ("slow", "ok"), ("f", "ok")]
+    errors: list = []
+    assert list(ex.pipe(docs, on_error=errors.append)) == [
+        ["a"], [], [], ["b"], ["d"], ["e"], [], ["f"]]
+    assert [(e.document, e.limit) for e in errors] == [
+        ("c", "max_doc_chars"), ("slow", "max_doc_seconds"), ("slow", "max_doc_seconds")]
+    errors.clear()
+    assert ex.extract(docs, on_error=errors.append) == ["a", "b", "d", "e", "f"]
+    assert len(errors) == 3
+    with pytest.raises(DocumentTooLong):      # without on_error: raised, as before
+        ex.extract(docs)
+
+
+def test_limit_errors_cross_processes() -> None:
+    import pickle
+
+    for err in (DocumentTimeout("d1", "max_doc_seconds", 2.5, "typing", "took 3 s"),
+                DocumentTooLong("d2", "max_doc_chars", 10, "read", "20 characters")):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err)
+        assert (back.document, back.limit, back.value, back.stage) == \
+            (err.document, err.limit, err.value, err.stage)
+
+
 @needs_parser
 def test_a_long_parse_over_max_seconds_stops_between_blocks(parser) -> None:
     doc = Document(id="slow", text=_long_text(3))
