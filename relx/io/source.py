@@ -159,18 +159,10 @@ def read_whole(path: str | Path, max_bytes: int | None = None) -> bytes:
     at most one byte more than it."""
     path = Path(path)
     cap = whole_file_cap(max_bytes)
-    chunks: list[bytes] = []
-    total = 0
+    out = io.BytesIO()
     with _Capped(_open_raw(path), path, cap + 1, "the cap") as fh:
-        while total <= cap:
-            data = fh.read(min(1 << 20, cap + 1 - total))
-            if not data:
-                break
-            chunks.append(data)
-            total += len(data)
-    if total > cap:
-        raise _too_large(path, cap)
-    return b"".join(chunks)
+        _copy(fh, out, path, cap)
+    return out.getvalue()
 
 
 def open_text(path: str | Path, *, whole: bool = False) -> IO[str]:
