@@ -10,15 +10,14 @@ with its section on every record and none from a reference list.
 
 from __future__ import annotations
 
-import io
 import json
-import tarfile
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from relx.app.cli import app
+from tests.test_papers_readers import _tar
 
 FIX = Path(__file__).parent / "fixtures" / "papers"
 JATS = FIX / "jats-features.nxml"
@@ -55,15 +54,6 @@ MEMBER = jats("90000303", "Kinases of T cells",
               "JAK1 phosphorylates STAT5 in T cells.",
               "SOCS1 binds JAK1 and blocks it.",
               "Yasukawa H. SOCS1 binds JAK1. EMBO J. 1999;18:1309.")
-
-
-def _tar(path: Path, members: dict[str, bytes]) -> Path:
-    with tarfile.open(path, "w:gz") as tar:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return path
 
 
 def _lines(path: Path) -> list[dict]:
