@@ -58,7 +58,13 @@ from relx.ground import (
     taxon_id,
     with_entity_updates,
 )
-from relx.ids import CHEMICAL_NAMESPACES, is_protein_type, namespace_of, namespaced_ids
+from relx.ids import (
+    CHEMICAL_NAMESPACES,
+    is_family_type,
+    is_protein_type,
+    namespace_of,
+    namespaced_ids,
+)
 from relx.species import assign_species, find_species
 
 if TYPE_CHECKING:
@@ -68,9 +74,6 @@ __all__ = ["coordination_members", "ground_document", "resolve"]
 
 AFFIX_FACTOR = 0.9
 SHORT_FACTOR = 0.8
-#: entity types of families and complexes (lower-case, ``-``/space as ``_``): grounded
-#: to their FamPlex id first when they have one
-FAMILY_TYPES = frozenset({"protein_family_or_group", "protein_complex", "complex", "family"})
 
 _SEP = r"\s*(?:/|,\s*and|,\s*or|,|&|\band\b|\bor\b)\s*"
 _NUM_LIST = re.compile(rf"^(?P<stem>.*?[A-Za-z][-\s]?)(?P<first>\d+[A-Za-z]?)"
@@ -234,11 +237,6 @@ def _is_gene(entity_type: str | None) -> bool:
     return is_protein_type(entity_type)
 
 
-@lru_cache(maxsize=256)
-def _is_family(entity_type: str | None) -> bool:
-    return re.sub(r"[-\s]+", "_", (entity_type or "").lower()) in FAMILY_TYPES
-
-
 @lru_cache(maxsize=65536)
 def _key(text: str) -> str:
     return normalize_key(text)
@@ -293,7 +291,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         protein = _is_gene(e.type)
         taxon = (assigned[e.id].taxon if e.id in assigned else HUMAN) if protein else None
         found = entity_grounding(_text(doc, e), taxon)
-        if _is_family(e.type) and found.ids:   # a family name: its FamPlex id first
+        if found.ids and is_family_type(e.type):   # a family: its FamPlex id first
             found = dataclasses.replace(found, ids=tuple(sorted(
                 found.ids, key=lambda i: not i.startswith("FPLX:"))))
         given = namespaced_ids(e.norm_ids, e.type) if keep_given else []

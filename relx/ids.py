@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["CHEMICAL_NAMESPACES", "CHEMICAL_TYPES", "ID_SEPARATOR", "PROTEIN_TYPES", "is_directed_type",
+__all__ = ["CHEMICAL_NAMESPACES", "CHEMICAL_TYPES", "FAMILY_TYPES", "ID_SEPARATOR", "PROTEIN_TYPES",
+           "is_directed_type", "is_family_type",
            "is_protein_type", "join_ids", "namespace_of", "namespaced_id", "namespaced_ids",
            "pmid_of"]
 
@@ -31,6 +32,8 @@ PROTEIN_TYPES = frozenset({
     "gene_product", "gene_protein", "ggp", "protein_mention", "protein_molecule",
     "individual_protein", "protein_family_or_group", "protein_complex", "complex", "family",
 })
+#: the gene/protein types that name a family or complex (same normalisation)
+FAMILY_TYPES = frozenset({"protein_family_or_group", "protein_complex", "complex", "family"})
 #: entity types of small molecules (same normalisation)
 CHEMICAL_TYPES = frozenset({"chemical", "chemicalentity", "simple_chemical", "drug",
                             "chemical_entity", "small_molecule"})
@@ -108,6 +111,11 @@ def join_ids(ids: Iterable[str]) -> str:
 
 def _type_key(entity_type: str | None) -> str:
     return re.sub(r"[-\s]+", "_", (entity_type or "").strip().lower())
+
+
+def is_family_type(entity_type: str | None) -> bool:
+    """True for family/complex entity types (``Protein_family_or_group``, ``Complex``...)."""
+    return _type_key(entity_type) in FAMILY_TYPES
 
 
 def is_protein_type(entity_type: str | None) -> bool:
