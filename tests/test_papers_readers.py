@@ -269,6 +269,40 @@ def read_pdf_fixture(**options):
     return read_pdf(PDF, **options)
 
 
+@pytest.mark.parametrize("name", ["two-column.pdf", "datta2010-jtmo.pdf"])
+def test_pdf_text_layer_is_pdfium_s_characters_and_boxes(name):
+    """The compiled character loop reads what PDFium's Python API reports: every printed
+    character, in order, and each line's box spans its characters' loose boxes."""
+    import pypdfium2 as pdfium
+
+    from relx.io.pdf_text import page_lines
+
+    pdf = pdfium.PdfDocument(FIX / name)
+    try:
+        for k in range(len(pdf)):
+            page = pdf[k]
+            h = page.get_height()
+            tp = page.get_textpage()
+            lines = page_lines(tp, k + 1, h)
+            n = tp.count_chars()
+            printed = "".join(c for c in tp.get_text_range(0, n) if c > " ")
+            assert "".join(ln.text.replace(" ", "") for ln in lines) == \
+                printed.replace("\x02", "-").replace("\ufffe", "-")
+            assert all(ln.x0 < ln.x1 and ln.top < ln.bottom and ln.size > 0 for ln in lines)
+            # the first line's box: the union of its characters' boxes (PDF y grows upwards)
+            first = lines[0]
+            boxes = [tp.get_charbox(i, loose=True) for i in range(n)
+                     if tp.get_text_range(i, 1) > " "][:len(first.text.replace(" ", ""))]
+            assert first.x0 == min(b[0] for b in boxes)
+            assert first.x1 == max(b[2] for b in boxes)
+            assert first.top == h - max(b[3] for b in boxes)
+            assert first.bottom == h - min(b[1] for b in boxes)
+            tp.close()
+            page.close()
+    finally:
+        pdf.close()
+
+
 def test_pdf_reading_order_across_columns_and_pages():
     doc = next(read_pdf_fixture())
     t = doc.text

@@ -35,7 +35,6 @@ document says so in ``meta["truncated"]`` (and a warning is logged).
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import re
 import statistics
@@ -46,9 +45,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from relx.doc import Document
 from relx.io.errors import OnError, ReaderError
-from relx.io.papers import TextBuilder, clean_text, section_type
+from relx.io.papers import TextBuilder, section_type
+from relx.io.pdf_text import _Line, page_lines
 from relx.io.source import open_binary
 
 log = logging.getLogger(__name__)
@@ -61,76 +63,12 @@ _CAPTION = re.compile(r"^(?:(Supplementary|Additional|Extended Data)\s+)?"
                       r"(Fig(?:ure)?s?|Table|Scheme|Plate)\.?\s*S?\d+[A-Za-z]?\b\s*[.:|—–-]?")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[ivxlc]{1,6}$",
                           re.I)
-_BRACKET_CIT = re.compile(r"\s*\[\d{1,4}(?:\s*[,–—‐-]\s*\d{1,4})*\]")
-_SUP_CIT = re.compile(r"^[\d,\s–—‐−*†‡§¶-]*[\d*†‡§¶][\d,\s–—‐−*†‡§¶-]*$")
 _END = re.compile(r"[.!?:;)\]\"”]$")
 _ITEM = re.compile(r"^(\[\d{1,3}\]|\d{1,3}\.)\s")   # a numbered reference or list item
 _NOTE = re.compile(r"correspond|e-?mail|@|©|copyright|licen[cs]e|\buniversity\b|"
                    r"department|institut", re.I)   # small print about authors or rights
 _NUMBERED = re.compile(r"^(\d+(\.\d+)*\.?|[IVX]+\.)\s+[A-Z]")
-_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|[.,+-]b$|[.,+-]bd|bd$|[a-z]-b[a-z]?$")
-_FORCE_BOLD = 1 << 18
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;)])")
-
-
-@dataclass(slots=True)
-class _Char:
-    c: str
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    base: float
-    size: float
-    bold: bool
-
-
-_SPACE = _Char(" ", 0, 0, 0, 0, 0, 0, False)
-
-
-@dataclass
-class _Line:
-    page: int
-    chars: list[_Char]
-    x0: float = 0.0
-    x1: float = 0.0
-    top: float = 0.0
-    bottom: float = 0.0
-    base: float = 0.0
-    size: float = 0.0
-    bold: bool = False
-    text: str = ""     # as printed
-    clean: str = ""    # citations out, cleaned (:func:`_line_text`)
-    segments: int = 1  # pieces separated by wide gaps (table cells)
-
-    def finish(self) -> None:
-        # one pass for the extent, type sizes and weight (this runs once per printed line)
-        cs = [c for c in self.chars if c is not _SPACE] or self.chars
-        first = cs[0]
-        x0, x1, top, bottom = first.x0, first.x1, first.top, first.bottom
-        raw: dict[float, int] = {}
-        bold = 0
-        for c in cs:
-            if c.x0 < x0:
-                x0 = c.x0
-            if c.x1 > x1:
-                x1 = c.x1
-            if c.top < top:
-                top = c.top
-            if c.bottom > bottom:
-                bottom = c.bottom
-            raw[c.size] = raw.get(c.size, 0) + 1
-            bold += c.bold
-        counts: dict[float, int] = {}    # by size to 0.1 pt, in order of first appearance
-        for size, n in raw.items():
-            k = round(size, 1)
-            counts[k] = counts.get(k, 0) + n
-        self.x0, self.x1, self.top, self.bottom = x0, x1, top, bottom
-        self.size = size = max(counts, key=counts.__getitem__)
-        bases = sorted([c.base for c in cs if abs(c.size - size) < 0.6])
-        self.base = bases[len(bases) // 2] if bases else first.base
-        self.bold = bold > 0.6 * len(cs)
-        self.text = "".join([c.c for c in self.chars])
 
 
 @dataclass
@@ -176,147 +114,6 @@ def _open(path: Path, data: bytes) -> Any:
         raise ReaderError(path, "file", f"damaged or truncated PDF ({msg})") from None
 
 
-# ------------------------------------------------------------------ characters and lines
-
-def _chars(textpage: Any, height: float) -> list[_Char]:
-    """The page's characters in PDFium's order (spaces as ``_SPACE``), rotated text left
-    out."""
-    import pypdfium2.raw as raw
-
-    tp = textpage.raw
-    n = raw.FPDFText_CountChars(tp)
-    get_box, get_angle = raw.FPDFText_GetLooseCharBox, raw.FPDFText_GetCharAngle
-    get_weight, get_info = raw.FPDFText_GetFontWeight, raw.FPDFText_GetFontInfo
-    box = raw.FS_RECTF()
-    flags = ctypes.c_int()
-    buf = ctypes.create_string_buffer(256)
-    bold_of: dict[tuple[int, int, int], bool] = {}
-    run_size = run_bottom = -1.0
-    rotated = bold = False
-    out: list[_Char] = []
-    # PDFium's text of the page, one character per index -- unless it left some out
-    # (characters without a Unicode value): then each is asked for (slower)
-    text = textpage.get_text_range(0, n) if n else ""
-    if len(text) != n:
-        get_unicode = raw.FPDFText_GetUnicode
-        text = "".join(chr(get_unicode(tp, i)) for i in range(n))
-    for i, c in enumerate(text):
-        if c in " \r\n\t":
-            if out and out[-1] is not _SPACE:
-                out.append(_SPACE)
-            continue
-        if c in "\x02\ufffe":
-            c = "-"
-        elif c < " ":   # includes U+0000: a glyph without a Unicode mapping
-            continue
-        # the loose box spans the font's ascent to descent: its height is the type size
-        # (FPDFText_GetFontSize is 1 in PDFs that scale text by their matrix) and its
-        # bottom stands for the baseline
-        get_box(tp, i, box)
-        top, bottom = box.top, box.bottom
-        size = top - bottom
-        if size <= 0:
-            continue
-        if abs(size - run_size) > 0.05 or abs(bottom - run_bottom) > 0.05:
-            # a new run (other type size or line): its angle and weight; each PDFium call
-            # costs ~3 us, so they are asked once per run, not per character
-            run_size, run_bottom = size, bottom
-            angle = get_angle(tp, i)
-            rotated = 0.05 < angle < 6.23
-            weight = get_weight(tp, i)
-            key = (weight, get_info(tp, i, None, 0, flags), flags.value)
-            bold = bold_of.get(key)
-            if bold is None:
-                get_info(tp, i, buf, len(buf), flags)
-                name = buf.value.decode("latin-1").lower()
-                bold = bold_of[key] = weight >= 600 or bool(flags.value & _FORCE_BOLD) or \
-                    _BOLD_NAME.search(name) is not None
-        if rotated:
-            continue   # a side stamp, an axis label
-        low = height - bottom
-        out.append(_Char(c, box.left, box.right, height - top, low, low, size, bold))
-    return out
-
-
-def _lines(page_no: int, chars: list[_Char]) -> list[_Line]:
-    """Characters into line segments: a new one at a baseline jump (a superscript is no
-    jump), a move back to the left by more than two ems or a gap wider than an em (a
-    column gutter)."""
-    lines: list[_Line] = []
-    cur: list[_Char] = []
-    last: _Char | None = None
-
-    def flush() -> None:
-        nonlocal cur, last
-        while cur and cur[-1] is _SPACE:
-            cur.pop()
-        if cur:
-            ln = _Line(page_no, cur)
-            ln.finish()
-            lines.append(ln)
-        cur, last = [], None
-
-    for ch in chars:
-        if ch is _SPACE:
-            if cur:
-                cur.append(ch)
-            continue
-        if last is not None:     # (comparisons spelt out: this runs once per character)
-            a, b = last.size, ch.size
-            size, small = (a, b) if a > b else (b, a)
-            if size < 1.0:
-                size = 1.0
-            dy = ch.base - last.base
-            if dy < 0:
-                dy = -dy
-            gap = ch.x0 - last.x1
-            if (dy > (0.75 if small < 0.85 * size else 0.45) * size) or gap < -2.0 * size \
-                    or gap > size:
-                flush()
-        cur.append(ch)
-        last = ch
-    flush()
-    return lines
-
-
-def _line_text(ln: _Line) -> str:
-    """The text of a line: superscript citation numbers out, spaces where the gaps are."""
-    out: list[str] = []
-    cs = ln.chars
-    i = 0
-    prev: _Char | None = None
-    while i < len(cs):
-        ch = cs[i]
-        if ch.c != " " and ch.size and ch.size < 0.8 * ln.size and \
-                ln.base - ch.base > 0.15 * ln.size:
-            j = i
-            while j < len(cs) and (cs[j].c == " " or (cs[j].size < 0.8 * ln.size and
-                                                       ln.base - cs[j].base > 0.1 * ln.size)):
-                j += 1
-            run = "".join(c.c for c in cs[i:j]).strip()
-            before = "".join(out).rstrip()
-            word = re.search(r"([A-Za-zµμ]+)$", before)
-            unit = word is not None and word.group(1).islower() and len(word.group(1)) <= 3
-            if _SUP_CIT.match(run) and (re.search(r"[,–—‐−-]", run) or len(run) >= 2 or
-                                        not before or before[-1] in ".,;:)]" or
-                                        (word is not None and not unit)):
-                i = j
-                prev = None
-                continue
-        if ch.c == " ":
-            if out and out[-1] != " ":
-                out.append(" ")
-        else:
-            if prev is not None and prev.c != " " and ch.x0 - prev.x1 > 0.2 * ln.size \
-                    and out and out[-1] != " ":
-                out.append(" ")
-            out.append(ch.c)
-        prev = ch
-        i += 1
-    text = _BRACKET_CIT.sub("", "".join(out))
-    return clean_text(text)
-
-
 # ------------------------------------------------------------------ page layout
 
 def _gutter(lines: list[_Line], width: float, hint: float | None = None) -> float | None:
@@ -332,15 +129,19 @@ def _gutter(lines: list[_Line], width: float, hint: float | None = None) -> floa
         return hint if left and right and not cross else None
     if len(narrow) < 8:
         return None
-    best, best_cross = None, len(narrow) + 1
+    xs = []
     x = 0.3 * width
-    while x <= 0.7 * width:
-        cross = sum(1 for ln in narrow if ln.x0 < x - 1 and ln.x1 > x + 1)
-        if cross < best_cross:
-            best, best_cross = x, cross
+    while x <= 0.7 * width:   # every 2 pt across the middle of the page
+        xs.append(x)
         x += 2.0
-    if best is None:
+    if not xs:
         return None
+    at = np.array(xs)[:, None]
+    x0 = np.array([ln.x0 for ln in narrow])
+    x1 = np.array([ln.x1 for ln in narrow])
+    crossing = ((x0 < at - 1) & (x1 > at + 1)).sum(axis=1)   # (len(xs),) lines across x
+    i = int(np.argmin(crossing))   # the first of the least crossed
+    best, best_cross = xs[i], int(crossing[i])
     left = [ln for ln in narrow if ln.x1 <= best + 1]
     right = [ln for ln in narrow if ln.x0 >= best - 1]
     if best_cross <= 0.1 * len(narrow) and len(left) >= 4 and len(right) >= 4:
@@ -458,7 +259,8 @@ def _margins(pages: list[list[_Line]], heights: list[float]) -> set[int]:
 
 def _hyphen_join(prev: str, nxt: str) -> bool:
     """Remove the hyphen ending ``prev`` before ``nxt``: a lower-case word goes on."""
-    return bool(re.search(r"[a-z]{2}-$", prev)) and bool(re.match(r"[a-z]", nxt))
+    # (the end only: a paragraph's text grows a line at a time)
+    return bool(re.search(r"[a-z]{2}-$", prev[-4:])) and bool(re.match(r"[a-z]", nxt))
 
 
 def _paragraphs(blocks: list[list[_Line]], body_size: float, pitch: float) -> list[_Para]:
@@ -657,10 +459,7 @@ def read_pdf_bytes(data: bytes, path: str | Path, stem: str | None = None,
                 raise ReaderError(path, f"page {k + 1}", f"damaged or truncated PDF: the page "
                                                          f"cannot be read ({exc})") from None
             try:
-                lines = _lines(k + 1, _chars(tp, h))
-                for ln in lines:   # the text now; the characters are not kept
-                    ln.clean = _line_text(ln)
-                    ln.chars = []
+                lines = page_lines(tp, k + 1, h)
             finally:
                 tp.close()
                 page.close()
