@@ -492,3 +492,80 @@ def test_a_long_document_is_scored_in_windows_with_its_whole_context(monkeypatch
     windowed, calls = run(3)   # one sentence a window: alone, its context would be 1
     assert max(calls) <= 3 and sum(calls) == 80
     assert windowed == whole and len(whole) == 81   # every pair kept: context was whole
+
+
+@needs_parser
+@pytest.mark.parametrize("min_entities", [0, 2])
+def test_spacy_batches_of_a_long_text_are_bounded_in_characters(parser, monkeypatch,
+                                                                min_entities) -> None:
+    """Memory bounded: spaCy's batches of blocks hold at most ``PIPE_CHARS`` characters
+    (past their first block), and the parse is the one of unbounded batches."""
+    import relx.parse.pipeline as pipeline
+
+    text = _long_text(4)
+
+    def run(limit: int) -> tuple[list, list[int]]:
+        monkeypatch.setattr(pipeline, "PIPE_CHARS", limit)
+        batches: list[int] = []
+        real = pipeline._bounded_chunks
+
+        def recorded(items, n, max_chars):
+            for chunk in real(items, n, max_chars):
+                if max_chars == limit:
+                    batches.append(sum(b.chars for _, b in chunk))
+                yield chunk
+
+        monkeypatch.setattr(pipeline, "_bounded_chunks", recorded)
+        doc = next(parser.parse_documents([Document(id="x", text=text)],
+                                          min_entities=min_entities))
+        monkeypatch.setattr(pipeline, "_bounded_chunks", real)
+        return [(s.text, [(t.text, t.pos, t.lemma) for t in s.tokens],
+                 [d.model_dump() for d in s.dependencies], [e.text for e in s.entities])
+                for s in doc.sentences], batches
+
+    whole, batches = run(10 ** 9)
+    assert len(batches) == 1
+    bounded, batches = run(2 * parser.block_chars)
+    assert len(batches) > 2 and max(batches) <= 2 * parser.block_chars
+    assert sum(batches) == len(text)               # every block in one batch
+    assert bounded == whole
+
+
+def test_event_prediction_rounds_are_bounded_in_tokens() -> None:
+    from relx.ge.pipeline import _rounds
+
+    class View:
+        def __init__(self, n: int) -> None:
+            self.tokens = [None] * n
+
+    views = [View(n) for n in (5, 5, 5, 30, 5, 5)]
+    assert _rounds(views, 10) == [(0, 2), (2, 3), (3, 4), (4, 6)]   # 30 alone
+    assert _rounds(views, 1000) == [(0, 6)]
+    assert _rounds([], 10) == []
+
+
+@needs_parser
+def test_a_long_document_s_events_are_predicted_in_rounds() -> None:
+    """Memory bounded: sentences go through the event model ``predict_tokens`` at a time;
+    each sentence's events are its own (the same events; a score may move in the third
+    decimal where a hash bit of the kernel features sits on a rounding edge)."""
+    from relx.ge.extract import EventExtractor
+    from relx.ge.pipeline import GEExtractor
+
+    assert GEExtractor.predict_tokens == 20_000
+    text = _long_text(1)
+    ex = EventExtractor()
+
+    def events(tokens: int) -> list[tuple]:
+        ex.model.predict_tokens = tokens
+        try:
+            ((_, found, _),) = list(ex.annotate([Document(id="x", text=text)]))
+        finally:
+            del ex.model.predict_tokens   # back to the class default
+        return [(e.type, e.trigger.start, tuple((a.role, a.id) for a in e.arguments),
+                 e.score) for e in found]
+
+    whole, rounds = events(10 ** 9), events(60)
+    assert len(whole) > 5
+    assert [e[:3] for e in rounds] == [e[:3] for e in whole]
+    assert max(abs(a[3] - b[3]) for a, b in zip(rounds, whole, strict=True)) < 0.01

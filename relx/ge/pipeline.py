@@ -23,6 +23,7 @@ import logging
 import time
 import zipfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,21 @@ def checked(name: str, params: dict[str, Any], known: Any) -> dict[str, Any]:
                           "settings measured and not shipped are read by the repository's "
                           "lab.ge.extractor.LabGEExtractor)")
     return params
+
+
+def _rounds(views: Sequence[Any], max_tokens: int) -> list[tuple[int, int]]:
+    """(start, end) ranges of ``views`` of at most ``max_tokens`` tokens (a longer
+    sentence alone)."""
+    out, lo, size = [], 0, 0
+    for i, v in enumerate(views):
+        n = len(v.tokens)
+        if i > lo and size + n > max_tokens:
+            out.append((lo, i))
+            lo, size = i, 0
+        size += n
+    if lo < len(views):
+        out.append((lo, len(views)))
+    return out
 
 
 class GEExtractor:
@@ -174,6 +190,11 @@ class GEExtractor:
         return self
 
     # -- prediction ---------------------------------------------------------------------
+    #: tokens of sentences predicted in one round: bounds the memory of a long document's
+    #: candidates and features (a batch of abstracts is one round; each sentence's events
+    #: depend on that sentence alone)
+    predict_tokens: int = 20_000
+
     def predict_views(self, views: Sequence[SentenceView],
                       trigger_bias: float | None = None, edge_bias: float | None = None,
                       cause_bias: float | None = None,
@@ -203,7 +224,15 @@ class GEExtractor:
         all_views = [build_views(d, gold=False) for d in docs]
         flat = [v for vs in all_views for v in vs]
         scores: dict[EdgeCandidate, float] = {}
-        edges = self.predict_views(flat, trigger_bias, edge_bias, edge_scores=scores)
+        edges: list[list[tuple[EdgeCandidate, str]]] = []
+        for lo, hi in _rounds(flat, self.predict_tokens):
+            part: dict[EdgeCandidate, float] = {}
+            found = self.predict_views(flat[lo:hi], trigger_bias, edge_bias, edge_scores=part)
+            if lo:   # the round's view indices, as indices into ``flat``
+                found = [[(replace(c, view=c.view + lo), r) for c, r in es] for es in found]
+                part = {replace(c, view=c.view + lo): v for c, v in part.items()}
+            edges += found
+            scores.update(part)
         out, k = [], 0
         for d, vs in zip(docs, all_views, strict=True):
             pred = assemble_document(d.standoff, vs, edges[k:k + len(vs)],

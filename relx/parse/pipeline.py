@@ -41,6 +41,10 @@ BLOCK_CHARS = 50_000
 #: ``batch_size`` documents or blocks): bounds the parse's memory whatever the documents'
 #: length (a batch of abstracts, ~50,000 characters, is one round)
 CHUNK_CHARS = 4 * BLOCK_CHARS
+#: characters of text that go through spaCy's pipeline in one batch of whole texts or
+#: blocks (its activations take ~3.6 KB a character): a batch of abstracts (~50,000
+#: characters) is one batch, a long paper's blocks go two at a time
+PIPE_CHARS = 2 * BLOCK_CHARS
 
 
 def source_name(meta: dict) -> str:
@@ -401,6 +405,14 @@ def _bounded_chunks(items: Iterable[tuple[Any, _Block]], n: int, max_chars: int
         yield chunk
 
 
+def _pipe_bounded(nlp: Any, items: Iterable[tuple[Any, _Block]], n: int, max_chars: int,
+                  disable: list[str]) -> Iterator[tuple[Any, _Block]]:
+    """``nlp.pipe`` over (doc, block) pairs in batches of at most ``n`` blocks and, past
+    the first, ``max_chars`` characters (spaCy batches by count alone)."""
+    for chunk in _bounded_chunks(items, n, max_chars):
+        yield from nlp.pipe(chunk, as_tuples=True, disable=disable, batch_size=len(chunk))
+
+
 def with_structure(given: Document, parsed: Document) -> Document:
     """``parsed`` (made from ``given``) with ``given``'s structure: its sections, layout
     and meta, and each sentence's section, heading, page and boxes
@@ -518,13 +530,13 @@ class Parser:
         off = self._disabled(ner=self.ner)
         syntax = self._syntax_pipes() if min_entities > 0 else None
         if syntax is None:
-            for sdoc, block in self.nlp.pipe(prepared(), as_tuples=True, disable=off,
-                                             batch_size=self.batch_size):
+            for sdoc, block in _pipe_bounded(self.nlp, prepared(), self.batch_size, PIPE_CHARS,
+                                             off):
                 self._add_block(block, sdoc, self._block_sentences(sdoc, block))
                 yield from done(block)
             return
-        first = self.nlp.pipe(prepared(), as_tuples=True, disable=sorted({*off, *syntax}),
-                              batch_size=self.batch_size)
+        first = _pipe_bounded(self.nlp, prepared(), self.batch_size, PIPE_CHARS,
+                              sorted({*off, *syntax}))
         later = sorted(set(self.nlp.pipe_names) - set(syntax))
         for chunk in _bounded_chunks(first, self.batch_size, CHUNK_CHARS):
             for block in self._parse_selected(chunk, min_entities, later):
