@@ -164,6 +164,20 @@ _worker: Any = None
 GC_YOUNG_THRESHOLD = 10_000
 
 
+#: a text that makes an extractor load what it loads on first use -- the spaCy components,
+#: the human lexicon and, from the mouse genes, the other species' lexicons and the
+#: ortholog table -- so that :func:`settle_heap` exempts them too
+WARM_UP_TEXT = "Human JAK1 phosphorylates STAT5. In mice, murine Jak2 binds Stat3."
+
+
+def warm_up(extractor: Any) -> None:
+    """Run ``extractor`` once on :data:`WARM_UP_TEXT` (an extractor without ``extract``
+    is left alone)."""
+    extract = getattr(extractor, "extract", None)
+    if extract is not None:
+        extract(WARM_UP_TEXT)
+
+
 def settle_heap() -> None:
     """Once the models are loaded in a process relx owns: exempt everything alive now (the
     models and the imported libraries, ~370,000 tracked objects) from the cyclic garbage
@@ -203,9 +217,10 @@ def single_thread() -> None:
 def bootstrap_worker(factory: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """What every relx worker process does first (``pipe(n_process=...)``, ``relx extract
     --jobs``, Dask workers): one compute thread, then its extractor ``factory(*args,
-    **kwargs)``, then :func:`settle_heap`. Returns the extractor."""
+    **kwargs)``, :func:`warm_up`, then :func:`settle_heap`. Returns the extractor."""
     single_thread()
     extractor = factory(*args, **kwargs)
+    warm_up(extractor)
     settle_heap()
     return extractor
 

@@ -113,6 +113,46 @@ print("ok")
     assert out.stdout.strip() == "ok"
 
 
+def test_a_worker_warms_its_extractor_before_the_heap_settles() -> None:
+    """In a fresh process: a batch worker's extractor has loaded the other species'
+    lexicons and the ortholog table (loaded on first use) before ``settle_heap``, so the
+    collector's full collections skip them too."""
+    import subprocess
+    import sys
+
+    code = """
+import gc
+from relx.app.batch_options import BatchOptions
+from relx.app.batch_worker import extractor_for
+from relx.ground_doc import default_grounder
+from relx.orthologs import default_orthologs
+opts = BatchOptions(out="unused", task="ppi")
+extractor_for(opts)
+assert default_grounder()._species is not None
+assert default_orthologs()._from_human is not None
+assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "ok"
+
+
+def test_warm_up_leaves_an_object_without_extract_alone() -> None:
+    from relx.api import WARM_UP_TEXT, warm_up
+
+    seen: list[str] = []
+
+    class Runs:
+        def extract(self, text: str) -> None:
+            seen.append(text)
+
+    warm_up(object())
+    warm_up(Runs())
+    assert seen == [WARM_UP_TEXT]
+
+
 def test_lazy_names_and_all() -> None:
     assert relx.Document is Document
     from relx.ge.extract import EventExtractor

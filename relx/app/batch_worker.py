@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from relx.api import settle_heap, single_thread
+from relx.api import settle_heap, single_thread, warm_up
 from relx.app.batch_options import BatchOptions
 from relx.errors import ModelError, RelxError
 from relx.model_store import find_model_dir
@@ -34,6 +34,7 @@ def extractor_for(opts: BatchOptions) -> Any:
     if k not in _EXTRACTORS:
         try:
             ex = task.runner_().load(opts.model, options)
+            warm_up(ex)     # what loads on first use, loaded before the heap settles
         except ModelError:
             raise
         except RelxError:
