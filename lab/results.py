@@ -323,6 +323,9 @@ def render_events(runs: Path) -> list[str]:
         lines += [f"Trained on GE 2011 train alone (`{before.name}`, the shipped model until "
                   f"ge-events 0.2.0): P {b['precision']:.3f}, R {b['recall']:.3f}, "
                   f"F1 {b['f1']:.3f}.", ""]
+    ablation = runs / "ge-events-ablation.md"   # written by hand from the CV runs' figures
+    if ablation.exists():
+        lines += [*ablation.read_text(encoding="utf-8").rstrip("\n").splitlines(), ""]
     return lines
 
 

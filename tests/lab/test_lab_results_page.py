@@ -42,3 +42,18 @@ def test_events_section_names_its_training_data_and_the_earlier_recipe(tmp_path)
     (tmp_path / "ge-events-2011train.json").write_text(json.dumps({**rep, "f1": 0.528}))
     assert any("GE 2011 train alone" in line and "F1 0.528" in line
                for line in render_events(tmp_path))
+
+
+def test_the_committed_page_is_what_its_run_reports_render(tmp_path):
+    """docs/results.md holds nothing the renderer would drop: rebuilt from docs/runs alone
+    (``--render-only``) it is byte for byte the committed page, chart included."""
+    from pathlib import Path
+
+    from lab.results import main
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    out = tmp_path / "results.md"
+    main(["--render-only", "--runs", str(docs / "runs"), "--out", str(out)])
+    assert out.read_text(encoding="utf-8") == (docs / "results.md").read_text(encoding="utf-8")
+    assert (tmp_path / "results-ablation.svg").read_text(encoding="utf-8") == \
+        (docs / "results-ablation.svg").read_text(encoding="utf-8")
