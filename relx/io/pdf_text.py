@@ -106,7 +106,7 @@ def _pdfium() -> tuple[_CFunction, ...]:
 
 @njit(cache=True, nogil=True)
 def _fetch(tp, n, height, get_unicode, get_box, get_angle, get_weight, get_info,
-           box, flags, code, x0, x1, top, bottom, size, run, run_char, run_key):  # pragma: no cover
+           box, flags, code, x0, x1, top, bottom, size, run, run_char, run_key):
     """The page's characters in PDFium's order into ``code``, ``x0`` .. ``size``, ``run``
     (arrays of ``n``); a space (code 32, no box) stands for any run of whitespace; rotated
     characters, control characters and boxless glyphs are left out. A run is a stretch of
@@ -167,7 +167,7 @@ def _fetch(tp, n, height, get_unicode, get_box, get_angle, get_weight, get_info,
 
 
 @njit(cache=True, nogil=True)
-def _segment(code, x0, x1, top, bottom, size, rsize, bold, line, out):  # pragma: no cover
+def _segment(code, x0, x1, top, bottom, size, rsize, bold, line, out):
     """Characters (arrays of ``k``; ``rsize``: the size to 0.1 pt) into line segments: a
     new one at a baseline jump (a superscript is no jump), a move back to the left by
     more than two ems or a gap wider than an em (a column gutter). Per line, ``line``
