@@ -30,11 +30,16 @@ before it exhausts the machine.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 from relx.errors import RelxError
 
 __all__ = ["DEFAULT_MAX_DOC_CHARS", "DEFAULT_MAX_DOC_SECONDS", "DocumentClock",
-           "DocumentLimitError", "DocumentTimeout", "DocumentTooLong", "check_length"]
+           "DocumentLimitError", "DocumentTimeout", "DocumentTooLong", "bounded_batches",
+           "check_length"]
+
+T = TypeVar("T")
 
 #: characters of one document (``max_doc_chars``): ~1,500 abstracts, a long review's
 #: full text several times over
@@ -65,6 +70,23 @@ class DocumentTooLong(DocumentLimitError):
 
 class DocumentTimeout(DocumentLimitError):
     """A document took longer than ``max_doc_seconds``."""
+
+
+def bounded_batches(items: Iterable[T], n: int, max_size: int, size: Callable[[T], int]
+                    ) -> Iterator[list[T]]:
+    """Consecutive lists of at most ``n`` items whose ``size`` sums, past each list's
+    first item, to at most ``max_size`` (what one round of work holds in memory)."""
+    batch: list[T] = []
+    total = 0
+    for item in items:
+        k = size(item)
+        if batch and (len(batch) >= n or total + k > max_size):
+            yield batch
+            batch, total = [], 0
+        batch.append(item)
+        total += k
+    if batch:
+        yield batch
 
 
 def check_length(doc_id: str, text: str, max_chars: int | None) -> None:

@@ -31,6 +31,7 @@ import numpy as np
 
 from relx import __version__
 from relx.doc import StandoffDocument
+from relx.doc_limits import bounded_batches
 from relx.errors import ConfigError, ModelError
 from relx.ge.assemble import BINDING_GROUPINGS, Grouping, assemble_document
 from relx.ge.data import GEDoc
@@ -101,16 +102,8 @@ def checked(name: str, params: dict[str, Any], known: Any) -> dict[str, Any]:
 def _rounds(views: Sequence[Any], max_tokens: int) -> list[tuple[int, int]]:
     """(start, end) ranges of ``views`` of at most ``max_tokens`` tokens (a longer
     sentence alone)."""
-    out, lo, size = [], 0, 0
-    for i, v in enumerate(views):
-        n = len(v.tokens)
-        if i > lo and size + n > max_tokens:
-            out.append((lo, i))
-            lo, size = i, 0
-        size += n
-    if lo < len(views):
-        out.append((lo, len(views)))
-    return out
+    return [(b[0], b[-1] + 1) for b in bounded_batches(range(len(views)), len(views),
+                                                       max_tokens, lambda i: len(views[i].tokens))]
 
 
 class GEExtractor:

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
-from relx.doc_limits import DocumentClock
+from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.paper_mentions import mention_type, short_form_mentions
@@ -393,16 +393,7 @@ def _bounded_chunks(items: Iterable[tuple[Any, _Block]], n: int, max_chars: int
                     ) -> Iterator[list[tuple[Any, _Block]]]:
     """Lists of at most ``n`` blocks and, past the first, at most ``max_chars`` characters
     (what one round of per-sentence parsing holds in memory)."""
-    chunk: list[tuple[Any, _Block]] = []
-    size = 0
-    for item in items:
-        if chunk and (len(chunk) >= n or size + item[1].chars > max_chars):
-            yield chunk
-            chunk, size = [], 0
-        chunk.append(item)
-        size += item[1].chars
-    if chunk:
-        yield chunk
+    return bounded_batches(items, n, max_chars, lambda item: item[1].chars)
 
 
 def _pipe_bounded(nlp: Any, items: Iterable[tuple[Any, _Block]], n: int, max_chars: int,
