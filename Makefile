@@ -175,8 +175,11 @@ hedging: install
 # relx/data/lexicon.tsv.gz, the HGNC + MGI + RGD + FamPlex grounding lexicon, and
 # orthologs.tsv.gz, famplex_relations.tsv.gz beside it: lab/lexicon.py (relx.ground_build)
 # on ../shared/lexicons
+# HGNC_NAMES: an HGNC complete set (alias and previous names); the shipped lexicon used
+# hgnc_complete_set.txt.gz of 2018-11-07 from github.com/lyijin/common @ 436e3ec
 lexicon: install
-	$(BIN)/python -m lab.lexicon build --shared $(SHARED) --out relx/data/lexicon.tsv.gz
+	$(BIN)/python -m lab.lexicon build --shared $(SHARED) --out relx/data/lexicon.tsv.gz \
+		$(if $(HGNC_NAMES),--hgnc-names $(HGNC_NAMES))
 
 # every report behind docs/results.md (lab/results.py); a finished report is kept, so this
 # resumes

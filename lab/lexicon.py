@@ -26,6 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--shared", type=Path, default=Path("../shared"))
     b.add_argument("--out", type=Path, default=Path("relx/data/lexicon.tsv.gz"))
     b.add_argument("--all-loci", action="store_true", help="keep non-protein HGNC loci too")
+    b.add_argument("--hgnc-names", type=Path, default=None,
+                   help="an HGNC complete set (hgnc_complete_set.txt[.gz]): add alias and "
+                        "previous names")
     b.add_argument("--lexicon-only", action="store_true",
                    help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz beside it")
     q = sub.add_parser("lookup", help="ground mention texts")
@@ -35,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.cmd == "build":
         stats = build_lexicon(
-            args.shared, args.out, locus_types=None if args.all_loci else PROTEIN_LOCUS_TYPES
-        )
+            args.shared, args.out, locus_types=None if args.all_loci else PROTEIN_LOCUS_TYPES,
+            hgnc_names=args.hgnc_names)
         if not args.lexicon_only:
             folder = args.out.parent
             stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")

@@ -91,6 +91,21 @@ def _hgnc_entries(
             yield s, cid, "alias"
 
 
+def _hgnc_name_entries(
+    path: Path, ids: set[str]
+) -> Iterator[tuple[str, str, str]]:
+    """(text, id, source) of an HGNC complete set's ``alias_name`` (as ``alias``) and
+    ``prev_name`` (as ``previous``) of the genes ``ids`` (names joined by ``|``, quoted)."""
+    for r in _read_tsv(path):
+        cid = r.get("hgnc_id", "")
+        if cid not in ids:
+            continue
+        for col, source in (("alias_name", "alias"), ("prev_name", "previous")):
+            for name in (r.get(col) or "").strip('"').split("|"):
+                if name.strip():
+                    yield name.strip(), cid, source
+
+
 def _species_entries(
     path: Path, ns: str, symbols: dict[str, str]
 ) -> Iterator[tuple[str, str, str]]:
@@ -197,12 +212,15 @@ def build_lexicon(
     *,
     locus_types: frozenset[str] | None = PROTEIN_LOCUS_TYPES,
     species: bool = True,
+    hgnc_names: Path | None = None,
 ) -> dict:
     """Write the compact grounding lexicon to ``out`` and return its statistics.
 
     ``shared`` is the shared data folder holding ``lexicons/hgnc/*.tsv.gz`` (approved HGNC
     entries of ``locus_types`` are used; ``None`` keeps all), ``lexicons/famplex/`` and, with
     ``species``, ``lexicons/mgi/`` and ``lexicons/rgd/`` (skipped when absent).
+    ``hgnc_names``, an HGNC complete set (``hgnc_complete_set.txt``, gzip or not), adds the
+    genes' alias and previous names (``estrogen receptor alpha``).
     """
     shared, out = Path(shared), Path(out)
     hgnc_path = _find_hgnc(shared)
@@ -211,6 +229,9 @@ def build_lexicon(
     entries = list(_hgnc_entries(hgnc_rows, locus_types))
     entries += list(_famplex_entries(shared / "lexicons" / "famplex", hgnc_rows, symbols))
     sources = [f"HGNC {hgnc_path.name}", "FamPlex entities.csv, grounding_map.csv"]
+    if hgnc_names is not None:
+        entries += list(_hgnc_name_entries(Path(hgnc_names), {c for _, c, _ in entries}))
+        sources.append(f"HGNC alias/previous names {Path(hgnc_names).name}")
     for name, ns, _ in SPECIES_LEXICONS if species else ():
         path = _find(shared, name)
         if path is not None:

@@ -14,6 +14,8 @@ oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia
 1. a species prefix of the mention (``hTERT``, ``mIL-2``, ``rGH``) when the rest of the
    mention is in that species' gene lexicon and the whole mention is in no other species'
    lexicon (``mTOR`` stays unprefixed: MTOR is a human symbol) -- needs ``in_lexicon``;
+   budding yeast's own nomenclature: protein names ending in ``p`` (``Dnm1p``, ``Apg13p``)
+   and systematic ORF names (``YJL184w``) -> *S. cerevisiae*;
 2. the nearest species mentioned in the same sentence;
 3. a knockout marker (``Runx3-/-``, ``-deficient``, ``-null``, ``knockout``) -> the
    nearest non-human species of the paragraph, else a non-human document focus (a knockout
@@ -21,7 +23,12 @@ oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia
 4. the nearest species mentioned in the same paragraph (text between line breaks),
    preceding mentions first;
 5. the document's focus: its most frequently mentioned species (ties: the first named);
+   with no species named, budding yeast when a mention is written in its nomenclature;
 6. human.
+
+Rules 3-5 take a species from beyond the sentence; when that species is not a mammal and
+the sentence speaks of mammals (``Mammalian genomes encode five CBX proteins``), the
+mention is human.
 """
 
 from __future__ import annotations
@@ -252,6 +259,13 @@ def find_species(text: str) -> list[SpeciesHit]:
 # --- species of gene mentions ----------------------------------------------------------
 
 _PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
+YEAST = "NCBITaxon:4932"
+_YEAST_NAME = re.compile(r"^(?:[A-Z][a-z]{2}\d{1,3}p|Y[A-P][LR]\d{3}[WCwc](?:-[A-Z])?)$")
+_MAMMAL = re.compile(r"\b(?:mammalian|mammals?)\b", re.IGNORECASE)
+#: mammals among the taxa relx names
+MAMMALS = frozenset(f"NCBITaxon:{t}" for t in (
+    "9606", "10090", "10116", "9986", "9823", "9913", "9940", "9615", "9685", "9796", "9544",
+    "9534", "10036", "10029", "10141"))
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
 _KNOCKOUT = re.compile(
     r"^\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
@@ -282,8 +296,9 @@ def knockout_suffix(text: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class SpeciesAssignment:
-    """The species of a gene mention and the rule that gave it (``prefix``, ``sentence``,
-    ``knockout``, ``paragraph``, ``document``, ``default``)."""
+    """The species of a gene mention and the rule that gave it (``prefix``,
+    ``nomenclature``, ``sentence``, ``knockout``, ``paragraph``, ``document``, ``mammal``,
+    ``default``)."""
 
     taxon: str
     evidence: str
@@ -329,6 +344,12 @@ def document_focus(hits: Iterable[SpeciesHit]) -> str | None:
     return min(counts, key=lambda t: (-counts[t], first[t]))
 
 
+def _mammal_sentence(text: str, sents: list[tuple[int, int]], pos: int) -> bool:
+    """The sentence holding ``pos`` speaks of mammals."""
+    a, b = sents[max(0, bisect_right(sents, (pos, len(text) + 1)) - 1)]
+    return _MAMMAL.search(text, a, b) is not None
+
+
 @lru_cache(maxsize=256)
 def _is_gene(entity_type: str | None) -> bool:
     return is_protein_type(entity_type)
@@ -360,7 +381,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     used = [h for h in hits if h.kind in GENE_KINDS and not (inside and in_name(h))]
     whole = [(0, len(doc.text))]
     sents, paras = _spans(doc) if used else (whole, whole)  # no species named: no need
-    focus = document_focus(used)
+    yeast_named = {e.id for e in ents if _YEAST_NAME.match(_entity_text(doc, e).strip())}
+    focus = document_focus(used) or (YEAST if yeast_named else None)
     starts = [h.start for h in used]
 
     def within(spans: list[tuple[int, int]], pos: int) -> list[SpeciesHit]:
@@ -375,6 +397,9 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if pre is not None:
             out[e.id] = SpeciesAssignment(pre[0], "prefix")
             continue
+        if e.id in yeast_named:
+            out[e.id] = SpeciesAssignment(YEAST, "nomenclature")
+            continue
         near = _nearest(within(sents, start), start, end, False)
         if near is not None:
             out[e.id] = SpeciesAssignment(near.taxon, "sentence")
@@ -383,13 +408,14 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if knockout_suffix(text) or _KNOCKOUT.match(doc.text[end:end + 20]):
             animal = _nearest([h for h in in_para if h.taxon != HUMAN], start, end, True)
             taxon = animal.taxon if animal else focus if focus not in (None, HUMAN) else MOUSE
-            out[e.id] = SpeciesAssignment(taxon or MOUSE, "knockout")
-            continue
-        near = _nearest(in_para, start, end, True)
-        if near is not None:
-            out[e.id] = SpeciesAssignment(near.taxon, "paragraph")
+            got = SpeciesAssignment(taxon or MOUSE, "knockout")
+        elif (near := _nearest(in_para, start, end, True)) is not None:
+            got = SpeciesAssignment(near.taxon, "paragraph")
         elif focus is not None:
-            out[e.id] = SpeciesAssignment(focus, "document")
+            got = SpeciesAssignment(focus, "document")
         else:
-            out[e.id] = SpeciesAssignment(default, "default")
+            got = SpeciesAssignment(default, "default")
+        if got.taxon not in MAMMALS and _mammal_sentence(doc.text, sents, start):
+            got = SpeciesAssignment(HUMAN, "mammal")
+        out[e.id] = got
     return out

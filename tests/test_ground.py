@@ -5,6 +5,7 @@ species grounding with confidence, orthologs, coordinations and affixes (``resol
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,20 @@ def test_fixture_lexicon_grounding(mini: tuple[Grounder, dict, Path]) -> None:
     assert set(ids("CAP", g)) == {"FPLX:CAP", "HGNC:20040", "HGNC:14565"}
     assert ids("AKTIPP1", g) == []
     assert g._species is None  # human grounding never parsed the mouse/rat rows
+
+
+def test_hgnc_alias_and_previous_names(tmp_path: Path) -> None:
+    out = tmp_path / "names.tsv.gz"
+    stats = build_lexicon(LEX_SHARED, out, hgnc_names=FIXTURES / "hgnc-names-mini.tsv")
+    g = Grounder(out)
+    assert [c.id for c in g.ground("T-cell growth factor")] == ["HGNC:6001"]
+    assert [(c.id, c.source) for c in g.ground("cachectin")] == [("HGNC:11892", "alias")]
+    assert ids("tumor necrosis factor (TNF superfamily, member 2)", g) == ["HGNC:11892"]
+    assert g.ground("AKTIP pseudo name") == g.ground("old name") == []  # not kept genes
+    base = build_lexicon(LEX_SHARED, tmp_path / "base.tsv.gz")
+    # T cell growth factor, cachectin (alias), the previous name; TNF-alpha was an alias
+    assert stats["rows"] == base["rows"] + 3
+    assert stats["rows_by_source"]["alias"] == base["rows_by_source"]["alias"] + 2
 
 
 def test_missing_hgnc_table(tmp_path: Path) -> None:
@@ -277,10 +292,29 @@ def test_shipped_lexicon_matches_a_rebuild(tmp_path: Path) -> None:
     hgnc = SHARED / "lexicons" / "hgnc"
     if not hgnc.exists():
         pytest.skip(f"{hgnc} not available")
+    names = os.environ.get("RELX_HGNC_NAMES")  # the HGNC complete set `make lexicon` used
     out = tmp_path / "lexicon.tsv.gz"
-    stats = build_lexicon(SHARED, out)
+    stats = build_lexicon(SHARED, out, hgnc_names=Path(names) if names else None)
     assert stats["bytes"] < 2_000_000
-    assert out.read_bytes() == SHIPPED.read_bytes(), "rebuild relx/data/lexicon.tsv.gz"
+    if names:
+        assert out.read_bytes() == SHIPPED.read_bytes(), "rebuild relx/data/lexicon.tsv.gz"
+        return
+    # without the names file: every rebuilt row is shipped, and the shipped extra rows are
+    # HGNC alias/previous rows (the names source can add nothing else)
+    rebuilt, shipped = _lexicon_rows(out), _lexicon_rows(SHIPPED)
+    assert set(rebuilt) <= set(shipped)
+    assert all(shipped[k] == s or (s, shipped[k]) == ("alias", "previous")
+               for k, s in rebuilt.items())
+    extra = {k: s for k, s in shipped.items() if k not in rebuilt}
+    assert extra and all(s in ("alias", "previous") and k[1].startswith("HGNC:")
+                         for k, s in extra.items())
+
+
+def _lexicon_rows(path: Path) -> dict[tuple[str, str, str], str]:
+    """(key, id, form) -> source of a lexicon file."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        lines = [ln.rstrip("\n").split("\t") for ln in fh if not ln.startswith("#")][1:]
+    return {((k or f.lower()), c, f or k): src for k, c, _, src, f, _ in lines}
 
 
 # --- species: lexicons, orthologs, confidence ----------------------------------------------
@@ -392,7 +426,7 @@ def test_shipped_orthologs() -> None:
 
 
 def test_shipped_data_files_are_compact() -> None:
-    assert SHIPPED.stat().st_size < 1_600_000
+    assert SHIPPED.stat().st_size < 1_800_000  # 1.47 MB before HGNC alias/previous names
     for name, limit in (("orthologs.tsv.gz", 250_000), ("famplex_relations.tsv.gz", 50_000)):
         assert (SHIPPED.parent / name).stat().st_size < limit, name
 

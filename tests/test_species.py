@@ -158,6 +158,24 @@ def test_knockout_in_another_model_organism() -> None:
     assert assign_species(doc_of(text, ["p53", "Runx3"]))["T1"].taxon == MOUSE
 
 
+def test_yeast_nomenclature_and_mammal_sentences() -> None:
+    text = ("Dnm1p and Mdv1p bind Fis1 at mitochondria; YJL184w too.\n"
+            "Polycomb proteins were first found in Drosophila.\n"
+            "Mammalian genomes encode five CBX proteins (CBX2, CBX4). PC binds CBX7.")
+    got = assign_species(doc_of(text, ["Dnm1p", "Mdv1p", "Fis1", "YJL184w", "CBX2", "CBX4",
+                                       "PC", "CBX7"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(8)] == [
+        (YEAST, "nomenclature"), (YEAST, "nomenclature"),
+        (FLY, "document"),  # Drosophila is named: it is the focus, not the nomenclature
+        (YEAST, "nomenclature"),
+        (HUMAN, "mammal"), (HUMAN, "mammal"),  # a fly focus, but the sentence is on mammals
+        (FLY, "document"), (FLY, "document")]  # no species in their paragraph
+    only_yeast_names = doc_of("Vac8p binds Apg13 and Atg1.", ["Vac8p", "Apg13", "Atg1"])
+    assert {a.taxon for a in assign_species(only_yeast_names).values()} == {YEAST}
+    mouse = doc_of("In mice, mammalian Tax1 rose.\nTax2 fell.", ["Tax1", "Tax2"])
+    assert {a.taxon for a in assign_species(mouse).values()} == {MOUSE}  # a mammal already
+
+
 def test_assign_species_default_and_names_inside_mentions() -> None:
     text = "chicken ovalbumin upstream promoter transcription factor binds p53."
     doc = doc_of(text, ["chicken ovalbumin upstream promoter transcription factor", "p53"])

@@ -80,10 +80,17 @@ def uniprot_to_hgnc(shared: Path) -> dict[str, set[str]]:
     return out
 
 
-def loctext_proteins(genes: Path, shared: Path) -> dict:
+def _accession(curie: str) -> str:
+    """``UniProtKB:P12345-2`` -> ``P12345``; ``UniProtKB:uniprot:`` (no id) -> ``""``."""
+    local = curie.split(":", 1)[1] if ":" in curie else curie
+    return "" if not local or local.startswith("uniprot:") else local.split("-")[0]
+
+
+def loctext_proteins(genes: Path, shared: Path,
+                     splits: tuple[str, ...] = ("train", "devel", "test")) -> dict:
     up, g = uniprot_to_hgnc(shared), Grounder()
     st: collections.Counter[str] = collections.Counter()
-    for d in docs(genes, "loctext", ("train", "devel", "test")):
+    for d in docs(genes, "loctext", splits):
         prots = [m for m in d["mentions"] if m["type"] == "protein"]
         ents = [Entity(id=f"T{i}", spans=[Span(start=m["start"], end=m["end"])], text=m["text"])
                 for i, m in enumerate(prots)]
@@ -92,8 +99,11 @@ def loctext_proteins(genes: Path, shared: Path) -> dict:
         old = g.ground_entities(doc).sentences[0].entities
         new = ground_document(doc, g).sentences[0].entities
         for m, o, n in zip(prots, old, new, strict=True):
-            gold = set().union(*(up.get(i.split(":", 1)[1].split("-")[0], set())
-                                 for i in m["ids"]))
+            accessions = [a for a in (_accession(i) for i in m["ids"]) if a]
+            if not accessions:  # LocText's "UniProtKB:uniprot:": a protein left unnormalised
+                st["no_gold_id"] += 1
+                continue
+            gold = set().union(*(up.get(a, set()) for a in accessions))
             kind = "human" if gold else "other"
             st[f"{kind}.n"] += 1
             if gold:
@@ -131,7 +141,10 @@ def main() -> None:
     for corpus, types in (("s800", {"Species"}), ("linnaeus", {"species", "species_clue"}),
                           ("craft", {"NCBITaxon"}), ("loctext", {"organism"})):
         print(json.dumps(species_mentions(genes, corpus, types)))
-    print(json.dumps({"loctext_proteins": loctext_proteins(genes, args.shared)}))
+    for name, splits in (("all", ("train", "devel", "test")), ("train (development)", ("train",)),
+                         ("devel+test (held out)", ("devel", "test"))):
+        print(json.dumps({"loctext_proteins": name,
+                          **loctext_proteins(genes, args.shared, splits)}))
     print(json.dumps({"gnat100_bc1": gnat_focus(genes)}))
 
 
