@@ -91,6 +91,19 @@ def _hgnc_entries(
             yield s, cid, "alias"
 
 
+_QUALIFIER = re.compile(r"\s*\([^()]*\)|\bsubunit\b|,", re.IGNORECASE)
+
+
+def _name_core(text: str) -> str:
+    """A name without bracketed qualifiers, ``subunit`` and commas, as text cites it
+    (``hypoxia-inducible factor 1, alpha subunit (basic helix-loop-helix ...)`` ->
+    ``hypoxia-inducible factor 1 alpha``); names of one word are left as they are."""
+    if " " not in text.strip():
+        return text
+    core = _QUALIFIER.sub(" ", text)
+    return core if len(core.split()) >= 2 else text
+
+
 def _hgnc_name_entries(
     path: Path, ids: set[str]
 ) -> Iterator[tuple[str, str, str]]:
@@ -241,13 +254,13 @@ def build_lexicon(
     # one row per (key, id, form), keeping the best source
     best: dict[tuple[str, str, str], str] = {}
     for text, cid, source in entries:
-        form = compact_form(text)
-        if not form:
-            continue
-        k = (form.lower(), cid, form)
-        old = best.get(k)
-        if old is None or _SOURCE_RANK[source] < _SOURCE_RANK[old]:
-            best[k] = source
+        for form in {compact_form(text), compact_form(_name_core(text))}:
+            if not form:
+                continue
+            k = (form.lower(), cid, form)
+            old = best.get(k)
+            if old is None or _SOURCE_RANK[source] < _SOURCE_RANK[old]:
+                best[k] = source
 
     def group(item: tuple[tuple[str, str, str], str]) -> tuple[int, tuple[str, str, str]]:
         ns = item[0][1].partition(":")[0]

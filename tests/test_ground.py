@@ -24,7 +24,12 @@ from relx.ground import (
     normalize_key,
     taxon_id,
 )
-from relx.ground_build import build_famplex_relations, build_lexicon, build_orthologs
+from relx.ground_build import (
+    _name_core,
+    build_famplex_relations,
+    build_lexicon,
+    build_orthologs,
+)
 from relx.ground_doc import coordination_members, resolve
 from relx.io.jsonl import document_to_json
 from relx.orthologs import Orthologs, default_orthologs, map_ids, to_human
@@ -127,6 +132,25 @@ def test_hgnc_alias_and_previous_names(tmp_path: Path) -> None:
     # T cell growth factor, cachectin (alias), the previous name; TNF-alpha was an alias
     assert stats["rows"] == base["rows"] + 3
     assert stats["rows_by_source"]["alias"] == base["rows_by_source"]["alias"] + 2
+
+
+def test_name_core_drops_qualifiers() -> None:
+    assert _name_core("hypoxia-inducible factor 1, alpha subunit (basic helix-loop-helix "
+                      "transcription factor)").split() == ["hypoxia-inducible", "factor", "1",
+                                                           "alpha"]
+    assert _name_core("tumor necrosis factor (TNF superfamily, member 2)").split() == \
+        ["tumor", "necrosis", "factor"]
+    assert _name_core("IL-2") == "IL-2"  # one word: as it is
+    assert _name_core("(fixture) subunit") == "(fixture) subunit"  # nothing left: as it is
+
+
+@pytest.mark.parametrize(("text", "first"), [
+    ("hypoxia-inducible factor 1alpha", "HGNC:4910"),  # previous name, qualifiers dropped
+    ("estrogen receptor alpha", "HGNC:3467"),  # alias name
+    ("interleukin-8", "HGNC:6025"),  # previous name of CXCL8
+])
+def test_shipped_lexicon_knows_alias_and_previous_names(text: str, first: str) -> None:
+    assert ids(text)[:1] == [first]
 
 
 def test_missing_hgnc_table(tmp_path: Path) -> None:
