@@ -2,6 +2,7 @@
 
     python benchmarks/bench_genes.py [--old models/relx_bio_sm] [--new runs/<run>/model-best]
         [--genes ../shared/corpora/genes] [--shared ../shared] [--external] [--json out.json]
+        [--parts ner grounding]
 
 Each model is a spaCy pipeline directory (the shipped pipeline, an assembled candidate or a
 ``spacy train`` output); only its tokenizer and ``ner`` run. Sets scored (PROTEIN spans
@@ -17,6 +18,12 @@ against gold, :func:`relx.parse.ner.score_spans`, exact and overlap P/R/F1):
   (``Gene_or_gene_product``), ``craft_devel`` (``PR``, 7 full texts);
 - external, only with ``--external``: ``pc_test`` (BioNLP-ST 2013 PC test,
   ``Gene_or_gene_product`` + ``Complex``), ``loctext`` (all 100 abstracts, ``protein``).
+
+Grounding and species (``--parts grounding``, no model needed; ``lab/genes/eval_species.py``,
+protocol in docs/genes.md): organism mentions found in S800, LINNAEUS, CRAFT and LocText;
+LocText proteins -- human mentions (UniProt accession in HGNC) given human and best / any
+HGNC id right, other mentions given a non-human species and kept off HGNC ids -- on the
+development split (train), the held-out split (devel+test) and all; GNAT-100 document focus.
 
 ``flat_ceiling``: the share of gold spans a non-overlapping tagging could match (gold spans
 may nest). ``ner_seconds``: the ``ner`` component alone on the GE 2011 devel texts
@@ -201,8 +208,24 @@ def main(argv: list[str] | None = None) -> None:
                          "old and the one selected new tagger)")
     ap.add_argument("--repeat", type=int, default=3, help="ner timing runs (0: no timing)")
     ap.add_argument("--json", type=Path, help="write the figures here")
+    ap.add_argument("--parts", nargs="+", choices=("ner", "grounding"),
+                    default=["ner", "grounding"], help="what to measure (default: both)")
     a = ap.parse_args(argv)
     genes = a.genes or a.shared / "corpora" / "genes"
+    out: dict = {}
+    if "ner" in a.parts:
+        out.update(ner_part(a, genes))
+    if "grounding" in a.parts:
+        from lab.genes.eval_species import figures, markdown
+
+        out["grounding"] = figures(genes, a.shared)
+        print(markdown(out["grounding"]))
+    if a.json:
+        a.json.write_text(json.dumps(out, indent=1))
+
+
+def ner_part(a: argparse.Namespace, genes: Path) -> dict:
+    """The taggers' figures (old, and new when given), printed as a table."""
     sets = load_sets(a.shared, genes, a.external)
     pattern = famplex_pattern(a.shared / "lexicons" / "famplex")
     paths = [a.old] if a.new is None else [a.old, a.new]
@@ -213,9 +236,7 @@ def main(argv: list[str] | None = None) -> None:
                           strict=True):
             r["ner_seconds"] = round(sec, 3)
     print(table(results))
-    if a.json:
-        a.json.write_text(json.dumps(dict(zip(("old", "new"), results, strict=False)),
-                                     indent=1))
+    return dict(zip(("old", "new"), results, strict=False))
 
 
 if __name__ == "__main__":

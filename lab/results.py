@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lab.calibration import render_results as render_hedging_calibration
+from lab.genes.eval_species import markdown as grounding_markdown
 from lab.raw_eval import gold_entity_report, raw_text_report
 from lab.results_chart import ablation_svg
 from relx.io.atomic import atomic_open
@@ -290,6 +291,20 @@ def render_genes(runs: Path) -> list[str]:
     return [*lines, ""]
 
 
+def render_grounding(runs: Path) -> list[str]:
+    """Species and grounding of gene mentions, from ``grounding.json``
+    (``benchmarks/bench_genes.py --parts grounding --json``; protocol in docs/genes.md)."""
+    path = runs / "grounding.json"
+    if not path.exists():
+        return []
+    fig = json.loads(path.read_text())["grounding"]
+    return ["## Species and grounding of gene mentions (issue 41)", "",
+            "Organism mentions relx finds, and LocText's gold protein mentions grounded by "
+            "`relx.ground_doc.ground_document`. LocText train is the development split of "
+            "the species and grounding rules; devel+test is held out "
+            "([genes.md](genes.md)).", "", grounding_markdown(fig), ""]
+
+
 def render_events(runs: Path) -> list[str]:
     """GE event extraction, from ``ge-events.json`` (``python -m lab.ge evaluate``)."""
     f = runs / "ge-events.json"
@@ -438,6 +453,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
     lines += render_ablation(ablation_rows(), ablation or {})
     lines += render_pipeline(runs)
     lines += render_genes(runs)
+    lines += render_grounding(runs)
     lines += render_raw(raw or {}, results)
     lines += render_events(runs)
     lines += render_typed(runs)

@@ -131,21 +131,58 @@ def gnat_focus(genes: Path) -> dict:
     return {"docs": n, "focus_accuracy": round(ok / max(n, 1), 3)}
 
 
+LOCTEXT_SPLITS = (("all", ("train", "devel", "test")), ("train", ("train",)),
+                  ("devel+test", ("devel", "test")))
+
+
+def figures(genes: Path, shared: Path) -> dict:
+    """Every figure of this module: organism mentions per corpus, LocText grounding per
+    split (``train``: the development split; ``devel+test``: held out; ``all``), GNAT-100
+    document focus."""
+    out: dict = {"species_mentions": [
+        species_mentions(genes, corpus, types)
+        for corpus, types in (("s800", {"Species"}), ("linnaeus", {"species", "species_clue"}),
+                              ("craft", {"NCBITaxon"}), ("loctext", {"organism"}))]}
+    out["loctext_proteins"] = {name: loctext_proteins(genes, shared, splits)
+                               for name, splits in LOCTEXT_SPLITS}
+    out["gnat100_bc1"] = gnat_focus(genes)
+    return out
+
+
+def markdown(fig: dict) -> str:
+    """The figures as markdown tables (``benchmarks/bench_genes.py``, docs/results.md)."""
+    lines = ["| organism mentions | gold | recall | relx name hits | precision |",
+             "|---|---|---|---|---|"]
+    lines += [f"| {r['corpus']} | {r['gold']} | {r['recall']:.3f} | {r['name_hits']} | "
+              f"{r['precision']:.3f} |" for r in fig["species_mentions"]]
+    lines += ["", "| LocText proteins | human | given human | best id right | any id right "
+              "| other | given non-human | best id HGNC (wrong) |", "|---|---|---|---|---|---|---|---|"]
+    for name, r in fig["loctext_proteins"].items():
+        h, o = r.get("human.n", 0), r.get("other.n", 0)
+        if not (h and o):
+            continue
+        lines.append(
+            f"| {name} | {h} | {r['human.new_taxon_human'] / h:.3f} | "
+            f"{r['human.new_best_right'] / h:.3f} | {r['human.new_any_right'] / h:.3f} | {o} | "
+            f"{r['other.new_taxon_not_human'] / o:.3f} | {r['other.new_best_is_hgnc'] / o:.3f} |")
+    g = fig["gnat100_bc1"]
+    lines += ["", f"GNAT-100 (BioCreative I): document focus right for {g['focus_accuracy']:.3f}"
+              f" of {g['docs']} documents"]
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--shared", type=Path, default=Path("../shared"))
     ap.add_argument("--genes", type=Path,
                     help="the JSONL gene corpora (default: <shared>/corpora/genes)")
     args = ap.parse_args()
-    genes = args.genes or args.shared / "corpora" / "genes"
-    for corpus, types in (("s800", {"Species"}), ("linnaeus", {"species", "species_clue"}),
-                          ("craft", {"NCBITaxon"}), ("loctext", {"organism"})):
-        print(json.dumps(species_mentions(genes, corpus, types)))
-    for name, splits in (("all", ("train", "devel", "test")), ("train (development)", ("train",)),
-                         ("devel+test (held out)", ("devel", "test"))):
-        print(json.dumps({"loctext_proteins": name,
-                          **loctext_proteins(genes, args.shared, splits)}))
-    print(json.dumps({"gnat100_bc1": gnat_focus(genes)}))
+    got = figures(args.genes or args.shared / "corpora" / "genes", args.shared)
+    for row in got["species_mentions"]:
+        print(json.dumps(row))
+    for name, row in got["loctext_proteins"].items():
+        print(json.dumps({"loctext_proteins": name, **row}))
+    print(json.dumps({"gnat100_bc1": got["gnat100_bc1"]}))
 
 
 if __name__ == "__main__":
