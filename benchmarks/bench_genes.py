@@ -23,7 +23,9 @@ Grounding and species (``--parts grounding``, no model needed; ``lab/genes/eval_
 protocol in docs/genes.md): organism mentions found in S800, LINNAEUS, CRAFT and LocText;
 LocText proteins -- human mentions (UniProt accession in HGNC) given human and best / any
 HGNC id right, other mentions given a non-human species and kept off HGNC ids -- on the
-development split (train), the held-out split (devel+test) and all; GNAT-100 document focus.
+development split (train), the held-out split (devel+test) and all; GNAT-100 document focus,
+and its genes end to end (relx's tagger, species and grounding; best ids against each
+document's gold gene list; mouse needs ``--mouse-gene-info``, an NCBI gene_info file).
 
 ``flat_ceiling``: the share of gold spans a non-overlapping tagging could match (gold spans
 may nest). ``ner_seconds``: the ``ner`` component alone on the GE 2011 devel texts
@@ -208,6 +210,8 @@ def main(argv: list[str] | None = None) -> None:
                          "old and the one selected new tagger)")
     ap.add_argument("--repeat", type=int, default=3, help="ner timing runs (0: no timing)")
     ap.add_argument("--json", type=Path, help="write the figures here")
+    ap.add_argument("--mouse-gene-info", type=Path,
+                    help="NCBI Mus_musculus.gene_info.gz: MGI -> NCBI Gene for GNAT-100 mouse")
     ap.add_argument("--parts", nargs="+", choices=("ner", "grounding"),
                     default=["ner", "grounding"], help="what to measure (default: both)")
     a = ap.parse_args(argv)
@@ -218,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
     if "grounding" in a.parts:
         from lab.genes.eval_species import figures, markdown
 
-        out["grounding"] = figures(genes, a.shared)
+        out["grounding"] = figures(genes, a.shared, a.mouse_gene_info)
         print(markdown(out["grounding"]))
     if a.json:
         a.json.write_text(json.dumps(out, indent=1))

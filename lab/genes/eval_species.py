@@ -12,7 +12,9 @@
    (HGNC), against ``ground_entities``. Others: species not human, and how often the best id
    is an HGNC id anyway (a wrong id).
 3. GNAT-100 (BioCreative I subset): the document focus against the gold genes' majority
-   taxon.
+   taxon; and end to end (relx's tagger, species and grounding) each document's best ids,
+   as NCBI Gene ids, against its gold gene list, for human and (with an NCBI
+   ``Mus_musculus.gene_info`` for MGI -> NCBI Gene) mouse genes.
 
 None of these corpora was used to write relx's species or grounding rules.
 """
@@ -30,7 +32,7 @@ from pathlib import Path
 from relx.doc import Document, Entity, Sentence, Span
 from relx.ground import Grounder
 from relx.ground_doc import ground_document
-from relx.species import TAXON_NAMES, document_focus, find_species
+from relx.species import HUMAN, MOUSE, TAXON_NAMES, document_focus, find_species
 
 SAME = {"NCBITaxon:559292": "NCBITaxon:4932", "NCBITaxon:284812": "NCBITaxon:4896",
         "NCBITaxon:10088": "NCBITaxon:10090", "NCBITaxon:7215": "NCBITaxon:7227",
@@ -131,14 +133,61 @@ def gnat_focus(genes: Path) -> dict:
     return {"docs": n, "focus_accuracy": round(ok / max(n, 1), 3)}
 
 
+def entrez_of(shared: Path, mouse_gene_info: Path | None) -> dict[str, str]:
+    """HGNC and MGI ids -> ``NCBIGene:`` ids: HGNC's own column, and the ``MGI:MGI:...``
+    cross-references of an NCBI ``Mus_musculus.gene_info`` file when one is given."""
+    out: dict[str, str] = {}
+    path = next((shared / "lexicons" / "hgnc").glob("*.tsv.gz"))
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh, delimiter="\t"):
+            if r["NCBI Gene ID(supplied by NCBI)"].strip():
+                out[r["HGNC ID"]] = f"NCBIGene:{r['NCBI Gene ID(supplied by NCBI)'].strip()}"
+    if mouse_gene_info is not None:
+        with gzip.open(mouse_gene_info, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                cols = line.split("\t")
+                for x in cols[5].split("|") if len(cols) > 5 else ():
+                    if x.startswith("MGI:MGI:"):
+                        out[x[4:]] = f"NCBIGene:{cols[1]}"
+    return out
+
+
+def gnat_normalisation(genes: Path, shared: Path, mouse_gene_info: Path | None) -> dict:
+    """GNAT-100 end to end, document level: relx's tagger and species-aware grounding on
+    each abstract, each mention's best id (as NCBI Gene) against the document's gold gene
+    list. Per species: gold genes found (recall) and predicted genes of that species in the
+    gold list (precision). Mouse needs ``mouse_gene_info`` (MGI -> NCBI Gene)."""
+    from relx.parse.pipeline import Parser
+
+    entrez = entrez_of(shared, mouse_gene_info)
+    items = list(docs(genes, "gnat100-bc1", ("test",)))
+    parsed = Parser().parse_documents(
+        [Document(id=d["id"], text=d["text"]) for d in items], min_entities=1)
+    st: collections.Counter[str] = collections.Counter()
+    for d, doc in zip(items, parsed, strict=True):
+        gold = {g: norm(t) for g, t in d["doc_taxa"].items()}
+        pred: dict[str, str] = {}
+        for e in (e for s in ground_document(doc).sentences for e in s.entities):
+            if e.norm_ids and e.norm_ids[0] in entrez:
+                pred.setdefault(entrez[e.norm_ids[0]], norm(e.taxon))
+        for taxon, name in ((HUMAN, "human"), (MOUSE, "mouse")):
+            st[f"{name}.gold"] += sum(t == taxon for t in gold.values())
+            st[f"{name}.found"] += sum(t == taxon and g in pred for g, t in gold.items())
+            st[f"{name}.predicted"] += sum(t == taxon for t in pred.values())
+            st[f"{name}.predicted_right"] += sum(t == taxon and g in gold
+                                                 for g, t in pred.items())
+    st["docs"] = len(items)
+    return dict(sorted(st.items()))
+
+
 LOCTEXT_SPLITS = (("all", ("train", "devel", "test")), ("train", ("train",)),
                   ("devel+test", ("devel", "test")))
 
 
-def figures(genes: Path, shared: Path) -> dict:
+def figures(genes: Path, shared: Path, mouse_gene_info: Path | None = None) -> dict:
     """Every figure of this module: organism mentions per corpus, LocText grounding per
     split (``train``: the development split; ``devel+test``: held out; ``all``), GNAT-100
-    document focus."""
+    document focus and, when its corpus is there, GNAT-100 genes end to end."""
     out: dict = {"species_mentions": [
         species_mentions(genes, corpus, types)
         for corpus, types in (("s800", {"Species"}), ("linnaeus", {"species", "species_clue"}),
@@ -146,6 +195,8 @@ def figures(genes: Path, shared: Path) -> dict:
     out["loctext_proteins"] = {name: loctext_proteins(genes, shared, splits)
                                for name, splits in LOCTEXT_SPLITS}
     out["gnat100_bc1"] = gnat_focus(genes)
+    if (genes / "gnat100-bc1" / "test.jsonl").exists():
+        out["gnat100_genes"] = gnat_normalisation(genes, shared, mouse_gene_info)
     return out
 
 
@@ -168,6 +219,12 @@ def markdown(fig: dict) -> str:
     g = fig["gnat100_bc1"]
     lines += ["", f"GNAT-100 (BioCreative I): document focus right for {g['focus_accuracy']:.3f}"
               f" of {g['docs']} documents"]
+    n = fig.get("gnat100_genes")
+    if n:
+        lines += ["", "| GNAT-100 genes, end to end (document level) | gold genes | found | "
+                  "predicted | predicted right |", "|---|---|---|---|---|"]
+        lines += [f"| {sp} | {n[sp + '.gold']} | {n[sp + '.found']} | {n[sp + '.predicted']} | "
+                  f"{n[sp + '.predicted_right']} |" for sp in ("human", "mouse")]
     return "\n".join(lines)
 
 
@@ -176,13 +233,18 @@ def main() -> None:
     ap.add_argument("--shared", type=Path, default=Path("../shared"))
     ap.add_argument("--genes", type=Path,
                     help="the JSONL gene corpora (default: <shared>/corpora/genes)")
+    ap.add_argument("--mouse-gene-info", type=Path,
+                    help="NCBI Mus_musculus.gene_info.gz (MGI -> NCBI Gene, for GNAT-100 mouse)")
     args = ap.parse_args()
-    got = figures(args.genes or args.shared / "corpora" / "genes", args.shared)
+    got = figures(args.genes or args.shared / "corpora" / "genes", args.shared,
+                  args.mouse_gene_info)
     for row in got["species_mentions"]:
         print(json.dumps(row))
     for name, row in got["loctext_proteins"].items():
         print(json.dumps({"loctext_proteins": name, **row}))
     print(json.dumps({"gnat100_bc1": got["gnat100_bc1"]}))
+    if "gnat100_genes" in got:
+        print(json.dumps({"gnat100_genes": got["gnat100_genes"]}))
 
 
 if __name__ == "__main__":
