@@ -50,7 +50,7 @@ import numpy as np
 from relx.doc import Document
 from relx.io.errors import OnError, ReaderError
 from relx.io.papers import TextBuilder, section_type
-from relx.io.pdf_text import _Line, page_lines
+from relx.io.pdf_text import TextLine, page_lines
 from relx.io.source import open_binary
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>.,;)])")
 
 @dataclass
 class _Para:
-    lines: list[_Line] = field(default_factory=list)
+    lines: list[TextLine] = field(default_factory=list)
     text: str = ""
     boxes: list[tuple[int, int, int, list[float]]] = field(default_factory=list)
 
@@ -116,7 +116,7 @@ def _open(path: Path, data: bytes) -> Any:
 
 # ------------------------------------------------------------------ page layout
 
-def _gutter(lines: list[_Line], width: float, hint: float | None = None) -> float | None:
+def _gutter(lines: list[TextLine], width: float, hint: float | None = None) -> float | None:
     """The x of a vertical gutter between two columns, or None (one column): the x in
     the middle of the page that (almost) no column-wide line crosses, with such lines
     on both sides of it. ``hint``: the gutter of the document's other pages, taken on a
@@ -152,10 +152,10 @@ def _gutter(lines: list[_Line], width: float, hint: float | None = None) -> floa
     return None
 
 
-def _merge_rows(lines: list[_Line]) -> list[_Line]:
+def _merge_rows(lines: list[TextLine]) -> list[TextLine]:
     """Segments of one column on the same baseline as one line, left to right."""
     lines = sorted(lines, key=lambda ln: (round(ln.base, 0), ln.x0))
-    out: list[_Line] = []
+    out: list[TextLine] = []
     for ln in lines:
         if out and abs(out[-1].base - ln.base) < 0.4 * max(ln.size, out[-1].size) and \
                 ln.x0 >= out[-1].x1 - 1:
@@ -171,14 +171,14 @@ def _merge_rows(lines: list[_Line]) -> list[_Line]:
     return sorted(out, key=lambda ln: (ln.top, ln.x0))
 
 
-def _reading_order(lines: list[_Line], g: float | None) -> list[list[_Line]]:
+def _reading_order(lines: list[TextLine], g: float | None) -> list[list[TextLine]]:
     """The page's lines as blocks (a column within a band, or a wide line) in reading
     order; ``g``: the page's gutter (None: one column)."""
     if g is None:
         return [_merge_rows(lines)]
     wide = sorted((ln for ln in lines if ln.x0 < g - 2 and ln.x1 > g + 2), key=lambda ln: ln.top)
     narrow = [ln for ln in lines if not (ln.x0 < g - 2 and ln.x1 > g + 2)]
-    blocks: list[list[_Line]] = []
+    blocks: list[list[TextLine]] = []
     cuts = [ln.top for ln in wide] + [float("inf")]
     start = float("-inf")
     wi = 0
@@ -195,7 +195,7 @@ def _reading_order(lines: list[_Line], g: float | None) -> list[list[_Line]]:
             wi += 1
         start = cut
     # join consecutive one-line wide blocks
-    merged: list[list[_Line]] = []
+    merged: list[list[TextLine]] = []
     for blk in blocks:
         if merged and len(blk) == 1 and len(merged[-1]) >= 1 and \
                 merged[-1][-1].x0 < g - 2 and merged[-1][-1].x1 > g + 2 and \
@@ -206,9 +206,9 @@ def _reading_order(lines: list[_Line], g: float | None) -> list[list[_Line]]:
     return merged
 
 
-def _rows(lines: list[_Line]) -> list[list[_Line]]:
+def _rows(lines: list[TextLine]) -> list[list[TextLine]]:
     """The page's segments grouped by baseline, top to bottom."""
-    rows: list[list[_Line]] = []
+    rows: list[list[TextLine]] = []
     for ln in sorted(lines, key=lambda ln: ln.base):
         if rows and abs(rows[-1][0].base - ln.base) < 0.5 * max(ln.size, rows[-1][0].size):
             rows[-1].append(ln)
@@ -217,14 +217,14 @@ def _rows(lines: list[_Line]) -> list[list[_Line]]:
     return [sorted(r, key=lambda ln: ln.x0) for r in rows]
 
 
-def _margins(pages: list[list[_Line]], heights: list[float]) -> set[int]:
+def _margins(pages: list[list[TextLine]], heights: list[float]) -> set[int]:
     """ids of the segments of running headers and footers and of page numbers. Candidates
     are the first or last two rows of a page within its top or bottom 9 %; a row whose
     text (digits aside) is on another page too goes, and so does a longer piece of a row
     (three words or more) that is (``Journal 2010, 4:1`` beside a page's own ``Page 9``)."""
     drop: set[int] = set()
     counts: Counter[str] = Counter()
-    keyed: list[tuple[list[_Line], str]] = []
+    keyed: list[tuple[list[TextLine], str]] = []
     for lines, h in zip(pages, heights, strict=True):
         rows = _rows(lines)
         edge = rows[:2] + rows[-2:] if len(rows) > 4 else rows
@@ -263,13 +263,13 @@ def _hyphen_join(prev: str, nxt: str) -> bool:
     return bool(re.search(r"[a-z]{2}-$", prev[-4:])) and bool(re.match(r"[a-z]", nxt))
 
 
-def _paragraphs(blocks: list[list[_Line]], body_size: float, pitch: float) -> list[_Para]:
+def _paragraphs(blocks: list[list[TextLine]], body_size: float, pitch: float) -> list[_Para]:
     paras: list[_Para] = []
     cur: _Para | None = None
     for blk in blocks:
         col_x0 = min(ln.x0 for ln in blk)
         col_x1 = max(ln.x1 for ln in blk)
-        prev: _Line | None = None
+        prev: TextLine | None = None
         for ln in blk:
             if not ln.clean:
                 continue
@@ -440,7 +440,7 @@ def read_pdf_bytes(data: bytes, path: str | Path, stem: str | None = None,
         n = len(pdf)
         if n == 0:
             raise ReaderError(path, "file", "the PDF has no pages")
-        pages: list[list[_Line]] = []
+        pages: list[list[TextLine]] = []
         heights: list[float] = []
         widths: list[float] = []
         truncated = None
@@ -477,7 +477,7 @@ def read_pdf_bytes(data: bytes, path: str | Path, stem: str | None = None,
     gutters = [_gutter(lines, w) for lines, w in zip(kept, widths, strict=True)]
     found = sorted(g for g in gutters if g is not None)
     hint = found[len(found) // 2] if found else None
-    blocks: list[list[_Line]] = []
+    blocks: list[list[TextLine]] = []
     for lines, w, g in zip(kept, widths, gutters, strict=True):
         if g is None and hint is not None:
             g = _gutter(lines, w, hint)

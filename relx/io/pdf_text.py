@@ -50,7 +50,7 @@ _SPACE = _Char(" ", 0, 0, 0, 0, 0, 0, False)
 
 
 @dataclass
-class _Line:
+class TextLine:
     """A printed line segment: its page, extent (points from the page's top-left corner),
     baseline, type size (the most common, to 0.1 pt), weight and text."""
 
@@ -288,7 +288,7 @@ def _decode(codes: np.ndarray) -> str:
     return codes.astype("<u4").tobytes().decode("utf-32-le")
 
 
-def page_lines(textpage: Any, page_no: int, height: float) -> list[_Line]:
+def page_lines(textpage: Any, page_no: int, height: float) -> list[TextLine]:
     """The line segments of one page (a ``pypdfium2`` text page; ``height`` in points),
     in PDFium's order, with ``text`` and ``clean`` set."""
     import pypdfium2.raw as raw
@@ -332,11 +332,11 @@ def page_lines(textpage: Any, page_no: int, height: float) -> list[_Line]:
     out = np.empty(2 * k, np.int64)
     nl = _segment(code, x0, x1, top, bottom, size, rsize, bold, line, out)
     text, spaced = _decode(code), _decode(out[:int(line[nl - 1, 11])])
-    lines: list[_Line] = []
+    lines: list[TextLine] = []
     for first, end, lx0, lx1, ltop, lbot, lbase, lsize, lbold, raised, o0, o1 in \
             line[:nl].tolist():
         a, b = int(first), int(end)
-        ln = _Line(page_no, lx0, lx1, ltop, lbot, lbase, lsize, lbold > 0, text[a:b])
+        ln = TextLine(page_no, lx0, lx1, ltop, lbot, lbase, lsize, lbold > 0, text[a:b])
         if raised:
             chars = [_SPACE if text[c] == " " else
                      _Char(text[c], float(x0[c]), float(x1[c]), float(top[c]),
@@ -349,7 +349,7 @@ def page_lines(textpage: Any, page_no: int, height: float) -> list[_Line]:
     return lines
 
 
-def _line_text(ln: _Line, cs: list[_Char]) -> str:
+def _line_text(ln: TextLine, cs: list[_Char]) -> str:
     """The text of a line of characters ``cs``: superscript citation numbers out, spaces
     where the gaps are."""
     out: list[str] = []
