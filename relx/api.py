@@ -36,12 +36,11 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from relx.doc import Document
-from relx.doc_limits import DocumentLimitError
+from relx.doc_limits import DocumentLimitError, batches
 
 __all__ = ["DEFAULT_TEXT_ID", "Source", "StreamingExtractor", "as_documents",
            "bootstrap_worker", "limited_threads", "single_thread"]
@@ -150,12 +149,6 @@ def limited_threads(n: int | None = 1) -> Iterator[None]:
 
 
 # --- streaming ---------------------------------------------------------------------------
-def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
-    it = iter(it)
-    while chunk := list(islice(it, n)):
-        yield chunk
-
-
 _worker: Any = None
 
 
@@ -274,7 +267,7 @@ class StreamingExtractor:
         documents before it are yielded."""
         from relx.doc_limits import check_length
 
-        for chunk in _chunks(docs, self.batch_docs):
+        for chunk in batches(docs, self.batch_docs):
             for k, d in enumerate(chunk):
                 try:
                     check_length(d.id, d.text, self.max_doc_chars)
@@ -337,15 +330,15 @@ class StreamingExtractor:
         out of time is redone one document at a time, so only that document is lost).
         """
         size = batch_size or self.batch_docs
-        batches = _chunks(as_documents(texts), size)
+        groups = batches(as_documents(texts), size)
         if n_process <= 1:
-            for docs in batches:
+            for docs in groups:
                 yield from (self._batch(docs) if on_error is None
                             else self._batch_reporting(docs, on_error))
             return
         if on_error is not None:
-            batches = ([d] for docs in batches for d in docs)   # one document per task
-        yield from self._pipe_processes(batches, n_process, on_error)
+            groups = ([d] for docs in groups for d in docs)   # one document per task
+        yield from self._pipe_processes(groups, n_process, on_error)
 
     def _batch_reporting(self, docs: list[Document],
                          on_error: Callable[[DocumentLimitError], Any]) -> list[list[Any]]:

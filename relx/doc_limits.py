@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import TypeVar
 
 from relx.errors import RelxError
 
 __all__ = ["DEFAULT_MAX_DOC_CHARS", "DEFAULT_MAX_DOC_SECONDS", "DocumentClock",
-           "DocumentLimitError", "DocumentTimeout", "DocumentTooLong", "bounded_batches",
+           "DocumentLimitError", "DocumentTimeout", "DocumentTooLong", "batches", "bounded_batches",
            "check_length"]
 
 T = TypeVar("T")
@@ -70,6 +71,13 @@ class DocumentTooLong(DocumentLimitError):
 
 class DocumentTimeout(DocumentLimitError):
     """A document took longer than ``max_doc_seconds``."""
+
+
+def batches(items: Iterable[T], n: int) -> Iterator[list[T]]:
+    """Consecutive lists of ``n`` items (the last one shorter)."""
+    it = iter(items)
+    while batch := list(islice(it, n)):
+        yield batch
 
 
 def bounded_batches(items: Iterable[T], n: int, max_size: int, size: Callable[[T], int]

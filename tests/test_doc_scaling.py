@@ -569,3 +569,12 @@ def test_a_long_document_s_events_are_predicted_in_rounds() -> None:
     assert len(whole) > 5
     assert [e[:3] for e in rounds] == [e[:3] for e in whole]
     assert max(abs(a[3] - b[3]) for a, b in zip(rounds, whole, strict=True)) < 0.01
+
+
+def test_batches_and_bounded_batches() -> None:
+    from relx.doc_limits import batches, bounded_batches
+
+    assert list(batches(range(7), 3)) == [[0, 1, 2], [3, 4, 5], [6]]
+    assert list(batches([], 3)) == []
+    sizes = [5, 1, 1, 9, 2]
+    assert list(bounded_batches(range(5), 3, 6, sizes.__getitem__)) == [[0, 1], [2], [3], [4]]

@@ -26,7 +26,6 @@ import re
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,12 @@ from pydantic import BaseModel, Field
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity, Sentence, StandoffDocument, TextBound
-from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS, DocumentClock
+from relx.doc_limits import (
+    DEFAULT_MAX_DOC_CHARS,
+    DEFAULT_MAX_DOC_SECONDS,
+    DocumentClock,
+    batches,
+)
 from relx.errors import ConfigError
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
@@ -175,12 +179,6 @@ def ge_document(parsed: Document, proteins: Sequence[Entity] | None = None,
     so = StandoffDocument(id=parsed.id, text=parsed.text, source=source or parsed.source,
                           proteins=[_textbound(e, ids[e.id], parsed.text) for e in ents])
     return GEDoc(so, parsed.model_copy(update={"sentences": sents}))
-
-
-def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
-    it = iter(it)
-    while chunk := list(islice(it, n)):
-        yield chunk
 
 
 def _sentence_at(doc: Document, offset: int, starts: list[int] | None = None
@@ -350,7 +348,7 @@ class EventExtractor(StreamingExtractor):
         thread-safe entry). Only the ``sections`` of a paper are read; the documents come
         back with the whole text."""
         originals: deque[str | None] = deque()
-        for chunk in _chunks(select_stream(docs, self.sections, originals), self.batch_docs):
+        for chunk in batches(select_stream(docs, self.sections, originals), self.batch_docs):
             clock = DocumentClock(self.max_doc_seconds)
             clock.start(chunk)
             gedocs = self.ge_documents(chunk)

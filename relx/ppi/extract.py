@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
-from itertools import combinations, islice
+from itertools import combinations
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -24,7 +24,12 @@ from pydantic import BaseModel, Field
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
-from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS, DocumentClock
+from relx.doc_limits import (
+    DEFAULT_MAX_DOC_CHARS,
+    DEFAULT_MAX_DOC_SECONDS,
+    DocumentClock,
+    batches,
+)
 from relx.errors import ConfigError
 from relx.ids import is_protein_type
 from relx.io.papers import DEFAULT_SECTIONS, restore_text, sections_option, select_stream
@@ -198,12 +203,6 @@ def _windows(docs: list[Document], size: int) -> Iterator[tuple[list[Document], 
         yield part, lo, lo + n
 
 
-def _chunks(it: Iterable[Any], n: int) -> Iterator[list[Any]]:
-    it = iter(it)
-    while chunk := list(islice(it, n)):
-        yield chunk
-
-
 class Extractor(StreamingExtractor):
     """Sentences + proteins (given, or NER) -> parse of the sentences with two or more
     mentions -> grounding -> candidate pairs -> model scores.
@@ -341,7 +340,7 @@ class Extractor(StreamingExtractor):
         clock.start(docs)
         parsed = self.parser.parse_documents(docs, min_entities=2,   # pairs need two mentions
                                              max_seconds=self.max_doc_seconds)
-        for chunk in _chunks(parsed, self.batch_docs):
+        for chunk in batches(parsed, self.batch_docs):
             chunk = [self._ground(d) for d in chunk]
             inst: list[PairInstance] = []
             for d in chunk:
