@@ -182,3 +182,41 @@ def test_real_aimed_paths_match_dp() -> None:
     rows, cols = np.arange(0, 200, 20), np.arange(5, 200, 20)
     np.testing.assert_allclose(G[np.ix_(rows, cols)], dp_gram(X[rows], X[cols], P),
                                rtol=TOL, atol=1e-15)
+
+
+@pytest.fixture(scope="module")
+def shipped_paths() -> EncodedStructures:
+    """The shipped event model's KLSH reference paths (real dependency paths, always here)."""
+    from relx.ge.extract import resolve_event_model
+
+    return resolve_event_model(None).edges.klsh.reference_.parts["path"]
+
+
+@pytest.mark.parametrize("lam, edge_mismatch", [(0.5, 0.0), (0.8, 1.0)])
+def test_vectorised_fill_equals_tuple_kernel_on_real_paths(shipped_paths, lam,
+                                                           edge_mismatch) -> None:
+    """Without sigma / node_sim, ``_fill`` computes the tuple kernel as selects: the same
+    bits as :func:`_tuple_k` (what ``sigma`` = ones runs) and the pure-Python formula,
+    and so the same Gram."""
+    from relx.kernels.path import _cols, _fill
+    from relx.kernels.reference import tuple_kernel
+
+    X = shipped_paths
+    plain = PathKernelParams(lam=lam, edge_mismatch=edge_mismatch)
+    ones = PathKernelParams(lam=lam, edge_mismatch=edge_mismatch,
+                            sigma=np.ones(int(X.edges.max()) + 1))
+    cols, nmax = _cols(X), int(np.diff(X.offsets).max())
+    kk_plain, kk_ones = np.empty(nmax * nmax), np.empty(nmax * nmax)
+    for i in range(0, len(X), 7):
+        for j in range(0, len(X), 5):
+            n, m = len(structure_tuples(X, i)), len(structure_tuples(X, j))
+            nz_plain = _fill(*cols, i, *cols, j, plain.w_lemma, plain.w_pos, edge_mismatch,
+                             np.zeros(0), np.zeros((0, 0)), kk_plain)
+            nz_ones = _fill(*cols, i, *cols, j, plain.w_lemma, plain.w_pos, edge_mismatch,
+                            ones.sigma, np.zeros((0, 0)), kk_ones)
+            assert nz_plain == nz_ones
+            assert kk_plain[:n * m].tobytes() == kk_ones[:n * m].tobytes()
+            want = [tuple_kernel(a, b, plain) for a in structure_tuples(X, i)
+                    for b in structure_tuples(X, j)]
+            assert kk_plain[:n * m].tolist() == want
+    assert path_gram(X, X, plain).tobytes() == path_gram(X, X, ones).tobytes()

@@ -571,3 +571,27 @@ def test_min_documents_keeps_features_of_several_training_documents():
     old = PairFeatureExtractor()
     old.__setstate__(state)
     assert old.min_documents == 1
+
+
+def test_members_with_the_same_vocabulary_build_one_matrix_per_batch():
+    import copy
+
+    from relx.represent import pair_features
+
+    inst = _mini()
+    ext = PairFeatureExtractor(path_structure=True, lexical_weight=0.5).fit(inst[:4])
+    twin = copy.deepcopy(ext)   # another member with the same columns
+    first = ext.transform(inst)
+    shared = twin.transform(inst)   # the batch's matrix again, as a copy
+    assert shared is not first and (shared != first).nnz == 0
+    first.data[:] = 0.0   # a member's changes stay its own
+    pair_features._last_matrix.clear()
+    pair_features._last_dicts.clear()
+    fresh = twin.transform(inst)
+    assert (fresh != shared).nnz == 0
+    index = {n: j for j, n in enumerate(ext.feature_names_.tolist())}
+    for r, f in enumerate(ext._dicts(inst)):   # the columns as a set intersection finds them
+        cols = sorted(map(index.__getitem__, f.keys() & index.keys()))
+        assert fresh.indices[fresh.indptr[r]:fresh.indptr[r + 1]].tolist() == cols
+    other = PairFeatureExtractor(path_structure=True, lexical_weight=0.5).fit(inst[:2])
+    assert other.transform(inst).shape[1] == other.n_features_out_ != ext.n_features_out_

@@ -183,6 +183,53 @@ def _sparse(nnz, m, kk, ms, g, lampow, qmax):
 
 
 @njit(cache=True, nogil=True)
+def _fill(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, w_lemma, w_pos, em, sigma, sim, kk):
+    """``kk[a * m + b] = k(A_i[a], B_j[b])`` (``n, m`` the lengths); the nonzero count.
+
+    Without ``sigma`` and ``node_sim`` the tuple kernel is ``ke * k_n`` (the sigma factors
+    are 1.0, exact) written as selects, which vectorise: the same values as
+    :func:`_tuple_k`, without its unpredictable branches."""
+    sa, n = oa[i], oa[i + 1] - oa[i]
+    sb, m = ob[j], ob[j + 1] - ob[j]
+    nnz = 0
+    if sigma.shape[0] == 0 and sim.shape[0] == 0:
+        eb_, wb_, lb_, pb_ = eb[sb:sb + m], wb[sb:sb + m], lb[sb:sb + m], pb[sb:sb + m]
+        for a in range(n):
+            x = sa + a
+            e1, w1, l1, p1 = ea[x], wa[x], la[x], pa[x]
+            row = kk[a * m:(a + 1) * m]
+            for b in range(m):
+                kn = 1.0 if w1 == wb_[b] else (
+                    w_lemma if l1 == lb_[b] else (w_pos if p1 == pb_[b] else 0.0))
+                v = (1.0 if e1 == eb_[b] else em) * kn
+                row[b] = v
+                nnz += v != 0.0
+        return nnz
+    for a in range(n):
+        x = sa + a
+        e1, w1, l1, p1 = ea[x], wa[x], la[x], pa[x]
+        for b in range(m):
+            y = sb + b
+            v = _tuple_k(e1, w1, l1, p1, eb[y], wb[y], lb[y], pb[y], w_lemma, w_pos, em,
+                         sigma, sim)
+            kk[a * m + b] = v
+            nnz += v != 0.0
+    return nnz
+
+
+@njit(cache=True, nogil=True)
+def _matches(n, m, kk, ms):
+    """``ms[:, t]`` = (a, b) of the t-th nonzero ``kk`` entry, row-major."""
+    t = 0
+    for a in range(n):
+        for b in range(m):
+            if kk[a * m + b] != 0.0:
+                ms[0, t] = a
+                ms[1, t] = b
+                t += 1
+
+
+@njit(cache=True, nogil=True)
 def _pair(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, lam, p, w_lemma, w_pos, em,
           sigma, sim, kk, rows, ms, g, lampow, mode):
     """Unnormalised K(A_i, B_j) with scratch ``kk, rows, ms, g, lampow`` from :func:`_scratch`.
@@ -190,33 +237,17 @@ def _pair(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, lam, p, w_lemma, w_pos, 
     ``mode``: 0 picks the cheaper of the sparse (few matching tuples) and dense recursions,
     1 forces dense, 2 forces sparse (when the matches fit the scratch).
     """
-    sa, n = oa[i], oa[i + 1] - oa[i]
-    sb, m = ob[j], ob[j + 1] - ob[j]
+    n, m = oa[i + 1] - oa[i], ob[j + 1] - ob[j]
     if n == 0 or m == 0:
         return 0.0
-    cap = ms.shape[1]
-    nnz = 0
-    for a in range(n):
-        x = sa + a
-        e1, w1, l1, p1 = ea[x], wa[x], la[x], pa[x]
-        for b in range(m):
-            y = sb + b
-            e2 = eb[y]
-            if e1 != e2 and em == 0.0:
-                kk[a * m + b] = 0.0
-                continue
-            v = _tuple_k(e1, w1, l1, p1, e2, wb[y], lb[y], pb[y], w_lemma, w_pos, em, sigma, sim)
-            kk[a * m + b] = v
-            if v != 0.0:
-                if nnz < cap:
-                    ms[0, nnz] = a
-                    ms[1, nnz] = b
-                nnz += 1
+    nnz = _fill(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, w_lemma, w_pos, em, sigma, sim,
+                kk)
     if nnz == 0:
         return 0.0
     qmax = min(p, n, m)
-    sparse = nnz <= cap and (mode == 2 or (mode == 0 and nnz * (nnz - 1) <= 2 * n * m))
-    if sparse:
+    cap = ms.shape[1]
+    if nnz <= cap and (mode == 2 or (mode == 0 and nnz * (nnz - 1) <= 2 * n * m)):
+        _matches(n, m, kk, ms)
         return _sparse(nnz, m, kk, ms, g, lampow, qmax)
     return _dense(n, m, kk, rows, lam, qmax)
 

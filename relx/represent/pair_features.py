@@ -39,8 +39,10 @@ features from relx's own parse of each sentence (``second_parse = "relx"``); a s
 
 from __future__ import annotations
 
+import hashlib
+import json
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 import networkx as nx
@@ -74,6 +76,14 @@ LEXICAL_PREFIXES = ("between=", "before=", "after=", "path_lemma=", "path_walk="
 # the last _dicts call's (pairs, feature settings, dicts): ensemble members with the same
 # feature settings (ppi-best's three pair-feature members) compute them once per batch
 _last_dicts: list = []
+# the last transform's (pairs, settings and vocabulary, matrix): members with the same
+# columns (ppi-best's lr, nb and gbt members) build the matrix once per batch
+_last_matrix: list = []
+
+
+def _same_pairs(last: tuple, X: Sequence[PairInstance]) -> bool:
+    """``X`` holds the very pair objects of ``last``, in order."""
+    return len(last) == len(X) and all(a is b for a, b in zip(last, X, strict=True))
 
 
 def _distance_bin(n: int) -> str:
@@ -426,6 +436,7 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         self.n_features_out_ = len(self.feature_names_)
         self._index = index
         self.__dict__.pop("_weights", None)  # a refit has a new vocabulary
+        self.__dict__.pop("_vocab_key", None)
         out.data *= self._column_weights()[out.indices]
         return out
 
@@ -442,30 +453,44 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
             self._weights = w
         return w
 
+    def _vocabulary_key(self) -> tuple[int, str]:
+        """(size, digest) of ``feature_names_``: equal for members with the same columns."""
+        key = self.__dict__.get("_vocab_key")
+        if key is None:
+            names = json.dumps(self.feature_names_.tolist()).encode("utf-8")
+            digest = hashlib.blake2b(names, digest_size=16).hexdigest()
+            key = self._vocab_key = (len(self.feature_names_), digest)
+        return key
+
     def transform(self, X: Sequence[PairInstance]) -> sp.csr_matrix:
+        key = (self._options_key(), self.surface_context, self.document_context,
+               self.lexical_weight, self._vocabulary_key())
+        if _last_matrix and _last_matrix[1] == key and _same_pairs(_last_matrix[0], X):
+            return _last_matrix[2].copy()
         index = self.__dict__.get("_index")
         if index is None:
             index = self._index = {f: i for i, f in enumerate(self.feature_names_.tolist())}
+        get = index.get
         indptr, cols = [0], []
-        known = index.keys()
         for parts in self._dict_parts(X):  # a pair's columns: the union of its parts' keys
             if len(parts) == 1:
-                cols.extend(sorted(map(index.__getitem__, parts[0].keys() & known)))
+                ids: Iterable[int] = [i for i in map(get, parts[0]) if i is not None]
             else:
-                ids: set[int] = set()
-                for f in parts:
-                    ids.update(map(index.__getitem__, f.keys() & known))
-                cols.extend(sorted(ids))
+                ids = {i for f in parts for i in map(get, f) if i is not None}
+            cols.extend(sorted(ids))
             indptr.append(len(cols))
         cols_arr = np.asarray(cols, dtype=np.int64)
         data = self._column_weights()[cols_arr]
-        return sp.csr_matrix((data, cols_arr, np.asarray(indptr)),
-                             shape=(len(indptr) - 1, self.n_features_out_))
+        matrix = sp.csr_matrix((data, cols_arr, np.asarray(indptr)),
+                               shape=(len(indptr) - 1, self.n_features_out_))
+        _last_matrix[:] = [tuple(X), key, matrix]
+        return matrix.copy()
 
     def __getstate__(self) -> dict:
         state = dict(super().__getstate__())  # a copy: Python's default is the live __dict__
         state.pop("_index", None)
         state.pop("_weights", None)
+        state.pop("_vocab_key", None)
         if "feature_names_" in state:
             state["feature_names_"] = pack_names(state["feature_names_"])
         return state
@@ -499,13 +524,16 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
             merged.append(f)
         return merged
 
+    def _options_key(self) -> tuple:
+        """The settings the shared feature dicts depend on."""
+        return (self.second_parse, self.second_parse_model, self.competition,
+                self.path_structure, self.path_context)
+
     def _dict_parts(self, X: Sequence[PairInstance]) -> list[list[dict[str, float]]]:
         """Per pair: the shared feature dict, then this member's layers on top of it (later
         parts win on a repeated key; all read-only)."""
-        key = (self.second_parse, self.second_parse_model, self.competition,
-               self.path_structure, self.path_context)
-        if _last_dicts and _last_dicts[1] == key and len(_last_dicts[0]) == len(X) and all(
-                a is b for a, b in zip(_last_dicts[0], X, strict=True)):
+        key = self._options_key()
+        if _last_dicts and _last_dicts[1] == key and _same_pairs(_last_dicts[0], X):
             dicts = _last_dicts[2]
         else:
             dicts = self._compute_dicts(X)
