@@ -108,13 +108,13 @@ def _hgnc_name_entries(
     path: Path, ids: set[str]
 ) -> Iterator[tuple[str, str, str]]:
     """(text, id, source) of an HGNC complete set's ``alias_name`` (as ``alias``) and
-    ``prev_name`` (as ``previous``) of the genes ``ids`` (names joined by ``|``, quoted)."""
+    ``prev_name`` (as ``previous``) of the genes ``ids`` (names joined by ``|``)."""
     for r in _read_tsv(path):
         cid = r.get("hgnc_id", "")
         if cid not in ids:
             continue
         for col, source in (("alias_name", "alias"), ("prev_name", "previous")):
-            for name in (r.get(col) or "").strip('"').split("|"):
+            for name in (r.get(col) or "").split("|"):
                 if name.strip():
                     yield name.strip(), cid, source
 

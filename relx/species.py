@@ -344,10 +344,9 @@ def document_focus(hits: Iterable[SpeciesHit]) -> str | None:
     return min(counts, key=lambda t: (-counts[t], first[t]))
 
 
-def _mammal_sentence(text: str, sents: list[tuple[int, int]], pos: int) -> bool:
-    """The sentence holding ``pos`` speaks of mammals."""
-    a, b = sents[max(0, bisect_right(sents, (pos, len(text) + 1)) - 1)]
-    return _MAMMAL.search(text, a, b) is not None
+def _span_at(spans: list[tuple[int, int]], pos: int) -> tuple[int, int]:
+    """The span of sorted, consecutive ``spans`` (sentences, paragraphs) holding ``pos``."""
+    return spans[max(0, bisect_right(spans, (pos, float("inf"))) - 1)]
 
 
 @lru_cache(maxsize=256)
@@ -386,7 +385,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     starts = [h.start for h in used]
 
     def within(spans: list[tuple[int, int]], pos: int) -> list[SpeciesHit]:
-        a, b = spans[max(0, bisect_right(spans, (pos, len(doc.text) + 1)) - 1)]
+        a, b = _span_at(spans, pos)
         return used[bisect_left(starts, a):bisect_left(starts, b)]
 
     out: dict[str, SpeciesAssignment] = {}
@@ -415,7 +414,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             got = SpeciesAssignment(focus, "document")
         else:
             got = SpeciesAssignment(default, "default")
-        if got.taxon not in MAMMALS and _mammal_sentence(doc.text, sents, start):
+        if got.taxon not in MAMMALS and _MAMMAL.search(doc.text, *_span_at(sents, start)):
             got = SpeciesAssignment(HUMAN, "mammal")
         out[e.id] = got
     return out

@@ -70,15 +70,20 @@ def species_mentions(genes: Path, corpus: str, types: set[str]) -> dict:
             "name_hits": hits_n, "precision": round(hits_ok / max(hits_n, 1), 3)}
 
 
-def uniprot_to_hgnc(shared: Path) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
+def _hgnc_rows(shared: Path) -> Iterator[dict[str, str]]:
+    """The rows of the shared HGNC table."""
     path = next((shared / "lexicons" / "hgnc").glob("*.tsv.gz"))
     with gzip.open(path, "rt", encoding="utf-8") as fh:
-        for r in csv.DictReader(fh, delimiter="\t"):
-            if r["Status"] == "Approved":
-                for u in r["UniProt ID(supplied by UniProt)"].split(","):
-                    if u.strip():
-                        out.setdefault(u.strip(), set()).add(r["HGNC ID"])
+        yield from csv.DictReader(fh, delimiter="\t")
+
+
+def uniprot_to_hgnc(shared: Path) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for r in _hgnc_rows(shared):
+        if r["Status"] == "Approved":
+            for u in r["UniProt ID(supplied by UniProt)"].split(","):
+                if u.strip():
+                    out.setdefault(u.strip(), set()).add(r["HGNC ID"])
     return out
 
 
@@ -137,11 +142,9 @@ def entrez_of(shared: Path, mouse_gene_info: Path | None) -> dict[str, str]:
     """HGNC and MGI ids -> ``NCBIGene:`` ids: HGNC's own column, and the ``MGI:MGI:...``
     cross-references of an NCBI ``Mus_musculus.gene_info`` file when one is given."""
     out: dict[str, str] = {}
-    path = next((shared / "lexicons" / "hgnc").glob("*.tsv.gz"))
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        for r in csv.DictReader(fh, delimiter="\t"):
-            if r["NCBI Gene ID(supplied by NCBI)"].strip():
-                out[r["HGNC ID"]] = f"NCBIGene:{r['NCBI Gene ID(supplied by NCBI)'].strip()}"
+    for r in _hgnc_rows(shared):
+        if r["NCBI Gene ID(supplied by NCBI)"].strip():
+            out[r["HGNC ID"]] = f"NCBIGene:{r['NCBI Gene ID(supplied by NCBI)'].strip()}"
     if mouse_gene_info is not None:
         with gzip.open(mouse_gene_info, "rt", encoding="utf-8") as fh:
             for line in fh:
