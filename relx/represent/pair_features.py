@@ -465,8 +465,9 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
     def transform(self, X: Sequence[PairInstance]) -> sp.csr_matrix:
         key = (self._options_key(), self.surface_context, self.document_context,
                self.lexical_weight, self._vocabulary_key())
-        if _last_matrix and _last_matrix[1] == key and _same_pairs(_last_matrix[0], X):
-            return _last_matrix[2].copy()
+        last = _last_matrix[:]  # one read: another thread may replace it meanwhile
+        if last and last[1] == key and _same_pairs(last[0], X):
+            return last[2].copy()
         index = self.__dict__.get("_index")
         if index is None:
             index = self._index = {f: i for i, f in enumerate(self.feature_names_.tolist())}
@@ -533,8 +534,9 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         """Per pair: the shared feature dict, then this member's layers on top of it (later
         parts win on a repeated key; all read-only)."""
         key = self._options_key()
-        if _last_dicts and _last_dicts[1] == key and _same_pairs(_last_dicts[0], X):
-            dicts = _last_dicts[2]
+        last = _last_dicts[:]  # one read: another thread may replace it meanwhile
+        if last and last[1] == key and _same_pairs(last[0], X):
+            dicts = last[2]
         else:
             dicts = self._compute_dicts(X)
             _last_dicts[:] = [tuple(X), key, dicts]
