@@ -115,6 +115,10 @@ _GREEK_TABLE[ord("ß")] = "beta"  # German sharp s, a frequent stand-in for beta
 _NON_ALNUM = re.compile(r"[\W_]+")
 _GREEK_WORD = re.compile(r"(alpha|beta|gamma|delta|epsilon|kappa)", re.IGNORECASE)
 _SUFFIX = re.compile(r"(proteins?|genes?|mrnas?)$", re.IGNORECASE)
+_ISOFORM = re.compile(r"(?<=[0-9])[A-Za-z]$")   # an isoform letter: synphilin-1A, BPAG1e
+_SUBUNIT_FIRST = re.compile(   # a subunit named before its family: beta4 integrin
+    r"^((?:alpha|beta|gamma|delta|epsilon|[\u03b1-\u03b5])[0-9]*[a-z]?)[\s-]+([A-Za-z]{3,})$",
+    re.IGNORECASE)
 
 
 def compact_form(text: str) -> str:
@@ -131,11 +135,18 @@ def normalize_key(text: str) -> str:
     return compact_form(text).lower()
 
 
-def _variants(form: str) -> set[str]:
+def _variants(form: str, text: str = "") -> set[str]:
     """Fallback forms of a compact form: without a protein/gene suffix, de-pluralised,
-    with spelled-out Greek letters abbreviated (``TNFalpha`` -> ``TNFa``); combinations too."""
+    without an isoform letter after a number (``BPAG1e`` -> ``BPAG1``), with spelled-out
+    Greek letters abbreviated (``TNFalpha`` -> ``TNFa``); combinations too. From the mention
+    ``text``: a subunit written before its family put after it (``beta4 integrin`` ->
+    ``integrinbeta4``)."""
     out: set[str] = set()
     todo = [form]
+    m = _SUBUNIT_FIRST.match(text.strip())
+    if m:
+        todo.append(compact_form(f"{m.group(2)} {m.group(1)}"))
+        out.add(todo[-1])
     while todo:
         f = todo.pop()
         nxt = []
@@ -143,6 +154,8 @@ def _variants(form: str) -> set[str]:
         if m and m.start() >= 2:
             nxt.append(f[: m.start()])
         if len(f) >= 4 and f[-1] in "sS" and f[-2] not in "sS":
+            nxt.append(f[:-1])
+        elif len(f) >= 4 and _ISOFORM.search(f):
             nxt.append(f[:-1])
         short = _GREEK_WORD.sub(lambda m: m.group(0)[0], f)
         if short != f:
@@ -382,7 +395,7 @@ class Grounder:
         if form:
             self._match(form, 1.0, best)
             if not best:
-                for v in sorted(_variants(form)):
+                for v in sorted(_variants(form, text)):
                     self._match(v, VARIANT_FACTOR, best)
         result = _rank(best.values())
         if len(self._cache) < 100_000:
@@ -397,7 +410,7 @@ class Grounder:
         own = GENE_NAMESPACE.get(taxon)
         best: dict[str, GroundingCandidate] = {}
         if form:
-            for forms, factor in (([form], 1.0), (sorted(_variants(form)), VARIANT_FACTOR)):
+            for forms, factor in (([form], 1.0), (sorted(_variants(form, text)), VARIANT_FACTOR)):
                 for f in forms:
                     self._match_taxon(f, factor, taxon, best)
                 if own and not any(c.startswith(own + ":") for c in best):

@@ -221,6 +221,16 @@ def test_variants_only_when_nothing_matches_directly() -> None:
     assert ground("XYZ-not-a-gene") == [] and ground("") == []
 
 
+def test_isoform_letters_and_subunits_written_first() -> None:
+    assert ids("BPAG1e")[0] == "HGNC:1090"       # DST, previous symbol BPAG1
+    assert ids("MRP7A")[0] == "HGNC:52"          # ABCC10, alias MRP7
+    assert ids("beta4 integrin")[0] == "HGNC:6158"   # ITGB4, "integrin beta 4"
+    assert ids("alpha6 integrin")[0] == "HGNC:6142"  # ITGA6
+    assert ground("BPAG1e")[0].score < ground("BPAG1")[0].score
+    assert ids("IL-1A")[0] == "HGNC:5991"        # a symbol itself: no letter dropped
+    assert ground("Zq7k9x") == []
+
+
 def test_ambiguous_alias_keeps_all_candidates_ranked() -> None:
     cands = ground("CAP")
     got = [c.id for c in cands]
