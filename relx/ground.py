@@ -119,6 +119,7 @@ _ISOFORM = re.compile(r"(?<=[0-9])[A-Za-z]$")   # an isoform letter: synphilin-1
 _SUBUNIT_FIRST = re.compile(   # a subunit named before its family: beta4 integrin
     r"^((?:alpha|beta|gamma|delta|epsilon|[\u03b1-\u03b5])[0-9]*[a-z]?)[\s-]+([A-Za-z]{3,})$",
     re.IGNORECASE)
+_RECEPTOR = re.compile(r"^(.+?)[\s-]+receptors?$", re.IGNORECASE)   # CB2 receptor
 
 
 def compact_form(text: str) -> str:
@@ -165,6 +166,14 @@ def _variants(form: str, text: str = "") -> set[str]:
                 out.add(v)
                 todo.append(v)
     return out
+
+
+def _receptor_forms(text: str) -> list[str]:
+    """``X receptor``: the compact forms ``XR`` and ``X`` (``AT1 receptor`` -> ``AT1R``,
+    ``AT1``), to be kept only where they name a receptor; none for other texts."""
+    m = _RECEPTOR.match(text.strip())
+    base = compact_form(m.group(1)) if m else ""
+    return [base + "R", base] if base else []
 
 
 # --- candidates and the grounder ------------------------------------------------------
@@ -257,6 +266,7 @@ class Grounder:
         self._species: dict[str, dict[str, list[_Row]]] | None = None
         self._species_cache: dict[tuple[str, str], list[GroundingCandidate]] = {}
         self._orthologs = orthologs
+        self._receptors: dict[int, frozenset[str]] = {}
 
     # loading
     def _read_text(self) -> str:
@@ -397,6 +407,8 @@ class Grounder:
             if not best:
                 for v in sorted(_variants(form, text)):
                     self._match(v, VARIANT_FACTOR, best)
+            if not best:
+                best = self._receptor_fallback(text, self._match, self.index)
         result = _rank(best.values())
         if len(self._cache) < 100_000:
             self._cache[text] = result
@@ -418,6 +430,15 @@ class Grounder:
                         self._match_orthologs(f, factor * ORTHOLOG_FACTOR, taxon, best)
                 if best:
                     break
+            if not best:
+                best = self._receptor_fallback(
+                    text, lambda f, x, b: self._match_taxon(f, x, taxon, b),
+                    self.species_index(taxon))
+            if not best and own:
+                best = self._receptor_fallback(
+                    text, lambda f, x, b: self._match_orthologs(f, x * ORTHOLOG_FACTOR,
+                                                                taxon, b),
+                    self.species_index(taxon))
         result = _rank(best.values())
         if len(self._species_cache) < 100_000:
             self._species_cache[(text, taxon)] = result
@@ -447,6 +468,26 @@ class Grounder:
                     1.0 if row_form == form else CASE_FACTOR)
                 for oid in self._orthologs_in(cid, taxon):
                     self._add(best, oid, source, score)
+
+    def _receptor_fallback(self, text: str, match: Callable[..., None],
+                           rows: dict[str, list[_Row]]) -> dict[str, GroundingCandidate]:
+        """Candidates of ``X receptor`` from ``XR`` / ``X`` (:func:`_receptor_forms`), kept
+        where the gene's name (in ``rows``, a species index, or its human ortholog's) says
+        receptor: ``AT1 receptor`` is AGTR1, not the AT1 alias of SLC33A1; ``EGF receptor``
+        never EGF."""
+        found: dict[str, GroundingCandidate] = {}
+        for f in _receptor_forms(text):
+            match(f, VARIANT_FACTOR, found)
+        if not found:
+            return found
+        receptors = self._receptors.get(id(rows))
+        if receptors is None:
+            receptors = self._receptors[id(rows)] = frozenset(
+                cid for key, found_rows in (*self.index.items(), *rows.items())
+                if "receptor" in key
+                for cid, source, _ in found_rows if source == "name")
+        return {cid: c for cid, c in found.items() if cid in receptors or any(
+            h in receptors for h in self.orthologs.to_human(cid))}   # MGI/RGD: few names
 
     def _orthologs_in(self, hgnc_id: str, taxon: str) -> list[str]:
         """``hgnc_id``'s orthologs in ``taxon`` that the lexicon knows."""

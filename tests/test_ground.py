@@ -231,6 +231,16 @@ def test_isoform_letters_and_subunits_written_first() -> None:
     assert ground("Zq7k9x") == []
 
 
+def test_x_receptor_grounds_to_a_receptor_gene() -> None:
+    assert ids("AT1 receptor") == ["HGNC:336"]      # AGTR1; not SLC33A1, alias AT1 too
+    assert ids("CB2 receptor") == ["HGNC:2160"]     # CNR2 (alias CB2)
+    assert ids("NK1 receptor")[0] == "HGNC:11526"   # TACR1 (alias NK1R)
+    assert ids("EGF receptor")[0] == "HGNC:3236"    # EGFR directly, never EGF
+    assert ground("EGF receptor")[0].score > ground("CB2 receptor")[0].score
+    assert [c.id for c in ground("AT1 receptor", "NCBITaxon:10090")] == ["MGI:87964"]  # Agtr1a
+    assert ground("FOO receptor") == [] and ground("EGF receptor", "NCBITaxon:7227") == []
+
+
 def test_ambiguous_alias_keeps_all_candidates_ranked() -> None:
     cands = ground("CAP")
     got = [c.id for c in cands]
