@@ -266,7 +266,7 @@ class Grounder:
         self._species: dict[str, dict[str, list[_Row]]] | None = None
         self._species_cache: dict[tuple[str, str], list[GroundingCandidate]] = {}
         self._orthologs = orthologs
-        self._receptors: dict[int, frozenset[str]] = {}
+        self._receptors: dict[str, frozenset[str]] = {}   # taxon -> ids named receptor
 
     # loading
     def _read_text(self) -> str:
@@ -408,7 +408,7 @@ class Grounder:
                 for v in sorted(_variants(form, text)):
                     self._match(v, VARIANT_FACTOR, best)
             if not best:
-                best = self._receptor_fallback(text, self._match, self.index)
+                best = self._receptor_fallback(text, self._match, HUMAN)
         result = _rank(best.values())
         if len(self._cache) < 100_000:
             self._cache[text] = result
@@ -432,13 +432,11 @@ class Grounder:
                     break
             if not best:
                 best = self._receptor_fallback(
-                    text, lambda f, x, b: self._match_taxon(f, x, taxon, b),
-                    self.species_index(taxon))
+                    text, lambda f, x, b: self._match_taxon(f, x, taxon, b), taxon)
             if not best and own:
                 best = self._receptor_fallback(
                     text, lambda f, x, b: self._match_orthologs(f, x * ORTHOLOG_FACTOR,
-                                                                taxon, b),
-                    self.species_index(taxon))
+                                                                taxon, b), taxon)
         result = _rank(best.values())
         if len(self._species_cache) < 100_000:
             self._species_cache[(text, taxon)] = result
@@ -470,9 +468,9 @@ class Grounder:
                     self._add(best, oid, source, score)
 
     def _receptor_fallback(self, text: str, match: Callable[..., None],
-                           rows: dict[str, list[_Row]]) -> dict[str, GroundingCandidate]:
+                           taxon: str) -> dict[str, GroundingCandidate]:
         """Candidates of ``X receptor`` from ``XR`` / ``X`` (:func:`_receptor_forms`), kept
-        where the gene's name (in ``rows``, a species index, or its human ortholog's) says
+        where the gene's name (in the ``taxon``'s lexicon, or its human ortholog's) says
         receptor: ``AT1 receptor`` is AGTR1, not the AT1 alias of SLC33A1; ``EGF receptor``
         never EGF."""
         found: dict[str, GroundingCandidate] = {}
@@ -480,9 +478,10 @@ class Grounder:
             match(f, VARIANT_FACTOR, found)
         if not found:
             return found
-        receptors = self._receptors.get(id(rows))
+        receptors = self._receptors.get(taxon)
         if receptors is None:
-            receptors = self._receptors[id(rows)] = frozenset(
+            rows = self.species_index(taxon) if taxon != HUMAN else {}
+            receptors = self._receptors[taxon] = frozenset(
                 cid for key, found_rows in (*self.index.items(), *rows.items())
                 if "receptor" in key
                 for cid, source, _ in found_rows if source == "name")
