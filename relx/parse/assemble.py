@@ -22,13 +22,15 @@ from relx import __version__
 from relx.parse.compact_pipeline import compact_pipeline
 from relx.parse.pipeline import DEFAULT_PIPELINE, _register_scispacy
 
-PIPELINE_VERSION = "0.4.0"  # 0.3.0: parser fine-tuned with GENIA weighted 8x (configs/parser-finetune.cfg)
+PIPELINE_VERSION = "0.4.1"  # 0.3.0: parser fine-tuned with GENIA weighted 8x (configs/parser-finetune.cfg)
 # 0.3.1: NER tok2vec width 64 (configs/ner.cfg), same F1, 30% faster; parser unchanged
 # 0.3.2: 0.3.1 saved compact (relx.parse.compact_pipeline: packed weights, no strings.json
 #        entries, alphabetic lemma index), 25.0 -> 20.4 MB; byte-identical parses
 # 0.4.0: NER retrained for today's literature (docs/genes.md, variant g3; make
 #        train-ner-genes), parser side unchanged: the same parses as 0.3.2
-SAME_PARSES_AS = ["0.3.2", "0.3.1"]  # versions that parse exactly as this one (relx.parse.views)
+# 0.4.1: 0.4.0's NER with an entity-start bias of 0.5 chosen on dev (docs/genes.md, round
+#        2b; python -m lab.genes.ner_bias write), parser side unchanged
+SAME_PARSES_AS = ["0.4.0", "0.3.2", "0.3.1"]  # versions that parse exactly as this one (relx.parse.views)
 SPACY_VERSIONS = ">=3.7.5,<3.9.0"
 
 
@@ -58,11 +60,14 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
     # scispacy's combined_rule_tokenizer + relx's protein-boundary splits (as the NER's)
     nlp.tokenizer = make_tokenizer(nlp, protein_splits=True)
     nlp.add_pipe("pysbd_sentencizer", first=True)
+    start_bias = None
     if ner is not None:
         from relx.parse.ner import register
 
         register()  # the NER config names relx's tokenizer callback
-        nlp.add_pipe("ner", source=spacy.load(ner), last=True)
+        source = spacy.load(ner)
+        nlp.add_pipe("ner", source=source, last=True)
+        start_bias = source.meta.get("ner_start_bias")   # lab/genes/ner_bias.py write
     nlp.add_pipe("abbreviation_detector", config={"make_serializable": True}, last=True)
     ner_sources = list(ner_sources or NER_SOURCES)
     nlp.meta.update({
@@ -84,6 +89,8 @@ def assemble(parser: Path, ner: Path | None, out: Path, *, performance: dict | N
                     *({"name": n} for n in ner_sources)],
         "trained_from": {"parser": str(parser), "ner": str(ner) if ner else None},
     })
+    if start_bias is not None:
+        nlp.meta["ner_start_bias"] = start_bias
     if performance:
         nlp.meta["performance"] = performance
     out.mkdir(parents=True, exist_ok=True)
