@@ -55,7 +55,7 @@ from relx.parse.ner_corpora import (  # noqa: E402
     gold_spans_jsonl,
     split_docs,
 )
-from relx.parse.paper_mentions import mention_type  # noqa: E402
+from relx.parse.paper_mentions import mention_span, mention_type  # noqa: E402
 
 DEV_SETS = ("ge11_devel", "ge11_devel_famplex", "ge11_devel_proteins", "bc2gm_devel",
             "bc2gm_devel_alt", "cg_devel", "craft_devel")
@@ -76,7 +76,7 @@ def load_ner(path: Path):
 
 
 def predict(nlp, texts: list[str]) -> list[set[CharSpan]]:
-    return [{(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PROTEIN"}
+    return [{mention_span(e) for e in doc.ents if e.label_ == "PROTEIN"}
             for doc in nlp.pipe(texts, batch_size=16)]
 
 

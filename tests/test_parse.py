@@ -87,6 +87,17 @@ def test_given_entities_split_tokens_and_shortest_path(parser: Parser) -> None:
     assert path[0][1] == "PROT1" and path[-1][1] == "PROT2" and len(path) >= 2
 
 
+def test_a_sentence_final_full_stop_is_not_part_of_a_mention(parser: Parser) -> None:
+    # the tokenizer keeps "NF-kappaB." whole (no suffix rule after a lower-upper pair)
+    text = "TNF activates NF-kappaB. Then IkappaB binds p65."
+    doc = next(iter(parser.parse_documents([Document(id="d", text=text)])))
+    names = {e.text: (e.spans[0].start, e.spans[0].end) for s in doc.sentences
+             for e in s.entities}
+    assert names["NF-kappaB"] == (14, 23) and "NF-kappaB." not in names
+    assert all(text[a:b] == name for name, (a, b) in names.items())
+    assert {"TNF", "IkappaB", "p65"} <= set(names)
+
+
 def test_split_at() -> None:
     assert _split_at([(0, 10), (11, 13)], {4, 5, 11, 20}) == [(0, 4), (4, 5), (5, 10), (11, 13)]
 

@@ -53,6 +53,7 @@ from relx.doc import StandoffDocument
 from relx.errors import ConfigError
 from relx.io.ppi_xml import read_ppi_xml
 from relx.io.standoff import read_standoff_dir
+from relx.parse.paper_mentions import mention_span
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -457,8 +458,7 @@ def evaluate_ner(nlp: Language, standoff_dir: Path, *, label: str | None = LABEL
     aligned = 0
     for g, doc in zip(gold, nlp.pipe((d.text for d in docs), batch_size=batch_size),
                       strict=True):
-        pred.append({(e.start_char, e.end_char) for e in doc.ents
-                     if label is None or e.label_ == label})
+        pred.append({mention_span(e) for e in doc.ents if label is None or e.label_ == label})
         starts = {t.idx for t in doc}
         ends = {t.idx + len(t) for t in doc}
         aligned += sum(s in starts and e in ends for s, e in g)

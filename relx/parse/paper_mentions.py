@@ -37,6 +37,16 @@ def mention_type(text: str) -> str:
     return FAMILY_TYPE if is_family_name(text) else "Protein"
 
 
+def mention_span(ent: Any) -> tuple[int, int]:
+    """The character span of a predicted mention (a spaCy ``Span``), without the full stop
+    the tokenizer leaves on a sentence's last word when no suffix rule splits it
+    (``NF-kappaB.``: a period after a lower-upper pair stays on the token)."""
+    text = ent.text
+    if len(text) > 1 and text.endswith(".") and text[-2].isalnum():
+        return ent.start_char, ent.end_char - 1
+    return ent.start_char, ent.end_char
+
+
 def is_full_text(doc: Document) -> bool:
     """A paper's full text: laid out (PDF), or with sections besides title and abstract."""
     return bool(doc.layout) or any(s.type not in ("TITLE", "ABSTRACT") for s in doc.sections)

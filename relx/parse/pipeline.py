@@ -27,7 +27,7 @@ from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span,
 from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
 from relx.model_store import models_dir, reading_model_file
-from relx.parse.paper_mentions import mention_type, short_form_mentions
+from relx.parse.paper_mentions import mention_span, mention_type, short_form_mentions
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 #: which mentions a parsed document gets: see :class:`Parser`
@@ -605,12 +605,11 @@ class Parser:
     @staticmethod
     def _ner_entities(doc: Document, sdoc: Any, base: int = 0, first: int = 0
                       ) -> list[Entity]:
+        spans = [mention_span(x) for x in sdoc.ents if x.label_.upper() in NER_LABELS]
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
-            Entity(id=f"{doc.id}.e{first + k}",
-                   spans=[Span(start=base + e.start_char, end=base + e.end_char)],
-                   type=mention_type(e.text), text=e.text)
-            for k, e in enumerate(x for x in sdoc.ents if x.label_.upper() in NER_LABELS)],
-            base, first)
+            Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
+                   type=mention_type(sdoc.text[s:e]), text=sdoc.text[s:e])
+            for k, (s, e) in enumerate(spans)], base, first)
 
     @staticmethod
     def _document(state: _DocParse) -> Document:
