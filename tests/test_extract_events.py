@@ -294,3 +294,17 @@ def test_models_lists_the_event_model_and_bad_options(tmp_path) -> None:
     r = CliRunner().invoke(app, ["extract", "--task", "events", str(RAW_TEXT),
                                  "--model", "no-such-model", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "no event model 'no-such-model'" in r.output
+
+
+def test_event_arguments_are_the_gene_types_pairs_are_made_of() -> None:
+    from relx.doc import Entity, Span
+    from relx.ge.extract import is_protein
+    from relx.ids import PROTEIN_TYPES
+
+    def ent(t: str) -> Entity:
+        return Entity(id="T1", spans=[Span(start=0, end=3)], text="p53", type=t)
+
+    for t in PROTEIN_TYPES:   # the pair types, in the spellings inputs use
+        assert is_protein(ent(t)) and is_protein(ent(t.upper())) and is_protein(ent(t.title()))
+    assert is_protein(ent("Protein_family_or_group")) and is_protein(ent("Complex"))
+    assert not any(is_protein(ent(t)) for t in ("Entity", "Chemical", "Cell_line", ""))

@@ -42,20 +42,16 @@ from relx.doc_limits import (
 from relx.errors import ConfigError
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
+from relx.ids import is_protein_type
 from relx.io.atomic import atomic_open
 from relx.io.papers import DEFAULT_SECTIONS, restore_text, sections_option, select_stream
 from relx.io.standoff import format_a1, format_a2
 from relx.model_store import find_model_dir
-from relx.parse.pipeline import NER_LABELS, Parser
+from relx.parse.pipeline import Parser
 
 DEFAULT_EVENT_MODEL = "ge-events"
 #: sources of documents read from BioNLP-ST standoff: their ``.a1`` is the protein list
 STANDOFF_SOURCES = frozenset({"bionlp-st"})
-#: entity types (upper-cased, ``-``/space as ``_``) used as event arguments; relx's tagger
-#: types a mention written as a FamPlex name ``Protein_family_or_group`` (``TGF-beta``, which
-#: GE annotates as a protein, as well as ``NF-kappaB``, which it does not)
-PROTEIN_TYPES = NER_LABELS | {"GENEORGENEPRODUCT", "GENE_PRODUCT", "GENE_PROTEIN",
-                              "PROTEIN_COMPLEX", "PROTEIN_FAMILY_OR_GROUP"}
 _TID = re.compile(r"^T(\d+)$")
 
 
@@ -130,7 +126,11 @@ def resolve_event_model(model: str | Path | GEExtractor | None) -> GEExtractor:
 
 
 def is_protein(e: Entity) -> bool:
-    return re.sub(r"[-\s]", "_", e.type.upper()) in PROTEIN_TYPES
+    """An event argument: a gene/protein type of :data:`relx.ids.PROTEIN_TYPES`, the types
+    pairs are made of (relx's tagger types a mention written as a FamPlex name
+    ``Protein_family_or_group``: ``TGF-beta``, which GE annotates as a protein, as well as
+    ``NF-kappaB``, which it does not)."""
+    return is_protein_type(e.type)
 
 
 def _given_proteins(doc: Document) -> list[Entity]:
