@@ -478,15 +478,22 @@ class Grounder:
             match(f, VARIANT_FACTOR, found)
         if not found:
             return found
-        receptors = self._receptors.get(taxon)
-        if receptors is None:
-            rows = self.species_index(taxon) if taxon != HUMAN else {}
-            receptors = self._receptors[taxon] = frozenset(
-                cid for key, found_rows in (*self.index.items(), *rows.items())
-                if "receptor" in key
-                for cid, source, _ in found_rows if source == "name")
+        receptors = self._receptor_ids(HUMAN)
+        if taxon != HUMAN:
+            receptors = receptors | self._receptor_ids(taxon)
         return {cid: c for cid, c in found.items() if cid in receptors or any(
             h in receptors for h in self.orthologs.to_human(cid))}   # MGI/RGD: few names
+
+    def _receptor_ids(self, taxon: str) -> frozenset[str]:
+        """Ids of the ``taxon``'s own lexicon rows (human: the human and shared rows) whose
+        name says receptor, found once per taxon."""
+        ids = self._receptors.get(taxon)
+        if ids is None:
+            rows = self.index if taxon == HUMAN else self.species_index(taxon)
+            ids = self._receptors[taxon] = frozenset(
+                cid for key, found in rows.items() if "receptor" in key
+                for cid, source, _ in found if source == "name")
+        return ids
 
     def _orthologs_in(self, hgnc_id: str, taxon: str) -> list[str]:
         """``hgnc_id``'s orthologs in ``taxon`` that the lexicon knows."""

@@ -254,7 +254,9 @@ def build_lexicon(
     # one row per (key, id, form), keeping the best source
     best: dict[tuple[str, str, str], str] = {}
     for text, cid, source in entries:
-        for form in {compact_form(text), compact_form(_name_core(text))}:
+        core = _name_core(text)
+        for form in {compact_form(text), compact_form(core)} if core != text else \
+                (compact_form(text),):
             if not form:
                 continue
             k = (form.lower(), cid, form)
