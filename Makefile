@@ -177,7 +177,7 @@ hedging: install
 	$(BIN)/python -m lab.hedging evaluate --test $(GE)/devel --out docs/runs/hedging-devel.json
 
 # relx/data/lexicon.tsv.gz, the HGNC + MGI + RGD + FamPlex grounding lexicon, and
-# orthologs.tsv.gz, famplex_relations.tsv.gz beside it: lab/lexicon.py (relx.ground_build)
+# orthologs.tsv.gz, famplex_relations.tsv.gz beside it: lab/lexicon.py (lab.lexicon_build)
 # on ../shared/lexicons
 # HGNC_NAMES: an HGNC complete set (alias and previous names); the shipped lexicon used
 # hgnc_complete_set.txt.gz of 2018-11-07 from github.com/lyijin/common @ 436e3ec

@@ -1,6 +1,6 @@
 """The grounding lexicon relx ships (``relx/data/lexicon.tsv.gz``, with ``orthologs.tsv.gz``
 and ``famplex_relations.tsv.gz`` beside it), rebuilt from HGNC, MGI, RGD and FamPlex with
-:mod:`relx.ground_build` (``make lexicon``), and
+:mod:`lab.lexicon_build` (``make lexicon``), and
 looked up.
 
     python -m lab.lexicon build --shared ../shared --out relx/data/lexicon.tsv.gz
@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from relx.ground import PROTEIN_LOCUS_TYPES, Grounder
-from relx.ground_build import build_famplex_relations, build_lexicon, build_orthologs
+from lab.lexicon_build import build_famplex_relations, build_lexicon, build_orthologs
+from relx.genes.lexicon import PROTEIN_LOCUS_TYPES, Grounder
 
 
 def main(argv: list[str] | None = None) -> int:

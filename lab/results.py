@@ -300,7 +300,7 @@ def render_grounding(runs: Path) -> list[str]:
     fig = json.loads(path.read_text())["grounding"]
     return ["## Species and grounding of gene mentions (issue 41)", "",
             "Organism mentions relx finds, and LocText's gold protein mentions grounded by "
-            "`relx.ground_doc.ground_document`. LocText train is the development split of "
+            "`relx.genes.document.ground_document`. LocText train is the development split of "
             "the species and grounding rules; devel+test is held out "
             "([genes.md](genes.md)).", "", grounding_markdown(fig), ""]
 
@@ -345,7 +345,7 @@ def render_events(runs: Path) -> list[str]:
 
 
 def render_typed(runs: Path) -> list[str]:
-    """Typed, directed pairs, from ``typed-pairs.json`` (``python -m relx.app.typed_eval``)."""
+    """Typed, directed pairs, from ``typed-pairs.json`` (``python -m lab.typed_eval``)."""
     f = runs / "typed-pairs.json"
     if not f.is_file():
         return []

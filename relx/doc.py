@@ -98,7 +98,7 @@ class Entity(Spanned):
     """A named entity (protein/gene mention); several spans for discontinuous mentions.
 
     ``norm_ids``: normalised ids, the best first, then ranked alternatives (for a
-    coordinated mention such as ``IL-2/4`` grounded by :mod:`relx.ground_doc`: each
+    coordinated mention such as ``IL-2/4`` grounded by :mod:`relx.genes.document`: each
     member's id in text order). Set by species-aware grounding (None otherwise, and then
     left out of JSON output): ``taxon`` the mention's species (``NCBITaxon:10090``),
     ``norm_confidence`` the confidence in [0, 1] of the first id, ``grounded`` False when
@@ -233,7 +233,7 @@ class Abbreviation(_Model):
 
 class SpeciesMention(_Model):
     """An organism named in the text (``mice``, ``HeLa``): ``taxon`` its ``NCBITaxon`` id,
-    ``kind`` as :class:`relx.species.SpeciesHit` gives it (``name``, ``cell_line``,
+    ``kind`` as :class:`relx.genes.species.SpeciesHit` gives it (``name``, ``cell_line``,
     ``reagent``, ``host``, ``technique``, ``virus``)."""
 
     start: int

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["CHEMICAL_NAMESPACES", "CHEMICAL_TYPES", "FAMILY_TYPES", "ID_SEPARATOR", "PROTEIN_TYPES",
+__all__ = ["ANNOTATION_TYPES", "CHEMICAL_NAMESPACES", "CHEMICAL_TYPES", "FAMILY_TYPES", "ID_SEPARATOR", "PROTEIN_TYPES", "READ_TYPES",
            "is_directed_type", "is_family_type",
            "is_protein_type", "join_ids", "namespace_of", "namespaced_id", "namespaced_ids",
            "pmid_of"]
@@ -37,6 +37,16 @@ FAMILY_TYPES = frozenset({"protein_family_or_group", "protein_complex", "complex
 #: entity types of small molecules (same normalisation)
 CHEMICAL_TYPES = frozenset({"chemical", "chemicalentity", "simple_chemical", "drug",
                             "chemical_entity", "small_molecule"})
+#: annotation types the readers (PubTator, BioC) keep by default: genes/proteins and chemicals
+#: (a chemical keeps its type in every output and is never paired as a protein)
+READ_TYPES = PROTEIN_TYPES | CHEMICAL_TYPES
+#: every entity type of PubTator, BioRED and BC5CDR files (lower-cased): a PubTator line with
+#: a number in its third column and one of these in its fifth is an annotation with a bad
+#: start offset (``PMID a 10 IL-2 Gene``), not a relation (whose fifth column is a score)
+ANNOTATION_TYPES = READ_TYPES | frozenset({
+    "disease", "diseaseorphenotypicfeature", "species", "organismtaxon", "mutation",
+    "dnamutation", "proteinmutation", "snp", "variant", "sequencevariant", "cellline",
+    "genus", "strain", "domainmotif"})
 #: namespaces of small molecules: a mention grounded only to these is a chemical
 CHEMICAL_NAMESPACES = frozenset({"CHEBI", "PUBCHEM", "HMDB", "CHEMBL", "DRUGBANK"})
 

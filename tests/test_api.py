@@ -124,8 +124,8 @@ def test_a_worker_warms_its_extractor_before_the_heap_settles() -> None:
 import gc
 from relx.app.batch_options import BatchOptions
 from relx.app.batch_worker import extractor_for
-from relx.ground_doc import default_grounder
-from relx.orthologs import default_orthologs
+from relx.genes.document import default_grounder
+from relx.genes.orthologs import default_orthologs
 opts = BatchOptions(out="unused", task="ppi")
 extractor_for(opts)
 assert default_grounder()._species is not None

@@ -160,7 +160,7 @@ def test_grounded_arguments_and_html_report(run) -> None:
 
     from relx.ge.extract import EventExtractor
     from relx.ge.report import protein_edges
-    from relx.ground import default_grounder
+    from relx.genes.lexicon import default_grounder
     from relx.ppi.report import node_key
 
     inp, out, _ = run

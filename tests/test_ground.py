@@ -10,8 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from lab.lexicon_build import (
+    _name_core,
+    build_famplex_relations,
+    build_lexicon,
+    build_orthologs,
+)
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
-from relx.ground import (
+from relx.genes.document import coordination_members, resolve
+from relx.genes.lexicon import (
     COLUMNS,
     HUMAN,
     ORTHOLOG_FACTOR,
@@ -24,15 +31,8 @@ from relx.ground import (
     normalize_key,
     taxon_id,
 )
-from relx.ground_build import (
-    _name_core,
-    build_famplex_relations,
-    build_lexicon,
-    build_orthologs,
-)
-from relx.ground_doc import coordination_members, resolve
+from relx.genes.orthologs import Orthologs, default_orthologs, map_ids, to_human
 from relx.io.jsonl import document_to_json
-from relx.orthologs import Orthologs, default_orthologs, map_ids, to_human
 from tests.conftest import FIXTURES, ROOT, SHARED
 
 LEX_SHARED = FIXTURES / "lex-shared"
@@ -585,7 +585,7 @@ def test_tagged_families_are_typed_and_grounded_to_famplex_first() -> None:
     """relx's tagger output: a FamPlex name is a ``Protein_family_or_group`` grounded to its
     FamPlex id first; a gene stays a ``Protein``; both pair up for PPI and events."""
     from relx.ge.extract import is_protein
-    from relx.ground_doc import ground_document
+    from relx.genes.document import ground_document
     from relx.ids import is_protein_type
     from relx.parse.paper_mentions import FAMILY_TYPE, mention_type
 

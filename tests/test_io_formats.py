@@ -544,7 +544,7 @@ def test_brat_carries_attributes_types_and_ids(tmp_path):
 def test_chemicals_keep_their_type_and_are_not_paired(tmp_path):
     """A PubTator chemical is read with its type; a mention NER typed Protein that grounds
     only to small molecules becomes a Chemical; neither is paired as a protein."""
-    from relx.ground import ground_entities
+    from relx.genes.lexicon import ground_entities
     from relx.ppi.extract import candidate_pairs
 
     text = "Nutlin-3 blocks MDM2 binding to p53 and imatinib."

@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
-from relx.ground import default_grounder
-from relx.ground_doc import ground_document
-from relx.io.jsonl import document_to_json, read_jsonl, write_jsonl
-from relx.same_gene import REASONS, same_gene
-from relx.species import (
+from relx.genes.document import ground_document
+from relx.genes.lexicon import default_grounder
+from relx.genes.same_gene import REASONS, same_gene
+from relx.genes.species import (
     HUMAN,
     MOUSE,
     RAT,
@@ -21,6 +20,7 @@ from relx.species import (
     knockout_suffix,
     species_prefix,
 )
+from relx.io.jsonl import document_to_json, read_jsonl, write_jsonl
 
 YEAST, FLY, WORM, FISH = "NCBITaxon:4932", "NCBITaxon:7227", "NCBITaxon:6239", "NCBITaxon:7955"
 

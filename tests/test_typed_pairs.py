@@ -189,7 +189,7 @@ def test_relx_extract_types_by_default_and_records_the_event_model(tmp_path: Pat
 def test_types_and_directions_agree_with_gold_events_on_ge_devel(tmp_path: Path):
     if not GE_DEVEL.is_dir():
         pytest.skip(f"{GE_DEVEL} not available")
-    from relx.app.typed_eval import evaluate
+    from lab.typed_eval import evaluate
 
     sub = tmp_path / "devel"
     sub.mkdir()

@@ -4,7 +4,7 @@ The event model of the validation split (``python -m lab.experiments.ge_levers f
 runs/ge-levers/base: GE 2011 train less a seeded 20% of its documents, plus GE 2013 train)
 types the gold-connected protein pairs of the 182 held-out GE 2011 train documents under a
 grid of trigger / edge ``None`` biases; each setting prints the type and direction
-precision / recall / F1 (relx.app.typed_eval.score). Decision rule, fixed before looking at
+precision / recall / F1 (lab.typed_eval.score). Decision rule, fixed before looking at
 GE 2011 devel: the setting of the highest type F1 (ties: the model's own biases, then the
 smaller change); it is kept only when it beats the model's own biases by >= 0.01 type F1.
 GE 2011 devel is never read here.
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from lab.experiments.ge_levers import load_split
 from lab.ge.extractor import LabGEExtractor
-from relx.app.typed_eval import pair_outcomes, score
+from lab.typed_eval import pair_outcomes, score
 from relx.ge.interactions import EventTyper
 
 

@@ -2,7 +2,7 @@
 
     python -m lab.genes.eval_species [--shared ../shared] [--genes <gene corpora>]
 
-1. Organism mentions (``relx.species.find_species``) against S800, LINNAEUS (species and
+1. Organism mentions (``relx.genes.species.find_species``) against S800, LINNAEUS (species and
    species clues), CRAFT (NCBITaxon) and LocText organisms, test splits: recall over gold
    mentions of the taxa relx knows, precision of relx's ``name`` hits (a hit is right when it
    overlaps a gold mention of the same taxon; CRAFT's genus-level Mus/Drosophila/Nematoda
@@ -30,9 +30,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from relx.doc import Document, Entity, Sentence, Span
-from relx.ground import Grounder
-from relx.ground_doc import ground_document
-from relx.species import HUMAN, MOUSE, TAXON_NAMES, document_focus, find_species
+from relx.genes.document import ground_document
+from relx.genes.lexicon import Grounder
+from relx.genes.species import HUMAN, MOUSE, TAXON_NAMES, document_focus, find_species
 
 SAME = {"NCBITaxon:559292": "NCBITaxon:4932", "NCBITaxon:284812": "NCBITaxon:4896",
         "NCBITaxon:10088": "NCBITaxon:10090", "NCBITaxon:7215": "NCBITaxon:7227",

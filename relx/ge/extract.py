@@ -67,7 +67,7 @@ class EventTrigger(BaseModel):
 class EventArgument(BaseModel):
     """One argument: ``role`` (Theme, Theme2, Cause), the protein (``T`` id) or nested event
     (``E`` id, with ``text``/offsets of its trigger and its ``type``); a protein's
-    ``norm_ids`` are its HGNC/FamPlex grounding candidates, best first (:mod:`relx.ground`;
+    ``norm_ids`` are its HGNC/FamPlex grounding candidates, best first (:mod:`relx.genes.lexicon`;
     empty when it does not ground or grounding is off)."""
 
     role: str
@@ -296,7 +296,7 @@ class EventExtractor(StreamingExtractor):
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
             return doc
-        from relx.ground_doc import ground_document  # the process-wide shipped lexicons
+        from relx.genes.document import ground_document  # the process-wide shipped lexicons
 
         return ground_document(doc, keep_given=True)   # species-aware; an input's ids first
 

@@ -7,7 +7,7 @@ passages at 0 and ``len(title) + 1`` give ``title + "\\n" + abstract``); every l
 therefore maps exactly. Overlapping passages, locations outside the text and
 single-location annotations whose text differs from the document text are errors.
 
-Annotations whose ``type`` infon is a gene/protein or chemical type (see ``DEFAULT_TYPES``)
+Annotations whose ``type`` infon is a gene/protein or chemical type (see ``relx.ids.READ_TYPES``)
 become entities, one span per location, norm ids from the ``identifier``-like infons (a bare
 id namespaced, :mod:`relx.ids`). Relations
 become ``Relation`` when they have two nodes that are both entities, or (BioRED style) no
@@ -34,13 +34,12 @@ from bioc.biocxml.encoder import BioCXMLDocumentWriter
 from lxml import etree
 
 from relx.doc import Document, Entity, Relation, Section, Span
-from relx.ids import join_ids, namespaced_ids
+from relx.ids import READ_TYPES, join_ids, namespaced_ids
 from relx.io.atomic import atomic_open
 from relx.io.errors import DOCUMENT_ERRORS, OnError, ReaderError, document_error, report
 from relx.io.papers import boxes_for, section_type
 from relx.io.pubmed import iter_xml
 from relx.io.pubtator import (
-    DEFAULT_TYPES,
     annotated_document,
     by_concept,
     doc_annotations,
@@ -241,7 +240,7 @@ def to_relx(path: Path, doc: bioc.BioCDocument, where: str,
 
 # ------------------------------------------------------------------ readers
 
-def read_bioc(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
+def read_bioc(path: str | Path, types: Collection[str] | None = READ_TYPES,
               on_error: OnError = None) -> Iterator[Document]:
     """Stream the documents of a BioC XML file (plain or ``.gz``); ``on_error`` is called
     with the error of a document that cannot be read (then the next one is read; without
@@ -269,7 +268,7 @@ def _defaults(obj: dict) -> dict:
     return obj
 
 
-def read_bioc_json(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
+def read_bioc_json(path: str | Path, types: Collection[str] | None = READ_TYPES,
                    on_error: OnError = None, max_bytes: int | None = None
                    ) -> Iterator[Document]:
     """Read a BioC JSON file (a collection, a list of documents or one document; ``.gz`` ok).

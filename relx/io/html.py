@@ -148,7 +148,7 @@ def network(relations: Iterable[Mapping[str, Any]],
 
 def lexicon_symbol() -> Callable[[str], str | None]:
     """Symbol lookup through the shipped grounding lexicon (loaded on first use)."""
-    from relx.ground import default_grounder
+    from relx.genes.lexicon import default_grounder
 
     return default_grounder().symbol
 

@@ -252,7 +252,7 @@ def _write(stmts: Iterable[dict], path: str | Path) -> int:
 def _symbol(symbol: Callable[[str], str | None] | None) -> Callable[[str], str | None]:
     if symbol is not None:
         return symbol
-    from relx.ground import default_grounder
+    from relx.genes.lexicon import default_grounder
 
     return default_grounder().symbol
 

@@ -395,7 +395,7 @@ def write_networks(out_dir: str | Path, *, keep_negated: bool = False, top: int 
     if not src.is_file():
         raise FileNotFoundError(f"{src}: no relations.jsonl (run relx extract --out {out})")
     if symbol is None:
-        from relx.ground import default_grounder
+        from relx.genes.lexicon import default_grounder
 
         symbol = default_grounder().symbol
     net = aggregate(read_relations(src), keep_negated=keep_negated, top=top, symbol=symbol)

@@ -27,32 +27,24 @@ from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 
 from relx.doc import Document, Entity, Relation, Sentence, Span
-from relx.ids import is_directed_type, is_protein_type, join_ids, namespaced_id, namespaced_ids
+from relx.ids import (
+    ANNOTATION_TYPES,
+    READ_TYPES,
+    is_directed_type,
+    is_protein_type,
+    join_ids,
+    namespaced_id,
+    namespaced_ids,
+)
 from relx.io.atomic import atomic_open
 from relx.io.errors import DOCUMENT_ERRORS, OnError, ReaderError, document_error, report
 from relx.io.source import LineTooLong, numbered_lines
 
-#: annotation types read as protein/gene entities (compared lower-case)
-GENE_TYPES = frozenset({
-    "gene", "protein", "geneorgeneproduct", "gene_or_gene_product", "geneproduct",
-    "gene_product", "protein_molecule", "individual_protein",
-})
-#: annotation types the readers keep by default: genes/proteins and chemicals (a chemical
-#: keeps its type in every output and is never paired as a protein)
-DEFAULT_TYPES = GENE_TYPES | frozenset({"chemical", "chemicalentity", "simple_chemical",
-                                        "drug"})
 _NO_ID = {"", "-", "-1"}
 _OFFSET = re.compile(r"[0-9]+")
 #: a column meant as an offset even when it is not a valid one (``-5``, ``3.0``): a line
 #: whose second column is one is an annotation (a relation line's second column is its type)
 _NUMBERISH = re.compile(r"\s*[-+]?[0-9][0-9.eE+-]*\s*")
-#: entity types of PubTator, BioRED and BC5CDR files (lower-cased): a line with a number in
-#: its third column and one of these in its fifth is an annotation with a bad start offset
-#: (``PMID a 10 IL-2 Gene``), not a relation (whose fifth column is a score or novelty)
-ENTITY_TYPES = DEFAULT_TYPES | frozenset({
-    "disease", "diseaseorphenotypicfeature", "species", "organismtaxon", "mutation",
-    "dnamutation", "proteinmutation", "snp", "variant", "sequencevariant", "cellline",
-    "genus", "strain", "domainmotif"})
 _HEAD = re.compile(r"^([^|\t]*)\|([ta])\|(.*)$", re.S)
 
 
@@ -174,7 +166,7 @@ def _line_into(block: _Block | None, path: Path, lineno: int, line: str) -> None
     if cols[0] != block.pmid:
         raise ReaderError(path, f"line {lineno}", f"PMID {cols[0]!r} inside document {block.pmid!r}")
     if len(cols) >= 5 and (_NUMBERISH.fullmatch(cols[1]) or (
-            _NUMBERISH.fullmatch(cols[2]) and cols[4].lower() in ENTITY_TYPES)):
+            _NUMBERISH.fullmatch(cols[2]) and cols[4].lower() in ANNOTATION_TYPES)):
         block.anns.append((lineno, cols))   # an annotation, its offsets checked when built
     elif len(cols) >= 4:
         block.rels.append((lineno, cols))
@@ -182,7 +174,7 @@ def _line_into(block: _Block | None, path: Path, lineno: int, line: str) -> None
         raise ReaderError(path, f"line {lineno}", "neither an annotation nor a relation line")
 
 
-def read_pubtator(path: str | Path, types: Collection[str] | None = DEFAULT_TYPES,
+def read_pubtator(path: str | Path, types: Collection[str] | None = READ_TYPES,
                   on_error: OnError = None) -> Iterator[Document]:
     """Stream the documents of a PubTator file (plain or ``.gz``), line by line.
 

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from relx.doc import Document, Entity, Span
-from relx.ground import is_family_name
+from relx.genes.lexicon import is_family_name
 
 #: what a short form must look like to be made a mention: no space, a capital or a digit,
 #: at most 15 characters (not ``cells``, ``Th`` + words, a supplier's name in parentheses)

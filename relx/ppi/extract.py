@@ -31,6 +31,7 @@ from relx.doc_limits import (
     batches,
 )
 from relx.errors import ConfigError
+from relx.genes.same_gene import abbreviation_keys, same_gene
 from relx.ids import is_protein_type
 from relx.io.papers import DEFAULT_SECTIONS, restore_text, sections_option, select_stream
 from relx.learn.hedging import hedging_flags, load_hedging
@@ -40,7 +41,6 @@ from relx.ppi.calibration import model_calibration
 from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RelationModel, load_model
 from relx.represent.instances import PairInstance
 from relx.represent.pair_features import document_context_features
-from relx.same_gene import abbreviation_keys, same_gene
 
 
 class ExtractedEntity(BaseModel):
@@ -156,7 +156,7 @@ def with_orthologs(ids: list[str], orthologs: str | None) -> list[str]:
     the species' own ids after them (``MGI:96552`` -> ``HGNC:6001``, ``MGI:96552``)."""
     if not orthologs or not ids:
         return ids
-    from relx.orthologs import map_ids
+    from relx.genes.orthologs import map_ids
 
     return list(dict.fromkeys([*map_ids(ids, orthologs), *ids]))
 
@@ -225,7 +225,7 @@ class Extractor(StreamingExtractor):
     :class:`~relx.doc_limits.DocumentTimeout` (:mod:`relx.doc_limits`). Thread-safe:
     threads may share one extractor (:mod:`relx.api`). A pair of two names of one gene
     (synonyms, an abbreviation and its long form, a family and its member:
-    :func:`relx.same_gene.same_gene`) is not reported; ``same_gene_pairs=True`` reports
+    :func:`relx.genes.same_gene.same_gene`) is not reported; ``same_gene_pairs=True`` reports
     it too, flagged with the reason in ``same_gene``. ``orthologs="human"``: each
     entity's ids start with its human orthologs (a mouse or rat gene's own ids follow), so
     networks and INDRA Statements use human ids; ``taxon`` still says whose gene it is.
@@ -324,7 +324,7 @@ class Extractor(StreamingExtractor):
     def _ground(self, doc: Document) -> Document:
         if not self.ground:
             return doc
-        from relx.ground_doc import ground_document  # the process-wide shipped lexicons
+        from relx.genes.document import ground_document  # the process-wide shipped lexicons
 
         return ground_document(doc, keep_given=True)   # species-aware; an input's ids first
 
@@ -371,7 +371,7 @@ class Extractor(StreamingExtractor):
         each sentence the pairs over the threshold, with their negation/speculation flags,
         and their calibrated probabilities in ``prob`` (by relation object); a pair of two
         names of one gene is dropped unless ``same_gene_pairs`` (its reason in ``prob``;
-        ``keys``: each document's :func:`relx.same_gene.abbreviation_keys`, by the id of
+        ``keys``: each document's :func:`relx.genes.same_gene.abbreviation_keys`, by the id of
         its abbreviation list, which a window's copy of the document shares)."""
         raw = self.model.scores(inst, in_domain=self.in_domain)
         scores = iter(raw.tolist())

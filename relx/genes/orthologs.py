@@ -4,7 +4,7 @@ Ids stay namespaced: ``HGNC:6001`` <-> ``MGI:96548`` (mouse) and ``RGD:620047`` 
 ``map_ids(ids, "human")`` is what an ``--orthologs human`` option needs: each mouse/rat id
 replaced by its human ortholog(s), other ids kept.
 
-Table file (``relx/data/orthologs.tsv.gz``, :func:`relx.ground_build.build_orthologs`):
+Table file (``relx/data/orthologs.tsv.gz``, :func:`lab.lexicon_build.build_orthologs`):
 gzip TSV, ``#`` comments, header ``hgnc mgi rgd``, one row per human gene with local ids,
 several joined by ``,``.
 """
@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from relx.errors import ConfigError
-from relx.species import HUMAN, MOUSE, RAT
+from relx.genes.species import HUMAN, MOUSE, RAT
 
 __all__ = ["Orthologs", "default_orthologs", "map_ids", "to_human"]
 

@@ -1,7 +1,7 @@
 """Species-aware grounding of a document's mentions, with confidence (the opt-in path:
 ``Grounder.ground_entities`` stays as it was, this is ``Grounder.ground_document``).
 
-Each gene/protein entity gets a species (:func:`relx.species.assign_species`, or human with
+Each gene/protein entity gets a species (:func:`relx.genes.species.assign_species`, or human with
 ``species=False``) and is grounded in that species' lexicon plus FamPlex
 (``Grounder.ground(text, taxon)``), trying in order:
 
@@ -28,7 +28,7 @@ does not ground takes its short form's when that is unambiguous.
 
 One grounding per surface form (normalised text) and species per document. A mention
 without a letter or no lexicon knows gets ``norm_ids=[]``, ``grounded=False`` -- never a guessed id. Confidence is
-:func:`relx.ground.confidence` of the candidates (weak: alias, other case, variant, ortholog,
+:func:`relx.genes.lexicon.confidence` of the candidates (weak: alias, other case, variant, ortholog,
 ambiguous), times 0.9 through an affix and 0.8 for mentions of two characters or fewer.
 """
 
@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from relx.doc import Document, Entity, SpeciesMention
-from relx.famplex import FamPlex, default_famplex
-from relx.ground import (
+from relx.genes.famplex import FamPlex, default_famplex
+from relx.genes.lexicon import (
     HUMAN,
     MOUSE,
     ORTHOLOG_FACTOR,
@@ -58,6 +58,7 @@ from relx.ground import (
     taxon_id,
     with_entity_updates,
 )
+from relx.genes.species import assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
     is_family_type,
@@ -65,10 +66,9 @@ from relx.ids import (
     namespace_of,
     namespaced_ids,
 )
-from relx.species import assign_species, find_species
 
 if TYPE_CHECKING:
-    from relx.species import SpeciesAssignment
+    from relx.genes.species import SpeciesAssignment
 
 __all__ = ["coordination_members", "ground_document", "resolve"]
 

@@ -1,6 +1,6 @@
 """How well the typed pass types and directs interaction pairs, on BioNLP-ST GE gold events.
 
-    python -m relx.app.typed_eval ../shared/corpora/bionlp-st-ge/2011/devel \\
+    python -m lab.typed_eval ../shared/corpora/bionlp-st-ge/2011/devel \\
         --out docs/runs/typed-pairs.json --cache runs/events/cache
 
 Reference: the gold proteins' pairs that gold events connect (:mod:`relx.ge.ppi_pairs`),

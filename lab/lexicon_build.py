@@ -1,12 +1,12 @@
-"""Building the data files relx grounds with, from the shared lexicons (see :mod:`relx.ground`).
+"""Building the data files relx grounds with, from the shared lexicons (see :mod:`relx.genes.lexicon`).
 
 * ``lexicon.tsv.gz`` (:func:`build_lexicon`): HGNC and FamPlex rows (human and shared), then
   MGI (mouse) and RGD (rat) rows, each group sorted by key (``Grounder`` relies on the order:
   it parses the mouse/rat rows only when a mouse or rat mention is grounded).
 * ``orthologs.tsv.gz`` (:func:`build_orthologs`): human gene -> mouse and rat orthologs, from
-  the HGNC table's MGI/RGD columns (read by :mod:`relx.orthologs`).
+  the HGNC table's MGI/RGD columns (read by :mod:`relx.genes.orthologs`).
 * ``famplex_relations.tsv.gz`` (:func:`build_famplex_relations`): FamPlex ``isa``/``partof``
-  edges between namespaced ids (``HGNC:6871 isa FPLX:ERK``; read by :mod:`relx.same_gene`).
+  edges between namespaced ids (``HGNC:6871 isa FPLX:ERK``; read by :mod:`relx.genes.same_gene`).
 
 Mouse/rat genes without an Ensembl gene id (transgenes, QTLs, markers) and predicted or
 non-coding ones by name (``Gm12345``, ``...Rik``, ``LOC...``, ``Mir...``, ``...-ps``,
@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from relx.ground import (
+from relx.genes.lexicon import (
     COLUMNS,
     LEXICON_FORMAT,
     PROTEIN_LOCUS_TYPES,
@@ -270,7 +270,7 @@ def build_lexicon(
             else 0, item[0]
 
     buf = io.StringIO()
-    buf.write(f"# {LEXICON_FORMAT} grounding lexicon for relx.ground\n")
+    buf.write(f"# {LEXICON_FORMAT} grounding lexicon for relx.genes.lexicon\n")
     buf.write(f"# sources: {'; '.join(sources)}\n")
     buf.write("# key: empty when form is given (key = form lower-cased); symbol: on an id's "
               "first row only; taxon: NCBI Taxonomy id of a gene (empty: family, complex, "

@@ -1,12 +1,12 @@
 """Grounding of protein/gene mentions to HGNC (human), MGI (mouse) and RGD (rat) genes and
 FamPlex families/complexes.
 
-:func:`relx.ground_build.build_lexicon` derives the compact lexicon relx ships
+:func:`lab.lexicon_build.build_lexicon` derives the compact lexicon relx ships
 (``relx/data/lexicon.tsv.gz``) from the HGNC, MGI, RGD tables and the FamPlex files; ``Grounder``
 looks mentions up in it. ``ground_entities`` fills ``Entity.norm_ids`` of a document with
 human/FamPlex candidates (abbreviation-aware), as relx always has;
-:func:`relx.ground_doc.ground_document` grounds each gene mention in its species
-(:mod:`relx.species`) and also sets ``taxon``, ``norm_confidence`` and ``grounded``. (Those
+:func:`relx.genes.document.ground_document` grounds each gene mention in its species
+(:mod:`relx.genes.species`) and also sets ``taxon``, ``norm_confidence`` and ``grounded``. (Those
 modules import this one, not the other way round.)
 
 Lexicon file: gzip TSV, ``#`` comment lines, then a column header and one row per
@@ -44,7 +44,7 @@ from relx.ids import CHEMICAL_NAMESPACES, is_protein_type, namespace_of, namespa
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
     from relx.doc import Document, Entity
-    from relx.orthologs import Orthologs
+    from relx.genes.orthologs import Orthologs
 
 __all__ = [
     "HUMAN",
@@ -252,7 +252,7 @@ class Grounder:
 
     Human and shared (FamPlex, chemical) rows load on first use; mouse and rat rows only
     when a mention is first grounded in those species. ``orthologs`` (default: the shipped
-    table, :mod:`relx.orthologs`) maps human entries to mouse/rat genes.
+    table, :mod:`relx.genes.orthologs`) maps human entries to mouse/rat genes.
     """
 
     def __init__(self, path: Path | str | None = None, *,
@@ -345,7 +345,7 @@ class Grounder:
     def orthologs(self) -> Orthologs:
         """The ortholog table (loaded on first use)."""
         if self._orthologs is None:
-            from relx.orthologs import default_orthologs
+            from relx.genes.orthologs import default_orthologs
 
             self._orthologs = default_orthologs()
         return self._orthologs

@@ -1,7 +1,7 @@
 """FamPlex families and complexes and their members (``isa`` / ``partof`` edges).
 
 Table file (``relx/data/famplex_relations.tsv.gz``, built by
-:func:`relx.ground_build.build_famplex_relations`): gzip TSV, ``#`` comments, header
+:func:`lab.lexicon_build.build_famplex_relations`): gzip TSV, ``#`` comments, header
 ``child relation parent``, namespaced ids (``HGNC:6871  isa  FPLX:ERK``).
 """
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 
 from relx.doc import Document, Entity
-from relx.famplex import FamPlex, default_famplex
-from relx.ground import Grounder, default_grounder, normalize_key
-from relx.ground_doc import resolve
+from relx.genes.document import resolve
+from relx.genes.famplex import FamPlex, default_famplex
+from relx.genes.lexicon import Grounder, default_grounder, normalize_key
 
 __all__ = ["REASONS", "abbreviation_keys", "same_gene"]
 
