@@ -1,0 +1,288 @@
+"""Gene naming on BioRED's training split: mentions, ids by species, end-to-end gene pairs.
+
+    python -m lab.genes.biored [--split dev|fit|all] [--shared ../shared] [--json out.json]
+        [--errors errors.tsv]
+
+The protocol is registered in docs/genes.md ("Naming genes on today's annotation"): a PMID is
+in the development split when ``sha1(pmid) % 5 == 0`` (86 abstracts), else in the fit split
+(314); rules and thresholds are chosen on the fit split only, errors are read there only.
+Never BioRED Dev/Test: only ``Train.PubTator.gz`` is read, and documents listed in
+``kept-pmids.txt`` are dropped.
+
+relx runs as a user runs it (``relx.load()`` on the raw title + abstract): its tagger,
+species, grounding and relation model. Scored against the gold ``GeneOrGeneProduct``
+mentions (NCBI Gene ids) and gene--gene relations:
+
+- ``mentions``: P / R of relx's gene mentions, exact and overlap;
+- ``ids``: of the gold mentions a relx mention overlaps (``found``), the share whose relx
+  mention's best id, as an NCBI Gene id, is a gold id (``best_right``), by the gold gene's
+  species (``human``, ``mouse``, ``other``); ``no_id``: found mentions whose relx mention has
+  no gene id at all (a FamPlex family counts as an id, never as right);
+- ``pairs``: document-level gene pairs by NCBI Gene id, the unordered id pairs of the
+  reported relations (best ids) against BioRED's gene--gene relations (any type);
+  ``pairs_gold_ids``: the same relation scores with every found mention given its gold id
+  (the ceiling the names allow).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from relx.doc import Document, Entity
+
+GENE_TYPE = "GeneOrGeneProduct"
+HUMAN_TAXON, MOUSE_TAXON = "9606", "10090"
+
+
+def shared_dir(shared: str | Path | None = None) -> Path:
+    return Path(shared or os.environ.get("RELX_DATA") or
+                Path(__file__).resolve().parents[2].parent / "shared")
+
+
+def in_dev(pmid: str) -> bool:
+    """The registered development split: ``sha1(pmid) % 5 == 0``."""
+    return int(hashlib.sha1(pmid.encode("ascii")).hexdigest(), 16) % 5 == 0
+
+
+@dataclass
+class GoldMention:
+    start: int
+    end: int
+    text: str
+    ids: frozenset[str]          # bare NCBI Gene ids ("3175")
+
+
+@dataclass
+class GoldDoc:
+    pmid: str
+    text: str
+    genes: list[GoldMention] = field(default_factory=list)
+    gene_pairs: set[frozenset[str]] = field(default_factory=set)
+
+
+def read_biored(shared: str | Path | None = None, split: str = "dev") -> list[GoldDoc]:
+    """BioRED train's documents of ``split`` (``dev``, ``fit`` or ``all``), kept PMIDs
+    dropped, with their gene mentions and gene--gene relation pairs."""
+    base = shared_dir(shared) / "corpora" / "biored"
+    kept = set((base / "kept-pmids.txt").read_text().split())
+    docs: dict[str, GoldDoc] = {}
+    titles: dict[str, str] = {}
+    rels: list[tuple[str, str, str]] = []
+    with gzip.open(base / "Train.PubTator.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            head = line.split("|", 2)
+            if len(head) == 3 and head[1] in ("t", "a"):
+                if head[1] == "t":
+                    titles[head[0]] = head[2]
+                else:
+                    docs[head[0]] = GoldDoc(head[0], titles.pop(head[0]) + " " + head[2])
+                continue
+            cols = line.split("\t")
+            if len(cols) == 6 and cols[4] == GENE_TYPE:
+                ids = frozenset(i.strip() for i in cols[5].replace(";", ",").split(",")
+                                if i.strip() and i.strip() != "-")
+                docs[cols[0]].genes.append(GoldMention(int(cols[1]), int(cols[2]), cols[3], ids))
+            elif len(cols) >= 4 and not cols[1].isdigit():
+                rels.append((cols[0], cols[2], cols[3]))
+    for pmid, a, b in rels:
+        d = docs[pmid]
+        gene_ids = {i for m in d.genes for i in m.ids}
+        if a in gene_ids and b in gene_ids and a != b:
+            d.gene_pairs.add(frozenset((a, b)))
+    want = {"dev": lambda p: in_dev(p), "fit": lambda p: not in_dev(p),
+            "all": lambda p: True}[split]
+    return [d for p, d in docs.items() if p not in kept and want(p)]
+
+
+class NcbiIds:
+    """HGNC / MGI ids -> NCBI Gene ids, and each NCBI Gene id's species, from the NCBI
+    ``gene_info`` tables of ``../shared/lexicons/ncbi-gene``."""
+
+    def __init__(self, shared: str | Path | None = None) -> None:
+        self.to_ncbi: dict[str, str] = {}
+        self.taxon: dict[str, str] = {}
+        folder = shared_dir(shared) / "lexicons" / "ncbi-gene"
+        for name in ("Homo_sapiens.gene_info.gz", "Mus_musculus.gene_info.gz"):
+            with gzip.open(folder / name, "rt", encoding="utf-8") as fh:
+                for line in fh:
+                    if line.startswith("#"):
+                        continue
+                    cols = line.split("\t")
+                    self.taxon[cols[1]] = cols[0]
+                    for x in cols[5].split("|"):
+                        if x.startswith(("HGNC:HGNC:", "MGI:MGI:")):
+                            self.to_ncbi[x.split(":", 1)[1]] = cols[1]
+
+    def ncbi(self, cid: str) -> str | None:
+        """The bare NCBI Gene id of a relx id (``NCBIGene:7157``, ``HGNC:11998``)."""
+        if cid.startswith("NCBIGene:"):
+            return cid.split(":", 1)[1]
+        return self.to_ncbi.get(cid)
+
+    def species(self, ncbi_id: str) -> str:
+        return {HUMAN_TAXON: "human", MOUSE_TAXON: "mouse"}.get(self.taxon.get(ncbi_id, ""), "other")
+
+
+def gene_ids(e: Entity, ncbi: NcbiIds) -> list[str]:
+    """An entity's NCBI Gene ids, best first (its ``ncbi_ids`` when relx set them)."""
+    given = getattr(e, "ncbi_ids", None)
+    if given:
+        return [i.split(":", 1)[1] for i in given]
+    return [n for n in (ncbi.ncbi(i) for i in e.norm_ids) if n]
+
+
+def _entities(doc: Document) -> Iterator[Entity]:
+    for s in doc.sentences:
+        yield from s.entities
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _span(e: Entity) -> tuple[int, int]:
+    return e.spans[0].start, e.spans[-1].end
+
+
+def _prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_gold if n_gold else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4),
+            "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "tp": tp,
+            "predicted": n_pred, "gold": n_gold}
+
+
+@dataclass
+class Tally:
+    """Counts over documents; :meth:`report` turns them into the figures."""
+
+    exact_tp: int = 0
+    overlap_pred: int = 0
+    overlap_gold: int = 0
+    n_pred: int = 0
+    n_gold: int = 0
+    found: collections.Counter = field(default_factory=collections.Counter)
+    right: collections.Counter = field(default_factory=collections.Counter)
+    no_id: int = 0
+    pair_tp: int = 0
+    pair_pred: int = 0
+    pair_gold: int = 0
+    ceil_tp: int = 0
+    ceil_pred: int = 0
+    errors: list[tuple[str, ...]] = field(default_factory=list)
+
+    def report(self) -> dict[str, object]:
+        found = sum(self.found.values())
+        return {
+            "mentions": {
+                "exact": _prf(self.exact_tp, self.n_pred, self.n_gold),
+                "overlap": {"precision": round(self.overlap_pred / self.n_pred, 4)
+                            if self.n_pred else 0.0,
+                            "recall": round(self.overlap_gold / self.n_gold, 4)
+                            if self.n_gold else 0.0}},
+            "ids": {"found": found,
+                    "best_right": round(sum(self.right.values()) / found, 4) if found else 0.0,
+                    "no_id": round(self.no_id / found, 4) if found else 0.0,
+                    **{sp: {"found": self.found[sp],
+                            "best_right": round(self.right[sp] / self.found[sp], 4)
+                            if self.found[sp] else None}
+                       for sp in ("human", "mouse", "other")}},
+            "pairs": _prf(self.pair_tp, self.pair_pred, self.pair_gold),
+            "pairs_gold_ids": _prf(self.ceil_tp, self.ceil_pred, self.pair_gold),
+        }
+
+
+def score_document(gold: GoldDoc, doc: Document, relations: Iterable, ncbi: NcbiIds,
+                   tally: Tally) -> None:
+    """Add one document's mention, id and pair counts to ``tally``."""
+    from relx.ids import is_protein_type
+
+    ents = [e for e in _entities(doc) if is_protein_type(e.type)]
+    pred = [(_span(e), e) for e in ents]
+    gold_spans = [((m.start, m.end), m) for m in gold.genes]
+    tally.n_pred += len(pred)
+    tally.n_gold += len(gold_spans)
+    tally.exact_tp += len({s for s, _ in pred} & {s for s, _ in gold_spans})
+    tally.overlap_pred += sum(any(_overlap(s, g) for g, _ in gold_spans) for s, _ in pred)
+    gold_of: dict[str, frozenset[str]] = {}      # relx entity id -> gold ids it overlaps
+    for gspan, m in gold_spans:
+        hits = [e for s, e in pred if _overlap(s, gspan)]
+        if not hits:
+            tally.errors.append((gold.pmid, "missed", m.text, ",".join(sorted(m.ids)), ""))
+            continue
+        tally.overlap_gold += 1
+        e = min(hits, key=lambda h: abs(_span(h)[0] - gspan[0]) + abs(_span(h)[1] - gspan[1]))
+        gold_of[e.id] = gold_of.get(e.id, frozenset()) | m.ids
+        species = ncbi.species(min(m.ids)) if m.ids else "other"
+        tally.found[species] += 1
+        ids = gene_ids(e, ncbi)
+        if not e.norm_ids:
+            tally.no_id += 1
+        ok = bool(ids) and ids[0] in m.ids
+        tally.right[species] += ok
+        if not ok:
+            tally.errors.append((gold.pmid, species, m.text, ",".join(sorted(m.ids)),
+                                 f"{e.text} -> {','.join(e.norm_ids[:3]) or '-'}"))
+    predicted: set[frozenset[str]] = set()
+    ceiling: set[frozenset[str]] = set()
+    for r in relations:
+        a, b = gene_ids(r.entity1, ncbi), gene_ids(r.entity2, ncbi)
+        if a and b and a[0] != b[0]:
+            predicted.add(frozenset((a[0], b[0])))
+        ga, gb = gold_of.get(r.entity1.id), gold_of.get(r.entity2.id)
+        if ga and gb:
+            ceiling |= {frozenset((x, y)) for x in ga for y in gb if x != y}
+    tally.pair_pred += len(predicted)
+    tally.pair_gold += len(gold.gene_pairs)
+    tally.pair_tp += len(predicted & gold.gene_pairs)
+    tally.ceil_pred += len(ceiling)
+    tally.ceil_tp += len(ceiling & gold.gene_pairs)
+
+
+def evaluate(docs: list[GoldDoc], extractor=None, ncbi: NcbiIds | None = None,
+             shared: str | Path | None = None) -> Tally:
+    """Run ``extractor`` (default ``relx.load()``) on the raw texts and score them."""
+    import relx
+
+    ex = extractor or relx.load()
+    ncbi = ncbi or NcbiIds(shared)
+    tally = Tally()
+    inputs = [Document(id=d.pmid, text=d.text) for d in docs]
+    by_id = {d.pmid: d for d in docs}
+    for doc, found, _ in ex.annotate(inputs):
+        score_document(by_id[doc.id], doc, found, ncbi, tally)
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=("dev", "fit", "all"), default="fit")
+    ap.add_argument("--shared", type=Path, default=None)
+    ap.add_argument("--json", type=Path, help="write the figures here")
+    ap.add_argument("--errors", type=Path, help="write the id errors here (fit split only)")
+    a = ap.parse_args(argv)
+    if a.errors and a.split != "fit":
+        ap.error("errors are read on the fit split only (docs/genes.md)")
+    tally = evaluate(read_biored(a.shared, a.split), shared=a.shared)
+    rep = {"split": a.split, **tally.report()}
+    text = json.dumps(rep, indent=1)
+    print(text)
+    if a.json:
+        a.json.write_text(text + "\n", encoding="utf-8")
+    if a.errors:
+        a.errors.write_text("".join("\t".join(e) + "\n" for e in tally.errors), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
