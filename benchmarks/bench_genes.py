@@ -2,7 +2,7 @@
 
     python benchmarks/bench_genes.py [--old models/relx_bio_sm] [--new runs/<run>/model-best]
         [--genes ../shared/corpora/genes] [--shared ../shared] [--external] [--json out.json]
-        [--parts ner grounding]
+        [--parts ner grounding biored] [--biored-split dev|fit]
 
 Each model is a spaCy pipeline directory (the shipped pipeline, an assembled candidate or a
 ``spacy train`` output); only its tokenizer and ``ner`` run. Sets scored (PROTEIN spans
@@ -212,8 +212,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--mouse-gene-info", type=Path,
                     help="NCBI Mus_musculus.gene_info.gz: MGI -> NCBI Gene for GNAT-100 mouse")
-    ap.add_argument("--parts", nargs="+", choices=("ner", "grounding"),
-                    default=["ner", "grounding"], help="what to measure (default: both)")
+    ap.add_argument("--parts", nargs="+", choices=("ner", "grounding", "biored"),
+                    default=["ner", "grounding"],
+                    help="what to measure (default: ner and grounding; biored: gene naming "
+                         "and end-to-end gene pairs on BioRED train, lab/genes/biored.py)")
+    ap.add_argument("--biored-split", choices=("dev", "fit"), default="dev",
+                    help="BioRED train split for --parts biored (docs/genes.md: dev is scored "
+                         "for reporting only)")
     a = ap.parse_args(argv)
     genes = a.genes or a.shared / "corpora" / "genes"
     out: dict = {}
@@ -224,6 +229,13 @@ def main(argv: list[str] | None = None) -> None:
 
         out["grounding"] = figures(genes, a.shared, a.mouse_gene_info)
         print(markdown(out["grounding"]))
+    if "biored" in a.parts:
+        from lab.genes.biored import evaluate, read_biored
+        from lab.genes.biored import markdown as biored_markdown
+
+        rep = evaluate(read_biored(a.shared, a.biored_split), shared=a.shared).report()
+        out["biored"] = {"split": a.biored_split, **rep}
+        print(biored_markdown(out["biored"]))
     if a.json:
         a.json.write_text(json.dumps(out, indent=1))
 

@@ -264,6 +264,26 @@ def evaluate(docs: list[GoldDoc], extractor=None, ncbi: NcbiIds | None = None,
     return tally
 
 
+def markdown(rep: dict) -> str:
+    """The figures of :meth:`Tally.report` (plus ``split``) as a short markdown table."""
+    m, ids = rep["mentions"], rep["ids"]
+    rows = [("gene mentions, exact P / R", f"{m['exact']['precision']:.3f} / "
+             f"{m['exact']['recall']:.3f}"),
+            ("gene mentions, overlap P / R", f"{m['overlap']['precision']:.3f} / "
+             f"{m['overlap']['recall']:.3f}")]
+    for sp in ("human", "mouse", "other"):
+        if ids[sp]["found"]:
+            rows.append((f"{sp} mentions found: best id right",
+                         f"{ids[sp]['best_right']:.3f} of {ids[sp]['found']}"))
+    rows += [("found mentions without an id", f"{ids['no_id']:.3f}"),
+             ("gene pairs by NCBI Gene id, P / R / F1",
+              "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs"])),
+             ("the same with gold ids (ceiling), P / R / F1",
+              "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs_gold_ids"]))]
+    head = f"BioRED train, {rep.get('split', '?')} split\n\n| figure | relx |\n|---|---|\n"
+    return head + "\n".join(f"| {a} | {b} |" for a, b in rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=("dev", "fit", "all"), default="fit")
@@ -276,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     tally = evaluate(read_biored(a.shared, a.split), shared=a.shared)
     rep = {"split": a.split, **tally.report()}
     text = json.dumps(rep, indent=1)
-    print(text)
+    print(markdown(rep))
     if a.json:
         a.json.write_text(text + "\n", encoding="utf-8")
     if a.errors:
