@@ -58,6 +58,7 @@ from relx.genes.lexicon import (
     taxon_id,
     with_entity_updates,
 )
+from relx.genes.ranker import NameCandidate, NameRanker, candidates, default_ranker
 from relx.genes.species import assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -73,6 +74,8 @@ if TYPE_CHECKING:
 __all__ = ["coordination_members", "ground_document", "resolve"]
 
 AFFIX_FACTOR = 0.9
+#: mentions with a shorter key are left to exact matching (no 3-gram search)
+MIN_RANKED = 4
 SHORT_FACTOR = 0.8
 
 _SEP = r"\s*(?:/|,\s*and|,\s*or|,|&|\band\b|\bor\b)\s*"
@@ -220,6 +223,30 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
     return Grounding((), 0.0, taxon, "none")
 
 
+def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker) -> Document:
+    """``doc`` with its gene mentions that no lexicon key grounds given the ranker's best
+    candidate, when it is sure enough (:mod:`relx.genes.ranker`)."""
+    ents = [e for s in doc.sentences for e in s.entities]
+    if not any(_is_gene(e.type) and not e.norm_ids for e in ents):
+        return doc
+    context = frozenset(e.norm_ids[0] for e in ents if e.norm_ids)
+    memo: dict[tuple[str, str | None], tuple[NameCandidate, float] | None] = {}
+
+    def update(e: Entity) -> dict[str, object]:
+        text = _text(doc, e)
+        if e.norm_ids or not _is_gene(e.type) or len(_key(text)) < MIN_RANKED:
+            return {}
+        key = (_key(text), e.taxon)
+        if key not in memo:
+            memo[key] = ranker.best(candidates(g, text, e.taxon, context))
+        hit = memo[key]
+        if hit is None:
+            return {}
+        return {"norm_ids": [hit[0].id], "grounded": True, "norm_confidence": round(hit[1], 3)}
+
+    return with_entity_updates(doc, update)
+
+
 def _from_orthologs(g: Grounder, text: str) -> list[GroundingCandidate]:
     best: dict[str, GroundingCandidate] = {}
     for other in (MOUSE, RAT):
@@ -248,11 +275,14 @@ def _text(doc: Document, e: Entity) -> str:
 
 def ground_document(doc: Document, grounder: Grounder | None = None, *, species: bool = True,
                     overwrite: bool = True, keep_given: bool = False,
-                    famplex: FamPlex | None = None) -> Document:
+                    famplex: FamPlex | None = None,
+                    ranker: NameRanker | bool | None = None) -> Document:
     """A copy of ``doc`` whose entities carry ``norm_ids`` (best first), ``norm_confidence``,
     ``grounded`` and, for genes/proteins, ``taxon``; ``doc.species`` lists the organisms
     named (with ``species``). ``overwrite`` and ``keep_given`` as in
     ``Grounder.ground_entities`` (given ids first; then the confidence is None).
+    ``ranker``: the learned ranker for mentions no lexicon key grounds
+    (:mod:`relx.genes.ranker`; None: the shipped one, False: none).
     """
     g = grounder or default_grounder()
     fam = famplex or default_famplex()
@@ -306,6 +336,9 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         return out
 
     grounded = with_entity_updates(doc, update, overwrite=overwrite)
+    rank = default_ranker() if ranker is None or ranker is True else ranker or None
+    if rank is not None:
+        grounded = _rank_ungrounded(grounded, g, rank)
     if not species:
         return grounded
     grounded.species = [SpeciesMention(start=h.start, end=h.end, text=h.text, taxon=h.taxon,

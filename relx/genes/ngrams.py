@@ -1,0 +1,70 @@
+"""Character 3-gram search over lexicon keys: the names no exact key reaches.
+
+:class:`NgramIndex` holds every key of one species' lexicon (compact, lower-case forms,
+:func:`relx.genes.lexicon.normalize_key`) as a sorted array of (3-gram code, key number)
+postings, built with NumPy in well under a second for the ~100,000 human keys.
+:meth:`NgramIndex.search` gives the keys sharing the most 3-grams with a query, scored by the
+Dice coefficient of their 3-gram sets: ``2 |A & B| / (|A| + |B|)`` in [0, 1].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+__all__ = ["NgramIndex"]
+
+#: keys shorter than this are symbols, left to exact matching
+MIN_KEY = 5
+
+
+def _codes(text: bytes) -> np.ndarray:
+    """The distinct 3-gram codes of one key, shape (n,), int64."""
+    a = np.frombuffer(text, dtype=np.uint8).astype(np.int64)
+    if a.size < 3:
+        return np.zeros(0, dtype=np.int64)
+    return np.unique((a[:-2] << 16) | (a[1:-1] << 8) | a[2:])
+
+
+class NgramIndex:
+    """3-gram postings of ``keys`` (ASCII after compaction; other keys are skipped)."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        kept = [k for k in keys if len(k) >= MIN_KEY and k.isascii()]
+        self.keys: list[str] = kept
+        if not kept:
+            self._codes = np.zeros(0, dtype=np.int64)
+            self._owner = np.zeros(0, dtype=np.int32)
+            self._sizes = np.zeros(0, dtype=np.int32)
+            return
+        joined = np.frombuffer("\x00".join(kept).encode("ascii"), dtype=np.uint8)
+        a = joined.astype(np.int64)
+        codes = (a[:-2] << 16) | (a[1:-1] << 8) | a[2:]
+        owner = np.cumsum(joined == 0, dtype=np.int32)[:-2]
+        ok = (joined[:-2] != 0) & (joined[1:-1] != 0) & (joined[2:] != 0)
+        pairs = np.unique((codes[ok] << 20) | owner[ok].astype(np.int64))  # distinct per key
+        self._codes = pairs >> 20
+        self._owner = (pairs & ((1 << 20) - 1)).astype(np.int32)
+        self._sizes = np.bincount(self._owner, minlength=len(kept)).astype(np.int32)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def search(self, key: str, k: int = 10, min_dice: float = 0.5) -> list[tuple[str, float]]:
+        """Up to ``k`` keys most like ``key`` (compact lower-case form) with their Dice
+        scores, best first, those under ``min_dice`` left out; ``key`` itself included when
+        it is a key."""
+        if not key.isascii() or len(key) < 3 or not self.keys:
+            return []
+        q = _codes(key.encode("ascii"))
+        lo = np.searchsorted(self._codes, q, side="left")
+        hi = np.searchsorted(self._codes, q, side="right")
+        if not (hi > lo).any():
+            return []
+        hits = np.concatenate([self._owner[a:b] for a, b in zip(lo, hi, strict=True) if b > a])
+        owners, shared = np.unique(hits, return_counts=True)
+        dice = 2.0 * shared / (q.size + self._sizes[owners])
+        order = np.argsort(-dice, kind="stable")[:k]
+        return [(self.keys[owners[i]], round(float(dice[i]), 4)) for i in order
+                if dice[i] >= min_dice]
