@@ -58,6 +58,7 @@ from relx.genes.lexicon import (
     taxon_id,
     with_entity_updates,
 )
+from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.ranker import NameCandidate, NameRanker, candidates, default_ranker
 from relx.genes.species import assign_species, find_species
 from relx.ids import (
@@ -276,13 +277,16 @@ def _text(doc: Document, e: Entity) -> str:
 def ground_document(doc: Document, grounder: Grounder | None = None, *, species: bool = True,
                     overwrite: bool = True, keep_given: bool = False,
                     famplex: FamPlex | None = None,
-                    ranker: NameRanker | bool | None = None) -> Document:
+                    ranker: NameRanker | bool | None = None,
+                    members: FamilyMembers | bool | None = None) -> Document:
     """A copy of ``doc`` whose entities carry ``norm_ids`` (best first), ``norm_confidence``,
     ``grounded`` and, for genes/proteins, ``taxon``; ``doc.species`` lists the organisms
     named (with ``species``). ``overwrite`` and ``keep_given`` as in
     ``Grounder.ground_entities`` (given ids first; then the confidence is None).
     ``ranker``: the learned ranker for mentions no lexicon key grounds
-    (:mod:`relx.genes.ranker`; None: the shipped one, False: none).
+    (:mod:`relx.genes.ranker`; None: the shipped one, False: none); ``members``: the
+    member a family name stands for (:mod:`relx.genes.members`; None: the shipped table,
+    False: none).
     """
     g = grounder or default_grounder()
     fam = famplex or default_famplex()
@@ -339,6 +343,9 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     rank = default_ranker() if ranker is None or ranker is True else ranker or None
     if rank is not None:
         grounded = _rank_ungrounded(grounded, g, rank)
+    family = default_members() if members is None or members is True else members or None
+    if family is not None:
+        grounded = with_members(grounded, family)
     if not species:
         return grounded
     grounded.species = [SpeciesMention(start=h.start, end=h.end, text=h.text, taxon=h.taxon,

@@ -1,0 +1,95 @@
+"""Learn which member gene a FamPlex family name stands for, from BioRED train's fit split.
+
+    python -m lab.genes.family_members [--shared ../shared]
+        [--out relx/data/family_members.json] [--min-count 2] [--min-share 0.5]
+
+relx (tagger, species, grounding with the shipped ranker, no member table) runs on the raw
+fit-split abstracts; for each gold gene mention whose overlapping relx mention has a FamPlex
+best id, the gold genes are taken as human genes (mouse ones through their human ortholog)
+and counted when they are FamPlex members of that family. A family gets the member counted
+most often when that is at least ``--min-count`` mentions and ``--min-share`` of the
+family's mentions (registered in docs/genes.md). The development split is never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+from pathlib import Path
+
+from lab.genes.biored import NcbiIds, _entities, _overlap, _span, read_biored
+from relx.doc import Document
+from relx.genes.document import ground_document
+from relx.genes.famplex import default_famplex
+from relx.genes.members import FamilyMembers
+from relx.genes.orthologs import default_orthologs
+from relx.ids import is_protein_type
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def family_counts(shared: Path | None) -> dict[str, collections.Counter]:
+    """Family id -> Counter of the human member genes its fit mentions were annotated with
+    (key ``""``: mentions annotated with no member)."""
+    import relx
+
+    docs = read_biored(shared, "fit")
+    ncbi = NcbiIds(shared)
+    to_local = {v: k for k, v in ncbi.to_ncbi.items()}         # NCBI -> HGNC:n / MGI:n
+    fam, orth = default_famplex(), default_orthologs()
+    ex = relx.load(types=False, ground=False)
+    counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for gold, (doc, _, _) in zip(docs, ex.annotate(
+            [Document(id=d.pmid, text=d.text) for d in docs]), strict=True):
+        doc = ground_document(doc, members=False)
+        for e in _entities(doc):
+            if not (is_protein_type(e.type) and e.norm_ids and e.norm_ids[0].startswith("FPLX:")):
+                continue
+            family = e.norm_ids[0]
+            members = fam.members(family)
+            for gm in gold.genes:
+                if not _overlap(_span(e), (gm.start, gm.end)):
+                    continue
+                human = set()
+                for n in gm.ids:
+                    local = to_local.get(n)
+                    if local is None:
+                        continue
+                    human |= {local} if local.startswith("HGNC:") else set(orth.to_human(local))
+                hits = sorted(human & members)
+                counts[family].update(hits or [""])
+    return counts
+
+
+def choose(counts: dict[str, collections.Counter], min_count: int, min_share: float
+           ) -> tuple[FamilyMembers, dict[str, dict[str, int]]]:
+    members, shares, kept = {}, {}, {}
+    for family, c in counts.items():
+        n = sum(c.values())
+        best = [(k, v) for k, v in c.most_common() if k]
+        if best and best[0][1] >= min_count and best[0][1] / n >= min_share:
+            members[family], shares[family] = best[0][0], best[0][1] / n
+            kept[family] = {"mentions": n, "with_member": best[0][1]}
+    return FamilyMembers(members, shares), kept
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--shared", type=Path, default=None)
+    ap.add_argument("--out", type=Path, default=ROOT / "relx" / "data" / "family_members.json")
+    ap.add_argument("--min-count", type=int, default=2)
+    ap.add_argument("--min-share", type=float, default=0.5)
+    a = ap.parse_args(argv)
+    counts = family_counts(a.shared)
+    table, kept = choose(counts, a.min_count, a.min_share)
+    a.out.write_text(json.dumps(table.to_json(kept), indent=1) + "\n", encoding="utf-8")
+    print(f"{len(table.members)} of {len(counts)} families get a member -> {a.out}")
+    for f, v in sorted(kept.items()):
+        print(f"  {f}: {table.members[f]} ({v['with_member']} of {v['mentions']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""The member gene a family name stands for in text (``Ras`` -> HRAS, ``AMPK`` -> PRKAA1).
+
+Curators annotate a family name with the gene the text means; relx learns which member
+that is per FamPlex family from BioRED train's fit split (``lab/genes/family_members.py``,
+``relx/data/family_members.json``: family id -> human member, with its counts). A mention
+whose best id is such a family gets the member, in the mention's species, as its best id;
+the family id stays second.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from importlib import resources
+from pathlib import Path
+
+from relx.doc import Document, Entity
+from relx.errors import ConfigError
+from relx.genes.lexicon import HUMAN, with_entity_updates
+from relx.genes.orthologs import Orthologs, default_orthologs
+
+__all__ = ["FamilyMembers", "default_members", "with_members"]
+
+MEMBERS_FORMAT = "relx-family-members/1"
+
+
+class FamilyMembers:
+    """Family id -> the human member gene it stands for (``members``), with the share of
+    the family's training mentions annotated with that member (``shares``)."""
+
+    def __init__(self, members: dict[str, str], shares: dict[str, float] | None = None,
+                 orthologs: Orthologs | None = None) -> None:
+        self.members = dict(members)
+        self.shares = dict(shares or {})
+        self._orthologs = orthologs
+
+    @classmethod
+    def from_json(cls, data: dict) -> FamilyMembers:
+        if data.get("format") != MEMBERS_FORMAT:
+            raise ConfigError("not a relx family-members table")
+        fams = data["families"]
+        return cls({f: v["member"] for f, v in fams.items()},
+                   {f: v["share"] for f, v in fams.items()})
+
+    def to_json(self, counts: dict[str, dict[str, int]] | None = None) -> dict:
+        return {"format": MEMBERS_FORMAT, "families": {
+            f: {"member": m, "share": round(self.shares.get(f, 1.0), 3),
+                **(counts or {}).get(f, {})} for f, m in sorted(self.members.items())}}
+
+    def member(self, family: str, taxon: str | None) -> str | None:
+        """The member of ``family`` in ``taxon`` (human by default), or None."""
+        human = self.members.get(family)
+        if human is None or taxon in (None, HUMAN):
+            return human
+        if self._orthologs is None:
+            self._orthologs = default_orthologs()
+        found = self._orthologs.from_human(human, taxon)
+        return found[0] if len(found) == 1 else None
+
+
+def with_members(doc: Document, members: FamilyMembers) -> Document:
+    """``doc`` with each gene mention whose best id is a family with a known member given
+    that member first (confidence times the member's share)."""
+
+    def update(e: Entity) -> dict[str, object]:
+        if not e.norm_ids or not e.norm_ids[0].startswith("FPLX:"):
+            return {}
+        m = members.member(e.norm_ids[0], e.taxon)
+        if m is None:
+            return {}
+        conf = e.norm_confidence
+        share = members.shares.get(e.norm_ids[0], 1.0)
+        return {"norm_ids": list(dict.fromkeys([m, *e.norm_ids])),
+                "norm_confidence": None if conf is None else round(conf * share, 3)}
+
+    if not any(e.norm_ids and e.norm_ids[0].startswith("FPLX:")
+               for s in doc.sentences for e in s.entities):
+        return doc
+    return with_entity_updates(doc, update)
+
+
+_DEFAULT: list[FamilyMembers | None] = []
+_LOCK = threading.Lock()
+
+
+def default_members(path: Path | str | None = None) -> FamilyMembers | None:
+    """The shipped table (``relx/data/family_members.json``) or the one at ``path``; None
+    when none is shipped."""
+    if path is not None:
+        return FamilyMembers.from_json(json.loads(Path(path).read_text("utf-8")))
+    with _LOCK:
+        if not _DEFAULT:
+            f = resources.files("relx").joinpath("data/family_members.json")
+            _DEFAULT.append(FamilyMembers.from_json(json.loads(f.read_text("utf-8")))
+                            if f.is_file() else None)
+        return _DEFAULT[0]

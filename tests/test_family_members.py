@@ -1,0 +1,39 @@
+"""relx.genes.members: the member a family name stands for, learned from BioRED train."""
+
+from __future__ import annotations
+
+import pytest
+
+from relx.doc import Document, Entity, Sentence, Span
+from relx.errors import ConfigError
+from relx.genes.document import ground_document
+from relx.genes.members import FamilyMembers, default_members, with_members
+
+
+def _doc(text: str, mention: str) -> Document:
+    start = text.index(mention)
+    ent = Entity(id="e1", spans=[Span(start=start, end=start + len(mention))], text=mention)
+    return Document(id="d", text=text, sentences=[
+        Sentence(id="s", text=text, start=0, end=len(text), entities=[ent])])
+
+
+def test_a_family_gets_its_member_first_and_keeps_the_family() -> None:
+    table = FamilyMembers({"FPLX:RAS": "HGNC:5173"}, {"FPLX:RAS": 0.5})
+    doc = ground_document(_doc("Ras activates Raf in these cells.", "Ras"), members=False)
+    assert doc.sentences[0].entities[0].norm_ids[0] == "FPLX:RAS"
+    out = with_members(doc, table).sentences[0].entities[0]
+    assert out.norm_ids[:2] == ["HGNC:5173", "FPLX:RAS"]                    # HRAS
+    before = doc.sentences[0].entities[0].norm_confidence
+    assert out.norm_confidence == pytest.approx(before * 0.5, abs=1e-3)
+    assert FamilyMembers.from_json(table.to_json()).members == table.members
+    with pytest.raises(ConfigError):
+        FamilyMembers.from_json({"format": "x", "families": {}})
+
+
+def test_the_shipped_table_in_human_and_mouse() -> None:
+    table = default_members()
+    assert table is not None and table.member("FPLX:VEGF", None) == "HGNC:12680"   # VEGFA
+    assert table.member("FPLX:VEGF", "NCBITaxon:10090") == "MGI:103178"            # Vegfa
+    assert table.member("FPLX:no_such_family", None) is None
+    human = ground_document(_doc("VEGF induces angiogenesis in patients.", "VEGF"))
+    assert human.sentences[0].entities[0].norm_ids[:2] == ["HGNC:12680", "FPLX:VEGF"]
