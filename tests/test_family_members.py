@@ -1,4 +1,5 @@
-"""relx.genes.members: the member a family name stands for, learned from BioRED train."""
+"""relx.genes.members and .confidence: the member a family name stands for and calibrated
+confidences, both learned from BioRED train."""
 
 from __future__ import annotations
 
@@ -37,3 +38,19 @@ def test_the_shipped_table_in_human_and_mouse() -> None:
     assert table.member("FPLX:no_such_family", None) is None
     human = ground_document(_doc("VEGF induces angiogenesis in patients.", "VEGF"))
     assert human.sentences[0].entities[0].norm_ids[:2] == ["HGNC:12680", "FPLX:VEGF"]
+
+
+def test_confidences_are_mapped_through_the_shipped_calibration() -> None:
+    from relx.genes.confidence import ConfidenceMap, default_confidence_map
+
+    cmap = ConfidenceMap([0.0, 0.5, 1.0], [0.1, 0.4, 0.9])
+    assert (cmap(0.25), cmap(1.0)) == (0.25, 0.9)
+    assert ConfidenceMap.from_json(cmap.to_json()).y.tolist() == [0.1, 0.4, 0.9]
+    with pytest.raises(ConfigError):
+        ConfidenceMap([0.5, 0.2], [0.1, 0.2])
+    shipped = default_confidence_map()
+    assert shipped is not None and list(shipped.y) == sorted(shipped.y)   # monotone
+    doc = _doc("JAK1 phosphorylates STAT5 in these cells.", "STAT5")
+    raw = ground_document(doc, calibration=False).sentences[0].entities[0]
+    out = ground_document(doc).sentences[0].entities[0]
+    assert out.norm_ids == raw.norm_ids and out.norm_confidence == shipped(raw.norm_confidence)

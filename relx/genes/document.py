@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from relx.doc import Document, Entity, SpeciesMention
+from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
     HUMAN,
@@ -278,7 +279,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
                     overwrite: bool = True, keep_given: bool = False,
                     famplex: FamPlex | None = None,
                     ranker: NameRanker | bool | None = None,
-                    members: FamilyMembers | bool | None = None) -> Document:
+                    members: FamilyMembers | bool | None = None,
+                    calibration: ConfidenceMap | bool | None = None) -> Document:
     """A copy of ``doc`` whose entities carry ``norm_ids`` (best first), ``norm_confidence``,
     ``grounded`` and, for genes/proteins, ``taxon``; ``doc.species`` lists the organisms
     named (with ``species``). ``overwrite`` and ``keep_given`` as in
@@ -286,7 +288,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     ``ranker``: the learned ranker for mentions no lexicon key grounds
     (:mod:`relx.genes.ranker`; None: the shipped one, False: none); ``members``: the
     member a family name stands for (:mod:`relx.genes.members`; None: the shipped table,
-    False: none).
+    False: none); ``calibration``: the map of raw confidences to probabilities
+    (:mod:`relx.genes.confidence`; None: the shipped one, False: raw scores).
     """
     g = grounder or default_grounder()
     fam = famplex or default_famplex()
@@ -346,6 +349,10 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     family = default_members() if members is None or members is True else members or None
     if family is not None:
         grounded = with_members(grounded, family)
+    cmap = (default_confidence_map() if calibration is None or calibration is True
+            else calibration or None)
+    if cmap is not None:
+        grounded = calibrated(grounded, cmap)
     if not species:
         return grounded
     grounded.species = [SpeciesMention(start=h.start, end=h.end, text=h.text, taxon=h.taxon,
