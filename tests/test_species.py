@@ -176,6 +176,21 @@ def test_yeast_nomenclature_and_mammal_sentences() -> None:
     assert {a.taxon for a in assign_species(mouse).values()} == {MOUSE}  # a mammal already
 
 
+def test_xenograft_hosts_name_their_sentence_only() -> None:
+    assert hits("tumors from BALB/c nude mice; NOD/SCID mice; mice bearing KU7 cells") == [
+        ("mice", MOUSE, "xenograft"), ("mice", MOUSE, "xenograft"),
+        ("mice", MOUSE, "xenograft")]
+    assert hits("mice were fed") == [("mice", MOUSE, "name")]
+    text = ("Expression of HRH3 in human tissue arrays was measured. "  # PMID 19825989
+            "In vivo experiments were done in BALB/c nude mice. Tumors were excised and "
+            "evaluated for expression of PKCalpha and VEGF-C. Curcumin decreased growth in "
+            "athymic nude mice bearing KU7 cells and decreased Sp1 levels in tumors.")
+    got = assign_species(doc_of(text, ["HRH3", "PKCalpha", "VEGF-C", "Sp1"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
+        (HUMAN, "sentence"), (HUMAN, "paragraph"), (HUMAN, "paragraph"),  # tumour: human
+        (MOUSE, "sentence")]  # in the host's own sentence, BioRED gives the host's gene
+
+
 def test_assign_species_default_and_names_inside_mentions() -> None:
     text = "chicken ovalbumin upstream promoter transcription factor binds p53."
     doc = doc_of(text, ["chicken ovalbumin upstream promoter transcription factor", "p53"])

@@ -8,6 +8,9 @@ Mentions that do not say whose genes are studied are kept with their ``kind`` bu
 for genes: reagents (``rabbit anti-``, ``mouse monoclonal``, ``fetal bovine serum``),
 expression hosts (``COS-7``, ``CHO``, ``Sf9``, ``expressed in E. coli``, ``Xenopus
 oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia virus``).
+Mice and rats hosting human tumours (``nude mice``, ``NOD/SCID mice``, ``mice bearing``,
+``xenograft mice``) are of kind ``xenograft``: they name the species of genes in their own
+sentence only.
 
 :func:`assign_species` gives every gene/protein entity a species, first rule that applies:
 
@@ -16,7 +19,7 @@ oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia
    lexicon (``mTOR`` stays unprefixed: MTOR is a human symbol) -- needs ``in_lexicon``;
    budding yeast's own nomenclature: protein names ending in ``p`` (``Dnm1p``, ``Apg13p``)
    and systematic ORF names (``YJL184w``) -> *S. cerevisiae*;
-2. the nearest species mentioned in the same sentence;
+2. the nearest species mentioned in the same sentence (xenograft hosts included);
 3. a knockout marker (``Runx3-/-``, ``-deficient``, ``-null``, ``knockout``) -> the
    nearest non-human species of the paragraph, else a non-human document focus (a knockout
    in chicken DT40 cells), else mouse;
@@ -201,18 +204,24 @@ _VIRUS_AFTER = re.compile(
     r"[\s-]+\w*(?:virus|viral)\b", re.IGNORECASE)
 _HOST_AFTER = re.compile(r"[\s-]*(?:oocytes?|-?expressed|-?derived\s+recombinant)",
                          re.IGNORECASE)
+MOUSE_TAXON, RAT_TAXON = "10090", "10116"
 _HOST_TAXA = frozenset({"562", "1423", "4932", "7108", "8355"})
 _HOST_BEFORE = re.compile(
     r"(?:express\w*|produc\w*|purif\w*|generat\w*|made|synthesi\w*)\s+(?:\w+\s+){0,2}"
     r"(?:in|from|using)\s+(?:the\s+)?$", re.IGNORECASE)
 _NEGATED_BEFORE = re.compile(r"non[-\s]?$", re.IGNORECASE)
+#: mice and rats hosting human tumour cells: ``nude mice``, ``SCID mice``, ``xenograft mice``
+_XENOGRAFT_BEFORE = re.compile(
+    r"(?:\bnude|athymic|\bSCID|\bNSG|\bNOD|immuno-?deficient|immune-?deficient|xenograft(?:ed)?|"
+    r"tumou?r-bearing)(?:[\s/-]+[\w/()-]+){0,2}?[\s/-]+$", re.IGNORECASE)
+_XENOGRAFT_AFTER = re.compile(r"[\s-]*(?:xenograft|bearing|tumou?r\s+xenograft)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
 class SpeciesHit:
     """An organism mention: ``text[start:end]``, its ``taxon`` (``NCBITaxon:10090``) and
-    ``kind``: ``name`` or ``cell_line`` (used for genes), ``reagent``, ``host``,
-    ``technique`` or ``virus`` (kept, not used for genes)."""
+    ``kind``: ``name`` or ``cell_line`` (used for genes), ``xenograft`` (used for genes of
+    its sentence), ``reagent``, ``host``, ``technique`` or ``virus`` (not used for genes)."""
 
     start: int
     end: int
@@ -232,6 +241,9 @@ def _kind(text: str, start: int, end: int, kind: str, taxon: str) -> str | None:
         return "reagent"
     if taxon in ("4932", "4896") and _TECHNIQUE_AFTER.match(after):
         return "technique"
+    if kind == "name" and taxon in (MOUSE_TAXON, RAT_TAXON) and (
+            _XENOGRAFT_BEFORE.search(before) or _XENOGRAFT_AFTER.match(after)):
+        return "xenograft"
     if kind == "name" and taxon in _HOST_TAXA and (
             _HOST_AFTER.match(after) or _HOST_BEFORE.search(before)):
         return "host"
@@ -377,16 +389,19 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         j = bisect_left(inside, (h.start - longest, -1))
         return any(h.end <= b for _, b in inside[j:i])
 
-    used = [h for h in hits if h.kind in GENE_KINDS and not (inside and in_name(h))]
+    named = [h for h in hits if h.kind in GENE_KINDS | {"xenograft"} and not (inside and in_name(h))]
+    used = [h for h in named if h.kind in GENE_KINDS]
     whole = [(0, len(doc.text))]
-    sents, paras = _spans(doc) if used else (whole, whole)  # no species named: no need
+    sents, paras = _spans(doc) if named else (whole, whole)  # no species named: no need
     yeast_named = {e.id for e in ents if _YEAST_NAME.match(_entity_text(doc, e).strip())}
     focus = document_focus(used) or (YEAST if yeast_named else None)
     starts = [h.start for h in used]
+    named_starts = [h.start for h in named]
 
-    def within(spans: list[tuple[int, int]], pos: int) -> list[SpeciesHit]:
+    def within(spans: list[tuple[int, int]], pos: int, among: list[SpeciesHit] = used,
+               at: list[int] = starts) -> list[SpeciesHit]:
         a, b = _span_at(spans, pos)
-        return used[bisect_left(starts, a):bisect_left(starts, b)]
+        return among[bisect_left(at, a):bisect_left(at, b)]
 
     out: dict[str, SpeciesAssignment] = {}
     for e in ents:
@@ -399,7 +414,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if e.id in yeast_named:
             out[e.id] = SpeciesAssignment(YEAST, "nomenclature")
             continue
-        near = _nearest(within(sents, start), start, end, False)
+        near = _nearest(within(sents, start, named, named_starts), start, end, False)
         if near is not None:
             out[e.id] = SpeciesAssignment(near.taxon, "sentence")
             continue
