@@ -177,12 +177,15 @@ def test_yeast_nomenclature_and_mammal_sentences() -> None:
 
 
 def test_xenograft_hosts_name_their_sentence_only() -> None:
-    assert hits("tumors from BALB/c nude mice; NOD/SCID mice; mice bearing KU7 cells") == [
+    """Hosts of human tumours; once a document's mice are hosts, all its mice are."""
+    assert hits("tumors from BALB/c nude mice; NOD/SCID mice; a mouse xenograft model") == [
         ("mice", MOUSE, "xenograft"), ("mice", MOUSE, "xenograft"),
-        ("mice", MOUSE, "xenograft")]
-    assert hits("mice were fed") == [("mice", MOUSE, "name")]
+        ("mouse", MOUSE, "xenograft")]
+    assert hits("mice were fed; tumor-bearing C3H/HeN mice") == [  # syngeneic tumours
+        ("mice", MOUSE, "name"), ("mice", MOUSE, "name")]
     text = ("Expression of HRH3 in human tissue arrays was measured. "  # PMID 19825989
-            "In vivo experiments were done in BALB/c nude mice. Tumors were excised and "
+            "In vivo experiments were done in BALB/c nude mice. Mice were treated with "
+            "RAMH. Tumors were excised and "
             "evaluated for expression of PKCalpha and VEGF-C. Curcumin decreased growth in "
             "athymic nude mice bearing KU7 cells and decreased Sp1 levels in tumors.")
     got = assign_species(doc_of(text, ["HRH3", "PKCalpha", "VEGF-C", "Sp1"]))

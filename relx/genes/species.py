@@ -8,9 +8,10 @@ Mentions that do not say whose genes are studied are kept with their ``kind`` bu
 for genes: reagents (``rabbit anti-``, ``mouse monoclonal``, ``fetal bovine serum``),
 expression hosts (``COS-7``, ``CHO``, ``Sf9``, ``expressed in E. coli``, ``Xenopus
 oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia virus``).
-Mice and rats hosting human tumours (``nude mice``, ``NOD/SCID mice``, ``mice bearing``,
-``xenograft mice``) are of kind ``xenograft``: they name the species of genes in their own
-sentence only.
+Mice and rats hosting human tumours (``nude mice``, ``NOD/SCID mice``, ``xenograft mice``)
+are of kind ``xenograft``: they name the species of genes in their own sentence only. In
+:func:`assign_species`, once a species is a xenograft host in a document, its other plain
+mentions there are too (``In vivo experiments were done in nude mice. Mice were treated``).
 
 :func:`assign_species` gives every gene/protein entity a species, first rule that applies:
 
@@ -36,6 +37,7 @@ mention is human.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
@@ -212,9 +214,9 @@ _HOST_BEFORE = re.compile(
 _NEGATED_BEFORE = re.compile(r"non[-\s]?$", re.IGNORECASE)
 #: mice and rats hosting human tumour cells: ``nude mice``, ``SCID mice``, ``xenograft mice``
 _XENOGRAFT_BEFORE = re.compile(
-    r"(?:\bnude|athymic|\bSCID|\bNSG|\bNOD|immuno-?deficient|immune-?deficient|xenograft(?:ed)?|"
-    r"tumou?r-bearing)(?:[\s/-]+[\w/()-]+){0,2}?[\s/-]+$", re.IGNORECASE)
-_XENOGRAFT_AFTER = re.compile(r"[\s-]*(?:xenograft|bearing|tumou?r\s+xenograft)", re.IGNORECASE)
+    r"(?:\bnude|athymic|\bSCID|\bNSG|\bNOD|immuno-?deficient|immune-?deficient|xenograft(?:ed)?)"
+    r"(?:[\s/-]+[\w/()-]+){0,2}?[\s/-]+$", re.IGNORECASE)
+_XENOGRAFT_AFTER = re.compile(r"[\s-]*(?:xenograft|tumou?r\s+xenograft)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +391,11 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         j = bisect_left(inside, (h.start - longest, -1))
         return any(h.end <= b for _, b in inside[j:i])
 
-    named = [h for h in hits if h.kind in GENE_KINDS | {"xenograft"} and not (inside and in_name(h))]
+    grafted = {h.taxon for h in hits if h.kind == "xenograft"}
+    hits = [dataclasses.replace(h, kind="xenograft") if h.kind == "name" and h.taxon in grafted
+            else h for h in hits]
+    named = [h for h in hits
+             if h.kind in (*GENE_KINDS, "xenograft") and not (inside and in_name(h))]
     used = [h for h in named if h.kind in GENE_KINDS]
     whole = [(0, len(doc.text))]
     sents, paras = _spans(doc) if named else (whole, whole)  # no species named: no need
