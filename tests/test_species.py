@@ -18,6 +18,7 @@ from relx.genes.species import (
     document_focus,
     find_species,
     knockout_suffix,
+    mouse_genetics,
     species_prefix,
 )
 from relx.io.jsonl import document_to_json, read_jsonl, write_jsonl
@@ -192,6 +193,21 @@ def test_xenograft_hosts_name_their_sentence_only() -> None:
     assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
         (HUMAN, "sentence"), (HUMAN, "paragraph"), (HUMAN, "paragraph"),  # tumour: human
         (MOUSE, "sentence")]  # in the host's own sentence, BioRED gives the host's gene
+
+
+def test_cre_lox_genetics_is_a_mouse_cue() -> None:
+    text = ("We modulated the b-catenin gene by utilizing tamoxifen-inducible Cre driver line "
+            "(Shh(CreERT2)). The expression of Bmp4 and Msx2 was increased. The "
+            "Shh(CreERT2/+); BmprIA(flox/-) mutants were rescued. These results shed light on "
+            "human ARMs.")  # PMID 24632946: mouse genes throughout
+    assert [h.text for h in mouse_genetics(text)] == ["Cre", "CreERT2", "CreERT2", "(flox"]
+    assert [h.text for h in mouse_genetics("CREB binds a CRE; Cre-mediated; Il6(fl/fl)")] == [
+        "Cre", "(fl/fl)"]
+    got = assign_species(doc_of(text, ["b-catenin", "Bmp4", "Msx2", "BmprIA"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
+        (MOUSE, "sentence"), (MOUSE, "paragraph"), (MOUSE, "paragraph"), (MOUSE, "sentence")]
+    cre = doc_of("Cre recombinase cut p53.", ["Cre recombinase", "p53"])
+    assert assign_species(cre)["T1"].evidence == "default"  # Cre itself the gene mention
 
 
 def test_assign_species_default_and_names_inside_mentions() -> None:

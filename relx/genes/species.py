@@ -20,7 +20,9 @@ mentions there are too (``In vivo experiments were done in nude mice. Mice were 
    lexicon (``mTOR`` stays unprefixed: MTOR is a human symbol) -- needs ``in_lexicon``;
    budding yeast's own nomenclature: protein names ending in ``p`` (``Dnm1p``, ``Apg13p``)
    and systematic ORF names (``YJL184w``) -> *S. cerevisiae*;
-2. the nearest species mentioned in the same sentence (xenograft hosts included);
+2. the nearest species mentioned in the same sentence (xenograft hosts included); Cre-lox
+   genetics (``Shh(CreERT2)``, ``(flox/-)``, ``loxP``: :func:`mouse_genetics`) counts as a
+   mention of mouse here and below;
 3. a knockout marker (``Runx3-/-``, ``-deficient``, ``-null``, ``knockout``) -> the
    nearest non-human species of the paragraph, else a non-human document focus (a knockout
    in chicken DT40 cells), else mouse;
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HUMAN", "MOUSE", "RAT", "TAXON_NAMES", "SpeciesAssignment", "SpeciesHit",
            "assign_species", "document_focus", "find_species", "knockout_suffix",
-           "species_prefix"]
+           "mouse_genetics", "species_prefix"]
 
 HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 
@@ -139,7 +141,7 @@ _HOST_LINES: dict[str, tuple[str, ...]] = {
 #: taxon -> display name
 TAXON_NAMES = {f"NCBITaxon:{t}": name for t, (name, _) in _TERMS.items()}
 #: kinds of mention that say whose genes are studied
-GENE_KINDS = frozenset({"name", "cell_line"})
+GENE_KINDS = frozenset({"name", "cell_line", "genetics"})
 
 
 def _term_pattern(term: str) -> str:
@@ -272,6 +274,16 @@ def find_species(text: str) -> list[SpeciesHit]:
 
 # --- species of gene mentions ----------------------------------------------------------
 
+_CRE_LOX = re.compile(r"\b(?:Cre(?:ER\w*)?|loxP|floxed)\b|\(flox\b|(?<=\w)\(?fl/fl\)?")
+
+
+def mouse_genetics(text: str) -> list[SpeciesHit]:
+    """Cre-lox genetics (``Shh(CreERT2)``, ``BmprIA(flox/-)``, ``loxP``), a mouse cue: hits of
+    kind ``genetics``, used for genes as a mouse mention."""
+    return [SpeciesHit(m.start(), m.end(), m.group(0), MOUSE, "genetics")
+            for m in _CRE_LOX.finditer(text)]
+
+
 _PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
 YEAST = "NCBITaxon:4932"
 _YEAST_NAME = re.compile(r"^(?:[A-Z][a-z]{2}\d{1,3}p|Y[A-P][LR]\d{3}[WCwc](?:-[A-Z])?)$")
@@ -391,6 +403,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         j = bisect_left(inside, (h.start - longest, -1))
         return any(h.end <= b for _, b in inside[j:i])
 
+    hits = sorted([*hits, *mouse_genetics(doc.text)], key=lambda h: h.start)
     grafted = {h.taxon for h in hits if h.kind == "xenograft"}
     hits = [dataclasses.replace(h, kind="xenograft") if h.kind == "name" and h.taxon in grafted
             else h for h in hits]
