@@ -14,6 +14,7 @@ from relx.genes.species import (
     MOUSE,
     RAT,
     TAXON_NAMES,
+    abbreviated_cells,
     assign_species,
     document_focus,
     find_species,
@@ -208,6 +209,20 @@ def test_cre_lox_genetics_is_a_mouse_cue() -> None:
         (MOUSE, "sentence"), (MOUSE, "paragraph"), (MOUSE, "paragraph"), (MOUSE, "sentence")]
     cre = doc_of("Cre recombinase cut p53.", ["Cre recombinase", "p53"])
     assert assign_species(cre)["T1"].evidence == "default"  # Cre itself the gene mention
+
+
+def test_cells_abbreviated_after_a_species_name() -> None:
+    text = ("Isoforms were measured in human retinal microvascular ECs (hRMVECs). Newborn rat "
+            "pups were placed into an OIR model. In hRMVECs transfected with NOX4 siRNA, "
+            "STAT3 fell. The human growth hormone (hGH) rose.")  # PMID 24623966
+    doc = doc_of(text, ["NOX4", "STAT3", "human growth hormone", "hGH"], abbrevs=(
+        ("hRMVECs", "human retinal microvascular ECs"), ("hGH", "human growth hormone")))
+    cells = abbreviated_cells(doc, find_species(text))
+    assert [(h.text, h.taxon, h.kind) for h in cells] == [
+        ("hRMVECs", HUMAN, "cell_line"), ("hRMVECs", HUMAN, "cell_line")]  # not hGH: a gene
+    got = assign_species(doc)
+    assert (got["T0"].taxon, got["T0"].evidence) == (HUMAN, "sentence")  # not the rat's
+    assert (got["T1"].taxon, got["T1"].evidence) == (HUMAN, "sentence")
 
 
 def test_assign_species_default_and_names_inside_mentions() -> None:

@@ -22,7 +22,8 @@ mentions there are too (``In vivo experiments were done in nude mice. Mice were 
    and systematic ORF names (``YJL184w``) -> *S. cerevisiae*;
 2. the nearest species mentioned in the same sentence (xenograft hosts included); Cre-lox
    genetics (``Shh(CreERT2)``, ``(flox/-)``, ``loxP``: :func:`mouse_genetics`) counts as a
-   mention of mouse here and below;
+   mention of mouse here and below, and so is every occurrence of cells abbreviated after
+   a species name (``human retinal microvascular ECs (hRMVECs)``: :func:`abbreviated_cells`);
 3. a knockout marker (``Runx3-/-``, ``-deficient``, ``-null``, ``knockout``) -> the
    nearest non-human species of the paragraph, else a non-human document focus (a knockout
    in chicken DT40 cells), else mouse;
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     from relx.doc import Document, Entity
 
 __all__ = ["HUMAN", "MOUSE", "RAT", "TAXON_NAMES", "SpeciesAssignment", "SpeciesHit",
-           "assign_species", "document_focus", "find_species", "knockout_suffix",
+           "abbreviated_cells", "assign_species", "document_focus", "find_species", "knockout_suffix",
            "mouse_genetics", "species_prefix"]
 
 HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
@@ -320,6 +321,28 @@ def knockout_suffix(text: str) -> str | None:
     return m.group(0) if m and m.start() > 0 else None
 
 
+_CELL_WORD = re.compile(r"(?:cells?|ECs|[a-z]+(?:cytes|blasts|phages|phils)|neurons)$")
+
+
+def abbreviated_cells(doc: Document, hits: list[SpeciesHit]) -> list[SpeciesHit]:
+    """Cells abbreviated after a species name (``human retinal microvascular ECs
+    (hRMVECs)``): every occurrence of the short form, as a ``cell_line`` of that species."""
+    out: list[SpeciesHit] = []
+    done: set[str] = set()
+    for ab in doc.abbreviations:
+        short, long = ab.short_text.strip(), ab.long_text.strip()
+        if short in done or len(short) < 3 or not _CELL_WORD.search(long):
+            continue
+        first = next((h for h in hits if h.kind == "name" and ab.long.start <= h.start
+                      < ab.long.start + 2), None)
+        if first is None:
+            continue
+        done.add(short)
+        out += [SpeciesHit(m.start(), m.end(), short, first.taxon, "cell_line")
+                for m in re.finditer(rf"(?<![\w-]){re.escape(short)}(?![\w-])", doc.text)]
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class SpeciesAssignment:
     """The species of a gene mention and the rule that gave it (``prefix``,
@@ -403,7 +426,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         j = bisect_left(inside, (h.start - longest, -1))
         return any(h.end <= b for _, b in inside[j:i])
 
-    hits = sorted([*hits, *mouse_genetics(doc.text)], key=lambda h: h.start)
+    hits = sorted([*hits, *mouse_genetics(doc.text), *abbreviated_cells(doc, hits)],
+                  key=lambda h: h.start)
     grafted = {h.taxon for h in hits if h.kind == "xenograft"}
     hits = [dataclasses.replace(h, kind="xenograft") if h.kind == "name" and h.taxon in grafted
             else h for h in hits]
