@@ -225,6 +225,16 @@ def test_cells_abbreviated_after_a_species_name() -> None:
     assert (got["T1"].taxon, got["T1"].evidence) == (HUMAN, "sentence")
 
 
+def test_more_human_cancer_cell_lines() -> None:
+    text = ("ADAM12 expression was downregulated in claudin-low breast cancer cell lines, "
+            "SUM159PT and Hs578T. Overexpression of TIPE2 inhibited the growth of lung cancer "
+            "cell H446. Ishikawa et al. found PC9.")  # PMIDs 28148288, 25946186
+    assert hits(text) == [("SUM159PT", HUMAN, "cell_line"), ("Hs578T", HUMAN, "cell_line"),
+                          ("H446", HUMAN, "cell_line")]
+    assert hits("Ishikawa cells and PC-9 cells") == [("Ishikawa", HUMAN, "cell_line"),
+                                                      ("PC-9", HUMAN, "cell_line")]
+
+
 def test_assign_species_default_and_names_inside_mentions() -> None:
     text = "chicken ovalbumin upstream promoter transcription factor binds p53."
     doc = doc_of(text, ["chicken ovalbumin upstream promoter transcription factor", "p53"])

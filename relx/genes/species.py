@@ -114,7 +114,10 @@ _CELL_LINES: dict[str, tuple[str, ...]] = {
              "HuT 78", "U87", "U-87 MG", "U251", "T98G", "A375", "PANC-1", "MIA PaCa-2",
              "OVCAR-3", "SKOV3", "H1299", "NCI-H1299", "H460", "Calu-3", "BEAS-2B", "HK-2",
              "HMEC-1", "NB4", "U266", "RPMI 8226", "HT1080", "A2780", "MOLM-13", "MV4-11",
-             "NALM-6", "Kasumi-1", "HepaRG", "RD"),
+             "NALM-6", "Kasumi-1", "HepaRG", "RD", "SUM159PT", "SUM159", "SUM149PT", "SUM149",
+             "Hs578T", "BT-549", "MDA-MB-453", "MDA-MB-435", "HCC1937", "HCC1806", "MCF-10A",
+             "HEC-1-A", "Ishikawa", "SK-HEP-1", "SMMC-7721", "BEL-7402", "MHCC97H",
+             "Huh-7", "H446", "H1975", "HCC827", "PC-9"),
     "10090": ("NIH 3T3", "NIH/3T3", "3T3-L1", "Swiss 3T3", "3T3 cells", "RAW 264.7", "RAW cells",
               "C2C12", "EL4", "J774", "J774A.1", "BW5147", "CTLL-2", "WEHI-231", "WEHI-3",
               "70Z/3", "Ba/F3", "32D", "P388D1", "B16", "B16F10", "B16-F10", "L929",
@@ -127,9 +130,9 @@ _CELL_LINES: dict[str, tuple[str, ...]] = {
     "7227": ("S2", "Kc167", "Schneider 2"),
     "9031": ("DT40", "DF-1"),
 }
-_NEED_CELLS = frozenset({"CEM", "HEL", "RD", "PC-3", "A20", "F9", "P19", "LLC", "C6", "L6",
-                         "S2", "NRK", "B16", "32D", "HEK cells", "RAW cells", "293 cells",
-                         "3T3 cells"})
+_NEED_CELLS = frozenset({"CEM", "HEL", "RD", "PC-3", "PC-9", "Ishikawa", "A20", "F9", "P19",
+                         "LLC", "C6", "L6", "S2", "NRK", "B16", "32D", "HEK cells",
+                         "RAW cells", "293 cells", "3T3 cells"})
 #: expression hosts: their organism is not the organism of the genes studied in them
 _HOST_LINES: dict[str, tuple[str, ...]] = {
     "9534": ("COS", "COS-1", "COS-7", "CV-1", "Vero"),
