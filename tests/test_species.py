@@ -235,6 +235,16 @@ def test_more_human_cancer_cell_lines() -> None:
                                                       ("PC-9", HUMAN, "cell_line")]
 
 
+def test_a_species_named_later_does_not_reach_back() -> None:
+    text = ("Mal de Meleda is caused by a mutation in the gene encoding SLURP-1. In addition, "
+            "murine studies have shown that nAchR signalling is important. Patients with the "
+            "homozygous SLURP1 mutation are prone to melanoma. Human PBMCs were isolated. "
+            "Patients lacked SLURP-1.")  # PMID 20854438
+    got = assign_species(doc_of(text, ["SLURP-1", "nAchR", "SLURP1", "SLURP-1"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
+        (HUMAN, "document"), (MOUSE, "sentence"), (HUMAN, "sentence"), (HUMAN, "sentence")]
+
+
 def test_assign_species_default_and_names_inside_mentions() -> None:
     text = "chicken ovalbumin upstream promoter transcription factor binds p53."
     doc = doc_of(text, ["chicken ovalbumin upstream promoter transcription factor", "p53"])

@@ -27,8 +27,8 @@ mentions there are too (``In vivo experiments were done in nude mice. Mice were 
 3. a knockout marker (``Runx3-/-``, ``-deficient``, ``-null``, ``knockout``) -> the
    nearest non-human species of the paragraph, else a non-human document focus (a knockout
    in chicken DT40 cells), else mouse;
-4. the nearest species mentioned in the same paragraph (text between line breaks),
-   preceding mentions first;
+4. the nearest species mentioned before it in the same paragraph (text between line
+   breaks; a species named only later, ``murine studies have shown``, does not reach back);
 5. the document's focus: its most frequently mentioned species (ties: the first named);
    with no species named, budding yeast when a mention is written in its nomenclature;
 6. human.
@@ -469,7 +469,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             animal = _nearest([h for h in in_para if h.taxon != HUMAN], start, end, True)
             taxon = animal.taxon if animal else focus if focus not in (None, HUMAN) else MOUSE
             got = SpeciesAssignment(taxon or MOUSE, "knockout")
-        elif (near := _nearest(in_para, start, end, True)) is not None:
+        elif (near := _nearest([h for h in in_para if h.end <= start], start, end, True)
+              ) is not None:
             got = SpeciesAssignment(near.taxon, "paragraph")
         elif focus is not None:
             got = SpeciesAssignment(focus, "document")
