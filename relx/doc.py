@@ -234,7 +234,7 @@ class Abbreviation(_Model):
 class SpeciesMention(_Model):
     """An organism named in the text (``mice``, ``HeLa``): ``taxon`` its ``NCBITaxon`` id,
     ``kind`` as :class:`relx.genes.species.SpeciesHit` gives it (``name``, ``cell_line``,
-    ``reagent``, ``host``, ``technique``, ``virus``)."""
+    ``xenograft``, ``reagent``, ``host``, ``technique``, ``virus``)."""
 
     start: int
     end: int

@@ -14,10 +14,12 @@ from relx.genes.species import (
     MOUSE,
     RAT,
     TAXON_NAMES,
+    abbreviated_cells,
     assign_species,
     document_focus,
     find_species,
     knockout_suffix,
+    mouse_genetics,
     species_prefix,
 )
 from relx.io.jsonl import document_to_json, read_jsonl, write_jsonl
@@ -174,6 +176,73 @@ def test_yeast_nomenclature_and_mammal_sentences() -> None:
     assert {a.taxon for a in assign_species(only_yeast_names).values()} == {YEAST}
     mouse = doc_of("In mice, mammalian Tax1 rose.\nTax2 fell.", ["Tax1", "Tax2"])
     assert {a.taxon for a in assign_species(mouse).values()} == {MOUSE}  # a mammal already
+
+
+def test_xenograft_hosts_name_their_sentence_only() -> None:
+    """Hosts of human tumours; once a document's mice are hosts, all its mice are."""
+    assert hits("tumors from BALB/c nude mice; NOD/SCID mice; a mouse xenograft model") == [
+        ("mice", MOUSE, "xenograft"), ("mice", MOUSE, "xenograft"),
+        ("mouse", MOUSE, "xenograft")]
+    assert hits("mice were fed; tumor-bearing C3H/HeN mice") == [  # syngeneic tumours
+        ("mice", MOUSE, "name"), ("mice", MOUSE, "name")]
+    text = ("Expression of HRH3 in human tissue arrays was measured. "  # PMID 19825989
+            "In vivo experiments were done in BALB/c nude mice. Mice were treated with "
+            "RAMH. Tumors were excised and "
+            "evaluated for expression of PKCalpha and VEGF-C. Curcumin decreased growth in "
+            "athymic nude mice bearing KU7 cells and decreased Sp1 levels in tumors.")
+    got = assign_species(doc_of(text, ["HRH3", "PKCalpha", "VEGF-C", "Sp1"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
+        (HUMAN, "sentence"), (HUMAN, "paragraph"), (HUMAN, "paragraph"),  # tumour: human
+        (MOUSE, "sentence")]  # in the host's own sentence, BioRED gives the host's gene
+
+
+def test_cre_lox_genetics_is_a_mouse_cue() -> None:
+    text = ("We modulated the b-catenin gene by utilizing tamoxifen-inducible Cre driver line "
+            "(Shh(CreERT2)). The expression of Bmp4 and Msx2 was increased. The "
+            "Shh(CreERT2/+); BmprIA(flox/-) mutants were rescued. These results shed light on "
+            "human ARMs.")  # PMID 24632946: mouse genes throughout
+    assert [h.text for h in mouse_genetics(text)] == ["Cre", "CreERT2", "CreERT2", "(flox"]
+    assert [h.text for h in mouse_genetics("CREB binds a CRE; Cre-mediated; Il6(fl/fl)")] == [
+        "Cre", "(fl/fl)"]
+    got = assign_species(doc_of(text, ["b-catenin", "Bmp4", "Msx2", "BmprIA"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
+        (MOUSE, "sentence"), (MOUSE, "paragraph"), (MOUSE, "paragraph"), (MOUSE, "sentence")]
+    cre = doc_of("Cre recombinase cut p53.", ["Cre recombinase", "p53"])
+    assert assign_species(cre)["T1"].evidence == "default"  # Cre itself the gene mention
+
+
+def test_cells_abbreviated_after_a_species_name() -> None:
+    text = ("Isoforms were measured in human retinal microvascular ECs (hRMVECs). Newborn rat "
+            "pups were placed into an OIR model. In hRMVECs transfected with NOX4 siRNA, "
+            "STAT3 fell. The human growth hormone (hGH) rose.")  # PMID 24623966
+    doc = doc_of(text, ["NOX4", "STAT3", "human growth hormone", "hGH"], abbrevs=(
+        ("hRMVECs", "human retinal microvascular ECs"), ("hGH", "human growth hormone")))
+    cells = abbreviated_cells(doc, find_species(text))
+    assert [(h.text, h.taxon, h.kind) for h in cells] == [
+        ("hRMVECs", HUMAN, "cell_line"), ("hRMVECs", HUMAN, "cell_line")]  # not hGH: a gene
+    got = assign_species(doc)
+    assert (got["T0"].taxon, got["T0"].evidence) == (HUMAN, "sentence")  # not the rat's
+    assert (got["T1"].taxon, got["T1"].evidence) == (HUMAN, "sentence")
+
+
+def test_more_human_cancer_cell_lines() -> None:
+    text = ("ADAM12 expression was downregulated in claudin-low breast cancer cell lines, "
+            "SUM159PT and Hs578T. Overexpression of TIPE2 inhibited the growth of lung cancer "
+            "cell H446. Ishikawa et al. found PC9.")  # PMIDs 28148288, 25946186
+    assert hits(text) == [("SUM159PT", HUMAN, "cell_line"), ("Hs578T", HUMAN, "cell_line"),
+                          ("H446", HUMAN, "cell_line")]
+    assert hits("Ishikawa cells and PC-9 cells") == [("Ishikawa", HUMAN, "cell_line"),
+                                                      ("PC-9", HUMAN, "cell_line")]
+
+
+def test_a_species_named_later_does_not_reach_back() -> None:
+    text = ("Mal de Meleda is caused by a mutation in the gene encoding SLURP-1. In addition, "
+            "murine studies have shown that nAchR signalling is important. Patients with the "
+            "homozygous SLURP1 mutation are prone to melanoma. Human PBMCs were isolated. "
+            "Patients lacked SLURP-1.")  # PMID 20854438
+    got = assign_species(doc_of(text, ["SLURP-1", "nAchR", "SLURP1", "SLURP-1"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
+        (HUMAN, "document"), (MOUSE, "sentence"), (HUMAN, "sentence"), (HUMAN, "sentence")]
 
 
 def test_assign_species_default_and_names_inside_mentions() -> None:

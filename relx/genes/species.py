@@ -8,6 +8,10 @@ Mentions that do not say whose genes are studied are kept with their ``kind`` bu
 for genes: reagents (``rabbit anti-``, ``mouse monoclonal``, ``fetal bovine serum``),
 expression hosts (``COS-7``, ``CHO``, ``Sf9``, ``expressed in E. coli``, ``Xenopus
 oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia virus``).
+Mice and rats hosting human tumours (``nude mice``, ``NOD/SCID mice``, ``xenograft mice``)
+are of kind ``xenograft``: they name the species of genes in their own sentence only. In
+:func:`assign_species`, once a species is a xenograft host in a document, its other plain
+mentions there are too (``In vivo experiments were done in nude mice. Mice were treated``).
 
 :func:`assign_species` gives every gene/protein entity a species, first rule that applies:
 
@@ -16,12 +20,15 @@ oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia
    lexicon (``mTOR`` stays unprefixed: MTOR is a human symbol) -- needs ``in_lexicon``;
    budding yeast's own nomenclature: protein names ending in ``p`` (``Dnm1p``, ``Apg13p``)
    and systematic ORF names (``YJL184w``) -> *S. cerevisiae*;
-2. the nearest species mentioned in the same sentence;
+2. the nearest species mentioned in the same sentence (xenograft hosts included); Cre-lox
+   genetics (``Shh(CreERT2)``, ``(flox/-)``, ``loxP``: :func:`mouse_genetics`) counts as a
+   mention of mouse here and below, and so is every occurrence of cells abbreviated after
+   a species name (``human retinal microvascular ECs (hRMVECs)``: :func:`abbreviated_cells`);
 3. a knockout marker (``Runx3-/-``, ``-deficient``, ``-null``, ``knockout``) -> the
    nearest non-human species of the paragraph, else a non-human document focus (a knockout
    in chicken DT40 cells), else mouse;
-4. the nearest species mentioned in the same paragraph (text between line breaks),
-   preceding mentions first;
+4. the nearest species mentioned before it in the same paragraph (text between line
+   breaks; a species named only later, ``murine studies have shown``, does not reach back);
 5. the document's focus: its most frequently mentioned species (ties: the first named);
    with no species named, budding yeast when a mention is written in its nomenclature;
 6. human.
@@ -33,6 +40,7 @@ mention is human.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
@@ -47,8 +55,8 @@ if TYPE_CHECKING:
     from relx.doc import Document, Entity
 
 __all__ = ["HUMAN", "MOUSE", "RAT", "TAXON_NAMES", "SpeciesAssignment", "SpeciesHit",
-           "assign_species", "document_focus", "find_species", "knockout_suffix",
-           "species_prefix"]
+           "abbreviated_cells", "assign_species", "document_focus", "find_species", "knockout_suffix",
+           "mouse_genetics", "species_prefix"]
 
 HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 
@@ -106,7 +114,10 @@ _CELL_LINES: dict[str, tuple[str, ...]] = {
              "HuT 78", "U87", "U-87 MG", "U251", "T98G", "A375", "PANC-1", "MIA PaCa-2",
              "OVCAR-3", "SKOV3", "H1299", "NCI-H1299", "H460", "Calu-3", "BEAS-2B", "HK-2",
              "HMEC-1", "NB4", "U266", "RPMI 8226", "HT1080", "A2780", "MOLM-13", "MV4-11",
-             "NALM-6", "Kasumi-1", "HepaRG", "RD"),
+             "NALM-6", "Kasumi-1", "HepaRG", "RD", "SUM159PT", "SUM159", "SUM149PT", "SUM149",
+             "Hs578T", "BT-549", "MDA-MB-453", "MDA-MB-435", "HCC1937", "HCC1806", "MCF-10A",
+             "HEC-1-A", "Ishikawa", "SK-HEP-1", "SMMC-7721", "BEL-7402", "MHCC97H",
+             "Huh-7", "H446", "H1975", "HCC827", "PC-9"),
     "10090": ("NIH 3T3", "NIH/3T3", "3T3-L1", "Swiss 3T3", "3T3 cells", "RAW 264.7", "RAW cells",
               "C2C12", "EL4", "J774", "J774A.1", "BW5147", "CTLL-2", "WEHI-231", "WEHI-3",
               "70Z/3", "Ba/F3", "32D", "P388D1", "B16", "B16F10", "B16-F10", "L929",
@@ -119,9 +130,9 @@ _CELL_LINES: dict[str, tuple[str, ...]] = {
     "7227": ("S2", "Kc167", "Schneider 2"),
     "9031": ("DT40", "DF-1"),
 }
-_NEED_CELLS = frozenset({"CEM", "HEL", "RD", "PC-3", "A20", "F9", "P19", "LLC", "C6", "L6",
-                         "S2", "NRK", "B16", "32D", "HEK cells", "RAW cells", "293 cells",
-                         "3T3 cells"})
+_NEED_CELLS = frozenset({"CEM", "HEL", "RD", "PC-3", "PC-9", "Ishikawa", "A20", "F9", "P19",
+                         "LLC", "C6", "L6", "S2", "NRK", "B16", "32D", "HEK cells",
+                         "RAW cells", "293 cells", "3T3 cells"})
 #: expression hosts: their organism is not the organism of the genes studied in them
 _HOST_LINES: dict[str, tuple[str, ...]] = {
     "9534": ("COS", "COS-1", "COS-7", "CV-1", "Vero"),
@@ -134,7 +145,7 @@ _HOST_LINES: dict[str, tuple[str, ...]] = {
 #: taxon -> display name
 TAXON_NAMES = {f"NCBITaxon:{t}": name for t, (name, _) in _TERMS.items()}
 #: kinds of mention that say whose genes are studied
-GENE_KINDS = frozenset({"name", "cell_line"})
+GENE_KINDS = frozenset({"name", "cell_line", "genetics"})
 
 
 def _term_pattern(term: str) -> str:
@@ -201,18 +212,24 @@ _VIRUS_AFTER = re.compile(
     r"[\s-]+\w*(?:virus|viral)\b", re.IGNORECASE)
 _HOST_AFTER = re.compile(r"[\s-]*(?:oocytes?|-?expressed|-?derived\s+recombinant)",
                          re.IGNORECASE)
+MOUSE_TAXON, RAT_TAXON = "10090", "10116"
 _HOST_TAXA = frozenset({"562", "1423", "4932", "7108", "8355"})
 _HOST_BEFORE = re.compile(
     r"(?:express\w*|produc\w*|purif\w*|generat\w*|made|synthesi\w*)\s+(?:\w+\s+){0,2}"
     r"(?:in|from|using)\s+(?:the\s+)?$", re.IGNORECASE)
 _NEGATED_BEFORE = re.compile(r"non[-\s]?$", re.IGNORECASE)
+#: mice and rats hosting human tumour cells: ``nude mice``, ``SCID mice``, ``xenograft mice``
+_XENOGRAFT_BEFORE = re.compile(
+    r"(?:\bnude|athymic|\bSCID|\bNSG|\bNOD|immuno-?deficient|immune-?deficient|xenograft(?:ed)?)"
+    r"(?:[\s/-]+[\w/()-]+){0,2}?[\s/-]+$", re.IGNORECASE)
+_XENOGRAFT_AFTER = re.compile(r"[\s-]*(?:xenograft|tumou?r\s+xenograft)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
 class SpeciesHit:
     """An organism mention: ``text[start:end]``, its ``taxon`` (``NCBITaxon:10090``) and
-    ``kind``: ``name`` or ``cell_line`` (used for genes), ``reagent``, ``host``,
-    ``technique`` or ``virus`` (kept, not used for genes)."""
+    ``kind``: ``name`` or ``cell_line`` (used for genes), ``xenograft`` (used for genes of
+    its sentence), ``reagent``, ``host``, ``technique`` or ``virus`` (not used for genes)."""
 
     start: int
     end: int
@@ -232,6 +249,9 @@ def _kind(text: str, start: int, end: int, kind: str, taxon: str) -> str | None:
         return "reagent"
     if taxon in ("4932", "4896") and _TECHNIQUE_AFTER.match(after):
         return "technique"
+    if kind == "name" and taxon in (MOUSE_TAXON, RAT_TAXON) and (
+            _XENOGRAFT_BEFORE.search(before) or _XENOGRAFT_AFTER.match(after)):
+        return "xenograft"
     if kind == "name" and taxon in _HOST_TAXA and (
             _HOST_AFTER.match(after) or _HOST_BEFORE.search(before)):
         return "host"
@@ -257,6 +277,16 @@ def find_species(text: str) -> list[SpeciesHit]:
 
 
 # --- species of gene mentions ----------------------------------------------------------
+
+_CRE_LOX = re.compile(r"\b(?:Cre(?:ER\w*)?|loxP|floxed)\b|\(flox\b|(?<=\w)\(?fl/fl\)?")
+
+
+def mouse_genetics(text: str) -> list[SpeciesHit]:
+    """Cre-lox genetics (``Shh(CreERT2)``, ``BmprIA(flox/-)``, ``loxP``), a mouse cue: hits of
+    kind ``genetics``, used for genes as a mouse mention."""
+    return [SpeciesHit(m.start(), m.end(), m.group(0), MOUSE, "genetics")
+            for m in _CRE_LOX.finditer(text)]
+
 
 _PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
 YEAST = "NCBITaxon:4932"
@@ -292,6 +322,28 @@ def knockout_suffix(text: str) -> str | None:
     """The knockout marker ending a mention (``Runx3-/-`` -> ``-/-``), or None."""
     m = _KNOCKOUT_IN.search(text)
     return m.group(0) if m and m.start() > 0 else None
+
+
+_CELL_WORD = re.compile(r"(?:cells?|ECs|[a-z]+(?:cytes|blasts|phages|phils)|neurons)$")
+
+
+def abbreviated_cells(doc: Document, hits: list[SpeciesHit]) -> list[SpeciesHit]:
+    """Cells abbreviated after a species name (``human retinal microvascular ECs
+    (hRMVECs)``): every occurrence of the short form, as a ``cell_line`` of that species."""
+    out: list[SpeciesHit] = []
+    done: set[str] = set()
+    for ab in doc.abbreviations:
+        short, long = ab.short_text.strip(), ab.long_text.strip()
+        if short in done or len(short) < 3 or not _CELL_WORD.search(long):
+            continue
+        first = next((h for h in hits if h.kind == "name" and ab.long.start <= h.start
+                      < ab.long.start + 2), None)
+        if first is None:
+            continue
+        done.add(short)
+        out += [SpeciesHit(m.start(), m.end(), short, first.taxon, "cell_line")
+                for m in re.finditer(rf"(?<![\w-]){re.escape(short)}(?![\w-])", doc.text)]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,16 +429,25 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         j = bisect_left(inside, (h.start - longest, -1))
         return any(h.end <= b for _, b in inside[j:i])
 
-    used = [h for h in hits if h.kind in GENE_KINDS and not (inside and in_name(h))]
+    hits = sorted([*hits, *mouse_genetics(doc.text), *abbreviated_cells(doc, hits)],
+                  key=lambda h: h.start)
+    grafted = {h.taxon for h in hits if h.kind == "xenograft"}
+    hits = [dataclasses.replace(h, kind="xenograft") if h.kind == "name" and h.taxon in grafted
+            else h for h in hits]
+    named = [h for h in hits
+             if h.kind in (*GENE_KINDS, "xenograft") and not (inside and in_name(h))]
+    used = [h for h in named if h.kind in GENE_KINDS]
     whole = [(0, len(doc.text))]
-    sents, paras = _spans(doc) if used else (whole, whole)  # no species named: no need
+    sents, paras = _spans(doc) if named else (whole, whole)  # no species named: no need
     yeast_named = {e.id for e in ents if _YEAST_NAME.match(_entity_text(doc, e).strip())}
     focus = document_focus(used) or (YEAST if yeast_named else None)
     starts = [h.start for h in used]
+    named_starts = [h.start for h in named]
 
-    def within(spans: list[tuple[int, int]], pos: int) -> list[SpeciesHit]:
+    def within(spans: list[tuple[int, int]], pos: int, among: list[SpeciesHit] = used,
+               at: list[int] = starts) -> list[SpeciesHit]:
         a, b = _span_at(spans, pos)
-        return used[bisect_left(starts, a):bisect_left(starts, b)]
+        return among[bisect_left(at, a):bisect_left(at, b)]
 
     out: dict[str, SpeciesAssignment] = {}
     for e in ents:
@@ -399,7 +460,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if e.id in yeast_named:
             out[e.id] = SpeciesAssignment(YEAST, "nomenclature")
             continue
-        near = _nearest(within(sents, start), start, end, False)
+        near = _nearest(within(sents, start, named, named_starts), start, end, False)
         if near is not None:
             out[e.id] = SpeciesAssignment(near.taxon, "sentence")
             continue
@@ -408,7 +469,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             animal = _nearest([h for h in in_para if h.taxon != HUMAN], start, end, True)
             taxon = animal.taxon if animal else focus if focus not in (None, HUMAN) else MOUSE
             got = SpeciesAssignment(taxon or MOUSE, "knockout")
-        elif (near := _nearest(in_para, start, end, True)) is not None:
+        elif (near := _nearest([h for h in in_para if h.end <= start], start, end, True)
+              ) is not None:
             got = SpeciesAssignment(near.taxon, "paragraph")
         elif focus is not None:
             got = SpeciesAssignment(focus, "document")
