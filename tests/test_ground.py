@@ -583,7 +583,8 @@ def test_family_names_are_famplex_forms_as_written(text: str, family: bool) -> N
 
 def test_tagged_families_are_typed_and_grounded_to_famplex_first() -> None:
     """relx's tagger output: a FamPlex name is a ``Protein_family_or_group`` grounded to its
-    FamPlex id first; a gene stays a ``Protein``; both pair up for PPI and events."""
+    FamPlex id first (then, with the shipped member table, the member curators annotate for
+    it comes first and the family second); a gene stays a ``Protein``; both pair up."""
     from relx.ge.extract import is_protein
     from relx.genes.document import ground_document
     from relx.ids import is_protein_type
@@ -593,7 +594,9 @@ def test_tagged_families_are_typed_and_grounded_to_famplex_first() -> None:
     doc = _doc("ERK binds MAPK1.", ["ERK", "MAPK1"], [])
     for e, typ in zip(doc.sentences[0].entities, ("ERK", "MAPK1"), strict=True):
         e.type = mention_type(typ)
-    out = ground_document(doc, species=False).sentences[0].entities
+    out = ground_document(doc, species=False, members=False).sentences[0].entities
     assert [e.type for e in out] == [FAMILY_TYPE, "Protein"]
     assert out[0].norm_ids[0] == "FPLX:ERK" and out[1].norm_ids[0] == "HGNC:6871"
+    member = ground_document(doc, species=False).sentences[0].entities
+    assert member[0].type == FAMILY_TYPE and member[0].norm_ids[:2] == ["HGNC:6871", "FPLX:ERK"]
     assert all(is_protein_type(e.type) and is_protein(e) for e in out)

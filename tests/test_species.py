@@ -271,7 +271,7 @@ MENTIONS = ["IL-2", "p53", "Runx3", "IL-2", "IL-2", "hTERT", "GST-p53", "ERK1 an
 @pytest.fixture(scope="module")
 def grounded() -> Document:
     doc = doc_of(TEXT, MENTIONS, (("PR", "progesterone receptor"), ("IL-2", "interleukin-2")))
-    return ground_document(doc)
+    return ground_document(doc, calibration=False)   # the rules' raw confidences
 
 
 def test_ground_document_species_ids_confidence(grounded: Document) -> None:

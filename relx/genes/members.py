@@ -16,7 +16,7 @@ from pathlib import Path
 
 from relx.doc import Document, Entity
 from relx.errors import ConfigError
-from relx.genes.lexicon import HUMAN, with_entity_updates
+from relx.genes.lexicon import HUMAN, Grounder, with_entity_updates
 from relx.genes.orthologs import Orthologs, default_orthologs
 
 __all__ = ["FamilyMembers", "default_members", "with_members"]
@@ -58,12 +58,15 @@ class FamilyMembers:
         return found[0] if len(found) == 1 else None
 
 
-def with_members(doc: Document, members: FamilyMembers) -> Document:
-    """``doc`` with each gene mention whose best id is a family with a known member given
+def with_members(doc: Document, members: FamilyMembers, grounder: Grounder) -> Document:
+    """``doc`` with each gene mention written as a family name (``Ras``, not ``ERK1 and
+    2``, whose members the text names) whose best id is a family with a known member given
     that member first (confidence times the member's share)."""
 
     def update(e: Entity) -> dict[str, object]:
         if not e.norm_ids or not e.norm_ids[0].startswith("FPLX:"):
+            return {}
+        if not grounder.is_family_name(e.text or doc.text[e.spans[0].start:e.spans[-1].end]):
             return {}
         m = members.member(e.norm_ids[0], e.taxon)
         if m is None:

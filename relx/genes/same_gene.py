@@ -100,11 +100,12 @@ def same_gene(e1: Entity, e2: Entity, doc: Document, *, grounder: Grounder | Non
     if ids1 and ids2 and _ALTERNATIVE.match(between) and set(ids1) & set(ids2):
         return "synonym"
     if ids1 and ids2:
-        for fam_id, member in ((h1, h2), (h2, h1)):
-            if fam_id.startswith("FPLX:"):
-                if fam_id in fam.parents(member, "isa"):
+        # a family name given its member first (relx.genes.members) keeps the family second
+        for fam_ids, member in (((h1, *ids1[1:2]), h2), ((h2, *ids2[1:2]), h1)):
+            for fam_id in fam_ids:
+                if fam_id.startswith("FPLX:") and fam_id in fam.parents(member, "isa"):
                     return "family member"
-                if fam_id in fam.parents(member):
+                if fam_id.startswith("FPLX:") and fam_id in fam.parents(member):
                     return "complex subunit"
     for generic, gid, other_ids in ((t1, ids1, ids2), (t2, ids2, ids1)):
         if other_ids and _CLASS_NOUN.search(generic) and all(
