@@ -216,19 +216,30 @@ def detect_format(path: str | Path) -> str:
                                     f"{' or '.join(f.name for f in rows)})")
 
 
-def _by_content(sample: Sample) -> str:
-    """The format of a file without a suffix: its XML root, else the first row whose
-    content test passes."""
+def sniff(path: str | Path) -> str | None:
+    """The format the content of ``path`` alone says (its suffix aside): the row of its XML
+    root, else the first row (in table order) whose content test passes; None when none
+    does. Not well-formed XML raises a :class:`ReaderError`."""
+    return _sniffed(Sample(Path(path)))
+
+
+def _sniffed(sample: Sample) -> str | None:
     if sample.is_xml():
         root = sample.root()
-        name = next((f.name for f in FORMATS.values() if f.reader and root in f.xml_roots),
+        return next((f.name for f in FORMATS.values() if f.reader and root in f.xml_roots),
                     None)
-        if name is None:
-            raise ReaderError(sample.path, "root element", f"unknown XML format <{root}>")
+    return next((f.name for f in FORMATS.values()
+                 if f.reader and f.sniff is not None and not f.companions and f.sniff(sample)),
+                None)
+
+
+def _by_content(sample: Sample) -> str:
+    """The format of a file without a suffix (:func:`sniff`), else why there is none."""
+    name = _sniffed(sample)
+    if name is not None:
         return name
-    for f in FORMATS.values():
-        if f.reader and f.sniff is not None and not f.companions and f.sniff(sample):
-            return f.name
+    if sample.is_xml():
+        raise ReaderError(sample.path, "root element", f"unknown XML format <{sample.root()}>")
     raise ReaderError(sample.path, "file", "not UTF-8 text and no known format; pass "
                                            "--input-format")
 

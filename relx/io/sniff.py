@@ -74,13 +74,13 @@ def _xml_root(path: Path) -> str:
 # ------------------------------------------------------------------ the rows' content tests
 
 def is_pdf(s: Sample) -> bool:
-    """A PDF: the file starts ``%PDF``."""
+    """PDF: the file starts with ``%PDF``."""
     return s.head().startswith(b"%PDF")
 
 
 def is_bioc_json(s: Sample) -> bool:
-    """BioC JSON: a JSON object or list naming ``"documents"`` or ``"passages"`` in its
-    first MiB."""
+    """BioC JSON: it is a JSON object or list naming ``"documents"`` or ``"passages"`` in
+    its first MiB."""
     head = s.head(JSON_HEAD)
     return head.lstrip()[:1] in (b"{", b"[") and (b'"documents"' in head or
                                                   b'"passages"' in head)
@@ -97,7 +97,7 @@ def is_pubtator(s: Sample) -> bool:
 
 
 def is_text(s: Sample) -> bool:
-    """UTF-8 text: the head decodes (a character cut at the head's end is allowed)."""
+    """UTF-8 text: its first 64 KiB are UTF-8 (but for a character cut at their end)."""
     head = s.head()
     try:
         head.decode("utf-8")
