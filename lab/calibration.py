@@ -249,13 +249,11 @@ def internal_scores(model_dir: str | Path, train: list[str], folds: int = 5
     """Held-out scores of the gold training pairs from the trained model's stored out-of-fold
     member probabilities (see the module docstring): arrays ``new_text``, ``y``, ``fold``,
     ``document`` and the ``meta`` dict."""
-    from relx.io import read_jsonl, read_ppi_xml
+    from relx.ppi.evaluate import load_corpus
     from relx.ppi.model import load_model
     from relx.represent.instances import labels, pair_instances
 
-    docs = []
-    for p in train:
-        docs += list(read_jsonl(p) if ".jsonl" in p else read_ppi_xml(p))
+    docs = [d for p in train for d in load_corpus(p)]
     inst = pair_instances(docs)
     model = load_model(model_dir)
     ens = model.pipeline.steps[-1][1]

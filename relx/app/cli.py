@@ -17,26 +17,37 @@ from rich.table import Table
 from relx.app import cli_train  # noqa: F401  (registers the evaluate/train commands)
 from relx.app.cli_common import app, err, task_option, user_errors
 from relx.errors import ConfigError, RelxError
-from relx.tasks import Task
+from relx.io.format_docs import label, readable, streams, taking, with_mentions
+from relx.io.registry import FORMATS
+from relx.tasks import TASKS, Task
+
+_INPUT_FORMAT = f"Input format (default: detect): one of {', '.join(readable())}."
+
+
+def _output_formats() -> str:
+    """Per task, the ``--format`` choices and what is always written (from FORMATS)."""
+    out = []
+    for t in TASKS.values():
+        always = [n for n in t.always if n in FORMATS]
+        extra = [n for n in taking(t.items) if n not in always]
+        out.append(f"with --task {t.name}: {', '.join(extra)} ({', '.join(always)} always "
+                   "written)")
+    return "; ".join(out)
 
 
 @app.command(rich_help_panel="Extract")
 def extract(
     inputs: Annotated[list[str], typer.Argument(
-        help="Files, folders or globs: papers (PDF, JATS/PMC .nxml, PMC OA .tar.gz "
-             "packages and bulk archives, BioC full text), PubMed/MEDLINE XML, text, "
-             "PubTator, standoff, JSONL. A file of a folder that relx does not read is "
+        help="Files, folders or globs of a format relx reads, detected from the content: "
+             f"{', '.join(readable())}. A file of a folder that relx does not read is "
              "named in errors.jsonl (stage 'scan').")],
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
-        "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator, indra "
-                         "(INDRA Statements); with --task events: brat, bioc. JSONL (and with "
-                         "--task events the .a1/.a2 standoff) is always written; brat folders "
-                         "include annotation.conf. Every PPI batch also writes network.graphml, "
-                         ".cyjs and .sif.")
+        "--format", help=f"Output format (repeatable): {_output_formats()}. brat folders "
+                         "include annotation.conf. Every PPI batch also writes "
+                         "network.graphml, .cyjs and .sif.")
     ] = None,
-    input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
-    = None,
+    input_format: Annotated[str | None, typer.Option(help=_INPUT_FORMAT)] = None,
     task: Annotated[str, typer.Option(
         help="'ppi' (protein pairs) or 'events' (GENIA events: events.jsonl and a "
              ".txt/.a1/.a2 per document in --out/standoff; 'ge-events' is an older name).")
@@ -61,8 +72,8 @@ def extract(
         help="Event model for --types (default: the shipped ge-events).")] = None,
     mentions: Annotated[str, typer.Option(
         help="Whose protein mentions: 'auto' (an input's own when its format carries them: "
-             "PubTator, BioC, standoff .a1, relx JSONL, PPI XML -- every document of it, "
-             "with or without; relx's tagger for text and PubMed XML), 'input', 'relx' "
+             f"{', '.join(with_mentions())} -- every document of it, with or without; "
+             "relx's tagger for the others), 'input', 'relx' "
              "(the tagger's only), 'both' (the input's, plus the tagger's that overlap none; "
              "ppi only). Recorded in summary.json.")] = "auto",
     orthologs: Annotated[str | None, typer.Option(
@@ -378,22 +389,21 @@ def parse(
     files: Annotated[list[Path], typer.Argument(help="Input files (any format relx reads).",
                                                 exists=True, dir_okay=False)],
     format: Annotated[str, typer.Option(
-        "--format", help="Output: conllu, jsonl (relx documents), penman (AMR-style sentence "
-                         "graphs) or amr-json (the same graphs as JSON lines).")] = "conllu",
-    input_format: Annotated[str | None, typer.Option(help="Input format (default: detect).")]
-    = None,
+        "--format", help="Output: " + "; ".join(f"{n} ({label(n)})"
+                                                for n in streams()) + ".")] = "conllu",
+    input_format: Annotated[str | None, typer.Option(help=_INPUT_FORMAT)] = None,
     out: Annotated[Path | None, typer.Option(help="Output file (default: stdout).")] = None,
     spacy_model: Annotated[str | None, typer.Option(
         help="spaCy/scispacy pipeline name or path (default: relx's shipped pipeline).")] = None,
 ) -> None:
     """Split, tag and parse documents; write CoNLL-U, relx JSONL or sentence graphs."""
     from relx.io.atomic import atomic_open
-    from relx.io.registry import FORMATS, load_spec
+    from relx.io.registry import load_spec
     from relx.parse.pipeline import Parser, parse_files
 
-    streams = sorted(n for n, f in FORMATS.items() if f.stream)
-    if format not in streams:
-        raise typer.BadParameter(f"--format must be one of {', '.join(streams)}")
+    choices = sorted(streams())
+    if format not in choices:
+        raise typer.BadParameter(f"--format must be one of {', '.join(choices)}")
     write = load_spec(FORMATS[format].stream or "")
     with user_errors():
         docs = parse_files(files, Parser(spacy_model), input_format)

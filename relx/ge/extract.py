@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +43,8 @@ from relx.errors import ConfigError
 from relx.ge.data import GEDoc
 from relx.ge.pipeline import GEExtractor, GEModelError
 from relx.ids import is_protein_type
-from relx.io.atomic import atomic_open
 from relx.io.papers import DEFAULT_SECTIONS, restore_text, sections_option, select_stream
-from relx.io.standoff import format_a1, format_a2
+from relx.io.standoff import write_standoff
 from relx.model_store import find_model_dir
 from relx.parse.pipeline import Parser
 
@@ -370,33 +369,4 @@ def load(model: str | Path | None = None, **options: Any) -> EventExtractor:
 
 def write_standoff_triple(pred: StandoffDocument, folder: Path, stem: str) -> Path:
     """``<stem>.txt``, ``.a1`` and ``.a2`` (each atomically); returns the ``.a2`` path."""
-    with atomic_open(folder / f"{stem}.txt", "w", encoding="utf-8") as fh:
-        fh.write(pred.text)
-    with atomic_open(folder / f"{stem}.a1", "w", encoding="utf-8") as fh:
-        fh.write(format_a1(pred))
-    with atomic_open(folder / f"{stem}.a2", "w", encoding="utf-8") as fh:
-        fh.write(format_a2(pred))
-    return folder / f"{stem}.a2"
-
-
-def write_event_outputs(done: Sequence[tuple[Document, list[ExtractedEvent], StandoffDocument]],
-                        out: Path, key: str, formats: Iterable[str] = ()) -> None:
-    """Per-input outputs: ``out/jsonl/<key>.jsonl`` (one event per line), one standoff
-    triple per document in ``out/standoff/`` named by document id (file-safe; a repeated
-    id within the input gets ``-2``, ``-3``...) and, with ``"brat"`` in ``formats``, a brat
-    collection ``out/brat/<key>/`` (:func:`relx.io.brat.write_brat_events`), with ``"bioc"``
-    ``out/bioc/<key>.xml`` (:func:`relx.io.bioc.events_to_bioc`)."""
-    from relx.io.brat import file_stems, write_brat_events
-
-    with atomic_open(out / "jsonl" / f"{key}.jsonl") as fh:
-        for _, evs, _ in done:
-            for e in evs:
-                fh.write(e.model_dump_json() + "\n")
-    for (_, _, pred), stem in zip(done, file_stems(p.id for _, _, p in done), strict=True):
-        write_standoff_triple(pred, out / "standoff", stem)
-    if "brat" in formats:
-        write_brat_events(done, out / "brat" / key)
-    if "bioc" in formats:
-        from relx.io.bioc import events_to_bioc, write_bioc
-
-        write_bioc(done, out / "bioc" / f"{key}.xml", convert=lambda t: events_to_bioc(t[0], t[2]))
+    return write_standoff(pred, folder, stem).with_suffix(".a2")

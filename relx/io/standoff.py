@@ -281,10 +281,11 @@ def write_a2(doc: StandoffDocument, path: str | Path) -> Path:
     return path
 
 
-def write_standoff(doc: StandoffDocument, directory: str | Path) -> Path:
-    """Write ``{id}.txt``, ``{id}.a1`` and ``{id}.a2`` into ``directory``; returns the .txt path."""
-    directory = Path(directory)
-    txt = directory / f"{doc.id}.txt"
+def write_standoff(doc: StandoffDocument, directory: str | Path, stem: str | None = None
+                   ) -> Path:
+    """Write ``<stem>.txt``, ``.a1`` and ``.a2`` (stem: the document id), each atomically,
+    into ``directory``; returns the .txt path."""
+    txt = Path(directory) / f"{stem or doc.id}.txt"
     with atomic_open(txt, "w", encoding="utf-8") as fh:
         fh.write(doc.text)
     with atomic_open(txt.with_suffix(".a1"), "w", encoding="utf-8") as fh:

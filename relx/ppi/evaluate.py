@@ -14,18 +14,21 @@ from sklearn.pipeline import Pipeline
 
 from relx.doc import Document
 from relx.errors import ConfigError
-from relx.io import read_jsonl, read_ppi_xml
 from relx.io.atomic import atomic_open
+from relx.io.registry import detect_format, read
 from relx.registry import build_pipeline
 from relx.represent.instances import PairInstance, labels, pair_instances
 
 PARSE_SOURCES = ("corpus", "relx")
+#: formats of PPI corpora: documents with gold pairs
+CORPUS_FORMATS = ("ppi-xml", "jsonl")
 
 
 def load_corpus(path: str | Path, parses: str = "corpus",
                 corpus_parse: str = "split_parse", spacy_model: str | None = None
                 ) -> list[Document]:
-    """Documents of a PPI learning-format XML (``.xml``/``.xml.gz``) or relx JSONL file.
+    """Documents of a PPI corpus: a file of a :data:`CORPUS_FORMATS` format (learning-format
+    XML or relx JSONL, detected and read through :func:`relx.io.read`).
 
     ``parses="relx"`` re-tags and re-parses every sentence with relx's pipeline (or
     ``spacy_model``), keeping the corpus's sentences, entities and pairs.
@@ -41,12 +44,11 @@ def load_corpus(path: str | Path, parses: str = "corpus",
 
 
 def _read_corpus(path: Path, corpus_parse: str) -> list[Document]:
-    name = path.name.lower()
-    if name.endswith((".jsonl", ".jsonl.gz")):
-        return list(read_jsonl(path))
-    if name.endswith((".xml", ".xml.gz")):
-        return list(read_ppi_xml(path, parse=corpus_parse))
-    raise ConfigError(f"{path}: unknown corpus format (expected .xml, .xml.gz, .jsonl)")
+    fmt = detect_format(path)
+    if fmt not in CORPUS_FORMATS:
+        raise ConfigError(f"{path}: a {fmt} file is not a PPI corpus (expected one of "
+                          f"{', '.join(CORPUS_FORMATS)})")
+    return list(read(path, fmt, parse=corpus_parse))
 
 
 def positive_scores(model, X) -> np.ndarray:
