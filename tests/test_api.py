@@ -122,8 +122,8 @@ def test_a_worker_warms_its_extractor_before_the_heap_settles() -> None:
 
     code = """
 import gc
-from relx.app.batch_options import BatchOptions
-from relx.app.batch_worker import extractor_for
+from relx.app.batch.plan import BatchOptions
+from relx.app.batch.worker import extractor_for
 from relx.genes.document import default_grounder
 from relx.genes.orthologs import default_orthologs
 opts = BatchOptions(out="unused", task="ppi")

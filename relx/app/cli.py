@@ -236,7 +236,7 @@ def _spool_streams(inputs: list[str], max_bytes: int | None) -> list[str]:
 def _aborted() -> Iterator[None]:
     """A batch stopped mid-run for a reason outside its inputs: exit code 1, and how to
     resume (no traceback: it is not a bug)."""
-    from relx.app.batch_state import RunAborted
+    from relx.app.batch.folder import RunAborted
 
     try:
         yield

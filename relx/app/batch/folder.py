@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from relx.app.batch_options import BatchOptions
+from relx.app.batch.plan import BatchOptions
 from relx.errors import BatchError, ConfigError
 from relx.io.atomic import atomic_open
 from relx.model_store import model_meta

@@ -1,7 +1,7 @@
 """Running a batch's chunks: in this process, in worker processes that may die, or on Dask.
 
 :class:`Plan` reads the inputs (in this process, as streams) and hands out
-:class:`relx.app.batch_units.Unit` chunks that are not done yet; it finishes an input (its
+:class:`relx.app.batch.chunks.Unit` chunks that are not done yet; it finishes an input (its
 outputs assembled, its record written) when its last chunk comes back.
 
 Worker processes (``--jobs``): each runs one chunk at a time. A worker that dies (SIGKILL,
@@ -22,9 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from relx.app.batch_options import DASK_MISSING, dask_installed  # noqa: F401 (re-export)
-from relx.app.batch_state import RunAborted, input_identity
-from relx.app.batch_units import (
+from relx.app.batch.chunks import (
     Unit,
     assemble_input,
     chunk_record_path,
@@ -37,7 +35,9 @@ from relx.app.batch_units import (
     sum_records,
     write_chunk_record,
 )
-from relx.app.batch_worker import extractor_for, one_compute_thread
+from relx.app.batch.folder import RunAborted, input_identity
+from relx.app.batch.plan import DASK_MISSING, dask_installed  # noqa: F401 (re-export)
+from relx.app.batch.worker import extractor_for, one_compute_thread
 from relx.errors import ModelError, RelxError
 from relx.io.atomic import atomic_open
 

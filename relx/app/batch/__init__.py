@@ -1,7 +1,7 @@
 """Batch extraction over many input files: local processes or a Dask cluster, resumable.
 
 The main process reads every input as a stream and cuts it into chunks of ``chunk_size``
-documents (:class:`relx.app.batch_units.Unit`); chunks are extracted and written
+documents (:class:`relx.app.batch.chunks.Unit`); chunks are extracted and written
 independently (in this process, in ``--jobs`` worker processes or on Dask workers), each
 ending with a record ``.done/<key>/<chunk>.json``. When all chunks of an input are done its
 outputs are assembled (``jsonl/<key>.jsonl``, ...) and its record ``.done/<key>.json``
@@ -31,18 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from relx.api import single_thread  # noqa: F401 (re-export: the worker set-up)
-from relx.app.batch_engines import Plan, run_plan
-from relx.app.batch_options import (  # noqa: F401 (re-export)
-    CHUNK_SIZE,
-    MAX_SENTENCE_PAIRS,
-    MAX_SENTENCE_TOKENS,
-    BatchOptions,
-    check_options,
-    cores,
-    input_keys,
-    list_inputs,
-)
-from relx.app.batch_state import (  # noqa: F401 (re-export)
+from relx.app.batch.chunks import Unit, error, sum_records  # noqa: F401 (re-export)
+from relx.app.batch.engines import Plan, run_plan
+from relx.app.batch.folder import (  # noqa: F401 (re-export)
     BatchLocked,
     RunAborted,
     batch_lock,
@@ -54,8 +45,17 @@ from relx.app.batch_state import (  # noqa: F401 (re-export)
     run_settings,
     same_input,
 )
-from relx.app.batch_units import Unit, error, sum_records  # noqa: F401 (re-export)
-from relx.app.batch_worker import check_model, extractor_for  # noqa: F401 (re-export)
+from relx.app.batch.plan import (  # noqa: F401 (re-export)
+    CHUNK_SIZE,
+    MAX_SENTENCE_PAIRS,
+    MAX_SENTENCE_TOKENS,
+    BatchOptions,
+    check_options,
+    cores,
+    input_keys,
+    list_inputs,
+)
+from relx.app.batch.worker import check_model, extractor_for  # noqa: F401 (re-export)
 from relx.io.atomic import atomic_open, concat_files
 from relx.tasks import get_task
 

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from relx.api import settle_heap, single_thread, warm_up
-from relx.app.batch_options import BatchOptions
+from relx.app.batch.plan import BatchOptions
 from relx.errors import ModelError, RelxError
 from relx.model_store import find_model_dir
 from relx.tasks import get_task
