@@ -146,7 +146,7 @@ def extract(
     formats = tuple(dict.fromkeys([*the_task.always, *(format or [])]))
     opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
                         spacy_model=spacy_model, threshold=_threshold_option(threshold),
-                        ground=ground, task=the_task.name, chunk_size=chunk_size,
+                        ground=ground, task=the_task, chunk_size=chunk_size,
                         max_input_bytes=int(max_input_mb * 2**20),
                         max_sentence_tokens=max_sentence_tokens,
                         max_sentence_pairs=max_sentence_pairs, types=types,
@@ -236,7 +236,7 @@ def _spool_streams(inputs: list[str], max_bytes: int | None) -> list[str]:
 def _aborted() -> Iterator[None]:
     """A batch stopped mid-run for a reason outside its inputs: exit code 1, and how to
     resume (no traceback: it is not a bug)."""
-    from relx.app.batch.folder import RunAborted
+    from relx.errors import RunAborted
 
     try:
         yield

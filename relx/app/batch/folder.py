@@ -1,5 +1,15 @@
-"""What a batch folder remembers between runs: input identities and records, the settings
-its results were made with, its lock and the leftovers of a killed run."""
+"""The batch output folder's layout, in one place: what it remembers between runs and
+where each thing lives.
+
+    out/.lock                        the run holding the folder (:func:`batch_lock`)
+    out/.settings.json               what the results were made with (:func:`check_settings`)
+    out/.done/<key>.json             an input's record: identity, counts, errors
+    out/.done/<key>/<chunk>.json     a chunk's record
+    out/.parts/<key>/<chunk>/        a chunk's outputs, joined when the input is done
+    out/.claims/standoff/<stem>      a standoff file stem and the document owning it
+    out/<format output>              an input's output per format (``jsonl/<key>.jsonl``...)
+    out/<results>.jsonl, errors.jsonl, summary.json    the merged outputs
+"""
 
 from __future__ import annotations
 
@@ -12,48 +22,79 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from relx.app.batch.plan import BatchOptions
 from relx.errors import BatchError, ConfigError
 from relx.io.atomic import atomic_open
-from relx.model_store import model_meta
-from relx.tasks import get_task
+from relx.tasks import Task
+
+ERRORS = "errors.jsonl"
+SUMMARY = "summary.json"
 
 
 class BatchLocked(BatchError):
     """Another run holds the lock of the output folder."""
 
 
-class RunAborted(RuntimeError):
-    """A running batch had to stop for a reason outside its inputs (disk full, the Dask
-    scheduler lost); what is finished is kept and a rerun of the same command resumes."""
+# --------------------------------------------------------------------------- paths
 
-    def __init__(self, what: str) -> None:
-        super().__init__(f"{what}; the finished inputs are kept: rerun the same command "
-                         "(same --out) to resume")
+def chunk_name(index: int) -> str:
+    return f"{index:05d}"
 
 
-def run_settings(opts: BatchOptions) -> dict[str, Any]:
-    """What decides an input's outputs (a resumed batch must use the same)."""
-    task = get_task(opts.task)
-    model = opts.model or task.default_model
-    meta = model_meta(model)
-    from relx.io.papers import sections_label, sections_option
+def input_record_path(out: Path, key: str) -> Path:
+    return out / ".done" / f"{key}.json"
 
-    extra = task.runner_().settings(opts.extractor_options())
-    types = extra.pop("types", None)
-    return {"task": task.name, "model": model,
-            "model_version": meta.get("version"), "model_created": meta.get("created"),
-            "types": types, **extra,
-            "threshold": opts.threshold, "spacy_model": opts.spacy_model,
-            "ground": opts.ground, "mentions": opts.mentions, "orthologs": opts.orthologs,
-            "same_gene_pairs": opts.same_gene_pairs, "formats": sorted(opts.formats),
-            "input_format": opts.input_format,
-            "max_sentence_tokens": opts.max_sentence_tokens,
-            "max_sentence_pairs": opts.max_sentence_pairs,
-            "max_doc_chars": opts.max_doc_chars, "max_doc_seconds": opts.max_doc_seconds,
-            "sections": sections_label(sections_option(opts.sections)),
-            "pdf_max_pages": opts.pdf_max_pages, "pdf_max_seconds": opts.pdf_max_seconds,
-            "table_cells": opts.table_cells}
+
+def chunk_record_path(out: Path, key: str, index: int) -> Path:
+    return out / ".done" / key / f"{chunk_name(index)}.json"
+
+
+def parts_dir(out: Path, key: str, index: int) -> Path:
+    return out / ".parts" / key / chunk_name(index)
+
+
+def input_output(out: Path, fmt: str, key: str) -> Path:
+    """Input ``key``'s output in format ``fmt`` (``jsonl/<key>.jsonl``...)."""
+    from relx.io.registry import FORMATS
+
+    return out / (FORMATS[fmt].output or fmt).format(key=key)
+
+
+def results_path(out: Path, task: Task) -> Path:
+    """The merged results of the batch (``relations.jsonl``, ``events.jsonl``)."""
+    return out / f"{task.results}.jsonl"
+
+
+# --------------------------------------------------------------------------- records
+
+def load_record(path: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def load_input_record(out: Path, key: str) -> dict[str, Any] | None:
+    return load_record(input_record_path(out, key))
+
+
+def write_input_record(out: Path, rec: dict[str, Any]) -> None:
+    with atomic_open(input_record_path(out, rec["key"])) as fh:
+        json.dump(rec, fh)
+
+
+def write_chunk_record(out: Path, rec: dict[str, Any]) -> None:
+    with atomic_open(chunk_record_path(out, rec["key"], rec["chunk"])) as fh:
+        json.dump(rec, fh)
+
+
+def load_settings(out: Path) -> dict[str, Any]:
+    """The settings the folder's results were made with (``{}``: none recorded)."""
+    return load_record(out / ".settings.json") or {}
+
+
+def drop_parts(out: Path, key: str) -> None:
+    """The chunk outputs of input ``key`` (once joined)."""
+    shutil.rmtree(out / ".parts" / key, ignore_errors=True)
 
 
 def check_settings(out: Path, settings: dict[str, Any]) -> None:
@@ -138,27 +179,45 @@ def same_input(path: Path, old: dict[str, Any] | None) -> bool:
     return st.st_mtime_ns == old.get("mtime_ns") or file_sha256(path) == old.get("sha256")
 
 
-def load_record(path: Path) -> dict[str, Any] | None:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 def clear_input(out: Path, key: str) -> None:
     """Forget everything of input ``key``: records, parts and per-input outputs."""
     from relx.io.registry import FORMATS
 
-    (out / ".done" / f"{key}.json").unlink(missing_ok=True)
+    input_record_path(out, key).unlink(missing_ok=True)
     for d in (out / ".done" / key, out / ".parts" / key):
         shutil.rmtree(d, ignore_errors=True)
-    for fmt in FORMATS.values():
+    for name, fmt in FORMATS.items():
         if fmt.output is None:
             continue
-        p = out / fmt.output.format(key=key)
+        p = input_output(out, name, key)
         if p.is_dir():
             shutil.rmtree(p, ignore_errors=True)
         else:
             p.unlink(missing_ok=True)
+
+
+def claim_stem(out: Path, stem: str, owner: str) -> str:
+    """A standoff file stem no other document of the batch uses: ``stem``, else ``stem-2``...
+
+    Claims are files ``out/.claims/standoff/<stem>`` created exclusively and holding their
+    owner (``<key>#<document number>``), so parallel workers never share a stem and a
+    resumed chunk gets its own stems back.
+    """
+    folder = out / ".claims" / "standoff"
+    folder.mkdir(parents=True, exist_ok=True)
+    k = 1
+    while True:
+        name = stem if k == 1 else f"{stem}-{k}"
+        path = folder / name
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            if path.read_text(encoding="utf-8") == owner:
+                return name
+            k += 1
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(owner)
+        return name
 
 
