@@ -25,8 +25,9 @@ def extract(
     inputs: Annotated[list[str], typer.Argument(
         help="Files, folders or globs: papers (PDF, JATS/PMC .nxml, PMC OA .tar.gz "
              "packages and bulk archives, BioC full text), PubMed/MEDLINE XML, text, "
-             "PubTator, standoff, JSONL. A file of a folder that relx does not read is "
-             "named in errors.jsonl (stage 'scan').")],
+             "PubTator, standoff, JSONL. A file of a folder that relx does not read (a "
+             "LICENSE, a README) is passed over: named once on stderr and in summary.json "
+             "(files_skipped).")],
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
         "--format", help="Output format (repeatable): jsonl, tsv, bioc, brat, pubtator, indra "
@@ -198,12 +199,12 @@ def extract(
             _write_report(out, report, summary, the_task)
         except OSError as exc:          # the batch's outputs stand: say so, exit 1 below
             report_error = f"--report {report}: {exc.strerror or exc}"
+    if summary["files_skipped"]:
+        typer.echo(_skipped_line(summary["files_skipped"]), err=True)
     if summary["errors"]:
-        passed = summary.get("files_skipped", 0)
-        also = f" and {passed} files not read" if passed else ""
-        typer.echo(f"relx extract: {summary['errors'] - passed} errors in "
-                   f"{len(summary['inputs_with_errors']) - passed} of {summary['inputs']} "
-                   f"inputs{also}; see {out / 'errors.jsonl'}", err=True)
+        typer.echo(f"relx extract: {summary['errors']} errors in "
+                   f"{len(summary['inputs_with_errors'])} of {summary['inputs']} "
+                   f"inputs; see {out / 'errors.jsonl'}", err=True)
     _print_summary(console, summary, out, None if report_error else report, the_task)
     if report_error:
         err.print(f"[red]error:[/] the report was not written: {report_error}; the batch's "
@@ -212,6 +213,14 @@ def extract(
         raise typer.Exit(1)
     if summary["errors"]:
         raise typer.Exit(EXIT_SOME_FAILED)
+
+
+def _skipped_line(skipped: list[dict[str, str]], shown: int = 5) -> str:
+    """The files of the input folders passed over (no input format), on one line."""
+    names = "; ".join(f"{Path(s['file']).name} ({s['reason']})" for s in skipped[:shown])
+    more = f"; and {len(skipped) - shown} more" if len(skipped) > shown else ""
+    return (f"relx extract: {len(skipped)} files not read, of no input format: {names}{more} "
+            "(summary.json: files_skipped)")
 
 
 def _spool_streams(inputs: list[str], max_bytes: int | None) -> list[str]:

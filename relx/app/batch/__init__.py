@@ -79,8 +79,8 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
     ``on_done`` is called with each finished chunk's record (``documents``, counts...);
     ``keys``: the inputs' output names (default :func:`input_keys` of ``files``);
     ``skipped_files``: ``(path, reason)`` of the files the folder scan passed over
-    (:func:`list_inputs`), each a line of ``errors.jsonl`` (stage ``scan``; hidden files
-    only counted).
+    (:func:`list_inputs`), listed in the summary (``files_skipped``; hidden files only
+    counted), not errors.
     """
     from relx.io.source import input_limits
 
@@ -119,9 +119,9 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
 def merge_outputs(plan: RunPlan, keys: Sequence[str], *, seconds: float, skipped: int = 0,
                   skipped_files: Sequence[tuple[Path, str]] = ()) -> dict[str, Any]:
     """Rebuild ``relations.jsonl`` (``events.jsonl`` for the events task), ``errors.jsonl``
-    and ``summary.json`` from the input records, in input order, after the files the scan
-    passed over (``skipped_files``). (The one place that writes the merged outputs:
-    further merged formats go here.)"""
+    and ``summary.json`` from the input records, in input order; the files the scan
+    passed over (``skipped_files``) are listed in the summary. (The one place that writes
+    the merged outputs: further merged formats go here.)"""
     from relx.io.registry import HIDDEN
 
     out, task, formats = plan.out, plan.task, plan.formats
@@ -130,9 +130,8 @@ def merge_outputs(plan: RunPlan, keys: Sequence[str], *, seconds: float, skipped
                for k in keys]
     if "jsonl" in formats:
         concat_files([input_output(out, "jsonl", k) for k in keys], results_path(out, task))
-    passed = [error(str(p), None, "scan", f"not read: {why}") for p, why in skipped_files
-              if why != HIDDEN]
-    errors = passed + [e for r in records for e in r["errors"]]
+    passed = [{"file": str(p), "reason": why} for p, why in skipped_files if why != HIDDEN]
+    errors = [e for r in records for e in r["errors"]]
     with atomic_open(out / ERRORS) as fh:
         for e in errors:
             fh.write(json.dumps(e) + "\n")
@@ -143,7 +142,7 @@ def merge_outputs(plan: RunPlan, keys: Sequence[str], *, seconds: float, skipped
                "inputs_with_errors": sorted({e["input"] for e in errors}),
                "inputs_failed": sorted(r.get("input", r["key"]) for r in records
                                        if r.get("failed")),
-               "files_skipped": len(passed),
+               "files_skipped": passed,
                "hidden_files_skipped": len(skipped_files) - len(passed),
                "truncated": sum(len(r.get("truncated", ())) for r in records),
                "inputs_truncated": sorted({t["input"] for r in records
