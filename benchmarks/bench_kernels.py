@@ -19,9 +19,9 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from lab.kernel_reference import dp_kernel, structure_tuples
 from relx.io import read_ppi_xml
 from relx.kernels import PathKernelParams, path_gram, self_kernels
-from relx.kernels.reference import dp_kernel, structure_tuples
 from relx.kernels.tree import TreeKernelParams, tree_gram
 from relx.structures import (
     EncodedStructures,

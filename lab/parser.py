@@ -1,7 +1,7 @@
 """The recipes of relx's parse pipeline (``models/relx_bio_sm``): the parser's training
 corpus from the treebanks (:func:`relx.parse.treebanks.build_corpus`; ``make
 parser-corpus``, ``make parser-corpus-g8``) and the shipped pipeline assembled from the
-trained parser and NER (:func:`relx.parse.assemble.assemble`; ``make pipeline``).
+trained parser and NER (:func:`lab.assemble_pipeline.assemble`; ``make pipeline``).
 
     python -m lab.parser corpus --shared ../shared --out runs/parser/corpus
     python -m lab.parser assemble --parser runs/parser/finetune/model-best \\
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="score the NER on this BioNLP-ST folder (.txt + .a1) and record it in "
                         "meta.json as relx_ge2011_devel_ner")
     a.add_argument("--version", default=None,
-                   help="pipeline version (default relx.parse.assemble.PIPELINE_VERSION)")
+                   help="pipeline version (default lab.assemble_pipeline.PIPELINE_VERSION)")
     a.add_argument("--ner-source", action="append", dest="ner_sources",
                    help="the NER's training data, for the meta (repeatable)")
     args = ap.parse_args(argv)
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
                              seed=args.seed)
         print(json.dumps({k: v for k, v in stats.items() if k != "train_labels"}, indent=1))
     else:
-        from relx.parse.assemble import PIPELINE_VERSION, assemble
+        from lab.assemble_pipeline import PIPELINE_VERSION, assemble
 
         perf = json.loads(args.performance.read_text()) if args.performance else None
         nlp = assemble(args.parser, args.ner, args.out, performance=perf,

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from relx.ge.extract import EventExtractor, ExtractedEvent
     from relx.io.registry import read, write
     from relx.ppi.extract import ExtractedRelation, Extractor
+    from relx.tasks import Task
 
 # public name -> module it lives in (imported on first access)
 _LAZY = {
@@ -35,7 +36,7 @@ _LAZY = {
 }
 
 
-def load(model: str | None = None, *, task: str = "ppi", types: bool = True,
+def load(model: str | None = None, *, task: str | Task = "ppi", types: bool = True,
          event_model: str | None = None, **options: Any) -> Extractor | EventExtractor:
     """The extractor of ``task`` ("ppi": interactions, the default; "events": GENIA
     events) with ``model`` (default: the task's shipped model), loaded and warmed up.
@@ -43,7 +44,7 @@ def load(model: str | None = None, *, task: str = "ppi", types: bool = True,
     for "ppi", ``types`` (default True) types and directs each reported pair with
     ``event_model`` (default: the shipped ``ge-events``) on the same parse
     (:mod:`relx.ge.interactions`); ``False``: undirected ``Interaction`` pairs, faster to
-    load and run. Tasks: :data:`relx.tasks.TASKS`."""
+    load and run. Tasks: :data:`relx.tasks.TASKS` (a name, or the ``Task`` itself)."""
     from relx.tasks import get_task
 
     the_task = get_task(task)

@@ -10,6 +10,8 @@ what is not a ``RelxError`` (or an ``OSError``) is a bug and keeps its traceback
   document.
 - :class:`BatchError`: a batch cannot start or go on (its output folder in use, a worker
   that cannot work at all).
+- :class:`RunAborted`: a running batch stopped for a reason outside its inputs (a full
+  disk, a lost Dask scheduler); the CLI exits with code 1 (the run resumes), not 2.
 """
 
 from __future__ import annotations
@@ -34,6 +36,19 @@ class BatchError(RelxError):
     """A batch that cannot start or go on (its ``--out`` in use, no worker can work)."""
 
 
+class RunAborted(RelxError):
+    """A running batch had to stop for a reason outside its inputs (disk full, the Dask
+    scheduler lost); what is finished is kept and a rerun of the same command resumes."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(f"{what}; the finished inputs are kept: rerun the same command "
+                         "(same --out) to resume")
+
+    def __reduce__(self) -> tuple:       # crosses a worker's pipe as itself
+        return (type(self), (self.what,))
+
+
 class ReaderError(RelxError):
     """Malformed input; the message names the file and the element id or line.
 
@@ -50,5 +65,8 @@ class ReaderError(RelxError):
         self.document = document
         super().__init__(f"{path}: {where}: {message}")
 
+    def __reduce__(self) -> tuple:       # crosses a worker's pipe as itself
+        return (type(self), (self.path, self.where, self.reason, self.document))
 
-__all__ = ["BatchError", "ConfigError", "ModelError", "ReaderError", "RelxError"]
+
+__all__ = ["BatchError", "ConfigError", "ModelError", "ReaderError", "RelxError", "RunAborted"]

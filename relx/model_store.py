@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from relx.errors import ModelError  # noqa: E402,F401  (its home before relx.errors)
+from relx.tasks import TASKS
 
 #: the environment variable naming a models folder that replaces the shipped one
 MODELS_ENV = "RELX_MODELS"
@@ -74,7 +75,8 @@ def installed_models(root: Path | None = None) -> list[dict[str, Any]]:
         kind = "relation model" if (meta_file.parent / "pipeline.skops").exists() else \
             "event model" if meta.get("format") == "relx-ge-events" else \
             "spaCy pipeline" if (meta_file.parent / "config.cfg").exists() else "other"
-        default_task = {"spaCy pipeline": "parse", "event model": "ge-events"}.get(kind, "?")
+        default_task = "parse" if kind == "spaCy pipeline" else next(
+            (t.name for t in TASKS.values() if t.model_kind == kind), "?")
         found.append({"name": meta_file.parent.name, "path": str(meta_file.parent), "kind": kind,
                       "version": meta.get("version", "?"),
                       "task": meta.get("task", default_task),

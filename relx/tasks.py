@@ -28,10 +28,13 @@ Done = list[tuple[Any, list[Any], Any]]
 
 
 class TaskRunner(Protocol):
-    """A task's behaviour in a batch (implemented by ``relx.ppi.task`` and ``relx.ge.task``)."""
+    """A task's behaviour in a batch (implemented by ``relx.ppi.task`` and ``relx.ge.task``,
+    each built with its :class:`Task`)."""
 
-    def load(self, model: str | None, options: Mapping[str, Any]) -> Any:
-        """The extractor for ``model`` (None: the task's default) with ``options``."""
+    def models(self, model: str | None, options: Mapping[str, Any]
+               ) -> list[tuple[str, str, str]]:
+        """Every model a run with ``model`` (None: the task's default) and extractor
+        ``options`` loads: ``(name or folder, kind, the option choosing it)``."""
 
     def settings(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """What else decides the outputs (recorded; a resumed batch must match)."""
@@ -72,15 +75,19 @@ class Task:
     items: tuple[str, ...]              # item kinds handed to output formats
     always: tuple[str, ...]             # outputs every batch writes
     options: tuple[str, ...]            # extractor options of the batch and components
-    runner: str                         # "module:attribute" of its TaskRunner
+    runner: str                         # "module:class" of its TaskRunner (built with the task)
     extractor: str                      # "module:function" building its extractor
     summary_line: str                   # the closing line of a batch (format string)
+    mentions: tuple[str, ...]           # --mentions: whose protein mentions it can use
+    corpus: str                         # what evaluate/train read: "files" or "folders"
     aliases: tuple[str, ...] = ()       # older spellings, accepted with a warning
     summary_names_task: bool = False    # the summary says which task made it
+    event_model: str | None = None      # the event model typing its results by default
 
     def runner_(self) -> TaskRunner:
+        """Its batch behaviour (:class:`TaskRunner`), built with this task."""
         module, _, attr = self.runner.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        return getattr(importlib.import_module(module), attr)(self)
 
     def load(self, model: str | Path | None = None, **options: Any) -> Any:
         """The task's extractor (what ``relx.load(task=...)`` returns)."""
@@ -111,18 +118,21 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          options=("spacy_model", "ground", "threshold", "types", "event_model", "mentions",
                   "orthologs", "same_gene_pairs", "max_doc_chars", "max_doc_seconds",
                   "sections"),
-         runner="relx.ppi.task:RUNNER", extractor="relx:load_interactions",
+         runner="relx.ppi.task:InteractionRunner", extractor="relx:load_interactions",
          summary_line="{documents} documents, {sentences} sentences, {candidates} candidate "
-                      "pairs -> [bold]{relations}[/] relations in {seconds} s; {errors} errors"),
+                      "pairs -> [bold]{relations}[/] relations in {seconds} s; {errors} errors",
+         mentions=("auto", "input", "relx", "both"), corpus="files",
+         event_model="ge-events"),
     Task(name="events", description="GENIA bio-events (triggers with Theme/Cause arguments)",
          default_model="ge-events", model_kind="event model", results="events",
          counts=("triggers", "events"), items=("events", "event_documents"),
          always=("jsonl", "standoff"),
          options=("spacy_model", "ground", "mentions", "max_doc_chars", "max_doc_seconds",
                   "sections"),
-         runner="relx.ge.task:RUNNER", extractor="relx.ge.extract:load",
+         runner="relx.ge.task:EventRunner", extractor="relx.ge.extract:load",
          summary_line="{documents} documents, {sentences} sentences, {triggers} triggers -> "
                       "[bold]{events}[/] events in {seconds} s; {errors} errors",
+         mentions=("auto", "input", "relx"), corpus="folders",
          aliases=("ge-events", "ge"), summary_names_task=True),
 )}
 

@@ -122,12 +122,11 @@ def test_a_worker_warms_its_extractor_before_the_heap_settles() -> None:
 
     code = """
 import gc
-from relx.app.batch_options import BatchOptions
-from relx.app.batch_worker import extractor_for
+from relx.app.batch.plan import BatchOptions, make_plan
+from relx.app.batch.worker import extractor_for
 from relx.genes.document import default_grounder
 from relx.genes.orthologs import default_orthologs
-opts = BatchOptions(out="unused", task="ppi")
-extractor_for(opts)
+extractor_for(make_plan(BatchOptions(out="unused")))
 assert default_grounder()._species is not None
 assert default_orthologs()._from_human is not None
 assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()

@@ -160,8 +160,9 @@ def test_a_chunk_that_kills_every_worker_is_recorded_failed(tmp_path: Path, clus
 def test_a_scheduler_without_workers_stops_the_run(tmp_path: Path, monkeypatch) -> None:
     """No worker ever connects: the run stops with an error naming the scheduler instead of
     waiting forever (the wait is ``DASK_NO_WORKERS_S``, shortened here)."""
-    from relx.app import batch_engines
     from relx.app.batch import BatchOptions, list_inputs, run_batch
+    from relx.app.batch import engines as batch_engines
+    from relx.errors import RunAborted
 
     monkeypatch.setattr(batch_engines, "DASK_NO_WORKERS_S", 1.0)
     inp = tmp_path / "in"
@@ -169,7 +170,7 @@ def test_a_scheduler_without_workers_stops_the_run(tmp_path: Path, monkeypatch) 
     _pubtator(inp / "a.pubtator", "a", 1, samples=1)
     with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None) as c:
         t0 = time.monotonic()
-        with pytest.raises(RuntimeError, match="no Dask worker connected"):
+        with pytest.raises(RunAborted, match="no Dask worker connected"):
             run_batch(list_inputs([inp]), BatchOptions(out=str(tmp_path / "out"), ground=False),
                       engine="dask", scheduler=c.scheduler_address)
         assert time.monotonic() - t0 < 60

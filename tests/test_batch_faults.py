@@ -330,3 +330,40 @@ def test_bad_options_are_refused_before_any_work(tmp_path: Path, extractor) -> N
     rels = [json.loads(x) for x in _relations(out)]
     assert rels and all("\ufeff" not in x["entity1"]["text"] + x["sentence"] for x in rels)
     assert _relations(out) == _expected(extractor, list(read(inp / "bom.txt")))
+
+
+@pytest.mark.parametrize("exc", [
+    pytest.param("UntrustedTypes", id="ModelError-subclass"),
+    pytest.param("ReaderError", id="ReaderError"),
+    pytest.param("RunAborted", id="RunAborted")])
+def test_an_error_crosses_a_worker_pipe_as_its_own_class(exc: str) -> None:
+    """What a worker process sends back (``("fatal", error)``) is the error itself: its
+    class, message and fields survive the pipe."""
+    import multiprocessing as mp
+
+    from relx.errors import ReaderError, RunAborted
+    from relx.skops_reader import UntrustedTypes
+
+    error = {"UntrustedTypes": UntrustedTypes("model.skops: untrusted types ['os.system']"),
+             "ReaderError": ReaderError("a.xml", "line 3", "not well-formed", document="d1"),
+             "RunAborted": RunAborted("out/x: No space left on device")}[exc]
+    a, b = mp.get_context("spawn").Pipe()
+    a.send(("fatal", error))
+    kind, back = b.recv()
+    assert type(back) is type(error) and str(back) == str(error)
+    assert vars(back) == vars(error)
+
+
+@pytest.mark.slow
+def test_a_model_error_in_a_worker_process_stops_the_batch_as_itself(tmp_path: Path) -> None:
+    """A model that fails in a ``--jobs`` worker (past the check before any work) ends the
+    batch with the worker's ModelError, not a chunk error."""
+    from relx.app.batch import BatchOptions, Schedule, make_plan, run_schedule
+    from relx.errors import ModelError
+
+    inp = tmp_path / "docs.pubtator"
+    inp.write_text(_pubtator([("d0", *_texts()[0])]))
+    plan = make_plan(BatchOptions(out=str(tmp_path / "out"), ground=False,
+                                  model=str(tmp_path / "no-such-model")))
+    with pytest.raises(ModelError, match="no-such-model"):
+        run_schedule(Schedule([(inp, "docs.pubtator")], plan), jobs=2)

@@ -68,3 +68,39 @@ def test_indra_and_tsv_formats_carry_the_new_fields(tmp_path: Path):
     by_type = {type(s).__name__ for s in stmts}
     assert by_type == {"Complex" if r["type"] in ("Interaction", "Complex") else r["type"]
                        for r in kept} - {"Regulation"}
+
+
+def test_files_of_no_input_format_are_skipped_not_failed(tmp_path: Path):
+    """A LICENSE and a README beside the inputs (as BioNLP-ST corpus folders ship them) are
+    passed over: listed in summary.json and once on stderr, no error, exit code 0."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("STAT5 is phosphorylated by JAK1 in T cells.\n", "utf-8")
+    (folder / "LICENSE").write_text("Creative Commons Attribution 3.0\n", "utf-8")
+    (folder / "README").write_text("The devel set of the shared task.\n", "utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["extract", str(folder), "--out", str(out), "--quiet",
+                                   "--no-types"])
+    assert res.exit_code == 0, res.output
+    assert (out / "errors.jsonl").read_text("utf-8") == ""
+    summary = json.loads((out / "summary.json").read_text("utf-8"))
+    assert summary["errors"] == 0 and summary["inputs_with_errors"] == []
+    assert summary["files_skipped"] == [
+        {"file": str(folder / "LICENSE"), "reason": "no extension"},
+        {"file": str(folder / "README"), "reason": "no extension"}]
+    assert res.output.count("2 files not read") == 1
+    assert "LICENSE (no extension)" in res.output and "errors" not in res.output
+
+
+def test_the_bionlp_st_folders_license_and_readme_are_skipped():
+    """The corpus folder the issue met: its LICENSE and README are what the scan passes
+    over (by name; no extraction here)."""
+    from relx.app.batch import list_inputs
+    from tests.conftest import SHARED
+
+    devel = SHARED / "corpora" / "bionlp-st-ge" / "2011" / "devel"
+    if not devel.is_dir():
+        pytest.skip(f"{devel} not available (set RELX_DATA to the shared data folder)")
+    skipped: list[tuple[Path, str]] = []
+    files = list_inputs([devel], skipped=skipped)
+    assert files and {p.name for p, _ in skipped} == {"LICENSE", "README"}

@@ -245,9 +245,9 @@ def test_bioc_events(run) -> None:
 
 def test_resume_skips_done_inputs(run, tmp_path) -> None:
     from relx.app.batch import BatchOptions, list_inputs, run_batch
-    from relx.tasks import get_task
+    from relx.tasks import TASKS
 
-    EVENT_FORMATS = get_task("events").formats()
+    EVENT_FORMATS = TASKS["events"].formats()
 
     inp, out, _ = run
     copy = tmp_path / "out"
@@ -257,7 +257,7 @@ def test_resume_skips_done_inputs(run, tmp_path) -> None:
     shutil.rmtree(copy / "standoff")
     seen: list[str] = []
     summary = run_batch(list_inputs([inp]), BatchOptions(out=str(copy), formats=EVENT_FORMATS,
-                                                         task="events"),
+                                                         task=TASKS["events"]),
                         on_done=lambda rec: seen.append(rec["key"]))
     assert seen == ["raw-1.txt"]
     assert summary["inputs_skipped_as_done"] == summary["inputs"] - 1

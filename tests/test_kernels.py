@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lab.kernel_reference import brute_force_kernel, dp_gram, dp_kernel, structure_tuples
 from relx.kernels import PathKernelParams, path_gram, path_kernel, self_kernels
-from relx.kernels.reference import brute_force_kernel, dp_gram, dp_kernel, structure_tuples
 from relx.structures import EncodedStructures
 from tests.conftest import corpus_file
 
@@ -198,8 +198,8 @@ def test_vectorised_fill_equals_tuple_kernel_on_real_paths(shipped_paths, lam,
     """Without sigma / node_sim, ``_fill`` computes the tuple kernel as selects: the same
     bits as :func:`_tuple_k` (what ``sigma`` = ones runs) and the pure-Python formula,
     and so the same Gram."""
+    from lab.kernel_reference import tuple_kernel
     from relx.kernels.path import _cols, _fill
-    from relx.kernels.reference import tuple_kernel
 
     X = shipped_paths
     plain = PathKernelParams(lam=lam, edge_mismatch=edge_mismatch)

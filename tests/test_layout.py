@@ -189,3 +189,113 @@ def test_the_wheel_packages_are_relx_only(monkeypatch: pytest.MonkeyPatch):
     assert {"relx", "relx.ge", "relx.ppi", "relx.app", "relx.models"} <= set(packages)
     assert all(p == "relx" or p.startswith("relx.") for p in packages), packages
     assert (RELX.parent / "lab" / "__init__.py").is_file()   # lab is a package: it is left out
+
+
+# -- errors: one base, caught by type ----------------------------------------------------------
+
+#: exception classes under relx/ that must derive from something other than RelxError, with
+#: the reason (none today)
+OTHER_BASES: dict[str, str] = {}
+
+
+def _classes() -> dict[str, tuple[str, list[str]]]:
+    """class name -> (module, the last part of each base's name), over relx/."""
+    out: dict[str, tuple[str, list[str]]] = {}
+    for p in MODULES:
+        for node in ast.walk(ast.parse(p.read_text("utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = [ast.unparse(b).rpartition(".")[2] for b in node.bases]
+                out[node.name] = (_module(p), bases)
+    return out
+
+
+def _derives(name: str, target: set[str], classes: dict, seen: frozenset = frozenset()
+             ) -> bool:
+    if name in target:
+        return True
+    if name in seen or name not in classes:
+        return False
+    return any(_derives(b, target, classes, seen | {name}) for b in classes[name][1])
+
+
+def _exception_classes(classes: dict) -> list[str]:
+    """The classes deriving from a built-in exception (through relx classes or directly;
+    a base from another library ending in ``Error``/``Exception`` counts too)."""
+    import builtins
+
+    builtin = {n for n, v in vars(builtins).items()
+               if isinstance(v, type) and issubclass(v, BaseException)}
+    foreign = {b for _, bases in classes.values() for b in bases
+               if b not in classes and b.endswith(("Error", "Exception"))}
+    return sorted(n for n in classes if _derives(n, builtin | foreign, classes))
+
+
+def test_every_exception_class_derives_from_relx_error():
+    classes = _classes()
+    found = _exception_classes(classes)
+    assert {"RelxError", "ModelError", "BatchLocked", "RunAborted"} <= set(found)
+    bad = [f"{classes[n][0]}.{n}" for n in found if n not in OTHER_BASES
+           and not _derives(n, {"RelxError"}, classes)]
+    assert not bad, f"exception classes outside relx.errors.RelxError: {bad}"
+
+
+def test_the_error_check_sees_a_stray_class():
+    classes = {"RelxError": ("relx.errors", ["ValueError"]),
+               "Good": ("relx.x", ["RelxError"]), "Stray": ("relx.x", ["RuntimeError"]),
+               "Plain": ("relx.x", [])}
+    assert _exception_classes(classes) == ["Good", "RelxError", "Stray"]
+    assert not _derives("Stray", {"RelxError"}, classes)
+
+
+def _name_matches(tree: ast.AST) -> list[str]:
+    """Comparisons that test an exception's class name (``"X" in type(e).__name__``)."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                if any(isinstance(a, ast.Attribute) and a.attr == "__name__"
+                       and ("type(" in ast.unparse(a.value) or "__class__" in ast.unparse(a.value))
+                       for a in ast.walk(side)):
+                    out.append(ast.unparse(node))
+    return out
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: _module(p))
+def test_no_exception_is_matched_by_its_name(path: Path):
+    found = _name_matches(ast.parse(path.read_text("utf-8")))
+    assert not found, f"{_module(path)} matches classes by name: {found}"
+
+
+def test_the_name_check_sees_a_match():
+    tree = ast.parse('if "Cancelled" in type(exc).__name__ or x:\n    pass\n'
+                     'print(f"{type(exc).__name__}: {exc}")\n')
+    assert _name_matches(tree) == ["'Cancelled' in type(exc).__name__"]
+
+
+# -- every module is used by relx ------------------------------------------------------------
+
+#: where relx is entered from outside: the CLI and the spaCy factories (pyproject.toml)
+ENTRY_POINTS = ("relx.app.cli", "relx.parse.factories", "relx.app.spacy_components")
+
+
+def _named_modules(path: Path) -> set[str]:
+    """Modules named in ``"module:function"`` strings (the format and task tables, read
+    with importlib on first use)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            module, colon, _ = node.value.partition(":")
+            if colon and module.startswith("relx.") and _is_module(module):
+                out.add(module)
+    return out
+
+
+def test_every_relx_module_is_used_by_relx():
+    """No module only lab/ (or tests) imports: each is imported by a relx module, named in
+    one of relx's tables, an entry point, or a package's ``__init__``."""
+    used = set(ENTRY_POINTS)
+    for p in MODULES:
+        used |= {m for m in _module_imports(p) if m != _module(p)} | _named_modules(p)
+    unused = sorted(_module(p) for p in MODULES
+                    if p.name != "__init__.py" and _module(p) not in used)
+    assert not unused, f"relx modules no relx module uses: {unused}"

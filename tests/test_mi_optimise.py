@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.kernel_reference import dp_gram
 from relx.kernels.nonstationary import NonstationaryPathKernel, edge_labels
 from relx.kernels.path import PathKernelParams
-from relx.kernels.reference import dp_gram
 from relx.kernels.structure import PathKernel, SumKernel
 from relx.learn.optimise import (
     EdgeSigmaMH,

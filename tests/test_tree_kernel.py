@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lab.kernel_reference import tuple_kernel
 from relx.kernels.path import PathKernelParams
-from relx.kernels.reference import tuple_kernel
 from relx.kernels.tree import TreeKernelParams, tree_gram, tree_kernel, tree_self_kernels
 from relx.structures import EncodedTrees, StructureEncoder, Subtree, tree_topology
 from tests.conftest import corpus_file

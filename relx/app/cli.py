@@ -39,8 +39,9 @@ def _output_formats() -> str:
 def extract(
     inputs: Annotated[list[str], typer.Argument(
         help="Files, folders or globs of a format relx reads, detected from the content: "
-             f"{', '.join(readable())}. A file of a folder that relx does not read is "
-             "named in errors.jsonl (stage 'scan').")],
+             f"{', '.join(readable())}. A file of a folder that relx does not read (a "
+             "LICENSE, a README) is passed over: named once on stderr and in summary.json "
+             "(files_skipped).")],
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
         "--format", help=f"Output format (repeatable): {_output_formats()}. brat folders "
@@ -157,7 +158,7 @@ def extract(
     formats = tuple(dict.fromkeys([*the_task.always, *(format or [])]))
     opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
                         spacy_model=spacy_model, threshold=_threshold_option(threshold),
-                        ground=ground, task=the_task.name, chunk_size=chunk_size,
+                        ground=ground, task=the_task, chunk_size=chunk_size,
                         max_input_bytes=int(max_input_mb * 2**20),
                         max_sentence_tokens=max_sentence_tokens,
                         max_sentence_pairs=max_sentence_pairs, types=types,
@@ -209,12 +210,12 @@ def extract(
             _write_report(out, report, summary, the_task)
         except OSError as exc:          # the batch's outputs stand: say so, exit 1 below
             report_error = f"--report {report}: {exc.strerror or exc}"
+    if summary["files_skipped"]:
+        typer.echo(_skipped_line(summary["files_skipped"]), err=True)
     if summary["errors"]:
-        passed = summary.get("files_skipped", 0)
-        also = f" and {passed} files not read" if passed else ""
-        typer.echo(f"relx extract: {summary['errors'] - passed} errors in "
-                   f"{len(summary['inputs_with_errors']) - passed} of {summary['inputs']} "
-                   f"inputs{also}; see {out / 'errors.jsonl'}", err=True)
+        typer.echo(f"relx extract: {summary['errors']} errors in "
+                   f"{len(summary['inputs_with_errors'])} of {summary['inputs']} "
+                   f"inputs; see {out / 'errors.jsonl'}", err=True)
     _print_summary(console, summary, out, None if report_error else report, the_task)
     if report_error:
         err.print(f"[red]error:[/] the report was not written: {report_error}; the batch's "
@@ -223,6 +224,14 @@ def extract(
         raise typer.Exit(1)
     if summary["errors"]:
         raise typer.Exit(EXIT_SOME_FAILED)
+
+
+def _skipped_line(skipped: list[dict[str, str]], shown: int = 5) -> str:
+    """The files of the input folders passed over (no input format), on one line."""
+    names = "; ".join(f"{Path(s['file']).name} ({s['reason']})" for s in skipped[:shown])
+    more = f"; and {len(skipped) - shown} more" if len(skipped) > shown else ""
+    return (f"relx extract: {len(skipped)} files not read, of no input format: {names}{more} "
+            "(summary.json: files_skipped)")
 
 
 def _spool_streams(inputs: list[str], max_bytes: int | None) -> list[str]:
@@ -247,7 +256,7 @@ def _spool_streams(inputs: list[str], max_bytes: int | None) -> list[str]:
 def _aborted() -> Iterator[None]:
     """A batch stopped mid-run for a reason outside its inputs: exit code 1, and how to
     resume (no traceback: it is not a bug)."""
-    from relx.app.batch_state import RunAborted
+    from relx.errors import RunAborted
 
     try:
         yield

@@ -52,11 +52,10 @@ def evaluate(
     come from the training corpus, so an ensemble with an in-domain rule decides by it
     there (the report also gives its new-text rule's figures).
     """
-    events = {"events": _evaluate_events}.get(task_option(task).name)
-    if events is not None:
+    if task_option(task).corpus == "folders":     # BioNLP-ST standoff folders: events
         if set_:
             raise typer.BadParameter("--set applies to PPI pipeline configs (--task ppi)")
-        events(config, train, test, report, quiet, cache_dir)
+        _evaluate_events(config, train, test, report, quiet, cache_dir)
         return
     from relx.ppi.evaluate import (
         cross_validation_report,
@@ -215,11 +214,10 @@ def train(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Train a relation-extraction model and save it (no pickle: skops + JSON + TOML)."""
-    events = {"events": _train_events}.get(task_option(task).name)
-    if events is not None:
+    if task_option(task).corpus == "folders":     # BioNLP-ST standoff folders: events
         if set_:
             raise typer.BadParameter("--set applies to PPI pipeline configs (--task ppi)")
-        events(config, train, out, name, version, cache_dir, quiet)
+        _train_events(config, train, out, name, version, cache_dir, quiet)
         return
     from relx.ppi.evaluate import load_corpus
     from relx.ppi.model import train_model

@@ -30,25 +30,24 @@ from collections.abc import Iterable, Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from relx.tasks import TASKS, Task
+
 __all__ = ["RelxComponent", "make_relx_events", "make_relx_ppi"]
 
 DEFAULT_ID = "text"   # as relx.load().extract(text) names a lone text
 
 
 class RelxComponent:
-    """A spaCy component that runs a relx extractor (``task`` "ppi" or "events") on each
-    Doc's text and stores the typed results in ``doc._.<attr>``."""
+    """A spaCy component that runs the extractor of a relx ``task`` (:data:`relx.tasks.TASKS`)
+    on each Doc's text and stores the typed results in ``doc._.<attr>``."""
 
-    def __init__(self, task: str, attr: str, *, model: str | None = None,
+    def __init__(self, task: Task, attr: str, *, model: str | None = None,
                  spacy_model: str | None = None, threshold: float | str | None = None,
                  ground: bool = True, types: bool = True, batch_size: int = 32) -> None:
-        from relx.tasks import get_task
-
-        the_task = get_task(task)
         given = {"spacy_model": spacy_model, "ground": ground, "threshold": threshold,
                  "types": types}
-        self.extractor = the_task.load(model, **{k: v for k, v in given.items()
-                                                 if k in the_task.options})
+        self.extractor = task.load(model, **{k: v for k, v in given.items()
+                                             if k in task.options})
         self.attr = attr
         self.batch_size = batch_size
         if not Doc.has_extension(attr):
@@ -89,7 +88,7 @@ def make_relx_ppi(nlp: Language, name: str, model: str | None, spacy_model: str 
                   batch_size: int) -> RelxComponent:
     """Protein-protein interactions in ``doc._.relations`` (``ExtractedRelation`` list;
     ``types``: typed and directed by the event model, as ``relx.load()``)."""
-    return RelxComponent("ppi", "relations", model=model, spacy_model=spacy_model,
+    return RelxComponent(TASKS["ppi"], "relations", model=model, spacy_model=spacy_model,
                          threshold=threshold, ground=ground, types=types,
                          batch_size=batch_size)
 
@@ -99,5 +98,5 @@ def make_relx_ppi(nlp: Language, name: str, model: str | None, spacy_model: str 
 def make_relx_events(nlp: Language, name: str, model: str | None, spacy_model: str | None,
                      ground: bool, batch_size: int) -> RelxComponent:
     """GENIA events in ``doc._.events`` (``ExtractedEvent`` list)."""
-    return RelxComponent("events", "events", model=model, spacy_model=spacy_model,
+    return RelxComponent(TASKS["events"], "events", model=model, spacy_model=spacy_model,
                          ground=ground, batch_size=batch_size)

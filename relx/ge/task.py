@@ -6,14 +6,18 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from relx.tasks import Done, get_task
+from relx.tasks import Done, Task
 
 
 class EventRunner:
     """Events per document, and a BioNLP-ST standoff triple per document."""
 
-    def load(self, model: str | None, options: Mapping[str, Any]) -> Any:
-        return get_task("events").load(model, warm_up=False, **options)
+    def __init__(self, task: Task) -> None:
+        self.task = task
+
+    def models(self, model: str | None, options: Mapping[str, Any]
+               ) -> list[tuple[str, str, str]]:
+        return [(model or self.task.default_model, self.task.model_kind, "--model")]
 
     def settings(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return {"types": None}
@@ -53,5 +57,3 @@ class EventRunner:
         write_event_report(records, path, title=f"relx: {len(records)} events",
                            summary=dict(summary))
 
-
-RUNNER = EventRunner()

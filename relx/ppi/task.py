@@ -7,19 +7,33 @@ from pathlib import Path
 from typing import Any
 
 from relx.model_store import model_meta
-from relx.tasks import Done, get_task
+from relx.tasks import Done, Task
 
 
 class InteractionRunner:
     """Relations per sentence pair; typed by the event model unless ``types`` is off."""
 
-    def load(self, model: str | None, options: Mapping[str, Any]) -> Any:
-        return get_task("ppi").load(model, warm_up=False, **options)
+    def __init__(self, task: Task) -> None:
+        self.task = task
+
+    def _event_model(self, options: Mapping[str, Any]) -> str | None:
+        """The event model typing the pairs (None: untyped)."""
+        if not options.get("types", True):
+            return None
+        return options.get("event_model") or self.task.event_model
+
+    def models(self, model: str | None, options: Mapping[str, Any]
+               ) -> list[tuple[str, str, str]]:
+        found = [(model or self.task.default_model, self.task.model_kind, "--model")]
+        event_model = self._event_model(options)
+        if event_model:
+            found.append((event_model, "event model", "--event-model (or --no-types)"))
+        return found
 
     def settings(self, options: Mapping[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"types": bool(options.get("types", True))}
-        if options.get("types", True):
-            event_model = options.get("event_model") or get_task("events").default_model
+        event_model = self._event_model(options)
+        if event_model:
             meta = model_meta(event_model)
             out.update(event_model=event_model, event_model_version=meta.get("version"),
                        event_model_created=meta.get("created"))
@@ -63,5 +77,3 @@ class InteractionRunner:
         write_report(records, path, title=f"relx: {len(records)} interactions",
                      summary=dict(summary))
 
-
-RUNNER = InteractionRunner()

@@ -7,10 +7,9 @@ import json
 from typing import Any
 
 from relx.api import settle_heap, single_thread, warm_up
-from relx.app.batch_options import BatchOptions
+from relx.app.batch.plan import RunPlan
 from relx.errors import ModelError, RelxError
 from relx.model_store import find_model_dir
-from relx.tasks import get_task
 
 _EXTRACTORS: dict[tuple, Any] = {}
 _ONE_THREAD = False
@@ -24,16 +23,16 @@ def one_compute_thread() -> None:
         _ONE_THREAD = True
 
 
-def extractor_for(opts: BatchOptions) -> Any:
+def extractor_for(plan: RunPlan) -> Any:
     """One extractor per process (and per Dask worker), loaded on first use, with the
-    per-sentence caps of ``opts``; a model that cannot be loaded is a :class:`ModelError`
+    per-sentence caps of ``plan``; a model that cannot be loaded is a :class:`ModelError`
     naming it."""
-    task = get_task(opts.task)
-    options = opts.extractor_options()
-    k = (task.name, opts.model, *sorted(options.items()))
+    task = plan.task
+    options = plan.extractor
+    k = (task.name, plan.model, *sorted(options.items()))
     if k not in _EXTRACTORS:
         try:
-            ex = task.runner_().load(opts.model, options)
+            ex = task.load(plan.model, warm_up=False, **options)
             warm_up(ex)     # what loads on first use, loaded before the heap settles
         except ModelError:
             raise
@@ -41,29 +40,25 @@ def extractor_for(opts: BatchOptions) -> Any:
             raise
         except Exception as exc:  # noqa: BLE001 - a damaged model: say which and what to do
             raise ModelError(f"cannot load the {task.model_kind} "
-                             f"{opts.model or task.default_model}: {type(exc).__name__}: "
+                             f"{plan.model or task.default_model}: {type(exc).__name__}: "
                              f"{exc}; reinstall or retrain it") from exc
         _EXTRACTORS[k] = ex
         settle_heap()   # this process is relx's own
     ex = _EXTRACTORS[k]
-    ex.max_sentence_tokens = opts.max_sentence_tokens
-    ex.max_sentence_pairs = opts.max_sentence_pairs
+    ex.max_sentence_tokens = plan.max_sentence_tokens
+    ex.max_sentence_pairs = plan.max_sentence_pairs
     return ex
 
 
-def check_model(opts: BatchOptions) -> None:
-    """Before any work, every model the batch will load: the task's model and, for typed
-    interactions, the event model (files exist and are readable: ``meta.json`` and
-    ``config.toml`` parse, each ``.skops`` archive is whole), and the spaCy pipeline
-    (``--spacy-model`` is loaded once here). Errors name the model and the file."""
-    task = get_task(opts.task)
-    options = opts.extractor_options()
-    _check_model_dir(opts.model or task.default_model, task.model_kind, "--model")
-    if options.get("types"):
-        events = get_task("events")
-        _check_model_dir(opts.event_model or events.default_model, events.model_kind,
-                         "--event-model (or --no-types)")
-    _check_pipeline(opts.spacy_model)
+def check_model(plan: RunPlan) -> None:
+    """Before any work, every model the batch will load (the task's model and, for typed
+    interactions, the event model: :meth:`relx.tasks.TaskRunner.models`; files exist and
+    are readable: ``meta.json`` and ``config.toml`` parse, each ``.skops`` archive is
+    whole), and the spaCy pipeline (``--spacy-model`` is loaded once here). Errors name
+    the model and the file."""
+    for name, kind, option in plan.task.runner_().models(plan.model, plan.extractor):
+        _check_model_dir(name, kind, option)
+    _check_pipeline(plan.spacy_model)
 
 
 def _check_pipeline(name: str | None) -> None:

@@ -1,7 +1,7 @@
 """Running a batch's chunks: in this process, in worker processes that may die, or on Dask.
 
-:class:`Plan` reads the inputs (in this process, as streams) and hands out
-:class:`relx.app.batch_units.Unit` chunks that are not done yet; it finishes an input (its
+:class:`Schedule` reads the inputs (in this process, as streams) and hands out
+:class:`relx.app.batch.chunks.Unit` chunks that are not done yet; it finishes an input (its
 outputs assembled, its record written) when its last chunk comes back.
 
 Worker processes (``--jobs``): each runs one chunk at a time. A worker that dies (SIGKILL,
@@ -13,33 +13,36 @@ fails is recorded as failed alike.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
-from relx.app.batch_options import DASK_MISSING, dask_installed  # noqa: F401 (re-export)
-from relx.app.batch_state import RunAborted, input_identity
-from relx.app.batch_units import (
+from relx.app.batch.chunks import (
     Unit,
     assemble_input,
-    chunk_record_path,
     error,
     failed_record,
     mentions_for,
     out_of_space,
-    parts_dir,
     process_chunk,
     sum_records,
-    write_chunk_record,
 )
-from relx.app.batch_worker import extractor_for, one_compute_thread
-from relx.errors import ModelError, RelxError
-from relx.io.atomic import atomic_open
+from relx.app.batch.folder import (
+    chunk_record_path,
+    drop_parts,
+    input_identity,
+    load_record,
+    parts_dir,
+    write_chunk_record,
+    write_input_record,
+)
+from relx.app.batch.plan import RunPlan
+from relx.app.batch.worker import extractor_for, one_compute_thread
+from relx.errors import ModelError, RelxError, RunAborted
 
 OnDone = Callable[[dict[str, Any]], None] | None
 #: a chunk is tried this many times in (fresh) worker processes
@@ -57,13 +60,12 @@ class _Input:
         self.t0 = time.perf_counter()
 
 
-class Plan:
-    """The chunks to do for ``todo`` (``(path, key)`` of inputs not done)."""
+class Schedule:
+    """The chunks to do for ``todo`` (``(path, key)`` of inputs not done) under ``plan``."""
 
-    def __init__(self, todo: list[tuple[Path, str]], opts: Any, settings: dict[str, Any]
-                 ) -> None:
-        self.todo, self.opts, self.settings = todo, opts, settings
-        self.out = Path(opts.out)
+    def __init__(self, todo: list[tuple[Path, str]], plan: RunPlan) -> None:
+        self.todo, self.plan = todo, plan
+        self.out = plan.out
         self.inputs: dict[str, _Input] = {}
 
     # ------------------------------------------------------------------ reading
@@ -76,10 +78,8 @@ class Plan:
             self._maybe_finish(state)
 
     def _valid_chunk(self, state: _Input, index: int) -> dict[str, Any] | None:
-        p = chunk_record_path(self.out, state.key, index)
-        try:
-            rec = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        rec = load_record(chunk_record_path(self.out, state.key, index))
+        if rec is None:
             return None
         if rec.get("failed") or rec.get("identity") != state.identity:
             return None
@@ -90,7 +90,7 @@ class Plan:
     def _read(self, state: _Input) -> Iterator[Unit]:
         from relx.io.registry import detect_format, read
 
-        opts = self.opts
+        plan = self.plan
         try:
             state.identity = input_identity(state.path)
         except OSError as exc:
@@ -103,7 +103,7 @@ class Plan:
         errors: list[dict[str, str]] = []
         docs: list = []
         try:
-            fmt = opts.input_format or detect_format(state.path)
+            fmt = plan.input_format or detect_format(state.path)
         except (RelxError, OSError):      # read() below reports it
             fmt = None
         mentions: str | None = None
@@ -117,7 +117,7 @@ class Plan:
         def cut() -> Unit | None:
             nonlocal index, first, docs, errors, mentions
             if mentions is None:            # decided once per input, on its first chunk
-                mentions = mentions_for(opts.mentions, fmt, docs)
+                mentions = mentions_for(plan.mentions, fmt, docs)
             unit = Unit(str(state.path), state.key, index, first, docs, state.identity, errors,
                         failed, mentions)
             index, first, docs, errors = index + 1, n, [], []
@@ -126,16 +126,16 @@ class Plan:
                 self._record(state, old, fresh=False)
                 return None
             if not unit.docs:            # nothing to extract: only reading errors
-                self._record(state, process_chunk(unit, opts, _no_extractor))
+                self._record(state, process_chunk(unit, plan, _no_extractor))
                 return None
             return unit
 
         try:
-            for doc in read(state.path, opts.input_format, on_error=on_error,
-                            **opts.reader_options()):
+            for doc in read(state.path, plan.input_format, on_error=on_error,
+                            **plan.reader):
                 docs.append(doc)
                 n += 1
-                if len(docs) >= opts.chunk_size:
+                if len(docs) >= plan.chunk_size:
                     unit = cut()
                     if unit is not None:
                         yield unit
@@ -158,7 +158,7 @@ class Plan:
     def _empty(self, state: _Input, index: int, first: int, errors: list, failed: bool
                ) -> dict[str, Any]:
         unit = Unit(str(state.path), state.key, index, first, [], state.identity, errors, failed)
-        rec = process_chunk(unit, self.opts, _no_extractor)
+        rec = process_chunk(unit, self.plan, _no_extractor)
         return rec
 
     def _record(self, state: _Input, rec: dict[str, Any], fresh: bool = True) -> None:
@@ -172,7 +172,7 @@ class Plan:
 
     def chunk_failed(self, unit: Unit, stage: str, message: str) -> dict[str, Any]:
         """A chunk was lost for good: record it as failed."""
-        rec = failed_record(unit, self.opts.task, stage, message)
+        rec = failed_record(unit, self.plan.task, stage, message)
         write_chunk_record(self.out, rec)
         self.chunk_done(rec)
         return rec
@@ -182,64 +182,63 @@ class Plan:
         if state.n_chunks is None or len(state.records) < state.n_chunks:
             return
         recs = [state.records[i] for i in range(state.n_chunks)]
-        task = self.opts.task
+        plan = self.plan
         failed = any(r.get("failed") for r in recs)
-        assemble_input(self.out, state.key, state.n_chunks, self.opts.formats, task)
+        assemble_input(self.out, state.key, state.n_chunks, plan.writers)
         record = {"input": str(state.path), "key": state.key, "identity": state.identity,
-                  "settings": self.settings, "chunk_size": self.opts.chunk_size,
+                  "settings": plan.settings, "chunk_size": plan.chunk_size,
                   "chunks": state.n_chunks,
-                  **sum_records(recs, task),
+                  **sum_records(recs, plan.task),
                   "renamed_ids": [x for r in recs for x in r.get("renamed_ids", ())],
                   "truncated": [x for r in recs for x in r.get("truncated", ())],
                   "errors": [e for r in recs for e in r["errors"]], "failed": failed,
                   **{k: next((r[k] for r in recs if r.get(k) is not None), None)
                      for k in ("model_version", "threshold")},
                   "seconds": round(sum(r.get("seconds", 0.0) for r in recs), 3)}
-        with atomic_open(self.out / ".done" / f"{state.key}.json") as fh:
-            json.dump(record, fh)
+        write_input_record(self.out, record)
         if not failed:      # a failed input keeps its parts: a rerun redoes only what failed
-            shutil.rmtree(self.out / ".parts" / state.key, ignore_errors=True)
+            drop_parts(self.out, state.key)
         del self.inputs[state.key]
 
 
-def _no_extractor(opts: Any) -> Any:
+def _no_extractor(plan: RunPlan) -> Any:
     raise AssertionError("a chunk without documents needs no extractor")
 
 
 # ------------------------------------------------------------------------ engines
 
-def run_plan(plan: Plan, *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,
+def run_schedule(schedule: Schedule, *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,
              on_done: OnDone = None) -> None:
-    """Process every chunk of ``plan`` with the engine asked for."""
+    """Process every chunk of ``schedule`` with the engine asked for."""
     if engine == "dask":
-        _run_dask(plan, scheduler or "", on_done)
+        _run_dask(schedule, scheduler or "", on_done)
     elif jobs > 1:
-        _run_processes(plan, jobs, on_done)
+        _run_processes(schedule, jobs, on_done)
     else:
-        _run_here(plan, on_done)
+        _run_here(schedule, on_done)
 
 
-def _run_here(plan: Plan, on_done: OnDone) -> None:
+def _run_here(schedule: Schedule, on_done: OnDone) -> None:
     """Every chunk in this process, on one compute thread (numba, BLAS and OpenMP limited
     while it runs, as in a ``--jobs`` or Dask worker: with their default pools the OpenMP
     threads spin against numba's and the process spends ~1.3x the CPU time per document)."""
     from relx.api import limited_threads
 
     with limited_threads(1):
-        for unit in plan.units():
+        for unit in schedule.units():
             try:
-                rec = process_chunk(unit, plan.opts, extractor_for)
+                rec = process_chunk(unit, schedule.plan, extractor_for)
             except Exception as exc:
                 if isinstance(exc, ModelError) or out_of_space(exc):
                     raise
-                rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+                rec = schedule.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
             else:
-                plan.chunk_done(rec)
+                schedule.chunk_done(rec)
             if on_done:
                 on_done(rec)
 
 
-def _worker_main(conn: Any, opts: Any) -> None:
+def _worker_main(conn: Any, plan: RunPlan) -> None:
     """A worker process: chunks in, records out, until told to stop."""
     one_compute_thread()   # one process per core: no nested thread pools
     while True:
@@ -250,9 +249,12 @@ def _worker_main(conn: Any, opts: Any) -> None:
         if unit is None:
             return
         try:
-            conn.send(("ok", process_chunk(unit, opts, extractor_for)))
+            conn.send(("ok", process_chunk(unit, plan, extractor_for)))
         except ModelError as exc:
-            conn.send(("fatal", str(exc)))
+            try:
+                conn.send(("fatal", exc))   # comes back as its own class
+            except (TypeError, AttributeError, ValueError):   # one that cannot travel
+                conn.send(("fatal", ModelError(str(exc))))
         except OSError as exc:
             if not out_of_space(exc):
                 conn.send(("error", f"{type(exc).__name__}: {exc}"))
@@ -264,9 +266,9 @@ def _worker_main(conn: Any, opts: Any) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, opts: Any) -> None:
+    def __init__(self, ctx: Any, plan: RunPlan) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, opts), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, plan), daemon=True)
         self.proc.start()
         child.close()
         self.unit: Unit | None = None
@@ -283,16 +285,16 @@ class _Worker:
         self.conn.close()
 
 
-def _run_processes(plan: Plan, jobs: int, on_done: OnDone) -> None:
+def _run_processes(schedule: Schedule, jobs: int, on_done: OnDone) -> None:
     """``jobs`` worker processes, one chunk each at a time; dead workers are replaced."""
     import multiprocessing as mp
     from multiprocessing.connection import wait
 
     ctx = mp.get_context("spawn")
-    units = plan.units()
+    units = schedule.units()
     retry: deque[Unit] = deque()
     attempts: dict[tuple[str, int], int] = {}
-    workers = [_Worker(ctx, plan.opts) for _ in range(jobs)]
+    workers = [_Worker(ctx, schedule.plan) for _ in range(jobs)]
     exhausted = False
 
     def finish(rec: dict[str, Any]) -> None:
@@ -312,7 +314,7 @@ def _run_processes(plan: Plan, jobs: int, on_done: OnDone) -> None:
                     except OSError:                   # died while idle: a fresh one
                         w.proc.join()
                         w.conn.close()
-                        workers[workers.index(w)] = _Worker(ctx, plan.opts)
+                        workers[workers.index(w)] = _Worker(ctx, schedule.plan)
                         retry.appendleft(unit)
                         continue
                     w.unit = unit
@@ -339,38 +341,34 @@ def _run_processes(plan: Plan, jobs: int, on_done: OnDone) -> None:
                     w.proc.join()
                     code = w.proc.exitcode
                     w.conn.close()
-                    workers[i] = _Worker(ctx, plan.opts)
+                    workers[i] = _Worker(ctx, schedule.plan)
                     if attempts[(unit.key, unit.index)] < ATTEMPTS:
                         retry.append(unit)
                     else:
-                        finish(plan.chunk_failed(unit, "worker", f"worker process died "
+                        finish(schedule.chunk_failed(unit, "worker", f"worker process died "
                                                  f"(exit code {code}) twice on this chunk"))
                 elif msg[0] == "ok":
-                    plan.chunk_done(msg[1])
+                    schedule.chunk_done(msg[1])
                     finish(msg[1])
                 elif msg[0] == "fatal":
-                    raise _model_error(msg[1])
+                    raise msg[1]
                 elif msg[0] == "abort":
                     raise RunAborted(msg[1])
                 else:
-                    finish(plan.chunk_failed(unit, "worker", msg[1]))
+                    finish(schedule.chunk_failed(unit, "worker", msg[1]))
     finally:
         for w in workers:
             w.stop()
 
 
-def _model_error(message: str) -> Exception:
-    return ModelError(message)
-
-
-def dask_chunk(unit: Unit, opts: Any) -> dict[str, Any]:
+def dask_chunk(unit: Unit, plan: RunPlan) -> dict[str, Any]:
     """One chunk as a Dask task, on one compute thread: a Dask worker thread owns one core,
     as a ``--jobs`` worker does (Dask's nanny limits OpenMP/BLAS but not numba's pool)."""
     import numba
 
     one_compute_thread()
     numba.set_num_threads(1)           # numba's limit is per thread: each worker thread's
-    return process_chunk(unit, opts, extractor_for)
+    return process_chunk(unit, plan, extractor_for)
 
 
 #: with no Dask worker connected for this long (seconds), the batch stops (exit 1; the
@@ -383,7 +381,7 @@ def _dask_threads(client: Any) -> int:
     return sum(client.nthreads().values())
 
 
-def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
+def _run_dask(schedule: Schedule, scheduler: str, on_done: OnDone) -> None:
     """Chunks as Dask tasks, one in flight per worker thread.
 
     Only as many tasks as there are worker threads are out, so a worker takes a new chunk
@@ -410,12 +408,12 @@ def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
                          f"{exc})") from exc
     with client:
         try:
-            _dask_loop(plan, scheduler, on_done, client)
+            _dask_loop(schedule, scheduler, on_done, client)
         except (ModelError, RunAborted):
             raise
         except Exception as exc:
             lost = client.status not in ("running", "connecting") or (
-                isinstance(exc, OSError) and not exc.filename) or "Cancelled" in type(exc).__name__
+                isinstance(exc, OSError) and not exc.filename) or isinstance(exc, CancelledError)
             if not lost:
                 raise
             raise RunAborted(f"the Dask scheduler {scheduler} was lost "
@@ -423,10 +421,10 @@ def _run_dask(plan: Plan, scheduler: str, on_done: OnDone) -> None:
                              ) from exc
 
 
-def _dask_loop(plan: Plan, scheduler: str, on_done: OnDone, client: Any) -> None:
+def _dask_loop(schedule: Schedule, scheduler: str, on_done: OnDone, client: Any) -> None:
     from distributed import wait
 
-    units = plan.units()
+    units = schedule.units()
     flying: dict[Any, Unit] = {}
     exhausted = False
     no_workers_since: float | None = None
@@ -438,7 +436,7 @@ def _dask_loop(plan: Plan, scheduler: str, on_done: OnDone, client: Any) -> None
             if unit is None:
                 exhausted = True
                 return
-            fut = client.submit(dask_chunk, unit, plan.opts, pure=False,
+            fut = client.submit(dask_chunk, unit, schedule.plan, pure=False,
                                 key=f"relx-chunk-{unit.key}-{unit.index}-{os.getpid()}"
                                 f"-{time.monotonic_ns()}")
             flying[fut] = unit
@@ -469,13 +467,13 @@ def _dask_loop(plan: Plan, scheduler: str, on_done: OnDone, client: Any) -> None
                 if out_of_space(exc):
                     raise RunAborted(f"{exc.filename or 'a worker'}: "
                                      f"{exc.strerror or exc}") from exc
-                rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+                rec = schedule.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
             except Exception as exc:  # noqa: BLE001 - KilledWorker, lost data...
-                if "Cancelled" in type(exc).__name__ or client.status != "running":
+                if isinstance(exc, CancelledError) or client.status != "running":
                     raise                    # the scheduler is gone, not this chunk
-                rec = plan.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
+                rec = schedule.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
             else:
-                plan.chunk_done(rec)
+                schedule.chunk_done(rec)
             if on_done:
                 on_done(rec)
             fut.release()

@@ -1,4 +1,5 @@
-"""What a batch is asked to do: its options, checked once, and its inputs and their keys."""
+"""What a batch is asked to do: its options (checked once), the run plan built from them
+(:class:`RunPlan`, handed to every stage), and its inputs and their keys."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS
 from relx.errors import ConfigError
-from relx.tasks import TASKS, get_task
+from relx.model_store import model_meta
+from relx.tasks import TASKS, Task
 
 #: documents per unit of work
 CHUNK_SIZE = 1000
@@ -29,7 +32,8 @@ DASK_MISSING = ("--engine dask needs Dask's distributed scheduler, which is not 
 
 @dataclass
 class BatchOptions:
-    """What a worker needs to process one chunk (plain data: it travels to Dask workers)."""
+    """What a batch is asked to do (the ``relx extract`` options; :func:`make_plan` turns
+    them into the :class:`RunPlan` the stages read)."""
 
     out: str
     formats: tuple[str, ...] = ("jsonl",)
@@ -38,7 +42,7 @@ class BatchOptions:
     spacy_model: str | None = None
     threshold: float | str | None = None  # a number, "in-domain" or the model's (None)
     ground: bool = True
-    task: str = "ppi"
+    task: Task = TASKS["ppi"]
     chunk_size: int = CHUNK_SIZE
     max_input_bytes: int | None = None    # None: relx.io.source's default
     max_sentence_tokens: int = MAX_SENTENCE_TOKENS
@@ -57,13 +61,12 @@ class BatchOptions:
 
     def extractor_options(self) -> dict[str, object]:
         """The options of this batch that its task's extractor takes."""
-        task = get_task(self.task)
         given = {"spacy_model": self.spacy_model, "ground": self.ground,
                  "threshold": self.threshold, "types": self.types,
                  "event_model": self.event_model, "orthologs": self.orthologs,
                  "same_gene_pairs": self.same_gene_pairs, "max_doc_chars": self.max_doc_chars,
                  "max_doc_seconds": self.max_doc_seconds, "sections": self.sections}
-        return {k: v for k, v in given.items() if k in task.options}
+        return {k: v for k, v in given.items() if k in self.task.options}
 
     def reader_options(self) -> dict[str, object]:
         """The options of this batch that the paper readers take (each reader gets those
@@ -84,7 +87,7 @@ def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
     """Every option of a batch, checked before any work (:class:`ConfigError` says which)."""
     from relx.io.registry import FORMATS
 
-    task = get_task(opts.task)
+    task = opts.task
     readable = sorted(n for n, f in FORMATS.items() if f.reader)
     if opts.input_format is not None and opts.input_format not in readable:
         raise ConfigError(f"--input-format {opts.input_format!r} is not a format relx reads; "
@@ -94,7 +97,7 @@ def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
     if bad:
         raise ConfigError(f"unknown --format {bad} for --task {task.name}; choose from "
                           f"{choices}")
-    modes = ("auto", "input", "relx", "both") if task.name == "ppi" else ("auto", "input", "relx")
+    modes = task.mentions
     if opts.mentions not in modes:
         raise ConfigError(f"--mentions must be one of {modes} for --task {task.name}, not "
                           f"{opts.mentions!r}")
@@ -137,6 +140,72 @@ def check_options(opts: BatchOptions, *, jobs: int = 1, engine: str = "local",
         sections_option(opts.sections)
     except ConfigError as exc:
         raise ConfigError(f"--{exc}") from None
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """A batch's run, decided once (:func:`make_plan`) and handed to every stage: the
+    engines, the workers (plain data: it travels to worker processes and Dask workers),
+    the chunks and the merge."""
+
+    task: Task
+    out: Path
+    model: str | None
+    #: ``(format, item kind)`` per output format, in order: the kind of items the task
+    #: hands the format's writer (None: the task writes it per document, e.g. standoff)
+    writers: tuple[tuple[str, str | None], ...]
+    input_format: str | None
+    reader: dict[str, Any]              # what the paper readers take (READER_OPTIONS)
+    extractor: dict[str, Any]           # what the task's extractor takes
+    settings: dict[str, Any]            # what decides the outputs (.settings.json)
+    spacy_model: str | None
+    mentions: str                       # whose mentions: auto, input, relx, both
+    chunk_size: int
+    max_input_bytes: int | None
+    max_sentence_tokens: int
+    max_sentence_pairs: int
+
+    @property
+    def formats(self) -> tuple[str, ...]:
+        return tuple(fmt for fmt, _ in self.writers)
+
+
+def make_plan(opts: BatchOptions) -> RunPlan:
+    """The run plan of checked options (:func:`check_options`)."""
+    task = opts.task
+    extractor = opts.extractor_options()
+    return RunPlan(task=task, out=Path(opts.out), model=opts.model,
+                   writers=tuple((fmt, task.kind_for(fmt)) for fmt in opts.formats),
+                   input_format=opts.input_format, reader=opts.reader_options(),
+                   extractor=extractor, settings=run_settings(opts, extractor),
+                   spacy_model=opts.spacy_model, mentions=opts.mentions,
+                   chunk_size=opts.chunk_size, max_input_bytes=opts.max_input_bytes,
+                   max_sentence_tokens=opts.max_sentence_tokens,
+                   max_sentence_pairs=opts.max_sentence_pairs)
+
+
+def run_settings(opts: BatchOptions, extractor: dict[str, Any]) -> dict[str, Any]:
+    """What decides an input's outputs (a resumed batch must use the same)."""
+    from relx.io.papers import sections_label, sections_option
+
+    task = opts.task
+    model = opts.model or task.default_model
+    meta = model_meta(model)
+    extra = task.runner_().settings(extractor)
+    types = extra.pop("types", None)
+    return {"task": task.name, "model": model,
+            "model_version": meta.get("version"), "model_created": meta.get("created"),
+            "types": types, **extra,
+            "threshold": opts.threshold, "spacy_model": opts.spacy_model,
+            "ground": opts.ground, "mentions": opts.mentions, "orthologs": opts.orthologs,
+            "same_gene_pairs": opts.same_gene_pairs, "formats": sorted(opts.formats),
+            "input_format": opts.input_format,
+            "max_sentence_tokens": opts.max_sentence_tokens,
+            "max_sentence_pairs": opts.max_sentence_pairs,
+            "max_doc_chars": opts.max_doc_chars, "max_doc_seconds": opts.max_doc_seconds,
+            "sections": sections_label(sections_option(opts.sections)),
+            "pdf_max_pages": opts.pdf_max_pages, "pdf_max_seconds": opts.pdf_max_seconds,
+            "table_cells": opts.table_cells}
 
 
 def cores() -> int:

@@ -1,9 +1,11 @@
 """Batch extraction over many input files: local processes or a Dask cluster, resumable.
 
-The main process reads every input as a stream and cuts it into chunks of ``chunk_size``
-documents (:class:`relx.app.batch_units.Unit`); chunks are extracted and written
-independently (in this process, in ``--jobs`` worker processes or on Dask workers), each
-ending with a record ``.done/<key>/<chunk>.json``. When all chunks of an input are done its
+The plan of the run (:class:`relx.app.batch.plan.RunPlan`) is made once here from the
+options and handed down: the engines (:mod:`.engines`) read every input as a stream and cut it into chunks of ``chunk_size``
+documents (:class:`relx.app.batch.chunks.Unit`); chunks are extracted (:mod:`.worker`: the
+extractor) and written (:mod:`.chunks`) independently (in this process, in ``--jobs``
+worker processes or on Dask workers), each ending with a record ``.done/<key>/<chunk>.json``
+(the folder's layout: :mod:`.folder`). When all chunks of an input are done its
 outputs are assembled (``jsonl/<key>.jsonl``, ...) and its record ``.done/<key>.json``
 written; at the end the merged ``relations.jsonl`` (``events.jsonl``), ``errors.jsonl`` and
 ``summary.json`` are rebuilt from the records in input order (:func:`merge_outputs`), so a
@@ -26,38 +28,45 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from relx.api import single_thread  # noqa: F401 (re-export: the worker set-up)
-from relx.app.batch_engines import Plan, run_plan
-from relx.app.batch_options import (  # noqa: F401 (re-export)
-    CHUNK_SIZE,
-    MAX_SENTENCE_PAIRS,
-    MAX_SENTENCE_TOKENS,
-    BatchOptions,
-    check_options,
-    cores,
-    input_keys,
-    list_inputs,
-)
-from relx.app.batch_state import (  # noqa: F401 (re-export)
+from relx.app.batch.chunks import Unit, error, sum_records  # noqa: F401 (re-export)
+from relx.app.batch.engines import Schedule, run_schedule  # noqa: F401 (re-export)
+from relx.app.batch.folder import (  # noqa: F401 (re-export)
+    ERRORS,
+    SUMMARY,
     BatchLocked,
-    RunAborted,
     batch_lock,
     check_settings,
     clear_input,
     input_identity,
+    input_output,
+    input_record_path,
+    load_input_record,
     load_record,
+    load_settings,
     remove_leftovers,
-    run_settings,
+    results_path,
     same_input,
 )
-from relx.app.batch_units import Unit, error, sum_records  # noqa: F401 (re-export)
-from relx.app.batch_worker import check_model, extractor_for  # noqa: F401 (re-export)
+from relx.app.batch.plan import (  # noqa: F401 (re-export)
+    CHUNK_SIZE,
+    MAX_SENTENCE_PAIRS,
+    MAX_SENTENCE_TOKENS,
+    BatchOptions,
+    RunPlan,
+    check_options,
+    cores,
+    input_keys,
+    list_inputs,
+    make_plan,
+)
+from relx.app.batch.worker import check_model, extractor_for  # noqa: F401 (re-export)
+from relx.errors import RunAborted  # noqa: F401 (re-export)
 from relx.io.atomic import atomic_open, concat_files
-from relx.tasks import get_task
 
 
 def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
@@ -70,64 +79,60 @@ def run_batch(files: Sequence[Path], opts: BatchOptions, *, jobs: int = 1,
     ``on_done`` is called with each finished chunk's record (``documents``, counts...);
     ``keys``: the inputs' output names (default :func:`input_keys` of ``files``);
     ``skipped_files``: ``(path, reason)`` of the files the folder scan passed over
-    (:func:`list_inputs`), each a line of ``errors.jsonl`` (stage ``scan``; hidden files
-    only counted).
+    (:func:`list_inputs`), listed in the summary (``files_skipped``; hidden files only
+    counted), not errors.
     """
     from relx.io.source import input_limits
 
     check_options(opts, jobs=jobs, engine=engine, scheduler=scheduler)
     t0 = time.perf_counter()
     out = Path(opts.out)
-    check_model(opts)
-    limits = {"max_input_bytes": opts.max_input_bytes} if opts.max_input_bytes else {}
+    plan = make_plan(opts)
+    check_model(plan)
+    limits = {"max_input_bytes": plan.max_input_bytes} if plan.max_input_bytes else {}
     with batch_lock(out), input_limits(**limits):
         remove_leftovers(out)
-        settings = run_settings(opts)
-        check_settings(out, settings)
+        check_settings(out, plan.settings)
         keys = list(keys) if keys is not None else input_keys(list(files))
         todo = []
         for f, k in zip(files, keys, strict=True):
-            rec = load_record(out / ".done" / f"{k}.json")
+            rec = load_input_record(out, k)
             if rec is not None and not rec.get("failed") and same_input(f, rec.get("identity")) \
-                    and rec.get("chunk_size") == opts.chunk_size:
+                    and rec.get("chunk_size") == plan.chunk_size:
                 continue
             if rec is not None and not (same_input(f, rec.get("identity"))
-                                        and rec.get("chunk_size") == opts.chunk_size):
+                                        and rec.get("chunk_size") == plan.chunk_size):
                 clear_input(out, k)       # changed: redo from scratch
-            (out / ".done" / f"{k}.json").unlink(missing_ok=True)
+            input_record_path(out, k).unlink(missing_ok=True)
             todo.append((f, k))
         skipped = len(files) - len(todo)
         try:
-            run_plan(Plan(todo, opts, settings), jobs=jobs, engine=engine,
-                     scheduler=scheduler, on_done=on_done)
-            return merge_outputs(out, keys, opts.formats, seconds=time.perf_counter() - t0,
-                                 skipped=skipped, task=opts.task, skipped_files=skipped_files)
+            run_schedule(Schedule(todo, plan), jobs=jobs, engine=engine,
+                         scheduler=scheduler, on_done=on_done)
+            return merge_outputs(plan, keys, seconds=time.perf_counter() - t0,
+                                 skipped=skipped, skipped_files=skipped_files)
         except OSError as exc:           # disk full, a folder gone: not the inputs' fault
             where = f"{exc.filename}: " if exc.filename else ""
             raise RunAborted(f"{where}{exc.strerror or exc}") from exc
 
 
-def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, seconds: float,
-                  skipped: int = 0, task: str = "ppi",
+def merge_outputs(plan: RunPlan, keys: Sequence[str], *, seconds: float, skipped: int = 0,
                   skipped_files: Sequence[tuple[Path, str]] = ()) -> dict[str, Any]:
     """Rebuild ``relations.jsonl`` (``events.jsonl`` for the events task), ``errors.jsonl``
-    and ``summary.json`` from the input records, in input order, after the files the scan
-    passed over (``skipped_files``). (The one place that writes the merged outputs:
-    further merged formats go here.)"""
+    and ``summary.json`` from the input records, in input order; the files the scan
+    passed over (``skipped_files``) are listed in the summary. (The one place that writes
+    the merged outputs: further merged formats go here.)"""
     from relx.io.registry import HIDDEN
 
-    records = [load_record(out / ".done" / f"{k}.json") or {"key": k, "errors": [], "documents": 0,
-                                                       "sentences": 0, "failed": True}
+    out, task, formats = plan.out, plan.task, plan.formats
+    records = [load_input_record(out, k) or {"key": k, "errors": [], "documents": 0,
+                                             "sentences": 0, "failed": True}
                for k in keys]
-    formats = tuple(formats)
-    the_task = get_task(task)
     if "jsonl" in formats:
-        concat_files([out / "jsonl" / f"{k}.jsonl" for k in keys],
-                     out / f"{the_task.results}.jsonl")
-    passed = [error(str(p), None, "scan", f"not read: {why}") for p, why in skipped_files
-              if why != HIDDEN]
-    errors = passed + [e for r in records for e in r["errors"]]
-    with atomic_open(out / "errors.jsonl") as fh:
+        concat_files([input_output(out, "jsonl", k) for k in keys], results_path(out, task))
+    passed = [{"file": str(p), "reason": why} for p, why in skipped_files if why != HIDDEN]
+    errors = [e for r in records for e in r["errors"]]
+    with atomic_open(out / ERRORS) as fh:
         for e in errors:
             fh.write(json.dumps(e) + "\n")
     summary = {"inputs": len(records), "inputs_skipped_as_done": skipped,
@@ -137,15 +142,15 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
                "inputs_with_errors": sorted({e["input"] for e in errors}),
                "inputs_failed": sorted(r.get("input", r["key"]) for r in records
                                        if r.get("failed")),
-               "files_skipped": len(passed),
+               "files_skipped": passed,
                "hidden_files_skipped": len(skipped_files) - len(passed),
                "truncated": sum(len(r.get("truncated", ())) for r in records),
                "inputs_truncated": sorted({t["input"] for r in records
                                            for t in r.get("truncated", ())}),
                "seconds": round(seconds, 2), "formats": list(formats)}
-    if the_task.summary_names_task:
-        summary["task"] = the_task.name
-    settings = load_record(out / ".settings.json") or {}
+    if task.summary_names_task:
+        summary["task"] = task.name
+    settings = load_settings(out)
     summary["mentions"] = settings.get("mentions", "auto")
     if settings.get("orthologs"):
         summary["orthologs"] = settings["orthologs"]
@@ -156,15 +161,8 @@ def merge_outputs(out: Path, keys: Sequence[str], formats: Iterable[str], *, sec
     if settings.get("event_model"):   # the typed pass's event model
         summary["event_model"] = settings["event_model"]
         summary["event_model_version"] = settings.get("event_model_version")
-    summary.update(the_task.runner_().summary(out, records, settings))
-    with atomic_open(out / "summary.json") as fh:
+    summary.update(task.runner_().summary(out, records, settings))
+    with atomic_open(out / SUMMARY) as fh:
         json.dump(summary, fh, indent=2)
     return summary
 
-
-def process_input(path: str | Path, key: str, opts: BatchOptions) -> dict[str, Any]:
-    """Extract from one whole input in this process (every chunk, then its record)."""
-    out = Path(opts.out)
-    clear_input(out, key)
-    run_plan(Plan([(Path(path), key)], opts, run_settings(opts)), jobs=1)
-    return json.loads((out / ".done" / f"{key}.json").read_text(encoding="utf-8"))

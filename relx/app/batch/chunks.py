@@ -2,7 +2,7 @@
 
 A chunk is up to ``chunk_size`` consecutive readable documents of an input (the main process
 reads the input and cuts it). :func:`process_chunk` extracts from a chunk, writes its
-outputs under ``out/.parts/<key>/<chunk>/`` and its record ``out/.done/<key>/<chunk>.json``;
+outputs under its parts folder and its record (:mod:`relx.app.batch.folder`);
 every stage is isolated: a document that cannot be extracted or written costs only itself
 (an error with the input, document id, stage and message), a format that cannot hold an id
 gets a safe one. When every chunk of an input is done, :func:`assemble_input` joins the
@@ -12,8 +12,6 @@ parts into the per-input outputs (``jsonl/<key>.jsonl``, ``tsv/<key>.tsv``...).
 from __future__ import annotations
 
 import errno
-import json
-import os
 import re
 import shutil
 import time
@@ -22,11 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from relx.app.batch.folder import (
+    claim_stem,
+    input_output,
+    parts_dir,
+    write_chunk_record,
+)
+from relx.app.batch.plan import RunPlan
 from relx.doc import Document
 from relx.doc_limits import DocumentLimitError
-from relx.io.atomic import atomic_open
 from relx.io.registry import FORMATS, ITEM_KINDS, load_spec
-from relx.tasks import get_task
+from relx.tasks import Task
 
 #: write errors that are the machine's, not an input's: the run stops (and resumes later)
 NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
@@ -58,35 +62,18 @@ def error(input: str, document: str | None, stage: str, message: str) -> dict[st
     return {"input": input, "document": document or "", "stage": stage, "error": message}
 
 
-def chunk_name(index: int) -> str:
-    return f"{index:05d}"
-
-
-def chunk_record_path(out: Path, key: str, index: int) -> Path:
-    return out / ".done" / key / f"{chunk_name(index)}.json"
-
-
-def parts_dir(out: Path, key: str, index: int) -> Path:
-    return out / ".parts" / key / chunk_name(index)
-
-
-def empty_record(unit: Unit, task: str) -> dict[str, Any]:
+def empty_record(unit: Unit, task: Task) -> dict[str, Any]:
     """The record of a chunk before any work."""
     return {"input": unit.input, "key": unit.key, "chunk": unit.index, "first": unit.first,
             "identity": unit.identity, "documents": 0, "sentences": 0,
-            **dict.fromkeys(get_task(task).counts, 0), "skipped_sentences": 0, "skipped_pairs": 0,
+            **dict.fromkeys(task.counts, 0), "skipped_sentences": 0, "skipped_pairs": 0,
             "renamed_ids": [], "errors": list(unit.read_errors), "failed": unit.failed,
             "truncated": [{"input": unit.input, "document": d.id, "note": d.meta["truncated"]}
                           for d in unit.docs if d.meta.get("truncated")],
             "seconds": 0.0}
 
 
-def write_chunk_record(out: Path, rec: dict[str, Any]) -> None:
-    with atomic_open(chunk_record_path(out, rec["key"], rec["chunk"])) as fh:
-        json.dump(rec, fh)
-
-
-def failed_record(unit: Unit, task: str, stage: str, message: str) -> dict[str, Any]:
+def failed_record(unit: Unit, task: Task, stage: str, message: str) -> dict[str, Any]:
     """The record of a chunk whose work was lost (a worker died, twice)."""
     rec = empty_record(unit, task)
     rec["failed"] = True
@@ -129,14 +116,15 @@ def mentions_for(mode: str, fmt: str | None, docs: Sequence[Document]) -> str:
     return "input" if spec is not None and spec.mentions and given else "relx"
 
 
-def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dict[str, Any]:
+def process_chunk(unit: Unit, plan: RunPlan, extractor: Callable[[RunPlan], Any]
+                  ) -> dict[str, Any]:
     """Extract from one chunk and write its parts and record; returns the record."""
     t0 = time.perf_counter()
-    out = Path(opts.out)
-    task = get_task(opts.task)
-    rec = empty_record(unit, opts.task)
+    out = plan.out
+    task = plan.task
+    rec = empty_record(unit, task)
     if unit.docs:
-        ex = extractor(opts)
+        ex = extractor(plan)
         ex.mentions = unit.mentions
         runner = task.runner_()
         model = getattr(ex, "model", None)
@@ -157,7 +145,7 @@ def process_chunk(unit: Unit, opts: Any, extractor: Callable[[Any], Any]) -> dic
         parts = parts_dir(out, unit.key, unit.index)
         if parts.exists():
             shutil.rmtree(parts)
-        write_parts(task.name, done, parts, opts.formats, rec)
+        write_parts(runner.items(done), parts, plan.writers, rec)
         number = {id(d): unit.first + i for i, d in enumerate(unit.docs)}
 
         def owner(k: int) -> str:
@@ -220,14 +208,12 @@ def _write_format(fmt: str, items: list[Any], write: Callable[[list[Any]], None]
     write(good)
 
 
-def write_parts(task: str, done: list[tuple], parts: Path, formats: Iterable[str],
-                rec: dict[str, Any]) -> None:
-    """The chunk's outputs in ``parts``: each format gets the items of its kind from the
-    task (:data:`relx.io.registry.ITEM_KINDS`) and writes one file or folder."""
-    the_task = get_task(task)
-    items = the_task.runner_().items(done)
-    for fmt in formats:
-        kind = the_task.kind_for(fmt)
+def write_parts(items: dict[str, list[Any]], parts: Path,
+                writers: Iterable[tuple[str, str | None]], rec: dict[str, Any]) -> None:
+    """The chunk's outputs in ``parts``: each format gets the ``items`` of its kind
+    (:data:`relx.io.registry.ITEM_KINDS`; ``writers``: :attr:`RunPlan.writers`) and writes
+    one file or folder."""
+    for fmt, kind in writers:
         if kind is None:               # written per document by the task (standoff)
             continue
         spec = FORMATS[fmt]
@@ -245,50 +231,25 @@ def write_parts(task: str, done: list[tuple], parts: Path, formats: Iterable[str
                                        f"{type(exc).__name__}: {exc}"))
 
 
-def claim_stem(out: Path, stem: str, owner: str) -> str:
-    """A standoff file stem no other document of the batch uses: ``stem``, else ``stem-2``...
-
-    Claims are files ``out/.claims/standoff/<stem>`` created exclusively and holding their
-    owner (``<key>#<document number>``), so parallel workers never share a stem and a
-    resumed chunk gets its own stems back.
-    """
-    folder = out / ".claims" / "standoff"
-    folder.mkdir(parents=True, exist_ok=True)
-    k = 1
-    while True:
-        name = stem if k == 1 else f"{stem}-{k}"
-        path = folder / name
-        try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            if path.read_text(encoding="utf-8") == owner:
-                return name
-            k += 1
-            continue
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(owner)
-        return name
-
-
 # --------------------------------------------------------------------------- assembling
 
-def assemble_input(out: Path, key: str, n_chunks: int, formats: Iterable[str],
-                   task: str) -> None:
+def assemble_input(out: Path, key: str, n_chunks: int,
+                   writers: Iterable[tuple[str, str | None]]) -> None:
     """The per-input outputs from its chunks' parts, each joined by its format (the
     outputs a task writes per document are in place already)."""
-    for fmt in formats:
+    for fmt, kind in writers:
         spec = FORMATS.get(fmt)
-        if spec is None or spec.join is None or get_task(task).kind_for(fmt) is None:
+        if spec is None or spec.join is None or kind is None:
             continue
         parts = [parts_dir(out, key, i) / (spec.part_file or fmt) for i in range(n_chunks)]
-        load_spec(spec.join)(parts, out / (spec.output or fmt).format(key=key))
+        load_spec(spec.join)(parts, input_output(out, fmt, key))
 
 
-def sum_records(records: Sequence[dict[str, Any]], task: str) -> dict[str, int]:
+def sum_records(records: Sequence[dict[str, Any]], task: Task) -> dict[str, int]:
     """The counts of several records added up (a whole input's, a whole batch's)."""
     return {"documents": sum(r["documents"] for r in records),
             "sentences": sum(r["sentences"] for r in records),
-            **{c: sum(r.get(c, 0) for r in records) for c in get_task(task).counts},
+            **{c: sum(r.get(c, 0) for r in records) for c in task.counts},
             "skipped_sentences": sum(r.get("skipped_sentences", 0) for r in records),
             "skipped_pairs": sum(r.get("skipped_pairs", 0) for r in records),
             "documents_over_cap": sum(r.get("documents_over_cap", 0) for r in records)}
