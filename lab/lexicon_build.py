@@ -15,7 +15,7 @@ names of the human and mouse genes it knows (:data:`relx.genes.lexicon.NCBI_SOUR
 nomenclature authority's full name, the synonyms and the other designations (protein names:
 ``hepatocyte nuclear factor 6``), without uninformative ones (``hypothetical protein``,
 ``putative ...``, pseudogene and clone names, longer than 80 characters, one character or no
-letter) and without a name NCBI gives to more than :data:`NCBI_MAX_GENES` genes of a species.
+letter, a class noun phrase of one or two lower-case words such as ``cysteine protease``) and without a name NCBI gives to more than :data:`NCBI_MAX_GENES` genes of a species.
 ``keep`` (``--keep-rows``) carries over the rows of an earlier lexicon that are not NCBI's
 (the shipped file's HGNC alias/previous names, whose HGNC complete set is not in
 ``../shared``), so the shipped file can be rebuilt without that set.
@@ -45,6 +45,7 @@ from relx.genes.lexicon import (
     compact_form,
     normalize_key,
 )
+from relx.genes.same_gene import _CLASS_NOUN
 from relx.io.atomic import atomic_open
 
 __all__ = ["build_famplex_relations", "build_lexicon", "build_ncbi_gene", "build_orthologs",
@@ -213,12 +214,21 @@ def ncbi_gene_links(shared: Path) -> dict[str, list[str]]:
     return {k: sorted(v, key=int) for k, v in links.items()}
 
 
+def _generic(name: str) -> bool:
+    """A class noun phrase of one or two lower-case words (``cysteine protease``,
+    ``tyrosine kinase``): what text says of many genes (:mod:`relx.genes.same_gene`)."""
+    words = name.split()
+    return (len(words) <= 2 and all(w.replace("-", "").replace("/", "").isalpha()
+                                    and w.islower() for w in words)
+            and bool(_CLASS_NOUN.search(name)))
+
+
 def _informative(name: str) -> bool:
     """An NCBI name worth a lexicon row (see the module docstring)."""
     form = compact_form(name)
     return (len(form) >= 2 and len(name) <= NCBI_MAX_CHARS and not form.isdigit()
             and any(c.isalpha() for c in form) and not _NCBI_SKIP.search(name)
-            and not _SKIP_SYNONYM.match(name))
+            and not _SKIP_SYNONYM.match(name) and not _generic(name))
 
 
 def _ncbi_entries(shared: Path, ids: set[str]) -> Iterator[tuple[str, str, str]]:

@@ -58,6 +58,7 @@ from relx.genes.lexicon import (
     taxon_id,
     with_entity_updates,
 )
+from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.species import assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -248,14 +249,16 @@ def _text(doc: Document, e: Entity) -> str:
 
 def ground_document(doc: Document, grounder: Grounder | None = None, *, species: bool = True,
                     overwrite: bool = True, keep_given: bool = False,
-                    famplex: FamPlex | None = None) -> Document:
+                    famplex: FamPlex | None = None, ncbi: NcbiGene | None = None) -> Document:
     """A copy of ``doc`` whose entities carry ``norm_ids`` (best first), ``norm_confidence``,
-    ``grounded`` and, for genes/proteins, ``taxon``; ``doc.species`` lists the organisms
-    named (with ``species``). ``overwrite`` and ``keep_given`` as in
+    ``grounded``, ``ncbi_ids`` (the NCBI Gene ids of ``norm_ids``, from ``ncbi``, default
+    the shipped table) and, for genes/proteins, ``taxon``; ``doc.species`` lists the
+    organisms named (with ``species``). ``overwrite`` and ``keep_given`` as in
     ``Grounder.ground_entities`` (given ids first; then the confidence is None).
     """
     g = grounder or default_grounder()
     fam = famplex or default_famplex()
+    to_ncbi = ncbi or default_ncbi_gene()
     hits = find_species(doc.text) if species else []
     assigned: dict[str, SpeciesAssignment] = (
         assign_species(doc, hits, in_lexicon=g.in_lexicon) if species else {})
@@ -298,7 +301,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         ids = list(dict.fromkeys([*given, *found.ids]))
         out: dict[str, object] = {"norm_ids": ids, "grounded": bool(ids),
                                   "norm_confidence": None if given else found.confidence,
-                                  "taxon": taxon}
+                                  "taxon": taxon, "ncbi_ids": to_ncbi.ncbi_ids(ids)}
         if not given and found.ids and protein and all(
                 namespace_of(i) in CHEMICAL_NAMESPACES for i in found.ids):
             out["type"] = "Chemical"
