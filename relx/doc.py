@@ -104,7 +104,8 @@ class Entity(Spanned):
     ``norm_confidence`` the confidence in [0, 1] of the first id, ``grounded`` False when
     no lexicon knows the mention (then ``norm_ids`` is empty), ``ncbi_ids`` the
     ``NCBIGene:n`` ids of the genes in ``norm_ids``, in ``norm_ids``' order, best first
-    (human and mouse genes; rat genes and families have none).
+    (human and mouse genes; rat genes, families and chemicals have none; None when relx did
+    not ground the entity, and then left out of JSON like the other optional fields).
     """
 
     id: str
