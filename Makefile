@@ -176,14 +176,15 @@ hedging: install
 	    --params '$(HEDGING_PARAMS)' --out relx/data/hedging.json.gz
 	$(BIN)/python -m lab.hedging evaluate --test $(GE)/devel --out docs/runs/hedging-devel.json
 
-# relx/data/lexicon.tsv.gz, the HGNC + MGI + RGD + FamPlex grounding lexicon, and
-# orthologs.tsv.gz, famplex_relations.tsv.gz beside it: lab/lexicon.py (lab.lexicon_build)
-# on ../shared/lexicons
+# relx/data/lexicon.tsv.gz, the HGNC + MGI + RGD + FamPlex + NCBI Gene grounding lexicon, and
+# orthologs.tsv.gz, famplex_relations.tsv.gz, ncbi_gene.tsv.gz (HGNC/MGI -> NCBI Gene ids)
+# beside it: lab/lexicon.py (lab.lexicon_build) on ../shared/lexicons
 # HGNC_NAMES: an HGNC complete set (alias and previous names); the shipped lexicon used
-# hgnc_complete_set.txt.gz of 2018-11-07 from github.com/lyijin/common @ 436e3ec
+# hgnc_complete_set.txt.gz of 2018-11-07 from github.com/lyijin/common @ 436e3ec. Without it
+# the shipped file's rows other than NCBI's are kept (--keep-rows), so those names stay.
 lexicon: install
 	$(BIN)/python -m lab.lexicon build --shared $(SHARED) --out relx/data/lexicon.tsv.gz \
-		$(if $(HGNC_NAMES),--hgnc-names $(HGNC_NAMES))
+		$(if $(HGNC_NAMES),--hgnc-names $(HGNC_NAMES),--keep-rows relx/data/lexicon.tsv.gz)
 
 # every report behind docs/results.md (lab/results.py); a finished report is kept, so this
 # resumes

@@ -1,9 +1,11 @@
-"""The grounding lexicon relx ships (``relx/data/lexicon.tsv.gz``, with ``orthologs.tsv.gz``
-and ``famplex_relations.tsv.gz`` beside it), rebuilt from HGNC, MGI, RGD and FamPlex with
+"""The grounding lexicon relx ships (``relx/data/lexicon.tsv.gz``, with ``orthologs.tsv.gz``,
+``famplex_relations.tsv.gz`` and ``ncbi_gene.tsv.gz`` beside it), rebuilt from HGNC, MGI, RGD,
+FamPlex and NCBI Gene with
 :mod:`lab.lexicon_build` (``make lexicon``), and
 looked up.
 
-    python -m lab.lexicon build --shared ../shared --out relx/data/lexicon.tsv.gz
+    python -m lab.lexicon build --shared ../shared --out relx/data/lexicon.tsv.gz \
+        --keep-rows relx/data/lexicon.tsv.gz
     python -m lab.lexicon lookup IL-2 STAT5 [--lexicon FILE] [--taxon 10090]
 """
 
@@ -14,7 +16,13 @@ import json
 import sys
 from pathlib import Path
 
-from lab.lexicon_build import build_famplex_relations, build_lexicon, build_orthologs
+from lab.lexicon_build import (
+    build_famplex_relations,
+    build_lexicon,
+    build_ncbi_gene,
+    build_orthologs,
+    lexicon_ids,
+)
 from relx.genes.lexicon import PROTEIN_LOCUS_TYPES, Grounder
 
 
@@ -29,8 +37,14 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--hgnc-names", type=Path, default=None,
                    help="an HGNC complete set (hgnc_complete_set.txt[.gz]): add alias and "
                         "previous names")
+    b.add_argument("--no-ncbi-names", action="store_true",
+                   help="leave out NCBI Gene's names (ncbi_name, ncbi_synonym, designation)")
+    b.add_argument("--keep-rows", type=Path, default=None,
+                   help="an earlier lexicon whose rows other than NCBI's are kept (the "
+                        "shipped HGNC alias/previous names when no --hgnc-names is given)")
     b.add_argument("--lexicon-only", action="store_true",
-                   help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz beside it")
+                   help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz, "
+                        "ncbi_gene.tsv.gz beside it")
     q = sub.add_parser("lookup", help="ground mention texts")
     q.add_argument("texts", nargs="+")
     q.add_argument("--lexicon", type=Path, default=None)
@@ -39,12 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "build":
         stats = build_lexicon(
             args.shared, args.out, locus_types=None if args.all_loci else PROTEIN_LOCUS_TYPES,
-            hgnc_names=args.hgnc_names)
+            hgnc_names=args.hgnc_names, ncbi=not args.no_ncbi_names, keep=args.keep_rows)
         if not args.lexicon_only:
             folder = args.out.parent
             stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")
             stats["famplex_relations"] = build_famplex_relations(
                 args.shared, folder / "famplex_relations.tsv.gz")
+            stats["ncbi_gene"] = build_ncbi_gene(args.shared, folder / "ncbi_gene.tsv.gz",
+                                                 lexicon_ids(args.out))
         print(json.dumps(stats, indent=2))
     else:
         g = Grounder(args.lexicon)

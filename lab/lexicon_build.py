@@ -7,6 +7,18 @@
   the HGNC table's MGI/RGD columns (read by :mod:`relx.genes.orthologs`).
 * ``famplex_relations.tsv.gz`` (:func:`build_famplex_relations`): FamPlex ``isa``/``partof``
   edges between namespaced ids (``HGNC:6871 isa FPLX:ERK``; read by :mod:`relx.genes.same_gene`).
+* ``ncbi_gene.tsv.gz`` (:func:`build_ncbi_gene`): HGNC/MGI id -> NCBI Gene id, from NCBI
+  Gene ``gene_info`` dbXrefs (read by :mod:`relx.genes.ncbi_gene`).
+
+With NCBI Gene's ``gene_info`` tables (``lexicons/ncbi-gene/``), the lexicon also has their
+names of the human and mouse genes it knows (:data:`relx.genes.lexicon.NCBI_SOURCES`): the
+nomenclature authority's full name, the synonyms and the other designations (protein names:
+``hepatocyte nuclear factor 6``), without uninformative ones (``hypothetical protein``,
+``putative ...``, pseudogene and clone names, longer than 80 characters, one character or no
+letter, a class noun phrase of one or two lower-case words such as ``cysteine protease``) and without a name NCBI gives to more than :data:`NCBI_MAX_GENES` genes of a species.
+``keep`` (``--keep-rows``) carries over the rows of an earlier lexicon that are not NCBI's
+(the shipped file's HGNC alias/previous names, whose HGNC complete set is not in
+``../shared``), so the shipped file can be rebuilt without that set.
 
 Mouse/rat genes without an Ensembl gene id (transgenes, QTLs, markers) and predicted or
 non-coding ones by name (``Gm12345``, ``...Rik``, ``LOC...``, ``Mir...``, ``...-ps``,
@@ -24,16 +36,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from relx.genes.lexicon import (
+    CLASS_NOUN,
     COLUMNS,
     LEXICON_FORMAT,
+    NCBI_SOURCES,
     PROTEIN_LOCUS_TYPES,
     SOURCES,
     SPECIES_LEXICONS,
     compact_form,
+    normalize_key,
 )
 from relx.io.atomic import atomic_open
 
-__all__ = ["build_famplex_relations", "build_lexicon", "build_orthologs"]
+__all__ = ["build_famplex_relations", "build_lexicon", "build_ncbi_gene", "build_orthologs",
+           "lexicon_ids", "ncbi_gene_links"]
 
 _SOURCE_RANK = {s: i for i, s in enumerate(SOURCES)}
 #: taxon column value of each namespace's rows ("" for ids shared by every species)
@@ -45,6 +61,20 @@ _SKIP_SYMBOL = re.compile(
     r"|Tg\(.*|.*-as\d*)$")
 #: synonyms left out (clone and locus ids)
 _SKIP_SYNONYM = re.compile(r"^(LOC\d+|MGC\d+|RGD\d+|Gm\d+|.*Rik\d*|[A-Z]{1,2}\d{5,}|ENS\w+)$")
+
+
+#: NCBI Gene tables (in ``lexicons/ncbi-gene/``) and the namespace their dbXrefs link to
+NCBI_GENE_INFO = (("Homo_sapiens.gene_info.gz", "HGNC"), ("Mus_musculus.gene_info.gz", "MGI"))
+#: an NCBI name of more genes than this in one species is left out (``histone H4``)
+NCBI_MAX_GENES = 3
+#: longest NCBI name kept, in characters
+NCBI_MAX_CHARS = 80
+#: NCBI names that name no gene in particular
+_NCBI_SKIP = re.compile(
+    r"^(hypothetical|uncharacteri[sz]ed|putative|predicted|probable|unnamed|novel|unknown)\b"
+    r"|pseudogene|open reading frame|\bcDNA\b|\bRIKEN\b|\bclone\b|\bEST\b|^HEL-"
+    r"|\bepididymis\b|\btesticular tissue protein\b|\bprotein Li \d"
+    r"|^(LOC|FLJ|KIAA|DKFZ|MGC|PRO)\d", re.IGNORECASE)
 
 
 def _split_list(value: str | None, sep: str = ",") -> list[str]:
@@ -151,6 +181,98 @@ def _hgnc_maps(hgnc_rows: list[dict[str, str]]) -> tuple[dict[str, str], dict[st
     return by_symbol, by_previous
 
 
+def _read_gene_info(path: Path) -> Iterator[dict[str, str]]:
+    """The rows of an NCBI Gene ``gene_info`` table (header ``#tax_id GeneID ...``)."""
+    with gzip.open(path, "rt", encoding="utf-8", newline="") as fh:
+        header = fh.readline().lstrip("#").rstrip("\n").split("\t")
+        for line in fh:
+            yield dict(zip(header, line.rstrip("\n").split("\t"), strict=False))
+
+
+def _xrefs(value: str, ns: str) -> list[str]:
+    """The ``ns`` ids of a dbXrefs field (``MIM:1|HGNC:HGNC:5|Ensembl:E`` -> ``HGNC:5``)."""
+    out = []
+    for x in value.split("|"):
+        db, _, local = x.partition(":")
+        if db == ns and local:
+            out.append(_qualify(ns, local))
+    return out
+
+
+def _gene_info_paths(shared: Path) -> list[tuple[Path, str]]:
+    folder = shared / "lexicons" / "ncbi-gene"
+    return [(folder / name, ns) for name, ns in NCBI_GENE_INFO if (folder / name).exists()]
+
+
+def ncbi_gene_links(shared: Path) -> dict[str, list[str]]:
+    """HGNC/MGI id -> its NCBI Gene ids (digits, ascending) from the ``gene_info`` dbXrefs."""
+    links: dict[str, set[str]] = {}
+    for path, ns in _gene_info_paths(Path(shared)):
+        for r in _read_gene_info(path):
+            for cid in _xrefs(r.get("dbXrefs", ""), ns):
+                links.setdefault(cid, set()).add(r["GeneID"])
+    return {k: sorted(v, key=int) for k, v in links.items()}
+
+
+def _generic(name: str) -> bool:
+    """A class noun phrase of one or two lower-case words (``cysteine protease``,
+    ``tyrosine kinase``): what text says of many genes (:mod:`relx.genes.same_gene`)."""
+    words = name.split()
+    return (len(words) <= 2 and all(w.replace("-", "").replace("/", "").isalpha()
+                                    and w.islower() for w in words)
+            and bool(CLASS_NOUN.search(name)))
+
+
+def _informative(name: str) -> bool:
+    """An NCBI name worth a lexicon row (see the module docstring)."""
+    form = compact_form(name)
+    return (len(form) >= 2 and len(name) <= NCBI_MAX_CHARS and not form.isdigit()
+            and any(c.isalpha() for c in form) and not _NCBI_SKIP.search(name)
+            and not _SKIP_SYNONYM.match(name) and not _generic(name))
+
+
+def _ncbi_entries(shared: Path, ids: set[str]) -> Iterator[tuple[str, str, str]]:
+    """(text, id, source) of NCBI Gene's names (:data:`NCBI_SOURCES`) of the genes ``ids``
+    (HGNC/MGI ids the lexicon has), informative ones that name few genes of a species."""
+    for path, ns in _gene_info_paths(shared):
+        found: list[tuple[str, str, str]] = []
+        for r in _read_gene_info(path):
+            cids = [c for c in _xrefs(r.get("dbXrefs", ""), ns) if c in ids]
+            if not cids:
+                continue
+            names = [(r.get("Full_name_from_nomenclature_authority", "-"), "ncbi_name")]
+            names += [(s, "ncbi_synonym") for s in r.get("Synonyms", "").split("|")]
+            names += [(s, "designation") for s in r.get("Other_designations", "").split("|")]
+            for text, source in names:
+                text = text.strip()
+                if text and text != "-" and _informative(text):
+                    found += [(text, cid, source) for cid in cids]
+        genes: dict[str, set[str]] = {}
+        for text, cid, _ in found:
+            genes.setdefault(normalize_key(text), set()).add(cid)
+        yield from (e for e in found if len(genes[normalize_key(e[0])]) <= NCBI_MAX_GENES)
+
+
+def _kept_rows(path: Path) -> tuple[list[tuple[str, str, str]], dict[str, str], list[str]]:
+    """The rows of an earlier lexicon that are not NCBI's, as (form, id, source) entries,
+    its ids' symbols and the sources its header names."""
+    entries: list[tuple[str, str, str]] = []
+    symbols: dict[str, str] = {}
+    sources: list[str] = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("# sources: "):
+                sources = line[len("# sources: "):].rstrip("\n").split("; ")
+            if line.startswith("#") or line.startswith("key\t"):
+                continue
+            key, cid, symbol, source, form, *_ = line.rstrip("\n").split("\t")
+            if symbol:
+                symbols.setdefault(cid, symbol)
+            if source not in NCBI_SOURCES:
+                entries.append((form or key, cid, source))
+    return entries, symbols, sources
+
+
 def _famplex_entries(
     folder: Path, hgnc_rows: list[dict[str, str]], symbols: dict[str, str]
 ) -> Iterator[tuple[str, str, str]]:
@@ -226,6 +348,8 @@ def build_lexicon(
     locus_types: frozenset[str] | None = PROTEIN_LOCUS_TYPES,
     species: bool = True,
     hgnc_names: Path | None = None,
+    ncbi: bool = True,
+    keep: Path | None = None,
 ) -> dict:
     """Write the compact grounding lexicon to ``out`` and return its statistics.
 
@@ -233,7 +357,9 @@ def build_lexicon(
     entries of ``locus_types`` are used; ``None`` keeps all), ``lexicons/famplex/`` and, with
     ``species``, ``lexicons/mgi/`` and ``lexicons/rgd/`` (skipped when absent).
     ``hgnc_names``, an HGNC complete set (``hgnc_complete_set.txt``, gzip or not), adds the
-    genes' alias and previous names (``estrogen receptor alpha``).
+    genes' alias and previous names (``estrogen receptor alpha``). With ``ncbi``, NCBI Gene's
+    names of the human and mouse genes (``lexicons/ncbi-gene/``, when there). ``keep``: an
+    earlier lexicon whose rows other than NCBI's are kept (see the module docstring).
     """
     shared, out = Path(shared), Path(out)
     hgnc_path = _find_hgnc(shared)
@@ -250,6 +376,17 @@ def build_lexicon(
         if path is not None:
             entries += list(_species_entries(path, ns, symbols))
             sources.append(f"{ns} {path.name}")
+    if ncbi:
+        gene_info = _gene_info_paths(shared)
+        known = {c for _, c, _ in entries if c.startswith(("HGNC:", "MGI:"))}
+        entries += list(_ncbi_entries(shared, known))
+        sources += [f"NCBI Gene {p.name}" for p, _ in gene_info]
+    if keep is not None:
+        kept, kept_symbols, kept_sources = _kept_rows(Path(keep))
+        entries += kept
+        for cid, symbol in kept_symbols.items():
+            symbols.setdefault(cid, symbol)
+        sources += [s for s in kept_sources if s not in sources]
 
     # one row per (key, id, form), keeping the best source
     best: dict[tuple[str, str, str], str] = {}
@@ -323,6 +460,33 @@ def build_orthologs(shared: Path, out: Path) -> dict:
     size = _write_gz(Path(out), "\n".join(lines) + "\n")
     return {"path": str(out), "bytes": size, "human_genes": len(lines) - 2,
             "mouse_pairs": pairs["MGI"], "rat_pairs": pairs["RGD"]}
+
+
+def lexicon_ids(path: Path) -> set[str]:
+    """The ids of a lexicon file's rows."""
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        return {ln.split("\t", 2)[1] for ln in fh if not ln.startswith(("#", "key\t"))}
+
+
+def build_ncbi_gene(shared: Path, out: Path, ids: set[str] | None = None) -> dict:
+    """Write the HGNC/MGI id -> NCBI Gene id table (``id ncbi``, one row per pair, by
+    namespace and number) from the ``gene_info`` dbXrefs, for the ids ``ids`` (those of the
+    lexicon; None: all); return its statistics."""
+    links = ncbi_gene_links(Path(shared))
+    if ids is not None:
+        links = {k: v for k, v in links.items() if k in ids}
+
+    def order(cid: str) -> tuple[str, int]:
+        ns, _, local = cid.partition(":")
+        return ns, int(local) if local.isdigit() else 0
+
+    lines = ["# relx-ncbi-gene/1 HGNC/MGI id -> NCBI Gene id (NCBI Gene gene_info dbXrefs)",
+             "id\tncbi"]
+    lines += [f"{cid}\t{g}" for cid in sorted(links, key=order) for g in links[cid]]
+    size = _write_gz(Path(out), "\n".join(lines) + "\n")
+    return {"path": str(out), "bytes": size, "pairs": len(lines) - 2,
+            "hgnc_ids": sum(1 for c in links if c.startswith("HGNC:")),
+            "mgi_ids": sum(1 for c in links if c.startswith("MGI:"))}
 
 
 def build_famplex_relations(shared: Path, out: Path) -> dict:

@@ -102,7 +102,10 @@ class Entity(Spanned):
     member's id in text order). Set by species-aware grounding (None otherwise, and then
     left out of JSON output): ``taxon`` the mention's species (``NCBITaxon:10090``),
     ``norm_confidence`` the confidence in [0, 1] of the first id, ``grounded`` False when
-    no lexicon knows the mention (then ``norm_ids`` is empty).
+    no lexicon knows the mention (then ``norm_ids`` is empty), ``ncbi_ids`` the
+    ``NCBIGene:n`` ids of the genes in ``norm_ids``, in ``norm_ids``' order, best first
+    (human and mouse genes; rat genes, families and chemicals have none; None when relx did
+    not ground the entity, and then left out of JSON like the other optional fields).
     """
 
     id: str
@@ -113,6 +116,7 @@ class Entity(Spanned):
     taxon: str | None = None
     norm_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     grounded: bool | None = None
+    ncbi_ids: list[str] | None = None
 
 
 class Relation(_Model):

@@ -55,12 +55,13 @@ def test_indra_and_tsv_formats_carry_the_new_fields(tmp_path: Path):
     assert all(s.evidence[0].source_api == "relx" for s in stmts)
     rows = (out / "tsv" / "jak-stat.txt.tsv").read_text("utf-8").splitlines()
     head = rows[0].split("\t")
-    assert head[-7:] == ["negated", "speculated", "probability", "threshold", "type",
-                         "direction", "event_score"]
+    assert head[-9:] == ["negated", "speculated", "probability", "threshold", "type",
+                         "direction", "event_score", "entity1_ncbi_ids", "entity2_ncbi_ids"]
     assert len(rows) - 1 == len(rels)
     for row, rel in zip(rows[1:], rels, strict=True):
         cells = dict(zip(head, row.split("\t"), strict=True))
         assert cells["entity1_ids"] == ";".join(rel["entity1"]["norm_ids"])
+        assert cells["entity2_ncbi_ids"] == ";".join(rel["entity2"]["ncbi_ids"])
         assert float(cells["threshold"]) == rel["threshold"]
         assert cells["speculated"] == ("true" if rel["speculated"] else "false")
         assert cells["type"] == rel["type"] and cells["direction"] == (rel["direction"] or "")

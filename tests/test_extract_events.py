@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from relx.app.cli import app
 from relx.ge.evaluate import evaluate_events
+from relx.genes.ncbi_gene import ncbi_ids
 from relx.io.standoff import read_standoff, read_standoff_dir
 from relx.model_store import models_dir
 
@@ -210,7 +211,9 @@ def test_brat_collections(run) -> None:
         for e in evs:
             for a in e["arguments"]:
                 if e["document_id"] == name and a["kind"] == "protein":
-                    assert notes.get(a["id"], []) == a["norm_ids"]
+                    assert notes.get(a["id"], []) == list(dict.fromkeys(
+                        [*a["norm_ids"], *a.get("ncbi_ids", [])]))   # NCBI Gene ids last
+                    assert a.get("ncbi_ids") == ncbi_ids(a["norm_ids"])
 
 
 def test_bioc_events(run) -> None:
@@ -240,7 +243,13 @@ def test_bioc_events(run) -> None:
                 == {m.lower() for m in e["modifications"]}
             for a in e["arguments"]:
                 if a["kind"] == "protein":
-                    assert anns[a["id"]].infons.get("identifier", "") == ";".join(a["norm_ids"])
+                    infons = anns[a["id"]].infons
+                    if a.get("ncbi_ids"):   # PubTator's bare GeneIDs, relx's ids beside them
+                        assert infons["identifier"] == ";".join(
+                            i.partition(":")[2] for i in a["ncbi_ids"])
+                        assert infons["relx_identifier"] == ";".join(a["norm_ids"])
+                    else:
+                        assert infons.get("identifier", "") == ";".join(a["norm_ids"])
 
 
 def test_resume_skips_done_inputs(run, tmp_path) -> None:

@@ -35,6 +35,14 @@ def test_candidates_on_the_shipped_lexicon() -> None:
     assert {c.id: c.features[f] for c in ctx}["HGNC:20692"] == 1.0
 
 
+def test_a_generic_class_is_not_ranked() -> None:
+    text = "the cysteine protease cleaves it"
+    ent = Entity(id="e1", spans=[Span(start=4, end=21)], text="cysteine protease")
+    doc = Document(id="d", text=text, sentences=[Sentence(id="s", text=text, start=0,
+                                                           end=len(text), entities=[ent])])
+    assert ground_document(doc).sentences[0].entities[0].norm_ids == []
+
+
 def test_ranker_fits_stores_as_json_and_keeps_only_sure_candidates() -> None:
     rng = np.random.default_rng(0)
     X = rng.random((200, len(FEATURES)))
@@ -52,8 +60,9 @@ def test_ranker_fits_stores_as_json_and_keeps_only_sure_candidates() -> None:
 def test_the_shipped_ranker_names_a_gene_no_key_reaches() -> None:
     ranker = default_ranker()
     assert ranker is not None and 0.0 < ranker.threshold < 1.0
-    text = "Thyroid hormone receptor alpha1 binds DNA."
-    ent = Entity(id="e1", spans=[Span(start=0, end=31)], text="Thyroid hormone receptor alpha1")
+    name = "Thyroid hormone receptor alpha-1 isoform"
+    text = name + " binds DNA."
+    ent = Entity(id="e1", spans=[Span(start=0, end=len(name))], text=name)
     doc = Document(id="d", text=text, sentences=[Sentence(id="s", text=text, start=0,
                                                            end=len(text), entities=[ent])])
     assert ground_document(doc, ranker=False).sentences[0].entities[0].norm_ids == []

@@ -14,14 +14,19 @@ from lab.lexicon_build import (
     _name_core,
     build_famplex_relations,
     build_lexicon,
+    build_ncbi_gene,
     build_orthologs,
+    lexicon_ids,
 )
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
+from relx.errors import ConfigError
 from relx.genes.document import coordination_members, resolve
 from relx.genes.lexicon import (
     COLUMNS,
     HUMAN,
+    NCBI_SOURCES,
     ORTHOLOG_FACTOR,
+    SOURCES,
     Grounder,
     GroundingCandidate,
     compact_form,
@@ -31,6 +36,7 @@ from relx.genes.lexicon import (
     normalize_key,
     taxon_id,
 )
+from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene, ncbi_ids
 from relx.genes.orthologs import Orthologs, default_orthologs, map_ids, to_human
 from relx.io.jsonl import document_to_json
 from tests.conftest import FIXTURES, ROOT, SHARED
@@ -79,7 +85,8 @@ def test_build_from_fixtures(mini: tuple[Grounder, dict, Path]) -> None:
     assert stats["other_ids"] == 3  # PUBCHEM:6076 (cAMP), CHEBI:79091, UP:P04608 (Tat)
     # mouse: 7 genes (Gm128 predicted, the transgene has no Ensembl id); rat: 3 (not LOC...)
     assert (stats["mgi_ids"], stats["rgd_ids"]) == (7, 3)
-    assert set(stats["rows_by_source"]) == {"symbol", "alias", "previous", "name", "famplex"}
+    assert set(stats["rows_by_source"]) == {"symbol", "alias", "previous", "name", "famplex",
+                                            *NCBI_SOURCES}
     assert stats["bytes"] == out.stat().st_size
     with gzip.open(out, "rt", encoding="utf-8") as fh:
         lines = [ln.rstrip("\n") for ln in fh if not ln.startswith("#")]
@@ -88,7 +95,8 @@ def test_build_from_fixtures(mini: tuple[Grounder, dict, Path]) -> None:
     assert len(rows) == stats["rows"]
     assert all(len(r) == 6 for r in rows)
     # the key is the lower-cased form: one of them is given; the symbol on an id's first row
-    assert ["", "HGNC:6001", "IL2", "symbol", "IL2", "9606"] in rows
+    assert ["", "HGNC:6001", "", "symbol", "IL2", "9606"] in rows
+    assert ["aldesleukin", "HGNC:6001", "IL2", "designation", "", "9606"] in rows  # 1st row
     assert ["interleukin2", "HGNC:6001", "", "name", "", "9606"] in rows
     assert ["", "MGI:96548", "Il2", "alias", "IL2", "10090"] in rows  # "IL2" < "Il2"
     assert ["", "MGI:96548", "", "symbol", "Il2", "10090"] in rows
@@ -134,6 +142,101 @@ def test_hgnc_alias_and_previous_names(tmp_path: Path) -> None:
     assert stats["rows_by_source"]["alias"] == base["rows_by_source"]["alias"] + 2
 
 
+def test_ncbi_gene_names_from_fixtures(mini: tuple[Grounder, dict, Path]) -> None:
+    g, _, out = mini
+    got = {t: [(c.id, c.source) for c in g.ground(t)] for t in (
+        "aldesleukin", "lymphokine", "macrophage cytotoxic factor", "TNF-alpha",
+        "interleukin-2")}
+    assert got == {"aldesleukin": [("HGNC:6001", "designation")],
+                   "lymphokine": [("HGNC:6001", "ncbi_synonym")],
+                   "macrophage cytotoxic factor": [("HGNC:11892", "designation")],
+                   "TNF-alpha": [("HGNC:11892", "famplex")],        # the curated row wins
+                   "interleukin-2": [("HGNC:6001", "name")]}
+    # NCBI names rank below every curated entry of another gene
+    assert g.ground("lymphokine")[0].score < g.ground("TCGF")[0].score
+    # left out: names of more than 3 genes, uninformative, too long, one character, names
+    # of genes the lexicon does not have
+    for text in ("histone H4", "hypothetical protein X", "putative p53 variant",
+                 "epididymis secretory sperm binding protein Li 2p", "a" * 81, "X",
+                 "AKTIP pseudo designation", "human gene without HGNC id"):
+        assert g.ground(text) == [], text
+    assert tids("runt-related transcription factor 3", MOUSE, g) == ["MGI:102672"]
+    assert g.ground("runt related transcription factor 3", MOUSE)[0].source == "ncbi_name"
+    # switched off: the grounder without NCBI's rows
+    plain = Grounder(out, exclude_sources=NCBI_SOURCES)
+    assert plain.ground("aldesleukin") == [] and plain.ground("Pebp2a3", MOUSE) == []
+    assert ids("TCGF", plain) == ["HGNC:6001"] and plain.symbol("MGI:102672") == "Runx3"
+    with pytest.raises(ConfigError, match="unknown lexicon sources"):
+        Grounder(out, exclude_sources=["bogus"])
+
+
+def test_build_without_ncbi_and_keeping_rows(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.tsv.gz"
+    stats = build_lexicon(LEX_SHARED, plain, ncbi=False)
+    assert not set(stats["rows_by_source"]) & set(NCBI_SOURCES)
+    # an earlier lexicon's rows other than NCBI's are kept: HGNC names without their file
+    names = tmp_path / "names.tsv.gz"
+    build_lexicon(LEX_SHARED, names, hgnc_names=FIXTURES / "hgnc-names-mini.tsv")
+    kept = tmp_path / "kept.tsv.gz"
+    build_lexicon(LEX_SHARED, kept, keep=names)
+    assert _lexicon_rows(kept) == _lexicon_rows(names)
+    again = tmp_path / "again.tsv.gz"
+    build_lexicon(LEX_SHARED, again, keep=kept)   # rebuilding from the result: the same file
+    assert again.read_bytes() == kept.read_bytes()
+    assert ids("cachectin", Grounder(kept)) == ["HGNC:11892"]
+
+
+def test_ncbi_gene_table(mini: tuple[Grounder, dict, Path], tmp_path: Path) -> None:
+    _, _, lexicon = mini
+    out = tmp_path / "ncbi_gene.tsv.gz"
+    stats = build_ncbi_gene(LEX_SHARED, out, lexicon_ids(lexicon))
+    assert (stats["hgnc_ids"], stats["mgi_ids"]) == (6, 3)   # AKTIPP1: not in the lexicon
+    table = NcbiGene(out)
+    assert table.of("HGNC:6001") == ("NCBIGene:3558",)
+    assert table.of("MGI:96548") == ("NCBIGene:16183",)
+    assert table.of("HGNC:56419") == table.of("RGD:620047") == table.of("FPLX:ERK") == ()
+    assert table.ncbi_ids(["FPLX:ERK", "HGNC:6001", "RGD:620047", "NCBIGene:7157",
+                           "hgnc:11892", "HGNC:6001"]) == \
+        ["NCBIGene:3558", "NCBIGene:7157", "NCBIGene:7124"]
+    assert build_ncbi_gene(LEX_SHARED, tmp_path / "all.tsv.gz")["pairs"] == 10
+    bad = tmp_path / "bad.tsv.gz"
+    bad.write_bytes(gzip.compress(b"hgnc\tmgi\n"))
+    with pytest.raises(ConfigError, match="not a relx NCBI Gene table"):
+        NcbiGene(bad).of("HGNC:6001")
+
+
+def test_shipped_ncbi_gene_table() -> None:
+    table = default_ncbi_gene()
+    assert table.of("HGNC:6001") == ("NCBIGene:3558",)      # IL2
+    assert table.of("HGNC:11998") == ("NCBIGene:7157",)     # TP53
+    assert table.of("MGI:96548") == ("NCBIGene:16183",)     # mouse Il2
+    assert table.of("MGI:98834") == ("NCBIGene:22059",)     # Trp53
+    assert ncbi_ids(["FPLX:ERK", "HGNC:6871"]) == ["NCBIGene:5594"]
+
+
+def test_ground_document_fills_ncbi_ids() -> None:
+    from relx.genes.document import ground_document
+
+    doc = _doc("IL-2 and ERK bind p53 in rats; mouse Trp53.", ["IL-2", "ERK", "p53", "Trp53"],
+               [])
+    ents = {e.text: e for e in ground_document(doc, species=False).sentences[0].entities}
+    assert ents["IL-2"].ncbi_ids == ["NCBIGene:3558"]
+    assert ents["p53"].ncbi_ids == ["NCBIGene:7157"]
+    # a family has none; its learned member (first, relx.genes.members) and alternatives do
+    assert ents["ERK"].norm_ids[:2] == ["HGNC:6871", "FPLX:ERK"]
+    assert ents["ERK"].ncbi_ids == ncbi_ids(ents["ERK"].norm_ids) and \
+        ents["ERK"].ncbi_ids[0] == "NCBIGene:5594"                          # MAPK1
+    doc.sentences[0].entities[2].norm_ids = ["NCBIGene:7157"]   # an input's own id kept
+    given = ground_document(doc, species=False, keep_given=True).sentences[0].entities[2]
+    assert given.ncbi_ids == ["NCBIGene:7157"]
+    # ground_entities (no species) leaves them unset: out of the JSON
+    plain = default_grounder().ground_entities(doc)
+    assert plain.sentences[0].entities[0].ncbi_ids is None
+    assert "ncbi_ids" not in document_to_json(plain)
+    assert '"ncbi_ids":["NCBIGene:3558"]' in document_to_json(
+        ground_document(doc, species=False))
+
+
 def test_name_core_drops_qualifiers() -> None:
     assert _name_core("hypoxia-inducible factor 1, alpha subunit (basic helix-loop-helix "
                       "transcription factor)").split() == ["hypoxia-inducible", "factor", "1",
@@ -163,7 +266,7 @@ def test_missing_hgnc_table(tmp_path: Path) -> None:
 
 def test_shipped_lexicon_is_compact() -> None:
     assert SHIPPED.exists()
-    assert SHIPPED.stat().st_size < 2_000_000
+    assert SHIPPED.stat().st_size < 4_000_000   # 1.75 MB before NCBI Gene's names
     g = default_grounder()
     assert len(g) > 50_000
     assert g.symbol("HGNC:6001") == "IL2"
@@ -237,7 +340,8 @@ def test_x_receptor_grounds_to_a_receptor_gene() -> None:
     assert ids("NK1 receptor")[0] == "HGNC:11526"   # TACR1 (alias NK1R)
     assert ids("EGF receptor")[0] == "HGNC:3236"    # EGFR directly, never EGF
     assert ground("EGF receptor")[0].score > ground("CB2 receptor")[0].score
-    assert [c.id for c in ground("AT1 receptor", "NCBITaxon:10090")] == ["MGI:87964"]  # Agtr1a
+    # Agtr1a first (Agtr1b and Agtrap have the NCBI synonyms AT1 / AT1R)
+    assert [c.id for c in ground("AT1 receptor", "NCBITaxon:10090")][0] == "MGI:87964"
     assert ground("FOO receptor") == [] and ground("EGF receptor", "NCBITaxon:7227") == []
 
 
@@ -339,19 +443,23 @@ def test_shipped_lexicon_matches_a_rebuild(tmp_path: Path) -> None:
     names = os.environ.get("RELX_HGNC_NAMES")  # the HGNC complete set `make lexicon` used
     out = tmp_path / "lexicon.tsv.gz"
     stats = build_lexicon(SHARED, out, hgnc_names=Path(names) if names else None)
-    assert stats["bytes"] < 2_000_000
-    if names:
-        assert out.read_bytes() == SHIPPED.read_bytes(), "rebuild relx/data/lexicon.tsv.gz"
-        return
-    # without the names file: every rebuilt row is shipped, and the shipped extra rows are
-    # HGNC alias/previous rows (the names source can add nothing else)
-    rebuilt, shipped = _lexicon_rows(out), _lexicon_rows(SHIPPED)
-    assert set(rebuilt) <= set(shipped)
-    assert all(shipped[k] == s or (s, shipped[k]) == ("alias", "previous")
-               for k, s in rebuilt.items())
-    extra = {k: s for k, s in shipped.items() if k not in rebuilt}
-    assert extra and all(s in ("alias", "previous") and k[1].startswith("HGNC:")
-                         for k, s in extra.items())
+    assert stats["bytes"] < 4_000_000
+    if not names:
+        # without the names file: every rebuilt row is shipped, with its source or a better
+        # one of those names (an NCBI name can also be an HGNC alias/previous name), and the
+        # shipped extra rows are HGNC alias/previous rows (that source adds nothing else)
+        rebuilt, shipped = _lexicon_rows(out), _lexicon_rows(SHIPPED)
+        assert set(rebuilt) <= set(shipped)
+        assert all(shipped[k] == s or shipped[k] in ("alias", "previous") and
+                   SOURCES.index(shipped[k]) < SOURCES.index(s) for k, s in rebuilt.items())
+        extra = {k: s for k, s in shipped.items() if k not in rebuilt}
+        assert extra and all(s in ("alias", "previous") and k[1].startswith("HGNC:")
+                             for k, s in extra.items())
+    # `make lexicon` without the names file: the shipped file is the rebuild plus its own
+    # rows other than NCBI's, exactly
+    kept = tmp_path / "kept.tsv.gz"
+    build_lexicon(SHARED, kept, keep=SHIPPED)
+    assert kept.read_bytes() == SHIPPED.read_bytes(), "rebuild relx/data/lexicon.tsv.gz"
 
 
 def _lexicon_rows(path: Path) -> dict[tuple[str, str, str], str]:
@@ -470,8 +578,10 @@ def test_shipped_orthologs() -> None:
 
 
 def test_shipped_data_files_are_compact() -> None:
-    assert SHIPPED.stat().st_size < 1_800_000  # 1.47 MB before HGNC alias/previous names
-    for name, limit in (("orthologs.tsv.gz", 250_000), ("famplex_relations.tsv.gz", 50_000)):
+    assert SHIPPED.stat().st_size < 4_000_000  # 1.47 MB before HGNC alias/previous names,
+    # 1.75 MB before NCBI Gene's names
+    for name, limit in (("orthologs.tsv.gz", 250_000), ("famplex_relations.tsv.gz", 50_000),
+                        ("ncbi_gene.tsv.gz", 300_000)):
         assert (SHIPPED.parent / name).stat().st_size < limit, name
 
 
@@ -533,7 +643,7 @@ def test_ground_entities_output_unchanged_by_the_new_fields() -> None:
         ("Runx3-/-", MOUSE, "lexicon", ["MGI:102672"]),
         ("Runx3-deficient", MOUSE, "affix", ["MGI:102672"]),
         ("mIL-2", MOUSE, "affix", ["MGI:96548"]),
-        ("P-selectin", None, "ortholog", ["HGNC:10721"]),  # an MGI alias of Selp -> SELP
+        ("P-selectin", None, "lexicon", ["HGNC:10721"]),  # an NCBI designation of SELP
         ("Ste5", YEAST, "none", []),
         ("XYZ-not-a-gene", None, "none", []),
         ("-4", None, "none", []),  # no letter: no name (a rat alias "4" exists)
@@ -560,7 +670,14 @@ def test_weak_matches_get_low_confidence() -> None:
     assert resolve("GST-p53").confidence < resolve("p53").confidence  # through an affix
     assert resolve("p40").confidence < 0.2 and resolve("ER").confidence < 0.5  # ambiguous
     assert resolve("PR").confidence < resolve("PGR").confidence  # two characters
-    assert resolve("P-selectin").confidence < 0.75  # through a mouse ortholog
+    assert resolve("P-selectin").confidence < 0.75  # an NCBI designation
+
+
+def test_ortholog_route_without_ncbi_names() -> None:
+    g = Grounder(exclude_sources=NCBI_SOURCES)   # the shipped lexicon as it was
+    got = resolve("P-selectin", grounder=g)      # an MGI alias of Selp -> SELP
+    assert (got.route, got.ids) == ("ortholog", ("HGNC:10721",))
+    assert got.confidence < 0.75
 
 
 @pytest.mark.slow

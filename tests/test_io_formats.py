@@ -600,3 +600,81 @@ def test_extracted_negation_reaches_every_format(tmp_path):
     write_brat([doc], tmp_path / "brat")
     ann = (tmp_path / "brat" / "424242.ann").read_text()
     assert ann.count("\tNegated R") == sum(flags.values())
+
+
+def _ncbi_doc() -> Document:
+    """:func:`_predicted_doc` as relx's grounding leaves it: NCBI Gene ids beside the ids
+    (ATM grounded without one, the chemical not grounded by relx)."""
+    doc = _predicted_doc()
+    ncbi = {"a": ["NCBIGene:4193"], "b": ["NCBIGene:7157"], "c": ["NCBIGene:7157"],
+            "d": ["NCBIGene:4193"], "f": ["NCBIGene:4193"], "g": []}
+    for e in doc.sentences[0].entities:
+        e.ncbi_ids = ncbi.get(e.id)
+    return doc
+
+
+def test_pubtator_writes_ncbi_gene_ids_as_pubtator_does(tmp_path):
+    out = tmp_path / "p.pubtator"
+    write_pubtator([_ncbi_doc()], out)
+    lines = out.read_text().splitlines()
+    anns = [ln.split("\t") for ln in lines[2:] if ln and ln.split("\t")[1].isdigit()]
+    assert [a[5] for a in anns] == ["4193", "7157", "7157", "4193", "MESH:C482764", "4193",
+                                    "HGNC:795"]   # bare GeneIDs; relx's ids where none
+    rels = [ln.split("\t")[:4] for ln in lines[2:] if ln and not ln.split("\t")[1].isdigit()]
+    assert rels == [["12345", "PPI", "4193", "7157"], ["12345", "PPI", "4193", "HGNC:795"]]
+    (back,) = read_pubtator(out, types=None)
+    assert back.sentences[0].entities[1].norm_ids == ["NCBIGene:7157"]
+
+
+def test_bioc_writes_ncbi_gene_ids_and_keeps_relx_ids(tmp_path):
+    out = tmp_path / "p.json"
+    write_bioc([_ncbi_doc()], out, fmt="json")
+    (bdoc,) = json.loads(out.read_text())["documents"]
+    anns = {a["id"]: a["infons"] for p in bdoc["passages"] for a in p["annotations"]}
+    assert anns["b"] == {"type": "Protein", "identifier": "7157",
+                         "relx_identifier": "HGNC:11998"}
+    assert anns["a"]["identifier"] == "4193"
+    assert anns["a"]["relx_identifier"] == "NCBIGene:4193;HGNC:6973"
+    assert anns["g"] == {"type": "Protein", "identifier": "HGNC:795"}   # no NCBI id
+    xml = tmp_path / "p.xml"
+    write_bioc([_ncbi_doc()], xml)
+    for back in (*read_bioc(xml), *read_bioc_json(out)):
+        ents = {e.id: e.norm_ids for e in doc_annotations(back)[0]}
+        assert ents["b"] == ["HGNC:11998", "NCBIGene:7157"]   # relx's ids first, none lost
+        assert ents["a"] == ["NCBIGene:4193", "HGNC:6973"]
+
+
+def test_brat_notes_carry_ncbi_gene_ids(tmp_path):
+    from relx.io.brat import write_brat
+
+    write_brat([_ncbi_doc()], tmp_path / "brat")
+    ann = (tmp_path / "brat" / "12345.ann").read_text().splitlines()
+    assert "#2\tAnnotatorNotes T2\tHGNC:11998;NCBIGene:7157" in ann
+    assert "#1\tAnnotatorNotes T1\tNCBIGene:4193;HGNC:6973" in ann   # no repeat
+    assert "#7\tAnnotatorNotes T7\tHGNC:795" in ann
+
+
+def test_tsv_and_jsonl_carry_ncbi_gene_ids(tmp_path):
+    from relx.io.tsv import TSV_COLUMNS, write_tsv
+    from relx.ppi.extract import ExtractedEntity, ExtractedRelation
+
+    def ent(i, ids, ncbi):
+        return ExtractedEntity(id=i, text=i, start=0, end=1, norm_ids=ids, ncbi_ids=ncbi)
+
+    rels = [ExtractedRelation(document_id="d", sentence_id="d.s0", sentence="x",
+                              sentence_start=0, sentence_end=1,
+                              entity1=ent("a", ["FPLX:ERK", "HGNC:6871"], ["NCBIGene:5594"]),
+                              entity2=ent("b", ["RGD:3889"], []), score=0.5, model="m",
+                              model_version="1"),
+            ExtractedRelation(document_id="d", sentence_id="d.s0", sentence="x",
+                              sentence_start=0, sentence_end=1, entity1=ent("c", [], None),
+                              entity2=ent("b", ["MGI:96548"], ["NCBIGene:16183"]),
+                              score=0.5, model="m", model_version="1")]
+    out = tmp_path / "r.tsv"
+    write_tsv(rels, out)
+    head, *rows = [ln.split("\t") for ln in out.read_text().splitlines()]
+    assert tuple(head) == TSV_COLUMNS and head[-2:] == ["entity1_ncbi_ids", "entity2_ncbi_ids"]
+    assert [r[-2:] for r in rows] == [["NCBIGene:5594", ""], ["", "NCBIGene:16183"]]
+    js = [json.loads(r.model_dump_json()) for r in rels]
+    assert js[0]["entity1"]["ncbi_ids"] == ["NCBIGene:5594"] and js[0]["entity2"]["ncbi_ids"] == []
+    assert "ncbi_ids" not in js[1]["entity1"]   # not grounded by relx: left out

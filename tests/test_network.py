@@ -132,6 +132,24 @@ def test_write_networks_graphml_cyjs_and_sif(tmp_path: Path) -> None:
     assert "HGNC:6973\tInhibition\tHGNC:11998" in sif and len(sif) == 4
 
 
+def test_nodes_carry_their_ncbi_gene_ids(tmp_path: Path) -> None:
+    a = rel("1", "1.s0", ("ERK", ["FPLX:ERK", "HGNC:6871"]), MDM2, 0.9)
+    b = rel("1", "1.s1", MDM2, ("Trp53", ["MGI:98834"]), 0.8)
+    a["entity1"]["ncbi_ids"] = ["NCBIGene:5594"]            # an alternative's, not ERK's
+    a["entity2"]["ncbi_ids"] = b["entity1"]["ncbi_ids"] = ["NCBIGene:4193"]
+    b["entity2"]["ncbi_ids"] = ["NCBIGene:22059"]
+    c = rel("1", "1.s2", P53_GENE, ("Rat p53", ["RGD:3889"]), 0.7)
+    _write_jsonl(tmp_path, [a, b, c])
+    write_networks(tmp_path, symbol=SYMBOLS.get)
+    g = nx.read_graphml(tmp_path / "network.graphml", force_multigraph=True)
+    assert {n: d["ncbi_gene"] for n, d in g.nodes(data=True)} == {
+        "FPLX:ERK": "", "HGNC:6973": "NCBIGene:4193", "MGI:98834": "NCBIGene:22059",
+        "NCBIGene:7157": "", "RGD:3889": ""}   # an input's own id: relx did not ground it
+    cy = json.loads((tmp_path / "network.cyjs").read_text(encoding="utf-8"))
+    assert {n["data"]["id"]: n["data"]["ncbi_gene"] for n in cy["elements"]["nodes"]}[
+        "HGNC:6973"] == "NCBIGene:4193"
+
+
 def test_relx_network_command(tmp_path: Path) -> None:
     _write_jsonl(tmp_path / "out", RELATIONS)
     r = CliRunner().invoke(app, ["network", str(tmp_path / "out"), "--keep-negated"])

@@ -63,11 +63,16 @@ class EventTrigger(BaseModel):
     end: int
 
 
+def _none(value: object) -> bool:
+    return value is None
+
+
 class EventArgument(BaseModel):
     """One argument: ``role`` (Theme, Theme2, Cause), the protein (``T`` id) or nested event
     (``E`` id, with ``text``/offsets of its trigger and its ``type``); a protein's
     ``norm_ids`` are its HGNC/FamPlex grounding candidates, best first (:mod:`relx.genes.lexicon`;
-    empty when it does not ground or grounding is off)."""
+    empty when it does not ground or grounding is off), ``ncbi_ids`` their NCBI Gene ids
+    (:attr:`relx.doc.Entity.ncbi_ids`; left out of the JSON when None)."""
 
     role: str
     id: str
@@ -80,10 +85,7 @@ class EventArgument(BaseModel):
     taxon: str | None = None               # a protein's species (NCBITaxon id)
     norm_confidence: float | None = None   # of norm_ids[0], in [0, 1]
     grounded: bool | None = None           # False: in no lexicon
-
-
-def _none(value: object) -> bool:
-    return value is None
+    ncbi_ids: list[str] | None = Field(default=None, exclude_if=_none)
 
 
 class ExtractedEvent(BaseModel):
@@ -209,7 +211,8 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
                              norm_ids=list(ent.norm_ids) if ent is not None else [],
                              taxon=getattr(ent, "taxon", None),
                              norm_confidence=getattr(ent, "norm_confidence", None),
-                             grounded=getattr(ent, "grounded", None))
+                             grounded=getattr(ent, "grounded", None),
+                             ncbi_ids=getattr(ent, "ncbi_ids", None))
 
     mods = pred.modifications_of()
     out = []

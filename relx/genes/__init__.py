@@ -8,6 +8,7 @@ mentions to gene ids.
   abbreviations and confidence;
 - :mod:`relx.genes.orthologs`, :mod:`relx.genes.famplex`: human <-> mouse/rat orthologs,
   FamPlex families and their members;
+- :mod:`relx.genes.ncbi_gene`: the NCBI Gene ids of human and mouse genes;
 - :mod:`relx.genes.same_gene`: whether two mentions denote the same gene.
 
 The data files they read are built by ``lab/lexicon_build.py`` (``make lexicon``).

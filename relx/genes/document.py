@@ -44,6 +44,7 @@ from relx.doc import Document, Entity, SpeciesMention
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
+    CLASS_NOUN,
     HUMAN,
     MOUSE,
     ORTHOLOG_FACTOR,
@@ -60,6 +61,7 @@ from relx.genes.lexicon import (
     with_entity_updates,
 )
 from relx.genes.members import FamilyMembers, default_members, with_members
+from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameCandidate, NameRanker, candidates, default_ranker
 from relx.genes.species import assign_species, find_species
 from relx.ids import (
@@ -225,7 +227,16 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
     return Grounding((), 0.0, taxon, "none")
 
 
-def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker) -> Document:
+def _generic_class(text: str) -> bool:
+    """A lower-case phrase of at most two words ending in a class noun (``cysteine
+    protease``, ``kinases``): a class, not a gene the ranker should name."""
+    words = text.split()
+    return (len(words) <= 2 and not any(c.isdigit() for c in text)
+            and text[1:] == text[1:].lower() and bool(CLASS_NOUN.search(text)))
+
+
+def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,
+                     to_ncbi: NcbiGene) -> Document:
     """``doc`` with its gene mentions that no lexicon key grounds given the ranker's best
     candidate, when it is sure enough (:mod:`relx.genes.ranker`)."""
     ents = [e for s in doc.sentences for e in s.entities]
@@ -236,7 +247,8 @@ def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker) -> Document
 
     def update(e: Entity) -> dict[str, object]:
         text = _text(doc, e)
-        if e.norm_ids or not _is_gene(e.type) or len(_key(text)) < MIN_RANKED:
+        if (e.norm_ids or not _is_gene(e.type) or len(_key(text)) < MIN_RANKED
+                or _generic_class(text)):
             return {}
         key = (_key(text), e.taxon)
         if key not in memo:
@@ -244,7 +256,8 @@ def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker) -> Document
         hit = memo[key]
         if hit is None:
             return {}
-        return {"norm_ids": [hit[0].id], "grounded": True, "norm_confidence": round(hit[1], 3)}
+        return {"norm_ids": [hit[0].id], "grounded": True, "norm_confidence": round(hit[1], 3),
+                "ncbi_ids": to_ncbi.ncbi_ids([hit[0].id])}
 
     return with_entity_updates(doc, update)
 
@@ -277,13 +290,14 @@ def _text(doc: Document, e: Entity) -> str:
 
 def ground_document(doc: Document, grounder: Grounder | None = None, *, species: bool = True,
                     overwrite: bool = True, keep_given: bool = False,
-                    famplex: FamPlex | None = None,
+                    famplex: FamPlex | None = None, ncbi: NcbiGene | None = None,
                     ranker: NameRanker | bool | None = None,
                     members: FamilyMembers | bool | None = None,
                     calibration: ConfidenceMap | bool | None = None) -> Document:
     """A copy of ``doc`` whose entities carry ``norm_ids`` (best first), ``norm_confidence``,
-    ``grounded`` and, for genes/proteins, ``taxon``; ``doc.species`` lists the organisms
-    named (with ``species``). ``overwrite`` and ``keep_given`` as in
+    ``grounded``, ``ncbi_ids`` (the NCBI Gene ids of ``norm_ids``, from ``ncbi``, default
+    the shipped table) and, for genes/proteins, ``taxon``; ``doc.species`` lists the
+    organisms named (with ``species``). ``overwrite`` and ``keep_given`` as in
     ``Grounder.ground_entities`` (given ids first; then the confidence is None).
     ``ranker``: the learned ranker for mentions no lexicon key grounds
     (:mod:`relx.genes.ranker`; None: the shipped one, False: none); ``members``: the
@@ -293,6 +307,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     """
     g = grounder or default_grounder()
     fam = famplex or default_famplex()
+    to_ncbi = ncbi or default_ncbi_gene()
     hits = find_species(doc.text) if species else []
     assigned: dict[str, SpeciesAssignment] = (
         assign_species(doc, hits, in_lexicon=g.in_lexicon) if species else {})
@@ -335,7 +350,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         ids = list(dict.fromkeys([*given, *found.ids]))
         out: dict[str, object] = {"norm_ids": ids, "grounded": bool(ids),
                                   "norm_confidence": None if given else found.confidence,
-                                  "taxon": taxon}
+                                  "taxon": taxon, "ncbi_ids": to_ncbi.ncbi_ids(ids)}
         if not given and found.ids and protein and all(
                 namespace_of(i) in CHEMICAL_NAMESPACES for i in found.ids):
             out["type"] = "Chemical"
@@ -345,10 +360,10 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     grounded = with_entity_updates(doc, update, overwrite=overwrite)
     rank = default_ranker() if ranker is None or ranker is True else ranker or None
     if rank is not None:
-        grounded = _rank_ungrounded(grounded, g, rank)
+        grounded = _rank_ungrounded(grounded, g, rank, to_ncbi)
     family = default_members() if members is None or members is True else members or None
     if family is not None:
-        grounded = with_members(grounded, family, g)
+        grounded = with_members(grounded, family, g, to_ncbi)
     cmap = (default_confidence_map() if calibration is None or calibration is True
             else calibration or None)
     if cmap is not None:

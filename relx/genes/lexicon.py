@@ -14,7 +14,8 @@ Lexicon file: gzip TSV, ``#`` comment lines, then a column header and one row pe
 candidate id (``HGNC:6001``, ``MGI:96548``, ``RGD:620047``, ``FPLX:ERK``, or another
 namespace the FamPlex grounding map uses, e.g. ``CHEBI:...``), ``symbol`` the id's display
 symbol (on the id's first row only), ``source`` the kind of entry
-(``symbol``/``alias``/``previous``/``name``/``famplex``), ``form`` the entry's
+(``symbol``/``alias``/``previous``/``name``/``famplex``, and NCBI Gene's ``ncbi_name``/
+``ncbi_synonym``/``designation``: :data:`NCBI_SOURCES`), ``form`` the entry's
 case-preserving compact form, and ``taxon`` the NCBI Taxonomy id of a gene's species
 (``9606``, ``10090``, ``10116``; empty for families, complexes and chemicals). The key is
 always the lower-cased form, so one of them is left empty: ``form`` when it equals the key,
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import os
 import re
 import threading
 import unicodedata
@@ -47,8 +49,10 @@ if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without t
     from relx.genes.orthologs import Orthologs
 
 __all__ = [
+    "CLASS_NOUN",
     "HUMAN",
     "MOUSE",
+    "NCBI_SOURCES",
     "RAT",
     "Grounder",
     "Grounding",
@@ -86,11 +90,16 @@ PROTEIN_LOCUS_TYPES = frozenset(
     }
 )
 
+#: Names from NCBI Gene ``gene_info`` (human and mouse genes with an HGNC/MGI id): the
+#: nomenclature authority's full name, NCBI synonyms, other designations (protein names).
+NCBI_SOURCES = ("ncbi_name", "ncbi_synonym", "designation")
 #: Source kinds, best first (ties in score are broken in this order).
-SOURCES = ("symbol", "famplex", "name", "previous", "alias")
+SOURCES = ("symbol", "famplex", "name", "previous", "alias", *NCBI_SOURCES)
 _SOURCE_RANK = {s: i for i, s in enumerate(SOURCES)}
-#: Prior reliability of a match through each kind of entry.
-SOURCE_WEIGHT = {"famplex": 1.0, "symbol": 1.0, "name": 0.95, "previous": 0.8, "alias": 0.75}
+#: Prior reliability of a match through each kind of entry (NCBI's names at most an HGNC
+#: alias's: they rank below the curated symbols and names).
+SOURCE_WEIGHT = {"famplex": 1.0, "symbol": 1.0, "name": 0.95, "previous": 0.8, "alias": 0.75,
+                 "ncbi_name": 0.75, "ncbi_synonym": 0.72, "designation": 0.7}
 #: Multiplier when the match ignores case (exact-case matches score 1.0).
 CASE_FACTOR = 0.9
 #: Multiplier for matches found only through a variant (suffix/plural stripping, α -> a).
@@ -99,6 +108,14 @@ VARIANT_FACTOR = 0.85
 ORTHOLOG_FACTOR = 0.9
 #: Temperature of the confidence's share of the best candidate (see ``confidence``).
 CONFIDENCE_T = 0.08
+
+#: a class noun ending a mention (``the cysteine protease``, ``kinases``): a generic
+#: class, not a gene name
+CLASS_NOUN = re.compile(
+    r"\b(?:proteases?|proteinases?|peptidases?|kinases?|phosphatases?|ligases?|GTPases?|"
+    r"ATPases?|enzymes?|receptors?|cytokines?|chemokines?|hormones?|transcription factors?|"
+    r"factors?|channels?|transporters?|proteins?|family|members?|isoforms?|subunits?|"
+    r"molecules?|adaptors?|adapters?|regulators?|inhibitors?|activators?)$", re.IGNORECASE)
 
 # --- normalisation ----------------------------------------------------------------------
 
@@ -253,11 +270,18 @@ class Grounder:
     Human and shared (FamPlex, chemical) rows load on first use; mouse and rat rows only
     when a mention is first grounded in those species. ``orthologs`` (default: the shipped
     table, :mod:`relx.genes.orthologs`) maps human entries to mouse/rat genes.
+    ``exclude_sources``: rows of these kinds are not loaded (e.g. :data:`NCBI_SOURCES`, to
+    measure what NCBI Gene's names add).
     """
 
     def __init__(self, path: Path | str | None = None, *,
-                 orthologs: Orthologs | None = None) -> None:
+                 orthologs: Orthologs | None = None,
+                 exclude_sources: Iterable[str] = ()) -> None:
         self.path = Path(path) if path is not None else None
+        self.exclude_sources = frozenset(exclude_sources)
+        unknown = self.exclude_sources - set(SOURCES)
+        if unknown:
+            raise ConfigError(f"unknown lexicon sources {sorted(unknown)} (known: {SOURCES})")
         self._index: dict[str, list[_Row]] | None = None
         self._symbols: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -294,11 +318,16 @@ class Grounder:
                 m = _SPECIES_ROW.search(text, end) if wide and end >= 0 else None
                 cut = text.rfind("\n", 0, m.start()) + 1 if m else len(text)
                 self._deferred = text[cut:]
+                skip = self.exclude_sources
                 for line in text[end + 1:cut].splitlines() if end >= 0 else ():
                     if wide:
                         key, cid, symbol, source, form, _ = line.split("\t")
                     else:  # relx-lexicon/1 (HGNC and FamPlex only): no taxon column
                         key, cid, symbol, source, form = line.split("\t")
+                    if symbol and cid not in symbols:
+                        symbols[cid] = symbol
+                    if skip and source in skip:
+                        continue
                     key = key or form.lower()
                     row = (cid, source, form or key)
                     rows = index.get(key)
@@ -306,8 +335,6 @@ class Grounder:
                         index[key] = [row]
                     else:
                         rows.append(row)
-                    if symbol and cid not in symbols:
-                        symbols[cid] = symbol
                 self._symbols = symbols
                 self._index = index
             return self._index
@@ -322,11 +349,13 @@ class Grounder:
                     key, cid, symbol, source, form, taxon = line.split("\t")
                     if not taxon or taxon == "9606":
                         raise ConfigError(f"lexicon rows out of order at {line!r}")
+                    if symbol and cid not in symbols:
+                        symbols[cid] = symbol
+                    if source in self.exclude_sources:
+                        continue
                     key = key or form.lower()
                     species.setdefault(f"NCBITaxon:{taxon}", {}).setdefault(key, []).append(
                         (cid, source, form or key))
-                    if symbol and cid not in symbols:
-                        symbols[cid] = symbol
                 self._deferred = ""
                 self._species = species
             return self._species
@@ -581,11 +610,18 @@ def _entity_text(doc: Document, ent: Entity) -> str:
 _default: Grounder | None = None
 
 
+#: environment variable naming lexicon sources the default grounder leaves out
+#: (``,``-separated, e.g. ``ncbi_name,ncbi_synonym,designation``; for measurements)
+EXCLUDE_ENV = "RELX_LEXICON_EXCLUDE"
+
+
 def default_grounder() -> Grounder:
-    """The process-wide grounder over the shipped lexicon."""
+    """The process-wide grounder over the shipped lexicon (without the sources named in
+    ``$RELX_LEXICON_EXCLUDE``)."""
     global _default
     if _default is None:
-        _default = Grounder()
+        skip = [s.strip() for s in os.environ.get(EXCLUDE_ENV, "").split(",") if s.strip()]
+        _default = Grounder(exclude_sources=skip)
     return _default
 
 

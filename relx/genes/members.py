@@ -17,6 +17,7 @@ from pathlib import Path
 from relx.doc import Document, Entity
 from relx.errors import ConfigError
 from relx.genes.lexicon import HUMAN, Grounder, with_entity_updates
+from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.orthologs import Orthologs, default_orthologs
 
 __all__ = ["FamilyMembers", "default_members", "with_members"]
@@ -58,10 +59,12 @@ class FamilyMembers:
         return found[0] if len(found) == 1 else None
 
 
-def with_members(doc: Document, members: FamilyMembers, grounder: Grounder) -> Document:
+def with_members(doc: Document, members: FamilyMembers, grounder: Grounder,
+                 ncbi: NcbiGene | None = None) -> Document:
     """``doc`` with each gene mention written as a family name (``Ras``, not ``ERK1 and
     2``, whose members the text names) whose best id is a family with a known member given
-    that member first (confidence times the member's share)."""
+    that member first (confidence times the member's share; ``ncbi_ids`` from ``ncbi``,
+    default the shipped table)."""
 
     def update(e: Entity) -> dict[str, object]:
         if not e.norm_ids or not e.norm_ids[0].startswith("FPLX:"):
@@ -73,7 +76,8 @@ def with_members(doc: Document, members: FamilyMembers, grounder: Grounder) -> D
             return {}
         conf = e.norm_confidence
         share = members.shares.get(e.norm_ids[0], 1.0)
-        return {"norm_ids": list(dict.fromkeys([m, *e.norm_ids])),
+        ids = list(dict.fromkeys([m, *e.norm_ids]))
+        return {"norm_ids": ids, "ncbi_ids": (ncbi or default_ncbi_gene()).ncbi_ids(ids),
                 "norm_confidence": None if conf is None else round(conf * share, 3)}
 
     if not any(e.norm_ids and e.norm_ids[0].startswith("FPLX:")

@@ -27,18 +27,13 @@ import re
 from relx.doc import Document, Entity
 from relx.genes.document import resolve
 from relx.genes.famplex import FamPlex, default_famplex
-from relx.genes.lexicon import Grounder, default_grounder, normalize_key
+from relx.genes.lexicon import CLASS_NOUN, Grounder, default_grounder, normalize_key
 
 __all__ = ["REASONS", "abbreviation_keys", "same_gene"]
 
 REASONS = ("same id", "ortholog", "abbreviation", "synonym", "family member",
            "complex subunit", "generic class", "same text")
 
-_CLASS_NOUN = re.compile(
-    r"\b(?:proteases?|proteinases?|peptidases?|kinases?|phosphatases?|ligases?|GTPases?|"
-    r"ATPases?|enzymes?|receptors?|cytokines?|chemokines?|hormones?|transcription factors?|"
-    r"factors?|channels?|transporters?|proteins?|family|members?|isoforms?|subunits?|"
-    r"molecules?|adaptors?|adapters?|regulators?|inhibitors?|activators?)$", re.IGNORECASE)
 _APPOSITION = re.compile(
     r"^\s*(?:,|\(|:|\u2014|-)?\s*(?:such as|including|like|namely|e\.g\.,?|i\.e\.,?|"
     r"especially|particularly|in particular|termed|called|named)?\s*(?:(?:the|a|an)\s+)?$",
@@ -108,7 +103,7 @@ def same_gene(e1: Entity, e2: Entity, doc: Document, *, grounder: Grounder | Non
                 if fam_id.startswith("FPLX:") and fam_id in fam.parents(member):
                     return "complex subunit"
     for generic, gid, other_ids in ((t1, ids1, ids2), (t2, ids2, ids1)):
-        if other_ids and _CLASS_NOUN.search(generic) and all(
+        if other_ids and CLASS_NOUN.search(generic) and all(
                 i.startswith("FPLX:") for i in gid) and _APPOSITION.match(between):
             return "generic class"
     if not ids1 and not ids2 and k1 and k1 == k2:

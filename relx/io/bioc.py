@@ -49,9 +49,11 @@ from relx.io.pubtator import (
 )
 from relx.io.source import read_whole
 
-#: infon keys holding normalised ids, tried in this order
-ID_KEYS = ("identifier", "Identifier", "NCBI Gene", "NCBI_Gene", "NCBIGene", "concept_id",
-           "UniProt", "uniprot", "HGNC")
+#: infon keys holding normalised ids, tried in this order (relx's own ids first)
+ID_KEYS = ("relx_identifier", "identifier", "Identifier", "NCBI Gene", "NCBI_Gene", "NCBIGene",
+           "concept_id", "UniProt", "uniprot", "HGNC")
+#: the infon relx writes its own namespaced ids in when ``identifier`` holds NCBI Gene ids
+RELX_ID_KEY = "relx_identifier"
 
 
 # ------------------------------------------------------------------ XML -> bioc objects
@@ -167,7 +169,7 @@ def _norm_ids(infons: dict[str, str], entity_type: str | None = None) -> list[st
     from its infon key (``NCBI Gene``, ``UniProt``, ``HGNC``) or the annotation type."""
     ids: list[str] = []
     for key in ID_KEYS:
-        ns_key = None if key in ("identifier", "Identifier", "concept_id") else key
+        ns_key = None if key in ("identifier", "Identifier", "concept_id", RELX_ID_KEY) else key
         ids += [i for i in namespaced_ids(split_ids(infons.get(key)), entity_type, ns_key)
                 if i not in ids]
     return ids
@@ -436,16 +438,21 @@ def _bioc_document(doc_id: str, text: str, source: str | None,
 
 
 def _annotation(bdoc: bioc.BioCDocument, text: str, aid: str, typ: str,
-                spans: list[tuple[int, int]], ids: list[str], ann_text: str | None = None
-                ) -> None:
+                spans: list[tuple[int, int]], ids: list[str], ann_text: str | None = None,
+                ncbi: list[str] | None = None) -> None:
     """Add an annotation to the passage holding its first span (``ann_text``: the
-    annotation's text when its spans do not give it, e.g. a discontinuous mention)."""
+    annotation's text when its spans do not give it, e.g. a discontinuous mention).
+    With ``ncbi`` (NCBI Gene ids), ``identifier`` holds them as PubTator's BioC does (bare
+    GeneIDs) and ``relx_identifier`` the namespaced ``ids``."""
     ann = bioc.BioCAnnotation()
     ann.id = aid
     pieces = [text[a:b] for a, b in spans]
     ann.text = _xml_safe(pieces[0] if len(pieces) == 1 else ann_text or " ".join(pieces))
     ann.infons["type"] = typ
-    if ids:
+    if ncbi:
+        ann.infons["identifier"] = join_ids(i.partition(":")[2] for i in ncbi)
+        ann.infons[RELX_ID_KEY] = join_ids(ids)
+    elif ids:
         ann.infons["identifier"] = join_ids(ids)
     for a, b in spans:
         ann.add_location(bioc.BioCLocation(a, b - a))
@@ -453,8 +460,10 @@ def _annotation(bdoc: bioc.BioCDocument, text: str, aid: str, typ: str,
 
 
 def to_bioc(doc: Document) -> bioc.BioCDocument:
-    """A relx document as BioC: passages, entity annotations (``identifier``: the
-    namespaced ids, ``;``-joined), relations (``type``, ``label``, ``score``, ``negated`` and
+    """A relx document as BioC: passages, entity annotations (``identifier``: the NCBI Gene
+    ids as bare GeneIDs when relx found some -- ``3558;7124``, as PubTator writes them -- with
+    relx's namespaced ids in ``relx_identifier``, else the namespaced ids; ``;``-joined),
+    relations (``type``, ``label``, ``score``, ``negated`` and
     ``speculated`` infons, the last two ``True``/``False`` when assessed; a typed pair's
     ``direction`` -- ``entity1->entity2``: Arg1 acts on Arg2 -- and ``event_score``; from
     a paper, the sentence's ``section``, ``section_heading`` and ``page``).
@@ -469,7 +478,7 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
     where = {r.id: s for s in doc.sentences if s.section is not None for r in s.relations}
     for e in ents:
         _annotation(bdoc, doc.text, e.id, e.type, [(s.start, s.end) for s in e.spans],
-                    namespaced_ids(e.norm_ids, e.type), e.text)
+                    namespaced_ids(e.norm_ids, e.type), e.text, e.ncbi_ids)
     for r in rels:
         rel = bioc.BioCRelation()
         rel.id = r.id
@@ -501,14 +510,16 @@ def events_to_bioc(parsed: Document, pred: Any) -> bioc.BioCDocument:
     ``parsed`` the parsed document whose entities carry the proteins' ids): an annotation per
     protein (``Protein``, ``identifier``) and per trigger (its event type), a relation per
     event (``type`` infon the event type; nodes ``Trigger`` and the argument roles, which
-    name proteins or other events; ``negation`` / ``speculation`` infons ``True`` when
+    name proteins or other events; NCBI Gene ids as :func:`to_bioc` writes them; ``negation`` / ``speculation`` infons ``True`` when
     the event has that modification)."""
     bdoc = _bioc_document(pred.id, pred.text, parsed.source, parsed)
     ids = {e.id: e.norm_ids for s in parsed.sentences for e in s.entities}
+    ncbi = {e.id: e.ncbi_ids for s in parsed.sentences for e in s.entities}
     for tbs, with_ids in ((pred.proteins, True), (pred.triggers, False)):
         for tb in tbs:
             _annotation(bdoc, pred.text, tb.id, tb.type, [(sp.start, sp.end) for sp in tb.spans],
-                        namespaced_ids(ids.get(tb.id, []), tb.type) if with_ids else [])
+                        namespaced_ids(ids.get(tb.id, []), tb.type) if with_ids else [],
+                        ncbi=ncbi.get(tb.id) if with_ids else None)
     mods = pred.modifications_of()
     for ev in pred.events:
         rel = bioc.BioCRelation()

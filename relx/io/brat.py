@@ -6,12 +6,13 @@ brat shows the types without configuration work):
 - relations (:func:`write_brat`): ``T`` proteins (other entity types, e.g. ``Chemical``
   from a PubTator input, keep their type), ``R`` relations (``Interaction`` for untyped
   pairs, else their type), ``A`` ``Negated`` / ``Speculated`` attributes on relations, and
-  ``#`` ``AnnotatorNotes`` holding each entity's namespaced ids (``;``-joined, as in every
-  relx output) and each relation's score;
+  ``#`` ``AnnotatorNotes`` holding each entity's namespaced ids, then its NCBI Gene ids
+  (``HGNC:6001;NCBIGene:3558``; ``;``-joined, as in every relx output) and each relation's
+  score;
 - GENIA events (:func:`write_brat_events`): the predicted standoff's ``T`` proteins and
   triggers, ``E`` events, ``M`` modifications and ``*`` Equiv lines (the ``.a1`` + ``.a2``
   lines of :mod:`relx.io.standoff`, the BioNLP-ST format brat reads), and notes with each
-  protein's ids.
+  protein's ids (NCBI Gene ids last).
 
 File names are the document ids made file-safe; a repeated id within one input gets
 ``-2``, ``-3``... Every file is written atomically.
@@ -95,9 +96,15 @@ def _where(x: object) -> str:
         ("" if page is None else f" page={page}")
 
 
+def _with_ncbi(ids: list[str], ncbi: list[str] | None) -> list[str]:
+    """A mention's ids for its note: relx's, then its NCBI Gene ids (``HGNC:6001;NCBIGene:3558``)."""
+    return list(dict.fromkeys([*ids, *(ncbi or ())]))
+
+
 def write_brat(docs: Sequence[Document], folder: Path) -> None:
     """Relations: ``T`` entities, ``R`` relations with ``A`` ``Negated`` / ``Speculated``
-    attributes, ``#`` notes with ids and scores; ``annotation.conf`` names the types used."""
+    attributes, ``#`` notes with ids (relx's, then the NCBI Gene ids) and scores;
+    ``annotation.conf`` names the types used."""
     ent_types: set[str] = set()
     rel_types: set[str] = set()
     for doc, stem in zip(docs, file_stems(d.id for d in docs), strict=True):
@@ -112,7 +119,7 @@ def write_brat(docs: Sequence[Document], folder: Path) -> None:
                 frag = ";".join(f"{sp.start} {sp.end}" for sp in e.spans)
                 text = " ".join(doc.text[sp.start:sp.end] for sp in e.spans).replace("\n", " ")
                 lines.append(f"{tid[e.id]}\t{typ} {frag}\t{text}")
-                ids = namespaced_ids(e.norm_ids, e.type)
+                ids = _with_ncbi(namespaced_ids(e.norm_ids, e.type), e.ncbi_ids)
                 if ids:
                     notes += 1
                     lines.append(f"#{notes}\tAnnotatorNotes {tid[e.id]}\t{join_ids(ids)}")
@@ -145,8 +152,8 @@ def write_brat_events(done: Sequence[tuple[Document, list, StandoffDocument]],
     for (parsed, events, pred), stem in zip(done, file_stems(p.id for _, _, p in done),
                                             strict=True):
         lines = (format_a1(pred) + format_a2(pred)).splitlines()
-        ids = {e.id: namespaced_ids(e.norm_ids, e.type) for s in parsed.sentences
-               for e in s.entities if e.norm_ids}
+        ids = {e.id: _with_ncbi(namespaced_ids(e.norm_ids, e.type), e.ncbi_ids)
+               for s in parsed.sentences for e in s.entities if e.norm_ids}
         lines += [f"#{k}\tAnnotatorNotes {p.id}\t{join_ids(ids[p.id])}"
                   for k, p in enumerate((p for p in pred.proteins if p.id in ids), 1)]
         k = sum(p.id in ids for p in pred.proteins)

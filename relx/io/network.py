@@ -50,7 +50,7 @@ def node_key(entity: Mapping[str, Any]) -> str:
     """Network node of an entity: its first HGNC or FamPlex id, else its first namespaced id,
     else ``text:`` + the lower-cased text. (HGNC first, so that a PubTator mention with its
     own ``NCBIGene:7157`` and the lexicon's ``HGNC:11998`` meets the same protein of a plain
-    text input; relx has no NCBI Gene -> HGNC table.)"""
+    text input.)"""
     ids = namespaced_ids([str(i) for i in entity.get("norm_ids") or ()], entity.get("type"))
     if ids:
         return next((i for i in ids if i.startswith(("HGNC:", "FPLX:"))), ids[0])
@@ -130,10 +130,12 @@ class EdgeSummary:
 
 @dataclass
 class NetworkSummary:
-    """Nodes (``labels``, ``types``, ``mentions``: relations a node is in) and edges by key."""
+    """Nodes (``labels``, ``types``, ``ncbi``: NCBI Gene ids, ``mentions``: relations a node
+    is in) and edges by key."""
 
     labels: dict[str, str] = field(default_factory=dict)
     types: dict[str, str] = field(default_factory=dict)
+    ncbi: dict[str, str] = field(default_factory=dict)   # node -> its ;-joined NCBI Gene ids
     mentions: dict[str, int] = field(default_factory=dict)
     edges: dict[tuple[str, str, str, bool], EdgeSummary] = field(default_factory=dict)
     relations_read: int = 0
@@ -174,6 +176,10 @@ def aggregate(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = Fa
                 net.labels[nk] = _label(ent, nk, symbol)
                 typ = str(ent.get("type") or "Protein")
                 net.types[nk] = "Protein" if is_protein_type(typ) else typ
+            if nk not in net.ncbi and ent.get("ncbi_ids"):
+                found = _node_ncbi(ent, nk)
+                if found:
+                    net.ncbi[nk] = found
         key = _key(ka, kb, rel)
         edge = net.edges.get(key)
         if edge is None:
@@ -201,6 +207,19 @@ def aggregate(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = Fa
             _keep_evidence(edge.evidence, (-1.0 if math.isnan(p) else p, -seq), rel, p, doc,
                            top)
     return net
+
+
+def _node_ncbi(ent: Mapping[str, Any], node: str) -> str:
+    """The NCBI Gene ids (``;``-joined) of a node from one of its mentions' ``ncbi_ids``: the
+    node's own when it is one, those of its HGNC/MGI id, else none (a FamPlex node)."""
+    ncbi = [str(i) for i in ent.get("ncbi_ids") or ()]
+    if node.startswith("NCBIGene:"):
+        return node
+    if not node.startswith(("HGNC:", "MGI:")):
+        return ""
+    from relx.genes.ncbi_gene import default_ncbi_gene
+
+    return ID_SEPARATOR.join(i for i in default_ncbi_gene().of(node) if i in ncbi)
 
 
 def _keep_evidence(heap: list[tuple[float, int, dict]], rank: tuple[float, int],
@@ -271,7 +290,7 @@ def _node_data(net: NetworkSummary, n: str) -> dict[str, Any]:
     grounded = not n.startswith("text:")
     return {"id": n, "name": net.labels.get(n, n), "namespace": namespace_of(n) or "",
             "grounded": grounded, "entity_type": net.types.get(n, "Protein"),
-            "relations": net.mentions.get(n, 0)}
+            "relations": net.mentions.get(n, 0), "ncbi_gene": net.ncbi.get(n, "")}
 
 
 def _edge_data(e: EdgeSummary) -> dict[str, Any]:
@@ -313,7 +332,7 @@ def _nodes(edges: list[EdgeSummary]) -> list[str]:
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _NODE_KEYS = (("name", "string"), ("namespace", "string"), ("grounded", "boolean"),
-              ("entity_type", "string"), ("relations", "int"))
+              ("entity_type", "string"), ("relations", "int"), ("ncbi_gene", "string"))
 _EDGE_KEYS = (("interaction", "string"), ("directed", "boolean"), ("relations", "int"),
               ("documents", "int"), ("pmids", "string"), ("max_probability", "double"),
               ("mean_probability", "double"), ("negated", "int"), ("speculated", "int"))

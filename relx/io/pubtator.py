@@ -263,8 +263,10 @@ def format_pubtator(doc: Document) -> str:
     The text is split at its first newline into title and abstract; other line breaks and
     tabs become spaces (same length, so offsets hold). Entities with several spans are
     written as their covering span; gene/protein types are written ``Gene`` (PubTator's
-    type), others as they are (``Chemical``); the id column holds the namespaced ids
-    (``NCBIGene:7157;HGNC:11998``, :mod:`relx.ids`). Relations with ``label`` False are
+    type), others as they are (``Chemical``); the id column holds the entity's NCBI Gene ids
+    as PubTator writes them, bare GeneIDs (``7157``; :attr:`relx.doc.Entity.ncbi_ids`, from
+    relx's grounding of human and mouse genes), else its namespaced ids (``HGNC:11998``,
+    ``FPLX:ERK``, ``RGD:3889``; :mod:`relx.ids`). Relations with ``label`` False are
     not written; each concept pair is written once per relation type (an undirected one in
     the order first seen, a directed one agent first: arg1 -> arg2 unless its ``direction``
     is ``entity2->entity1``), its arguments the entities' first
@@ -281,7 +283,8 @@ def format_pubtator(doc: Document) -> str:
     by_id = {e.id: e for e in ents}
     rels = [r for r in rels if r.label is not False and r.arg1 in by_id and r.arg2 in by_id]
     args = {a for r in rels for a in (r.arg1, r.arg2)}
-    ids = {e.id: namespaced_ids(e.norm_ids, e.type) for e in ents}
+    ids = {e.id: [i.partition(":")[2] for i in e.ncbi_ids] if e.ncbi_ids
+           else namespaced_ids(e.norm_ids, e.type) for e in ents}
     for e in sorted(ents, key=lambda e: (e.start, e.end)):
         cid = join_ids(ids[e.id]) if ids[e.id] else (e.id if e.id in args else "-")
         typ = "Gene" if is_protein_type(e.type) else e.type

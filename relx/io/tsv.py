@@ -3,14 +3,16 @@
 Columns (:data:`TSV_COLUMNS`): the document and sentence ids, each protein's text, offsets
 and ``;``-joined namespaced ids, the score, the sentence, the negated/speculated flags
 (``true``/``false``), the calibrated probability and the threshold it passed, the
-interaction type, direction and event score. Tabs and line breaks in values become spaces;
+interaction type, direction and event score, then each protein's ``;``-joined NCBI Gene ids
+(``NCBIGene:3558``; :attr:`relx.doc.Entity.ncbi_ids`, empty for rat genes, families and
+mentions relx did not ground). Tabs and line breaks in values become spaces;
 numbers have 4 decimals; a missing value is empty.
 
 Relations from papers add three trailing columns (:data:`PAPER_COLUMNS`): the sentence's
 ``section`` type, ``section_heading`` and ``page`` (PDFs). One file has one set of
 columns: a file holds them when any of its relations comes from a paper (then relations
-of documents without sections have them empty); a file of abstracts only has the 19
-columns it always had.
+of documents without sections have them empty); a file of abstracts only has the 21
+columns (the 19 it had before, then the two NCBI Gene id columns).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from relx.io.atomic import atomic_open, concat_files
 TSV_COLUMNS = ("document_id", "sentence_id", "entity1", "entity1_start", "entity1_end",
                "entity1_ids", "entity2", "entity2_start", "entity2_end", "entity2_ids",
                "score", "sentence", "negated", "speculated", "probability", "threshold",
-               "type", "direction", "event_score")
+               "type", "direction", "event_score", "entity1_ncbi_ids", "entity2_ncbi_ids")
 
 
 def _clean(value: object) -> str:
@@ -53,7 +55,9 @@ def tsv_row(r: Any) -> str:
              join_ids(r.entity2.norm_ids), f"{r.score:.4f}", r.sentence, _flag(r.negated),
              _flag(getattr(r, "speculated", False)), _num(getattr(r, "probability", None)),
              _num(getattr(r, "threshold", None)), getattr(r, "type", "Interaction"),
-             getattr(r, "direction", None) or "", _num(getattr(r, "event_score", None))]
+             getattr(r, "direction", None) or "", _num(getattr(r, "event_score", None)),
+             join_ids(getattr(r.entity1, "ncbi_ids", None) or ()),
+             join_ids(getattr(r.entity2, "ncbi_ids", None) or ())]
     section = getattr(r, "section", None)
     if section is not None:
         page = getattr(r, "page", None)

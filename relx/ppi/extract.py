@@ -43,8 +43,14 @@ from relx.represent.instances import PairInstance
 from relx.represent.pair_features import document_context_features
 
 
+def _none(value: object) -> bool:
+    return value is None
+
+
 class ExtractedEntity(BaseModel):
-    """One argument of an extracted relation; offsets are document offsets, end-exclusive."""
+    """One argument of an extracted relation; offsets are document offsets, end-exclusive.
+    ``ncbi_ids``: the NCBI Gene ids of ``norm_ids`` (:attr:`relx.doc.Entity.ncbi_ids`; left
+    out of the JSON when None: not grounded by relx)."""
 
     id: str
     text: str
@@ -55,10 +61,7 @@ class ExtractedEntity(BaseModel):
     taxon: str | None = None               # NCBITaxon id of the gene's species
     norm_confidence: float | None = None   # of norm_ids[0], in [0, 1]
     grounded: bool | None = None           # False: in no lexicon (norm_ids empty)
-
-
-def _none(value: object) -> bool:
-    return value is None
+    ncbi_ids: list[str] | None = Field(default=None, exclude_if=_none)
 
 
 class ExtractedRelation(BaseModel):
@@ -162,10 +165,16 @@ def with_orthologs(ids: list[str], orthologs: str | None) -> list[str]:
 
 
 def _entity_out(e: Entity, doc: Document, orthologs: str | None = None) -> ExtractedEntity:
+    ids = with_orthologs(e.norm_ids, orthologs)
+    ncbi = e.ncbi_ids
+    if ncbi is not None and ids != e.norm_ids:   # the orthologs' NCBI Gene ids first
+        from relx.genes.ncbi_gene import ncbi_ids
+
+        ncbi = ncbi_ids(ids)
     return ExtractedEntity(id=e.id, text=e.text or doc.text[e.start:e.end], start=e.start,
-                           end=e.end, type=e.type,
-                           norm_ids=with_orthologs(e.norm_ids, orthologs), taxon=e.taxon,
-                           norm_confidence=e.norm_confidence, grounded=e.grounded)
+                           end=e.end, type=e.type, norm_ids=ids, taxon=e.taxon,
+                           norm_confidence=e.norm_confidence, grounded=e.grounded,
+                           ncbi_ids=ncbi)
 
 
 #: candidate pairs scored (and typed) together at most: a batch with more (a long document)

