@@ -102,7 +102,9 @@ class Entity(Spanned):
     member's id in text order). Set by species-aware grounding (None otherwise, and then
     left out of JSON output): ``taxon`` the mention's species (``NCBITaxon:10090``),
     ``norm_confidence`` the confidence in [0, 1] of the first id, ``grounded`` False when
-    no lexicon knows the mention (then ``norm_ids`` is empty).
+    no lexicon knows the mention (then ``norm_ids`` is empty), ``norm_span`` the part of
+    the mention that was grounded, when not all of it (``FGFR3`` of ``FGFR3 G380R
+    mutation``).
     """
 
     id: str
@@ -113,6 +115,7 @@ class Entity(Spanned):
     taxon: str | None = None
     norm_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     grounded: bool | None = None
+    norm_span: Span | None = None
 
 
 class Relation(_Model):

@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from relx.doc import Document, Entity, SpeciesMention
+from relx.doc import Document, Entity, Span, SpeciesMention
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
     HUMAN,
@@ -58,6 +58,7 @@ from relx.genes.lexicon import (
     taxon_id,
     with_entity_updates,
 )
+from relx.genes.mention import name_parts
 from relx.genes.species import assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -95,6 +96,7 @@ _SUFFIXES = re.compile(
     r"mutants|WT|wt))$")
 _SPECIES_PREFIX = re.compile(r"^(h|m|r)-?(?=[A-Z0-9].)")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
+_SPECIES_WORD = re.compile(r"^(human|mouse|murine|rat)\s", re.IGNORECASE)
 
 
 def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
@@ -217,6 +219,21 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
         cands = _from_orthologs(g, text)
         if cands:
             return _grounding(cands, taxon, "ortholog", short)
+    return _from_parts(g, famplex, text, taxon)
+
+
+def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
+    """The first part of the mention (:func:`relx.genes.mention.name_parts`) that grounds,
+    with its span in ``text``; in the species a word before it names (``human H-Ras``)."""
+    said = _SPECIES_WORD.match(text)
+    if said:
+        taxon = _PREFIX_TAXON[said.group(1)[0].lower()]
+    for start, end in name_parts(text):
+        found = resolve(text[start:end], taxon, grounder=g, famplex=famplex)
+        if found.grounded:
+            inner = found.span or (0, end - start)
+            return Grounding(found.ids, round(found.confidence * AFFIX_FACTOR, 3), taxon,
+                             "part", (start + inner[0], start + inner[1]))
     return Grounding((), 0.0, taxon, "none")
 
 
@@ -290,7 +307,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     def update(e: Entity) -> dict[str, object]:
         protein = _is_gene(e.type)
         taxon = (assigned[e.id].taxon if e.id in assigned else HUMAN) if protein else None
-        found = entity_grounding(_text(doc, e), taxon)
+        text = _text(doc, e)
+        found = entity_grounding(text, taxon)
         if found.ids and is_family_type(e.type):   # a family: its FamPlex id first
             found = dataclasses.replace(found, ids=tuple(sorted(
                 found.ids, key=lambda i: not i.startswith("FPLX:"))))
@@ -303,7 +321,21 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
                 namespace_of(i) in CHEMICAL_NAMESPACES for i in found.ids):
             out["type"] = "Chemical"
             out["taxon"] = None
+        if found.span is not None and not given:
+            out["norm_span"] = _norm_span(doc, e, text, found, taxon)
         return out
+
+    def _norm_span(doc: Document, e: Entity, text: str, found: Grounding,
+                   taxon: str | None) -> Span | None:
+        """The grounded part of ``e`` in document offsets (one grounding per surface form:
+        the part is found again in this mention's own text)."""
+        own = resolve(text, taxon, grounder=g, famplex=fam)
+        if own.span is None or own.ids != found.ids or len(e.spans) != 1:
+            return None
+        s = e.spans[0]
+        if doc.text[s.start:s.end] != text:
+            return None
+        return Span(start=s.start + own.span[0], end=s.start + own.span[1])
 
     grounded = with_entity_updates(doc, update, overwrite=overwrite)
     if not species:

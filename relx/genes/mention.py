@@ -1,0 +1,88 @@
+"""The gene name inside a mention: the words a tagger leaves around it.
+
+A gene mention often carries words that are not part of the name: what is said of the gene
+(``SLCO1B1*5``, ``FGFR3 G380R mutation``, ``IL1B-511CC``, ``GJB2 variants``, ``SLC6A4
+promoter region``, ``b-catenin GOF mutants``) or where it was measured (``serum GH``, ``human
+tryptophan hydroxylase``). :func:`name_parts` gives the sub-spans worth grounding when the
+whole mention grounds to nothing, best first; :func:`relx.genes.document.resolve` tries them
+in order and records the one it grounded.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["name_parts"]
+
+#: Words after a gene name that say something of it (lower case; plurals listed).
+AFTER_WORDS = frozenset("""
+gene genes variant variants polymorphism polymorphisms mutation mutations mutant mutants
+allele alleles locus loci promoter promoters region regions mrna mrnas transcript transcripts
+protein proteins subunit subunits antibody antibodies antigen antigens inhibitor inhibitors
+family families isoform isoforms splice haplotype haplotypes genotype genotypes snp snps
+single nucleotide exon exons intron introns codon codons deficient deficiency knockout
+knockouts ko null gof lof expression level levels carrier carriers
+""".split())
+
+#: Words before a gene name that say where or in what state it was found (lower case).
+BEFORE_WORDS = frozenset("""
+human mouse murine rat serum plasma brain tumor tumour endothelial pituitary hepatic
+phosphorylated phospho total recombinant soluble circulating urinary functional
+""".split())
+
+_AA = ("Ala|Arg|Asn|Asp|Cys|Gln|Glu|Gly|His|Ile|Leu|Lys|Met|Phe|Pro|Ser|Thr|Trp|Tyr|Val|"
+       "Ter|Stop|X")
+#: A token naming a variant of the gene: ``G380R``, ``Arg399Gln``, ``-670``, ``6N``,
+#: ``511CC``, ``rs1045642``, ``c.677C>T``, ``p.R47H``, ``-/-``, ``V175M`` (a bare number
+#: only after ``exon``, ``codon``...: ``VEGF receptor 1`` keeps its number).
+_VARIANT_TOKEN = re.compile(
+    rf"^(?:[A-Z]\d+[A-Z*]|(?:{_AA})\d+(?:{_AA}|\*)|[-\u2212+]\d+[ACGTN]{{0,2}}|"
+    r"\d{2,}[ACGT]{1,2}|\d+(?:[ACGT]{2}|N)|rs\d+|[cgp]\.\S+|\*\d+[A-Z]?\d*|[-\u2212+]/[-\u2212+])$")
+_NUMBERED = frozenset({"exon", "exons", "intron", "introns", "codon", "codons"})
+#: Written onto the name: ``FAS-670``, ``IL1B-511CC``, ``IL1B-31TT``, ``SLCO1B1*5``,
+#: ``CYP2F1*2A``, ``Thra1(PV``, ``X-/-``, ``X-deficient`` (not ``RAB-28``, ``miR-483``).
+_ATTACHED = re.compile(
+    r"(?:[-\u2212]\d{3,}[ACGTN]{0,2}|[-\u2212]\d{1,2}[ACGT]{1,2}|\*\d+[A-Z]?\d*|\([^()]*|"
+    r"[-\u2212+]/[-\u2212+]|-(?:deficient|null|knockout|mutant|mutants))$")
+_MIRNA = re.compile(r"(?:^|-)(?:mi[Rr]|MIR|let)$")
+_BEFORE_ATTACHED = re.compile(r"^(?:phosphorylated|phospho)-(?=\w)", re.IGNORECASE)
+_TOKEN = re.compile(r"\S+")
+
+
+def _is_context(token: str, after: bool, before: str = "") -> bool:
+    word = token.strip(",;:").lower()
+    if after:
+        return (word in AFTER_WORDS or bool(_VARIANT_TOKEN.match(token)) or
+                (token.isdigit() and before.lower() in _NUMBERED))
+    return word in BEFORE_WORDS
+
+
+def name_parts(text: str) -> list[tuple[int, int]]:
+    """Sub-spans ``(start, end)`` of ``text`` that may be the gene's name, best first:
+    the mention without the words around it (``FGFR3 G380R mutation`` -> ``FGFR3``), then
+    without what is written onto it (``IL1B-511CC`` -> ``IL1B``). Never the whole text;
+    [] when nothing is around the name."""
+    tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    out: list[tuple[int, int]] = []
+    if not tokens:
+        return out
+    i, j = 0, len(tokens)
+    while j - i > 1 and _is_context(text[slice(*tokens[j - 1])], True,
+                                    text[slice(*tokens[j - 2])]):
+        j -= 1
+    while j - i > 1 and _is_context(text[slice(*tokens[i])], after=False):
+        i += 1
+    start, end = tokens[i][0], tokens[j - 1][1]
+    m = _BEFORE_ATTACHED.match(text[start:end])
+    if m and end - start - m.end() >= 2:
+        start += m.end()
+    span = (start, end)
+    if span != (0, len(text)):
+        out.append(span)
+    for _ in range(2):
+        m = _ATTACHED.search(text, start, end)
+        if m is None or m.start() - start < 2 or _MIRNA.search(text, start, m.start()):
+            break
+        end = m.start()
+        out.append((start, end))
+    return [s for s in dict.fromkeys(out) if s != (0, len(text))]

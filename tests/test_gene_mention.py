@@ -1,0 +1,80 @@
+"""The gene name inside a mention (relx.genes.mention) and how grounding uses it; the
+examples are BioRED training-split mentions (fit split) relx's tagger found."""
+
+from __future__ import annotations
+
+import pytest
+
+from relx.doc import Document, Entity, Sentence, Span
+from relx.genes.document import ground_document, resolve
+from relx.genes.mention import name_parts
+from relx.io.jsonl import document_to_json
+
+MOUSE = "NCBITaxon:10090"
+
+
+def _parts(text: str) -> list[str]:
+    return [text[a:b] for a, b in name_parts(text)]
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("FGFR3 G380R mutation", ["FGFR3"]),
+    ("XRCC1 Arg399Gln gene", ["XRCC1"]),
+    ("SLC6A4 promoter region", ["SLC6A4"]),
+    ("CASP8 -652 6N", ["CASP8"]),
+    ("PER2 111G allele", ["PER2"]),
+    ("b-catenin GOF mutants", ["b-catenin"]),
+    ("serum GH", ["GH"]),
+    ("phosphorylated-VEGFR2", ["VEGFR2"]),
+    ("SLCO1B1*5", ["SLCO1B1"]),
+    ("CYP2F1*2A", ["CYP2F1"]),
+    ("IL1B-511CC", ["IL1B"]),
+    ("FAS-670", ["FAS"]),
+    ("Thra1(PV", ["Thra1"]),
+    ("GJB2 variants exon 4", ["GJB2"]),
+    # a number that is part of the name stays
+    ("VEGF receptor 1", []), ("NMDA receptor 2A", []), ("RAB-28", []), ("miR-483", []),
+    ("IL-6", []), ("gene", []),
+])
+def test_name_parts(text: str, parts: list[str]) -> None:
+    assert _parts(text) == parts
+
+
+@pytest.mark.parametrize(("text", "taxon", "expected", "part"), [
+    ("SLCO1B1*5", None, "HGNC:10959", "SLCO1B1"),
+    ("FGFR3 G380R mutation", None, "HGNC:3690", "FGFR3"),
+    ("IL1B-511CC", None, "HGNC:5992", "IL1B"),
+    ("SLC6A4 promoter region", None, "HGNC:11050", "SLC6A4"),
+    ("Thra1(PV", MOUSE, "MGI:98742", "Thra1"),
+    ("human H-Ras", MOUSE, "HGNC:5173", "H-Ras"),   # the word says the species
+])
+def test_resolve_grounds_the_name_inside(text: str, taxon: str | None, expected: str,
+                                         part: str) -> None:
+    got = resolve(text, taxon)
+    assert got.route == "part" and got.ids[0] == expected
+    assert got.span is not None and text[slice(*got.span)] == part
+    assert 0 < got.confidence < 1
+
+
+def test_whole_mention_first() -> None:
+    assert resolve("IL-6").span is None and resolve("IL-6").route == "lexicon"
+    assert resolve("miR-483", MOUSE).ids == ()   # not the alias "miR" of a mouse gene
+
+
+def test_norm_span_in_document_offsets() -> None:
+    text = "The FGFR3 G380R mutation and FGFR3 G380R mutation carriers; IL-6 rose."
+    names = ["FGFR3 G380R mutation", "FGFR3 G380R mutation carriers", "IL-6"]
+    ents, pos = [], 0
+    for i, m in enumerate(names):
+        start = text.index(m, pos)
+        pos = start + len(m)
+        ents.append(Entity(id=f"T{i}", spans=[Span(start=start, end=pos)], text=m))
+    doc = Document(id="d", text=text, sentences=[
+        Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)])
+    out = ground_document(doc, species=False).sentences[0].entities
+    assert [e.norm_ids[0] for e in out] == ["HGNC:3690", "HGNC:3690", "HGNC:6018"]
+    assert [text[e.norm_span.start:e.norm_span.end] if e.norm_span else None
+            for e in out] == ["FGFR3", "FGFR3", None]
+    line = document_to_json(doc.model_copy(update={"sentences": [
+        doc.sentences[0].model_copy(update={"entities": out[2:]})]}))
+    assert '"norm_span"' not in line
