@@ -7,7 +7,7 @@ import pytest
 
 from relx.doc import Document, Entity, Sentence, Span
 from relx.genes.document import ground_document, resolve
-from relx.genes.mention import name_parts
+from relx.genes.mention import name_parts, spelling_forms
 from relx.io.jsonl import document_to_json
 
 MOUSE = "NCBITaxon:10090"
@@ -78,3 +78,30 @@ def test_norm_span_in_document_offsets() -> None:
     line = document_to_json(doc.model_copy(update={"sentences": [
         doc.sentences[0].model_copy(update={"entities": out[2:]})]}))
     assert '"norm_span"' not in line
+
+
+@pytest.mark.parametrize(("text", "forms"), [
+    ("b-catenin", ["beta-catenin"]),
+    ("TGF-b1", ["TGF-beta1"]),
+    ("interferon-g", ["interferon-gamma"]),
+    ("dopamine b-hydroxylase", ["dopamine beta-hydroxylase"]),
+    ("melanocortin receptor type 4", ["melanocortin 4 receptor", "melanocortin receptor 4"]),
+    ("Bcl-xa", []), ("IL-2", []), ("hepatitis B", []),
+])
+def test_spelling_forms(text: str, forms: list[str]) -> None:
+    assert spelling_forms(text) == forms
+
+
+@pytest.mark.parametrize(("text", "taxon", "expected"), [
+    ("b-catenin", MOUSE, "MGI:88276"),              # Ctnnb1
+    ("dopamine b-hydroxylase", None, "HGNC:2689"),  # DBH
+    ("melanocortin receptor type 4", None, "HGNC:6932"),  # MC4R
+])
+def test_resolve_other_spellings(text: str, taxon: str | None, expected: str) -> None:
+    got = resolve(text, taxon)
+    assert got.route == "spelling" and got.ids[0] == expected and got.confidence < 1
+
+
+def test_spelling_inside_a_part() -> None:
+    got = resolve("b-catenin GOF mutants", MOUSE)
+    assert got.route == "part" and got.ids == ("MGI:88276",) and got.span == (0, 9)

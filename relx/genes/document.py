@@ -19,8 +19,13 @@ Each gene/protein entity gets a species (:func:`relx.genes.species.assign_specie
    ``P-selectin``) and a species prefix matching the species (``mIL-2`` in mouse: Il2,
    not the gene with the alias ``MIL2``);
 4. **the mention** in another case or through a variant (``Grounder.ground``);
-5. **orthologs**: a human mention no human entry knows that a mouse or rat entry does
-   (``P-selectin``, an MGI alias of Selp) takes that gene's human ortholog (SELP).
+5. **other spellings** (:func:`relx.genes.mention.spelling_forms`): ``b-catenin`` as
+   beta-catenin, ``melanocortin receptor type 4`` as melanocortin 4 receptor;
+6. **orthologs**: a human mention no human entry knows that a mouse or rat entry does
+   (``P-selectin``, an MGI alias of Selp) takes that gene's human ortholog (SELP);
+7. **the name inside the mention** (:func:`relx.genes.mention.name_parts`): ``FGFR3`` of
+   ``FGFR3 G380R mutation``, ``SLCO1B1`` of ``SLCO1B1*5``, each part resolved as above;
+   the part grounded is ``Grounding.span`` and the entity's ``norm_span``.
 
 Around these, **abbreviations** defined in the document: a short form whose grounding is
 empty or ambiguous takes its long form's (as ``ground_entities`` does); a long form that
@@ -58,7 +63,7 @@ from relx.genes.lexicon import (
     taxon_id,
     with_entity_updates,
 )
-from relx.genes.mention import name_parts
+from relx.genes.mention import name_parts, spelling_forms
 from relx.genes.species import assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -214,6 +219,10 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
             return _grounding(cands, taxon, "affix", AFFIX_FACTOR * short)
     if direct:
         return _grounding(direct, taxon, "lexicon", short)
+    for form in spelling_forms(text):   # "b-catenin": beta-catenin
+        cands = g.ground(form, taxon)
+        if cands:
+            return _grounding(cands, taxon, "spelling", AFFIX_FACTOR * short)
     if taxon in (None, HUMAN) and len(compact_form(text)) >= 3:  # in MGI/RGD only
         # ("P-selectin"): their human orthologs
         cands = _from_orthologs(g, text)

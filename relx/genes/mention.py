@@ -5,14 +5,15 @@ A gene mention often carries words that are not part of the name: what is said o
 promoter region``, ``b-catenin GOF mutants``) or where it was measured (``serum GH``, ``human
 tryptophan hydroxylase``). :func:`name_parts` gives the sub-spans worth grounding when the
 whole mention grounds to nothing, best first; :func:`relx.genes.document.resolve` tries them
-in order and records the one it grounded.
+in order and records the one it grounded. :func:`spelling_forms` gives the other ways a
+name is written (``b-catenin`` for beta-catenin, ``receptor type 4``).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["name_parts"]
+__all__ = ["name_parts", "spelling_forms"]
 
 #: Words after a gene name that say something of it (lower case; plurals listed).
 AFTER_WORDS = frozenset("""
@@ -26,7 +27,7 @@ knockouts ko null gof lof expression level levels carrier carriers
 
 #: Words before a gene name that say where or in what state it was found (lower case).
 BEFORE_WORDS = frozenset("""
-human mouse murine rat serum plasma brain tumor tumour endothelial pituitary hepatic
+human mouse murine rat serum plasma brain tumor tumour endothelial pituitary hepatic renal
 phosphorylated phospho total recombinant soluble circulating urinary functional
 """.split())
 
@@ -86,3 +87,31 @@ def name_parts(text: str) -> list[tuple[int, int]]:
         end = m.start()
         out.append((start, end))
     return [s for s in dict.fromkeys(out) if s != (0, len(text))]
+
+
+_LATIN_GREEK = {"a": "alpha", "b": "beta", "g": "gamma", "d": "delta", "k": "kappa"}
+#: A Latin letter written for a Greek one: ``b-catenin``, ``TGF-b1``, ``IFN-g``,
+#: ``TGF- b``, ``dopamine b-hydroxylase`` (a lone letter: not the ``a`` of ``Bcl-xa``).
+_LATIN_LETTER = re.compile(r"(?:(?<=^)|(?<=[\s(]))([abgdk])(?=-[A-Za-z])|"
+                           r"(?<=[A-Za-z0-9][-\s])([abgdk])(?=\d?$|\d?[\s/)])|"
+                           r"(?<=[A-Z]-\s)([abgdk])(?=\d?$)")
+_TYPE_NUMBER = re.compile(r"\s+type\s+(?=\d+[a-z]?$)", re.IGNORECASE)
+_RECEPTOR_TYPE = re.compile(r"^(?P<x>.+?)\s+receptor\s+type\s+(?P<n>\d+[a-z]?)$",
+                            re.IGNORECASE)
+
+
+def spelling_forms(text: str) -> list[str]:
+    """Other spellings of a mention, to try when it grounds to nothing: Greek letters
+    written as Latin ones (``b-catenin`` -> ``beta-catenin``, ``TGF-b1`` -> ``TGF-beta1``,
+    ``IFN-g`` -> ``IFN-gamma``) and a type number (``plasminogen activator inhibitor
+    type 1`` -> ``... inhibitor 1``, ``melanocortin receptor type 4`` -> ``melanocortin 4
+    receptor``)."""
+    out = []
+    greek = _LATIN_LETTER.sub(lambda m: _LATIN_GREEK[m.group(m.lastindex)], text)
+    for form in (greek, text):
+        m = _RECEPTOR_TYPE.match(form)
+        if m:
+            out.append(f"{m['x']} {m['n']} receptor")
+        typed = _TYPE_NUMBER.sub(" ", form)
+        out.extend([typed, form])
+    return [f for f in dict.fromkeys(out) if f != text]
