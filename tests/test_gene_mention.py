@@ -7,7 +7,7 @@ import pytest
 
 from relx.doc import Document, Entity, Sentence, Span
 from relx.genes.document import ground_document, resolve
-from relx.genes.mention import name_parts, spelling_forms
+from relx.genes.mention import bracket_names, name_parts, spelling_forms
 from relx.io.jsonl import document_to_json
 
 MOUSE = "NCBITaxon:10090"
@@ -105,3 +105,40 @@ def test_resolve_other_spellings(text: str, taxon: str | None, expected: str) ->
 def test_spelling_inside_a_part() -> None:
     got = resolve("b-catenin GOF mutants", MOUSE)
     assert got.route == "part" and got.ids == ("MGI:88276",) and got.span == (0, 9)
+
+
+@pytest.mark.parametrize(("text", "before", "after", "names"), [
+    ("cyclooxygenase (COX)-2", "", "", ["cyclooxygenase-2", "COX-2"]),
+    ("tumor necrosis factor (TNF)-alpha", "", "", ["tumor necrosis factor-alpha",
+                                                     "TNF-alpha"]),
+    ("Toll-like receptor", "", " (TLR) 4, and", ["Toll-like receptor-4", "TLR-4"]),
+    ("transforming growth factor", "", " (TGF)-b1 was", ["transforming growth factor-b1",
+                                                        "TGF-b1"]),
+    ("NOD", "n (", ") 2/caspase", ["NOD-2"]),
+    ("transforming growth factor", "", " (TGF)-b-inducible early gene-1", []),
+    ("protein kinase C", "", " (PKC) activity", []),
+])
+def test_bracket_names(text: str, before: str, after: str, names: list[str]) -> None:
+    assert bracket_names(text, before, after) == names
+
+
+def _grounded(text: str, names: list[str]) -> list[Entity]:
+    ents, pos = [], 0
+    for i, m in enumerate(names):
+        start = text.index(m, pos)
+        pos = start + len(m)
+        ents.append(Entity(id=f"T{i}", spans=[Span(start=start, end=pos)], text=m))
+    doc = Document(id="d", text=text, sentences=[
+        Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)])
+    return ground_document(doc, species=False).sentences[0].entities
+
+
+def test_abbreviation_written_inside_the_long_form() -> None:
+    """BioRED 17595233 and 15266215: the long form grounds with the member written after
+    the brackets, and the document's later short forms take that grounding."""
+    text = ("Toll-like receptor (TLR) 4 and nucleotide oligomerisation domain (NOD) 2 "
+            "variants; cyclooxygenase (COX)-2 inhibitors; COX-2 rose.")
+    out = _grounded(text, ["Toll-like receptor", "NOD", "cyclooxygenase (COX)-2", "COX-2"])
+    assert [e.norm_ids for e in out] == [["HGNC:11850"], ["HGNC:5331"], ["HGNC:9605"],
+                                         ["HGNC:9605"]]
+    assert len(resolve("COX-2").ids) > 1   # on its own: PTGS2 or MT-CO2

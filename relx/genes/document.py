@@ -31,6 +31,12 @@ Around these, **abbreviations** defined in the document: a short form whose grou
 empty or ambiguous takes its long form's (as ``ground_entities`` does); a long form that
 does not ground takes its short form's when that is unambiguous.
 
+A long form with its abbreviation written inside, the member after the brackets
+(``cyclooxygenase (COX)-2``, ``Toll-like receptor`` followed by ``(TLR) 4``, ``NOD`` inside
+``nucleotide oligomerisation domain (NOD) 2``: :func:`relx.genes.mention.bracket_names`),
+is grounded as ``cyclooxygenase-2`` (else ``COX-2``), route ``bracket``; the document's
+other mentions of either name (``COX-2``) take that grounding.
+
 One grounding per surface form (normalised text) and species per document. A mention
 without a letter or no lexicon knows gets ``norm_ids=[]``, ``grounded=False`` -- never a guessed id. Confidence is
 :func:`relx.genes.lexicon.confidence` of the candidates (weak: alias, other case, variant, ortholog,
@@ -63,7 +69,7 @@ from relx.genes.lexicon import (
     taxon_id,
     with_entity_updates,
 )
-from relx.genes.mention import name_parts, spelling_forms
+from relx.genes.mention import bracket_names, name_parts, spelling_forms
 from relx.genes.species import assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -313,11 +319,37 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
                                  "abbreviation")
         return found
 
+    def taxon_of(e: Entity) -> str | None:
+        if not _is_gene(e.type):
+            return None
+        return assigned[e.id].taxon if e.id in assigned else HUMAN
+
+    # a long form with its abbreviation inside ("cyclooxygenase (COX)-2"): the mention and
+    # the document's later uses of the short form ("COX-2") take its grounding
+    bracketed: dict[str, Grounding] = {}
+    senses: dict[tuple[str, str | None], Grounding] = {}
+    for sent in doc.sentences:
+        for e in sent.entities:
+            if not _is_gene(e.type) or len(e.spans) != 1:
+                continue
+            start, end = e.spans[0].start, e.spans[0].end
+            names = bracket_names(doc.text[start:end], doc.text[max(0, start - 3):start],
+                                  doc.text[end:end + 40])
+            taxon = taxon_of(e)
+            for name in names:
+                found = mention(name, taxon)
+                if found.grounded:
+                    bracketed[e.id] = Grounding(found.ids, found.confidence, taxon, "bracket")
+                    for other in names:
+                        senses.setdefault((_key(other), taxon), bracketed[e.id])
+                    break
+
     def update(e: Entity) -> dict[str, object]:
         protein = _is_gene(e.type)
-        taxon = (assigned[e.id].taxon if e.id in assigned else HUMAN) if protein else None
+        taxon = taxon_of(e)
         text = _text(doc, e)
-        found = entity_grounding(text, taxon)
+        found = bracketed.get(e.id) or senses.get((_key(text), taxon)) or \
+            entity_grounding(text, taxon)
         if found.ids and is_family_type(e.type):   # a family: its FamPlex id first
             found = dataclasses.replace(found, ids=tuple(sorted(
                 found.ids, key=lambda i: not i.startswith("FPLX:"))))

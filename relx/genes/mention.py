@@ -6,14 +6,16 @@ promoter region``, ``b-catenin GOF mutants``) or where it was measured (``serum 
 tryptophan hydroxylase``). :func:`name_parts` gives the sub-spans worth grounding when the
 whole mention grounds to nothing, best first; :func:`relx.genes.document.resolve` tries them
 in order and records the one it grounded. :func:`spelling_forms` gives the other ways a
-name is written (``b-catenin`` for beta-catenin, ``receptor type 4``).
+name is written (``b-catenin`` for beta-catenin, ``receptor type 4``);
+:func:`bracket_names` the names of a long form with its abbreviation written inside
+(``cyclooxygenase (COX)-2``: ``cyclooxygenase-2`` and ``COX-2``).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["name_parts", "spelling_forms"]
+__all__ = ["bracket_names", "name_parts", "spelling_forms"]
 
 #: Words after a gene name that say something of it (lower case; plurals listed).
 AFTER_WORDS = frozenset("""
@@ -115,3 +117,34 @@ def spelling_forms(text: str) -> list[str]:
         typed = _TYPE_NUMBER.sub(" ", form)
         out.extend([typed, form])
     return [f for f in dict.fromkeys(out) if f != text]
+
+
+_MEMBER = (r"(?:\d+[A-Za-z]?\d*(?:/\d+)?|(?:alpha|beta|gamma|delta|kappa)\d*|"
+           r"[\u03b1-\u03c9]\d*|[A-Za-z]\d*)")
+_MEMBER_END = r"(?![\w\u03b1-\u03c9]|-\w)"
+_SHORT = r"\((?P<short>[A-Za-z][\w-]*)\)"
+_IN_MENTION = re.compile(
+    rf"^(?P<long>.*?\w)\s*{_SHORT}\s*[-\s]?(?P<member>{_MEMBER}){_MEMBER_END}$")
+_AFTER_LONG = re.compile(rf"^\s*{_SHORT}\s*[-\s]?(?P<member>{_MEMBER}){_MEMBER_END}")
+_AFTER_SHORT = re.compile(rf"^\)\s*[-\s]?(?P<member>{_MEMBER}){_MEMBER_END}")
+
+
+def bracket_names(text: str, before: str = "", after: str = "") -> list[str]:
+    """The names of a gene whose abbreviation is written inside its long form, long form
+    first: ``cyclooxygenase (COX)-2`` -> ``cyclooxygenase-2``, ``COX-2``. The mention may
+    be the long form only, then ``after`` (the document text after it) holds the rest
+    (``Toll-like receptor`` + `` (TLR) 4``), or the short form only, then ``before`` ends
+    with ``(`` (``NOD`` of ``nucleotide oligomerisation domain (NOD) 2``). [] otherwise."""
+    text = text.strip()
+    m = _IN_MENTION.match(text)
+    if m:
+        return [f"{m['long']}-{m['member']}", f"{m['short']}-{m['member']}"]
+    if "(" in text or ")" in text:
+        return []
+    m = _AFTER_LONG.match(after)
+    if m:
+        return [f"{text}-{m['member']}", f"{m['short']}-{m['member']}"]
+    m = _AFTER_SHORT.match(after)
+    if m and before.rstrip().endswith("("):
+        return [f"{text}-{m['member']}"]
+    return []
