@@ -7,7 +7,7 @@ import pytest
 
 from relx.doc import Document, Entity, Sentence, Span
 from relx.genes.document import ground_document, resolve
-from relx.genes.mention import bracket_names, name_parts, spelling_forms
+from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
 from relx.io.jsonl import document_to_json
 
 MOUSE = "NCBITaxon:10090"
@@ -142,3 +142,31 @@ def test_abbreviation_written_inside_the_long_form() -> None:
     assert [e.norm_ids for e in out] == [["HGNC:11850"], ["HGNC:5331"], ["HGNC:9605"],
                                          ["HGNC:9605"]]
     assert len(resolve("COX-2").ids) > 1   # on its own: PTGS2 or MT-CO2
+
+
+@pytest.mark.parametrize(("text", "taxon", "expected", "part"), [
+    ("Jak-Stat3", MOUSE, "MGI:103038", "Stat3"),                  # the head
+    ("mTOR-Ragulator complex", None, "HGNC:3942", "mTOR"),        # a symbol
+    ("E333D TRbeta mutant", None, "HGNC:11799", "TRbeta"),
+])
+def test_resolve_a_run_of_words_a_key_names(text: str, taxon: str | None, expected: str,
+                                            part: str) -> None:
+    got = resolve(text, taxon)
+    assert got.route == "part" and got.ids[0] == expected
+    assert got.span is not None and text[slice(*got.span)] == part
+
+
+@pytest.mark.parametrize("text", [
+    "IFN receptor",       # a receptor is not its ligand
+    "VEGF receptor 1",    # not the family without its member number
+    "sarcomeric actin",   # one lower-case word: not a family from a generic noun
+])
+def test_runs_that_name_something_else_are_not_used(text: str) -> None:
+    assert resolve(text).ids == ()
+
+
+def test_sub_name() -> None:
+    text = "RAB-28 protein"
+    words = [(0, 3), (4, 6), (7, 14)]
+    assert not sub_name(text, words, 0, 1)   # "RAB" before its number
+    assert sub_name(text, words, 2, 3)       # the last word

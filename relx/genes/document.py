@@ -25,7 +25,11 @@ Each gene/protein entity gets a species (:func:`relx.genes.species.assign_specie
    (``P-selectin``, an MGI alias of Selp) takes that gene's human ortholog (SELP);
 7. **the name inside the mention** (:func:`relx.genes.mention.name_parts`): ``FGFR3`` of
    ``FGFR3 G380R mutation``, ``SLCO1B1`` of ``SLCO1B1*5``, each part resolved as above;
-   the part grounded is ``Grounding.span`` and the entity's ``norm_span``.
+   else the longest run of words a lexicon key names exactly, as a gene or FamPlex entry
+   (:func:`relx.genes.mention.sub_name`: the mention's head, ``Stat3`` of ``Jak-Stat3``,
+   or one symbol, ``mTOR`` of ``mTOR-Ragulator complex``; never a family from one
+   lower-case word). The part grounded is ``Grounding.span`` and the entity's
+   ``norm_span``.
 
 Around these, **abbreviations** defined in the document: a short form whose grounding is
 empty or ambiguous takes its long form's (as ``ground_entities`` does); a long form that
@@ -69,7 +73,7 @@ from relx.genes.lexicon import (
     taxon_id,
     with_entity_updates,
 )
-from relx.genes.mention import bracket_names, name_parts, spelling_forms
+from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
 from relx.genes.species import assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -108,6 +112,8 @@ _SUFFIXES = re.compile(
 _SPECIES_PREFIX = re.compile(r"^(h|m|r)-?(?=[A-Z0-9].)")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
 _SPECIES_WORD = re.compile(r"^(human|mouse|murine|rat)\s", re.IGNORECASE)
+_NAME_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
+_WORD = re.compile(r"[^\s/()\-]+")
 
 
 def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
@@ -249,6 +255,19 @@ def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> 
             inner = found.span or (0, end - start)
             return Grounding(found.ids, round(found.confidence * AFFIX_FACTOR, 3), taxon,
                              "part", (start + inner[0], start + inner[1]))
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    for size in range(len(words) - 1, 0, -1):   # the longest run of words a key names
+        for i in range(len(words) - size, -1, -1):   # the rightmost first: the head
+            start, end = words[i][0], words[i + size - 1][1]
+            if not sub_name(text, words, i, i + size):
+                continue
+            cands = g.ground(text[start:end], taxon)
+            generic = size == 1 and text[start:end].islower()   # "phosphatase", "actin"
+            if (cands and _exact(cands[0]) and len(compact_form(text[start:end])) >= 3
+                    and namespace_of(cands[0].id) in _NAME_NAMESPACES and
+                    not (generic and cands[0].id.startswith("FPLX:"))):
+                found = _grounding(cands, taxon, "part", AFFIX_FACTOR * AFFIX_FACTOR)
+                return dataclasses.replace(found, span=(start, end))
     return Grounding((), 0.0, taxon, "none")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["bracket_names", "name_parts", "spelling_forms"]
+__all__ = ["bracket_names", "name_parts", "spelling_forms", "sub_name"]
 
 #: Words after a gene name that say something of it (lower case; plurals listed).
 AFTER_WORDS = frozenset("""
@@ -148,3 +148,31 @@ def bracket_names(text: str, before: str = "", after: str = "") -> list[str]:
     if m and before.rstrip().endswith("("):
         return [f"{text}-{m['member']}"]
     return []
+
+
+#: Last words that make a different thing of the name before them (``IFN receptor`` is
+#: not IFN): a run of words without them does not name the mention.
+HEAD_WORDS = frozenset("""
+receptor receptors ligand ligands inhibitor inhibitors activator activators antagonist
+agonist binding kinase kinases phosphatase phosphatases regulator associated related
+like induced inducible interacting
+""".split())
+_MEMBER_WORD = re.compile(r"^(?:\d+[A-Za-z]?\d*|[A-Za-z]\d*|(?:alpha|beta|gamma|delta|kappa)"
+                          r"\d*|[\u03b1-\u03c9]\d*|I{1,3}|IV|VI{0,3}|IX|X)$")
+
+
+_SYMBOL = re.compile(r"^(?=.*\d|(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9]+$")
+
+
+def sub_name(text: str, words: list[tuple[int, int]], i: int, j: int) -> bool:
+    """True when ``words[i:j]`` (spans of ``text``) may name the gene of the whole mention:
+    the run ends the mention (its head: ``actin`` of ``sarcomeric actin``, ``Stat3`` of
+    ``Jak-Stat3``), or is one word written as a symbol (``mTOR`` of ``mTOR-Ragulator
+    complex``) not followed by a member's number or letter (not ``RAB`` of ``RAB-28``) or a
+    head that makes another thing of it (not ``IFN`` of ``IFN receptor``)."""
+    if j == len(words):
+        return True
+    run = text[words[i][0]:words[j - 1][1]]
+    return j - i == 1 and bool(_SYMBOL.match(run)) and not (
+        _MEMBER_WORD.match(text[slice(*words[j])]) or
+        text[slice(*words[j])].lower() in HEAD_WORDS)
