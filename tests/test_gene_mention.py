@@ -31,10 +31,11 @@ def _parts(text: str) -> list[str]:
     ("IL1B-511CC", ["IL1B"]),
     ("FAS-670", ["FAS"]),
     ("Thra1(PV", ["Thra1"]),
+    ("FLNBv4", ["FLNB"]),   # a splice variant
     ("GJB2 variants exon 4", ["GJB2"]),
     # a number that is part of the name stays
     ("VEGF receptor 1", []), ("NMDA receptor 2A", []), ("RAB-28", []), ("miR-483", []),
-    ("IL-6", []), ("gene", []),
+    ("IL-6", []), ("gene", []), ("Kv1", []),
 ])
 def test_name_parts(text: str, parts: list[str]) -> None:
     assert _parts(text) == parts
@@ -46,6 +47,7 @@ def test_name_parts(text: str, parts: list[str]) -> None:
     ("IL1B-511CC", None, "HGNC:5992", "IL1B"),
     ("SLC6A4 promoter region", None, "HGNC:11050", "SLC6A4"),
     ("Thra1(PV", MOUSE, "MGI:98742", "Thra1"),
+    ("FLNBv4", None, "HGNC:3755", "FLNB"),
     ("human H-Ras", MOUSE, "HGNC:5173", "H-Ras"),   # the word says the species
 ])
 def test_resolve_grounds_the_name_inside(text: str, taxon: str | None, expected: str,

@@ -43,10 +43,11 @@ _VARIANT_TOKEN = re.compile(
     r"\d{2,}[ACGT]{1,2}|\d+(?:[ACGT]{2}|N)|rs\d+|[cgp]\.\S+|\*\d+[A-Z]?\d*|[-\u2212+]/[-\u2212+])$")
 _NUMBERED = frozenset({"exon", "exons", "intron", "introns", "codon", "codons"})
 #: Written onto the name: ``FAS-670``, ``IL1B-511CC``, ``IL1B-31TT``, ``SLCO1B1*5``,
-#: ``CYP2F1*2A``, ``Thra1(PV``, ``X-/-``, ``X-deficient`` (not ``RAB-28``, ``miR-483``).
+#: ``CYP2F1*2A``, ``Thra1(PV``, ``X-/-``, ``X-deficient``, a splice variant ``FLNBv4`` (not
+#: ``RAB-28``, ``miR-483``).
 _ATTACHED = re.compile(
     r"(?:[-\u2212]\d{3,}[ACGTN]{0,2}|[-\u2212]\d{1,2}[ACGT]{1,2}|\*\d+[A-Z]?\d*|\([^()]*|"
-    r"[-\u2212+]/[-\u2212+]|-(?:deficient|null|knockout|mutant|mutants))$")
+    r"[-\u2212+]/[-\u2212+]|-(?:deficient|null|knockout|mutant|mutants)|(?<=[A-Z0-9]{2})v\d+)$")
 _MIRNA = re.compile(r"(?:^|-)(?:mi[Rr]|MIR|let)$")
 _BEFORE_ATTACHED = re.compile(r"^(?:phosphorylated|phospho)-(?=\w)", re.IGNORECASE)
 _TOKEN = re.compile(r"\S+")
