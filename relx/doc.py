@@ -105,7 +105,9 @@ class Entity(Spanned):
     no lexicon knows the mention (then ``norm_ids`` is empty), ``ncbi_ids`` the
     ``NCBIGene:n`` ids of the genes in ``norm_ids``, in ``norm_ids``' order, best first
     (human and mouse genes; rat genes, families and chemicals have none; None when relx did
-    not ground the entity, and then left out of JSON like the other optional fields).
+    not ground the entity, and then left out of JSON like the other optional fields),
+    ``norm_span`` the part of the mention that was grounded, when not all of it (``FGFR3``
+    of ``FGFR3 G380R mutation``).
     """
 
     id: str
@@ -117,6 +119,7 @@ class Entity(Spanned):
     norm_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     grounded: bool | None = None
     ncbi_ids: list[str] | None = None
+    norm_span: Span | None = None
 
 
 class Relation(_Model):

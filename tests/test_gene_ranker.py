@@ -60,12 +60,13 @@ def test_ranker_fits_stores_as_json_and_keeps_only_sure_candidates() -> None:
 def test_the_shipped_ranker_names_a_gene_no_key_reaches() -> None:
     ranker = default_ranker()
     assert ranker is not None and 0.0 < ranker.threshold < 1.0
-    name = "Thyroid hormone receptor alpha-1 isoform"
-    text = name + " binds DNA."
+    name = "interleukin 6 cytokine"
+    text = name + " levels rose."
     ent = Entity(id="e1", spans=[Span(start=0, end=len(name))], text=name)
     doc = Document(id="d", text=text, sentences=[Sentence(id="s", text=text, start=0,
                                                            end=len(text), entities=[ent])])
     assert ground_document(doc, ranker=False).sentences[0].entities[0].norm_ids == []
     out = ground_document(doc).sentences[0].entities[0]
-    assert out.norm_ids == ["HGNC:11796"] and out.grounded                  # THRA
+    assert out.norm_ids == ["HGNC:6018"] and out.grounded                   # IL6
+    assert out.ncbi_ids == ["NCBIGene:3569"]
     assert out.norm_confidence is not None and ranker.threshold <= out.norm_confidence < 1.0

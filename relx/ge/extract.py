@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
-from relx.doc import Document, Entity, Sentence, StandoffDocument, TextBound
+from relx.doc import Document, Entity, Sentence, Span, StandoffDocument, TextBound
 from relx.doc_limits import (
     DEFAULT_MAX_DOC_CHARS,
     DEFAULT_MAX_DOC_SECONDS,
@@ -72,7 +72,8 @@ class EventArgument(BaseModel):
     (``E`` id, with ``text``/offsets of its trigger and its ``type``); a protein's
     ``norm_ids`` are its HGNC/FamPlex grounding candidates, best first (:mod:`relx.genes.lexicon`;
     empty when it does not ground or grounding is off), ``ncbi_ids`` their NCBI Gene ids
-    (:attr:`relx.doc.Entity.ncbi_ids`; left out of the JSON when None)."""
+    (:attr:`relx.doc.Entity.ncbi_ids`; left out of the JSON when None), ``norm_span`` the
+    part of the mention that was grounded when not all of it."""
 
     role: str
     id: str
@@ -86,6 +87,7 @@ class EventArgument(BaseModel):
     norm_confidence: float | None = None   # of norm_ids[0], in [0, 1]
     grounded: bool | None = None           # False: in no lexicon
     ncbi_ids: list[str] | None = Field(default=None, exclude_if=_none)
+    norm_span: Span | None = Field(default=None, exclude_if=_none)   # the part grounded
 
 
 class ExtractedEvent(BaseModel):
@@ -212,7 +214,8 @@ def events_out(pred: StandoffDocument, parsed: Document, model: str, version: st
                              taxon=getattr(ent, "taxon", None),
                              norm_confidence=getattr(ent, "norm_confidence", None),
                              grounded=getattr(ent, "grounded", None),
-                             ncbi_ids=getattr(ent, "ncbi_ids", None))
+                             ncbi_ids=getattr(ent, "ncbi_ids", None),
+                             norm_span=getattr(ent, "norm_span", None))
 
     mods = pred.modifications_of()
     out = []

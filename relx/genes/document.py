@@ -19,12 +19,27 @@ Each gene/protein entity gets a species (:func:`relx.genes.species.assign_specie
    ``P-selectin``) and a species prefix matching the species (``mIL-2`` in mouse: Il2,
    not the gene with the alias ``MIL2``);
 4. **the mention** in another case or through a variant (``Grounder.ground``);
-5. **orthologs**: a human mention no human entry knows that a mouse or rat entry does
-   (``P-selectin``, an MGI alias of Selp) takes that gene's human ortholog (SELP).
+5. **other spellings** (:func:`relx.genes.mention.spelling_forms`): ``b-catenin`` as
+   beta-catenin, ``melanocortin receptor type 4`` as melanocortin 4 receptor;
+6. **orthologs**: a human mention no human entry knows that a mouse or rat entry does
+   (``P-selectin``, an MGI alias of Selp) takes that gene's human ortholog (SELP);
+7. **the name inside the mention** (:func:`relx.genes.mention.name_parts`): ``FGFR3`` of
+   ``FGFR3 G380R mutation``, ``SLCO1B1`` of ``SLCO1B1*5``, each part resolved as above;
+   else the longest run of words a lexicon key names exactly, as a gene or FamPlex entry
+   (:func:`relx.genes.mention.sub_name`: the mention's head, ``Stat3`` of ``Jak-Stat3``,
+   or one symbol, ``mTOR`` of ``mTOR-Ragulator complex``; never a family from one
+   lower-case word). The part grounded is ``Grounding.span`` and the entity's
+   ``norm_span``.
 
 Around these, **abbreviations** defined in the document: a short form whose grounding is
 empty or ambiguous takes its long form's (as ``ground_entities`` does); a long form that
 does not ground takes its short form's when that is unambiguous.
+
+A long form with its abbreviation written inside, the member after the brackets
+(``cyclooxygenase (COX)-2``, ``Toll-like receptor`` followed by ``(TLR) 4``, ``NOD`` inside
+``nucleotide oligomerisation domain (NOD) 2``: :func:`relx.genes.mention.bracket_names`),
+is grounded as ``cyclooxygenase-2`` (else ``COX-2``), route ``bracket``; the document's
+other mentions of either name (``COX-2``) take that grounding.
 
 One grounding per surface form (normalised text) and species per document. A mention
 without a letter or no lexicon knows gets ``norm_ids=[]``, ``grounded=False`` -- never a guessed id. Confidence is
@@ -40,7 +55,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from relx.doc import Document, Entity, SpeciesMention
+from relx.doc import Document, Entity, Span, SpeciesMention
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
@@ -61,6 +76,7 @@ from relx.genes.lexicon import (
     with_entity_updates,
 )
 from relx.genes.members import FamilyMembers, default_members, with_members
+from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameCandidate, NameRanker, candidates, default_ranker
 from relx.genes.species import assign_species, find_species
@@ -102,6 +118,9 @@ _SUFFIXES = re.compile(
     r"mutants|WT|wt))$")
 _SPECIES_PREFIX = re.compile(r"^(h|m|r)-?(?=[A-Z0-9].)")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
+_SPECIES_WORD = re.compile(r"^(human|mouse|murine|rat)\s", re.IGNORECASE)
+_NAME_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
+_WORD = re.compile(r"[^\s/()\-]+")
 
 
 def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
@@ -219,11 +238,43 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
             return _grounding(cands, taxon, "affix", AFFIX_FACTOR * short)
     if direct:
         return _grounding(direct, taxon, "lexicon", short)
+    for form in spelling_forms(text):   # "b-catenin": beta-catenin
+        cands = g.ground(form, taxon)
+        if cands:
+            return _grounding(cands, taxon, "spelling", AFFIX_FACTOR * short)
     if taxon in (None, HUMAN) and len(compact_form(text)) >= 3:  # in MGI/RGD only
         # ("P-selectin"): their human orthologs
         cands = _from_orthologs(g, text)
         if cands:
             return _grounding(cands, taxon, "ortholog", short)
+    return _from_parts(g, famplex, text, taxon)
+
+
+def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
+    """The first part of the mention (:func:`relx.genes.mention.name_parts`) that grounds,
+    with its span in ``text``; in the species a word before it names (``human H-Ras``)."""
+    said = _SPECIES_WORD.match(text)
+    if said:
+        taxon = _PREFIX_TAXON[said.group(1)[0].lower()]
+    for start, end in name_parts(text):
+        found = resolve(text[start:end], taxon, grounder=g, famplex=famplex)
+        if found.grounded:
+            inner = found.span or (0, end - start)
+            return Grounding(found.ids, round(found.confidence * AFFIX_FACTOR, 3), taxon,
+                             "part", (start + inner[0], start + inner[1]))
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    for size in range(len(words) - 1, 0, -1):   # the longest run of words a key names
+        for i in range(len(words) - size, -1, -1):   # the rightmost first: the head
+            start, end = words[i][0], words[i + size - 1][1]
+            if not sub_name(text, words, i, i + size):
+                continue
+            cands = g.ground(text[start:end], taxon)
+            generic = size == 1 and text[start:end].islower()   # "phosphatase", "actin"
+            if (cands and _exact(cands[0]) and len(compact_form(text[start:end])) >= 3
+                    and namespace_of(cands[0].id) in _NAME_NAMESPACES and
+                    not (generic and cands[0].id.startswith("FPLX:"))):
+                found = _grounding(cands, taxon, "part", AFFIX_FACTOR * AFFIX_FACTOR)
+                return dataclasses.replace(found, span=(start, end))
     return Grounding((), 0.0, taxon, "none")
 
 
@@ -339,10 +390,37 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
                                  "abbreviation")
         return found
 
+    def taxon_of(e: Entity) -> str | None:
+        if not _is_gene(e.type):
+            return None
+        return assigned[e.id].taxon if e.id in assigned else HUMAN
+
+    # a long form with its abbreviation inside ("cyclooxygenase (COX)-2"): the mention and
+    # the document's later uses of the short form ("COX-2") take its grounding
+    bracketed: dict[str, Grounding] = {}
+    senses: dict[tuple[str, str | None], Grounding] = {}
+    for sent in doc.sentences:
+        for e in sent.entities:
+            if not _is_gene(e.type) or len(e.spans) != 1:
+                continue
+            start, end = e.spans[0].start, e.spans[0].end
+            names = bracket_names(doc.text[start:end], doc.text[max(0, start - 3):start],
+                                  doc.text[end:end + 40])
+            taxon = taxon_of(e)
+            for name in names:
+                found = mention(name, taxon)
+                if found.grounded:
+                    bracketed[e.id] = Grounding(found.ids, found.confidence, taxon, "bracket")
+                    for other in names:
+                        senses.setdefault((_key(other), taxon), bracketed[e.id])
+                    break
+
     def update(e: Entity) -> dict[str, object]:
         protein = _is_gene(e.type)
-        taxon = (assigned[e.id].taxon if e.id in assigned else HUMAN) if protein else None
-        found = entity_grounding(_text(doc, e), taxon)
+        taxon = taxon_of(e)
+        text = _text(doc, e)
+        found = bracketed.get(e.id) or senses.get((_key(text), taxon)) or \
+            entity_grounding(text, taxon)
         if found.ids and is_family_type(e.type):   # a family: its FamPlex id first
             found = dataclasses.replace(found, ids=tuple(sorted(
                 found.ids, key=lambda i: not i.startswith("FPLX:"))))
@@ -355,7 +433,21 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
                 namespace_of(i) in CHEMICAL_NAMESPACES for i in found.ids):
             out["type"] = "Chemical"
             out["taxon"] = None
+        if found.span is not None and not given:
+            out["norm_span"] = _norm_span(doc, e, text, found, taxon)
         return out
+
+    def _norm_span(doc: Document, e: Entity, text: str, found: Grounding,
+                   taxon: str | None) -> Span | None:
+        """The grounded part of ``e`` in document offsets (one grounding per surface form:
+        the part is found again in this mention's own text)."""
+        own = resolve(text, taxon, grounder=g, famplex=fam)
+        if own.span is None or own.ids != found.ids or len(e.spans) != 1:
+            return None
+        s = e.spans[0]
+        if doc.text[s.start:s.end] != text:
+            return None
+        return Span(start=s.start + own.span[0], end=s.start + own.span[1])
 
     grounded = with_entity_updates(doc, update, overwrite=overwrite)
     rank = default_ranker() if ranker is None or ranker is True else ranker or None

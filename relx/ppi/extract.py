@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
-from relx.doc import Abbreviation, Document, Entity, Relation, Sentence
+from relx.doc import Abbreviation, Document, Entity, Relation, Sentence, Span
 from relx.doc_limits import (
     DEFAULT_MAX_DOC_CHARS,
     DEFAULT_MAX_DOC_SECONDS,
@@ -50,7 +50,8 @@ def _none(value: object) -> bool:
 class ExtractedEntity(BaseModel):
     """One argument of an extracted relation; offsets are document offsets, end-exclusive.
     ``ncbi_ids``: the NCBI Gene ids of ``norm_ids`` (:attr:`relx.doc.Entity.ncbi_ids`; left
-    out of the JSON when None: not grounded by relx)."""
+    out of the JSON when None: not grounded by relx); ``norm_span``: the part of the
+    mention that was grounded when not all of it (:attr:`relx.doc.Entity.norm_span`)."""
 
     id: str
     text: str
@@ -62,6 +63,7 @@ class ExtractedEntity(BaseModel):
     norm_confidence: float | None = None   # of norm_ids[0], in [0, 1]
     grounded: bool | None = None           # False: in no lexicon (norm_ids empty)
     ncbi_ids: list[str] | None = Field(default=None, exclude_if=_none)
+    norm_span: Span | None = Field(default=None, exclude_if=_none)   # the part grounded
 
 
 class ExtractedRelation(BaseModel):
@@ -174,7 +176,7 @@ def _entity_out(e: Entity, doc: Document, orthologs: str | None = None) -> Extra
     return ExtractedEntity(id=e.id, text=e.text or doc.text[e.start:e.end], start=e.start,
                            end=e.end, type=e.type, norm_ids=ids, taxon=e.taxon,
                            norm_confidence=e.norm_confidence, grounded=e.grounded,
-                           ncbi_ids=ncbi)
+                           ncbi_ids=ncbi, norm_span=e.norm_span)
 
 
 #: candidate pairs scored (and typed) together at most: a batch with more (a long document)

@@ -1,0 +1,179 @@
+"""The gene name inside a mention: the words a tagger leaves around it.
+
+A gene mention often carries words that are not part of the name: what is said of the gene
+(``SLCO1B1*5``, ``FGFR3 G380R mutation``, ``IL1B-511CC``, ``GJB2 variants``, ``SLC6A4
+promoter region``, ``b-catenin GOF mutants``) or where it was measured (``serum GH``, ``human
+tryptophan hydroxylase``). :func:`name_parts` gives the sub-spans worth grounding when the
+whole mention grounds to nothing, best first; :func:`relx.genes.document.resolve` tries them
+in order and records the one it grounded. :func:`spelling_forms` gives the other ways a
+name is written (``b-catenin`` for beta-catenin, ``receptor type 4``);
+:func:`bracket_names` the names of a long form with its abbreviation written inside
+(``cyclooxygenase (COX)-2``: ``cyclooxygenase-2`` and ``COX-2``).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["bracket_names", "name_parts", "spelling_forms", "sub_name"]
+
+#: Words after a gene name that say something of it (lower case; plurals listed).
+AFTER_WORDS = frozenset("""
+gene genes variant variants polymorphism polymorphisms mutation mutations mutant mutants
+allele alleles locus loci promoter promoters region regions mrna mrnas transcript transcripts
+protein proteins subunit subunits antibody antibodies antigen antigens inhibitor inhibitors
+family families isoform isoforms splice haplotype haplotypes genotype genotypes snp snps
+single nucleotide exon exons intron introns codon codons deficient deficiency knockout
+knockouts ko null gof lof expression level levels carrier carriers
+""".split())
+
+#: Words before a gene name that say where or in what state it was found (lower case).
+BEFORE_WORDS = frozenset("""
+human mouse murine rat serum plasma brain tumor tumour endothelial pituitary hepatic renal
+phosphorylated phospho total recombinant soluble circulating urinary functional
+""".split())
+
+_AA = ("Ala|Arg|Asn|Asp|Cys|Gln|Glu|Gly|His|Ile|Leu|Lys|Met|Phe|Pro|Ser|Thr|Trp|Tyr|Val|"
+       "Ter|Stop|X")
+#: A token naming a variant of the gene: ``G380R``, ``Arg399Gln``, ``-670``, ``6N``,
+#: ``511CC``, ``rs1045642``, ``c.677C>T``, ``p.R47H``, ``-/-``, ``V175M`` (a bare number
+#: only after ``exon``, ``codon``...: ``VEGF receptor 1`` keeps its number).
+_VARIANT_TOKEN = re.compile(
+    rf"^(?:[A-Z]\d+[A-Z*]|(?:{_AA})\d+(?:{_AA}|\*)|[-\u2212+]\d+[ACGTN]{{0,2}}|"
+    r"\d{2,}[ACGT]{1,2}|\d+(?:[ACGT]{2}|N)|rs\d+|[cgp]\.\S+|\*\d+[A-Z]?\d*|[-\u2212+]/[-\u2212+])$")
+_NUMBERED = frozenset({"exon", "exons", "intron", "introns", "codon", "codons"})
+#: Written onto the name: ``FAS-670``, ``IL1B-511CC``, ``IL1B-31TT``, ``SLCO1B1*5``,
+#: ``CYP2F1*2A``, ``Thra1(PV``, ``X-/-``, ``X-deficient``, a splice variant ``FLNBv4`` (not
+#: ``RAB-28``, ``miR-483``).
+_ATTACHED = re.compile(
+    r"(?:[-\u2212]\d{3,}[ACGTN]{0,2}|[-\u2212]\d{1,2}[ACGT]{1,2}|\*\d+[A-Z]?\d*|\([^()]*|"
+    r"[-\u2212+]/[-\u2212+]|-(?:deficient|null|knockout|mutant|mutants)|(?<=[A-Z0-9]{2})v\d+)$")
+_MIRNA = re.compile(r"(?:^|-)(?:mi[Rr]|MIR|let)$")
+_BEFORE_ATTACHED = re.compile(r"^(?:phosphorylated|phospho)-(?=\w)", re.IGNORECASE)
+_TOKEN = re.compile(r"\S+")
+
+
+def _is_context(token: str, after: bool, before: str = "") -> bool:
+    word = token.strip(",;:").lower()
+    if after:
+        return (word in AFTER_WORDS or bool(_VARIANT_TOKEN.match(token)) or
+                (token.isdigit() and before.lower() in _NUMBERED))
+    return word in BEFORE_WORDS
+
+
+def name_parts(text: str) -> list[tuple[int, int]]:
+    """Sub-spans ``(start, end)`` of ``text`` that may be the gene's name, best first:
+    the mention without the words around it (``FGFR3 G380R mutation`` -> ``FGFR3``), then
+    without what is written onto it (``IL1B-511CC`` -> ``IL1B``). Never the whole text;
+    [] when nothing is around the name."""
+    tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    out: list[tuple[int, int]] = []
+    if not tokens:
+        return out
+    i, j = 0, len(tokens)
+    while j - i > 1 and _is_context(text[slice(*tokens[j - 1])], True,
+                                    text[slice(*tokens[j - 2])]):
+        j -= 1
+    while j - i > 1 and _is_context(text[slice(*tokens[i])], after=False):
+        i += 1
+    start, end = tokens[i][0], tokens[j - 1][1]
+    m = _BEFORE_ATTACHED.match(text[start:end])
+    if m and end - start - m.end() >= 2:
+        start += m.end()
+    span = (start, end)
+    if span != (0, len(text)):
+        out.append(span)
+    for _ in range(2):
+        m = _ATTACHED.search(text, start, end)
+        if m is None or m.start() - start < 2 or _MIRNA.search(text, start, m.start()):
+            break
+        end = m.start()
+        out.append((start, end))
+    return [s for s in dict.fromkeys(out) if s != (0, len(text))]
+
+
+_LATIN_GREEK = {"a": "alpha", "b": "beta", "g": "gamma", "d": "delta", "k": "kappa"}
+#: A Latin letter written for a Greek one: ``b-catenin``, ``TGF-b1``, ``IFN-g``,
+#: ``TGF- b``, ``dopamine b-hydroxylase`` (a lone letter: not the ``a`` of ``Bcl-xa``).
+_LATIN_LETTER = re.compile(r"(?:(?<=^)|(?<=[\s(]))([abgdk])(?=-[A-Za-z])|"
+                           r"(?<=[A-Za-z0-9][-\s])([abgdk])(?=\d?$|\d?[\s/)])|"
+                           r"(?<=[A-Z]-\s)([abgdk])(?=\d?$)")
+_TYPE_NUMBER = re.compile(r"\s+type\s+(?=\d+[a-z]?$)", re.IGNORECASE)
+_RECEPTOR_TYPE = re.compile(r"^(?P<x>.+?)\s+receptor\s+type\s+(?P<n>\d+[a-z]?)$",
+                            re.IGNORECASE)
+
+
+def spelling_forms(text: str) -> list[str]:
+    """Other spellings of a mention, to try when it grounds to nothing: Greek letters
+    written as Latin ones (``b-catenin`` -> ``beta-catenin``, ``TGF-b1`` -> ``TGF-beta1``,
+    ``IFN-g`` -> ``IFN-gamma``) and a type number (``plasminogen activator inhibitor
+    type 1`` -> ``... inhibitor 1``, ``melanocortin receptor type 4`` -> ``melanocortin 4
+    receptor``)."""
+    out = []
+    greek = _LATIN_LETTER.sub(lambda m: _LATIN_GREEK[m.group(m.lastindex)], text)
+    for form in (greek, text):
+        m = _RECEPTOR_TYPE.match(form)
+        if m:
+            out.append(f"{m['x']} {m['n']} receptor")
+        typed = _TYPE_NUMBER.sub(" ", form)
+        out.extend([typed, form])
+    return [f for f in dict.fromkeys(out) if f != text]
+
+
+_MEMBER = (r"(?:\d+[A-Za-z]?\d*(?:/\d+)?|(?:alpha|beta|gamma|delta|kappa)\d*|"
+           r"[\u03b1-\u03c9]\d*|[A-Za-z]\d*)")
+_MEMBER_END = r"(?![\w\u03b1-\u03c9]|-\w)"
+_SHORT = r"\((?P<short>[A-Za-z][\w-]*)\)"
+_IN_MENTION = re.compile(
+    rf"^(?P<long>.*?\w)\s*{_SHORT}\s*[-\s]?(?P<member>{_MEMBER}){_MEMBER_END}$")
+_AFTER_LONG = re.compile(rf"^\s*{_SHORT}\s*[-\s]?(?P<member>{_MEMBER}){_MEMBER_END}")
+_AFTER_SHORT = re.compile(rf"^\)\s*[-\s]?(?P<member>{_MEMBER}){_MEMBER_END}")
+
+
+def bracket_names(text: str, before: str = "", after: str = "") -> list[str]:
+    """The names of a gene whose abbreviation is written inside its long form, long form
+    first: ``cyclooxygenase (COX)-2`` -> ``cyclooxygenase-2``, ``COX-2``. The mention may
+    be the long form only, then ``after`` (the document text after it) holds the rest
+    (``Toll-like receptor`` + `` (TLR) 4``), or the short form only, then ``before`` ends
+    with ``(`` (``NOD`` of ``nucleotide oligomerisation domain (NOD) 2``). [] otherwise."""
+    text = text.strip()
+    m = _IN_MENTION.match(text)
+    if m:
+        return [f"{m['long']}-{m['member']}", f"{m['short']}-{m['member']}"]
+    if "(" in text or ")" in text:
+        return []
+    m = _AFTER_LONG.match(after)
+    if m:
+        return [f"{text}-{m['member']}", f"{m['short']}-{m['member']}"]
+    m = _AFTER_SHORT.match(after)
+    if m and before.rstrip().endswith("("):
+        return [f"{text}-{m['member']}"]
+    return []
+
+
+#: Last words that make a different thing of the name before them (``IFN receptor`` is
+#: not IFN): a run of words without them does not name the mention.
+HEAD_WORDS = frozenset("""
+receptor receptors ligand ligands inhibitor inhibitors activator activators antagonist
+agonist binding kinase kinases phosphatase phosphatases regulator associated related
+like induced inducible interacting
+""".split())
+_MEMBER_WORD = re.compile(r"^(?:\d+[A-Za-z]?\d*|[A-Za-z]\d*|(?:alpha|beta|gamma|delta|kappa)"
+                          r"\d*|[\u03b1-\u03c9]\d*|I{1,3}|IV|VI{0,3}|IX|X)$")
+
+
+_SYMBOL = re.compile(r"^(?=.*\d|(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9]+$")
+
+
+def sub_name(text: str, words: list[tuple[int, int]], i: int, j: int) -> bool:
+    """True when ``words[i:j]`` (spans of ``text``) may name the gene of the whole mention:
+    the run ends the mention (its head: ``actin`` of ``sarcomeric actin``, ``Stat3`` of
+    ``Jak-Stat3``), or is one word written as a symbol (``mTOR`` of ``mTOR-Ragulator
+    complex``) not followed by a member's number or letter (not ``RAB`` of ``RAB-28``) or a
+    head that makes another thing of it (not ``IFN`` of ``IFN receptor``)."""
+    if j == len(words):
+        return True
+    run = text[words[i][0]:words[j - 1][1]]
+    return j - i == 1 and bool(_SYMBOL.match(run)) and not (
+        _MEMBER_WORD.match(text[slice(*words[j])]) or
+        text[slice(*words[j])].lower() in HEAD_WORDS)

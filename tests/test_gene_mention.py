@@ -1,0 +1,181 @@
+"""The gene name inside a mention (relx.genes.mention) and how grounding uses it; the
+examples are BioRED training-split mentions (fit split) relx's tagger found."""
+
+from __future__ import annotations
+
+import pytest
+
+from relx.doc import Document, Entity, Sentence, Span
+from relx.genes.document import ground_document, resolve
+from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
+from relx.io.jsonl import document_to_json
+
+MOUSE = "NCBITaxon:10090"
+
+
+def _parts(text: str) -> list[str]:
+    return [text[a:b] for a, b in name_parts(text)]
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("FGFR3 G380R mutation", ["FGFR3"]),
+    ("XRCC1 Arg399Gln gene", ["XRCC1"]),
+    ("SLC6A4 promoter region", ["SLC6A4"]),
+    ("CASP8 -652 6N", ["CASP8"]),
+    ("PER2 111G allele", ["PER2"]),
+    ("b-catenin GOF mutants", ["b-catenin"]),
+    ("serum GH", ["GH"]),
+    ("phosphorylated-VEGFR2", ["VEGFR2"]),
+    ("SLCO1B1*5", ["SLCO1B1"]),
+    ("CYP2F1*2A", ["CYP2F1"]),
+    ("IL1B-511CC", ["IL1B"]),
+    ("FAS-670", ["FAS"]),
+    ("Thra1(PV", ["Thra1"]),
+    ("FLNBv4", ["FLNB"]),   # a splice variant
+    ("GJB2 variants exon 4", ["GJB2"]),
+    # a number that is part of the name stays
+    ("VEGF receptor 1", []), ("NMDA receptor 2A", []), ("RAB-28", []), ("miR-483", []),
+    ("IL-6", []), ("gene", []), ("Kv1", []),
+])
+def test_name_parts(text: str, parts: list[str]) -> None:
+    assert _parts(text) == parts
+
+
+@pytest.mark.parametrize(("text", "taxon", "expected", "part"), [
+    ("SLCO1B1*5", None, "HGNC:10959", "SLCO1B1"),
+    ("FGFR3 G380R mutation", None, "HGNC:3690", "FGFR3"),
+    ("IL1B-511CC", None, "HGNC:5992", "IL1B"),
+    ("SLC6A4 promoter region", None, "HGNC:11050", "SLC6A4"),
+    ("Thra1(PV", MOUSE, "MGI:98742", "Thra1"),
+    ("FLNBv4", None, "HGNC:3755", "FLNB"),
+    ("human H-Ras", MOUSE, "HGNC:5173", "H-Ras"),   # the word says the species
+])
+def test_resolve_grounds_the_name_inside(text: str, taxon: str | None, expected: str,
+                                         part: str) -> None:
+    got = resolve(text, taxon)
+    assert got.route == "part" and got.ids[0] == expected
+    assert got.span is not None and text[slice(*got.span)] == part
+    assert 0 < got.confidence < 1
+
+
+def test_whole_mention_first() -> None:
+    assert resolve("IL-6").span is None and resolve("IL-6").route == "lexicon"
+    assert resolve("miR-483", MOUSE).ids == ()   # not the alias "miR" of a mouse gene
+
+
+def test_norm_span_in_document_offsets() -> None:
+    text = "The FGFR3 G380R mutation and FGFR3 G380R mutation carriers; IL-6 rose."
+    names = ["FGFR3 G380R mutation", "FGFR3 G380R mutation carriers", "IL-6"]
+    ents, pos = [], 0
+    for i, m in enumerate(names):
+        start = text.index(m, pos)
+        pos = start + len(m)
+        ents.append(Entity(id=f"T{i}", spans=[Span(start=start, end=pos)], text=m))
+    doc = Document(id="d", text=text, sentences=[
+        Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)])
+    out = ground_document(doc, species=False).sentences[0].entities
+    assert [e.norm_ids[0] for e in out] == ["HGNC:3690", "HGNC:3690", "HGNC:6018"]
+    assert [text[e.norm_span.start:e.norm_span.end] if e.norm_span else None
+            for e in out] == ["FGFR3", "FGFR3", None]
+    line = document_to_json(doc.model_copy(update={"sentences": [
+        doc.sentences[0].model_copy(update={"entities": out[2:]})]}))
+    assert '"norm_span"' not in line
+
+
+@pytest.mark.parametrize(("text", "forms"), [
+    ("b-catenin", ["beta-catenin"]),
+    ("TGF-b1", ["TGF-beta1"]),
+    ("interferon-g", ["interferon-gamma"]),
+    ("dopamine b-hydroxylase", ["dopamine beta-hydroxylase"]),
+    ("melanocortin receptor type 4", ["melanocortin 4 receptor", "melanocortin receptor 4"]),
+    ("Bcl-xa", []), ("IL-2", []), ("hepatitis B", []),
+])
+def test_spelling_forms(text: str, forms: list[str]) -> None:
+    assert spelling_forms(text) == forms
+
+
+@pytest.mark.parametrize(("text", "taxon", "expected"), [
+    ("b-catenin", MOUSE, "MGI:88276"),              # Ctnnb1
+    ("dopamine b-hydroxylase", None, "HGNC:2689"),  # DBH
+    ("melanocortin receptor type 4", None, "HGNC:6932"),  # MC4R
+])
+def test_resolve_other_spellings(text: str, taxon: str | None, expected: str) -> None:
+    got = resolve(text, taxon)
+    assert got.route == "spelling" and got.ids[0] == expected and got.confidence < 1
+
+
+def test_spelling_inside_a_part() -> None:
+    got = resolve("b-catenin GOF mutants", MOUSE)
+    assert got.route == "part" and got.ids == ("MGI:88276",) and got.span == (0, 9)
+
+
+@pytest.mark.parametrize(("text", "before", "after", "names"), [
+    ("cyclooxygenase (COX)-2", "", "", ["cyclooxygenase-2", "COX-2"]),
+    ("tumor necrosis factor (TNF)-alpha", "", "", ["tumor necrosis factor-alpha",
+                                                     "TNF-alpha"]),
+    ("Toll-like receptor", "", " (TLR) 4, and", ["Toll-like receptor-4", "TLR-4"]),
+    ("transforming growth factor", "", " (TGF)-b1 was", ["transforming growth factor-b1",
+                                                        "TGF-b1"]),
+    ("NOD", "n (", ") 2/caspase", ["NOD-2"]),
+    ("transforming growth factor", "", " (TGF)-b-inducible early gene-1", []),
+    ("protein kinase C", "", " (PKC) activity", []),
+])
+def test_bracket_names(text: str, before: str, after: str, names: list[str]) -> None:
+    assert bracket_names(text, before, after) == names
+
+
+def _grounded(text: str, names: list[str]) -> list[Entity]:
+    ents, pos = [], 0
+    for i, m in enumerate(names):
+        start = text.index(m, pos)
+        pos = start + len(m)
+        ents.append(Entity(id=f"T{i}", spans=[Span(start=start, end=pos)], text=m))
+    doc = Document(id="d", text=text, sentences=[
+        Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)])
+    return ground_document(doc, species=False).sentences[0].entities
+
+
+def test_abbreviation_written_inside_the_long_form() -> None:
+    """BioRED 17595233 and 15266215: the long form grounds with the member written after
+    the brackets, and the document's later short forms take that grounding."""
+    text = ("Toll-like receptor (TLR) 4 and nucleotide oligomerisation domain (NOD) 2 "
+            "variants; cyclooxygenase (COX)-2 inhibitors; COX-2 rose.")
+    out = _grounded(text, ["Toll-like receptor", "NOD", "cyclooxygenase (COX)-2", "COX-2"])
+    assert [e.norm_ids for e in out] == [["HGNC:11850"], ["HGNC:5331"], ["HGNC:9605"],
+                                         ["HGNC:9605"]]
+    assert len(resolve("COX-2").ids) > 1   # on its own: PTGS2 or MT-CO2
+
+
+@pytest.mark.parametrize(("text", "taxon", "expected", "part"), [
+    ("Jak-Stat3", MOUSE, "MGI:103038", "Stat3"),                  # the head
+    ("mTOR-Ragulator complex", None, "HGNC:3942", "mTOR"),        # a symbol
+    ("E333D TRbeta mutant", None, "HGNC:11799", "TRbeta"),
+])
+def test_resolve_a_run_of_words_a_key_names(text: str, taxon: str | None, expected: str,
+                                            part: str) -> None:
+    got = resolve(text, taxon)
+    assert got.route == "part" and got.ids[0] == expected
+    assert got.span is not None and text[slice(*got.span)] == part
+
+
+def test_a_receptor_is_not_its_ligand() -> None:
+    from relx.genes.lexicon import default_grounder
+
+    g = default_grounder()
+    ids = resolve("IFN receptor").ids       # NCBI names it: IFNAR2, never an interferon
+    assert all(i.startswith("HGNC:") and "R" in g.symbol(i)[3:] for i in ids)
+
+
+@pytest.mark.parametrize("text", [
+    "VEGF receptor 1",    # not the family without its member number
+    "sarcomeric actin",   # one lower-case word: not a family from a generic noun
+])
+def test_runs_that_name_something_else_are_not_used(text: str) -> None:
+    assert resolve(text).ids == ()
+
+
+def test_sub_name() -> None:
+    text = "RAB-28 protein"
+    words = [(0, 3), (4, 6), (7, 14)]
+    assert not sub_name(text, words, 0, 1)   # "RAB" before its number
+    assert sub_name(text, words, 2, 3)       # the last word
