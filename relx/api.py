@@ -37,7 +37,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from relx.doc import Document
 from relx.doc_limits import DocumentLimitError, batches
@@ -231,6 +231,11 @@ def _worker_results(docs: list[Document]) -> list[list[Any]]:
 #: ``_model_ref`` of an extractor built from a model object (not a name or directory)
 GIVEN_OBJECT = "<a model object>"
 
+
+def is_none(value: object) -> bool:
+    """``exclude_if`` of a result field left out of the JSON when None (a paper's place)."""
+    return value is None
+
 #: held while a batch is extracted: one batch at a time per process (see the module
 #: docstring); re-entrant, so a stage may call another extractor (the event typer)
 EXTRACTING = threading.RLock()
@@ -248,10 +253,27 @@ class StreamingExtractor:
     batch_docs: int = 64
     threads: int | None = 1
     max_doc_chars: int | None = None
+    ground: bool = True   # ground the mentions of annotated documents (:meth:`_ground`)
     WARM_UP_TEXT: str = ""
     MODEL_KIND: str = "model"
     _model_ref: Any = None
     _options: dict[str, Any] = {}
+
+    @classmethod
+    def loaded(cls, model: Any = None, **options: Any) -> Self:
+        """The extractor of ``model`` (None: the task's shipped model), loaded and warmed
+        up (``warm_up=False``: load the parse pipeline at the first call instead)."""
+        options.setdefault("warm_up", True)
+        return cls(model, **options)
+
+    def _ground(self, doc: Document) -> Document:
+        """``doc`` with its mentions grounded when ``ground`` (species-aware; an input's
+        ids first), else ``doc``."""
+        if not self.ground:
+            return doc
+        from relx.genes.document import ground_document  # the process-wide shipped lexicons
+
+        return ground_document(doc, keep_given=True)
 
     def _annotate(self, docs: list[Document]
                   ) -> Iterator[tuple[Document, list[Any], Any]]:  # pragma: no cover

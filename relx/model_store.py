@@ -1,20 +1,25 @@
 """Where models live and how one is found: shipped models, ``$RELX_MODELS``, a directory.
 
 Every model directory (relation model, event model or spaCy parse pipeline) holds a
-``meta.json``; this module finds one by name or path, lists them, and writes the flat TOML
-configs saved beside them. It knows nothing of what a model does (that is the task
-packages' business), so both tasks and the parse stage share it.
+``meta.json``; this module finds one by name or path, lists them, checks and reads their
+files (:func:`load_skops`: ``meta.json``, its format version, the skops file of fitted
+parts under the model kind's allow-list), and writes the flat TOML configs saved beside
+them. It knows nothing of what a model does (that is the task packages' business: each
+declares its :class:`ModelKind` and allow-list beside its model class), so both tasks and
+the parse stage share it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tomllib
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from relx.errors import ModelError  # noqa: E402,F401  (its home before relx.errors)
 from relx.tasks import TASKS
@@ -132,15 +137,102 @@ MODEL_DAMAGE = (OSError, EOFError, zipfile.BadZipFile, ValueError, KeyError, Ind
 
 @contextmanager
 def reading_model_file(path: str | Path, what: str = "model",
-                       error: type[Exception] = ModelError) -> Iterator[None]:
+                       error: type[Exception] = ModelError, fix: str = "") -> Iterator[None]:
     """Inside the block, an error of reading the model file ``path`` (:data:`MODEL_DAMAGE`;
     not a ``ModelError``, which already says what is wrong) becomes ``error`` naming the
-    file and what to do."""
+    file and what to do (``fix``; default: reinstall relx or retrain the model)."""
     try:
         yield
     except ModelError:
         raise
     except MODEL_DAMAGE as exc:
         raise error(f"{path}: cannot read this {what} file, it is damaged or incomplete "
-                    f"({type(exc).__name__}: {exc}); reinstall relx or retrain the "
-                    "model") from exc
+                    f"({type(exc).__name__}: {exc}); "
+                    f"{fix or 'reinstall relx or retrain the model'}") from exc
+
+
+@dataclass(frozen=True)
+class ModelKind:
+    """One kind of model folder: ``name`` (what messages call it: "relation model"), the
+    skops file of its fitted parts beside ``meta.json``, the ``format_version`` values of
+    ``meta.json`` this relx reads, the ``format`` name ``meta.json`` must declare (None:
+    none), the words naming a format version in messages, and the error it raises."""
+
+    name: str
+    skops_file: str
+    readable_formats: tuple[int, ...]
+    format: str | None = None
+    version_label: str = "model format"
+    error: type[ModelError] = ModelError
+
+
+def read_model_file(path: Path, what: str = "model", error: type[Exception] = ModelError,
+                    fix: str = "") -> Any:
+    """The contents of a model file, checked whole: ``*.json`` parsed (``meta.json`` must be
+    a JSON object), ``*.toml`` parsed, a ``*.skops`` archive's members checked against their
+    CRCs (returns None); other files are not read. A damaged file is ``error`` naming it
+    (:func:`reading_model_file`, with ``fix``)."""
+    with reading_model_file(path, what, error, fix):
+        if path.suffix == ".json":
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if path.name == "meta.json" and not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            return data
+        if path.suffix == ".toml":
+            return tomllib.loads(path.read_text(encoding="utf-8"))
+        if path.suffix == ".skops":
+            with zipfile.ZipFile(path) as z:
+                bad = z.testzip()
+            if bad is not None:
+                raise ValueError(f"damaged member {bad}")
+    return None
+
+
+def check_model_folder(folder: Path, what: str = "model", fix: str = "") -> None:
+    """Every file of a model folder is whole (:func:`read_model_file`), checked without
+    loading the model; ``fix``: what the error tells the user to do."""
+    for f in sorted(folder.iterdir()):
+        read_model_file(f, what, fix=fix)
+
+
+def load_skops(folder: str | Path, trusted_types: Iterable[str], kind: ModelKind
+               ) -> tuple[dict[str, Any], Any]:
+    """``(meta, fitted parts)`` of a model folder of ``kind``: ``meta.json`` and the skops
+    file exist, ``meta.json`` declares the kind's format and a readable format version, and
+    the skops file holds only the types of ``trusted_types`` (plus what
+    :mod:`relx.skops_reader` trusts by default). Errors are ``kind.error`` naming the file."""
+    from relx import skops_reader
+
+    folder = Path(folder)
+    meta_file, skops_file = folder / "meta.json", folder / kind.skops_file
+    for p in (meta_file, skops_file):
+        if not p.is_file():
+            raise kind.error(f"{folder}: not a relx {kind.name} ({p.name} missing)")
+    meta = read_model_file(meta_file, kind.name, kind.error)
+    if kind.format is not None and meta.get("format") != kind.format:
+        raise kind.error(f"{meta_file}: format {meta.get('format')!r} is not {kind.format}")
+    version = meta.get("format_version")
+    if version not in kind.readable_formats:
+        raise kind.error(f"{meta_file}: {kind.version_label} {version!r}, this relx reads "
+                         f"formats {', '.join(map(str, kind.readable_formats))}; retrain "
+                         "the model with `relx train`")
+    with reading_model_file(skops_file, kind.name, kind.error):
+        try:   # audits the whole file against the allow-list, then builds it (no skops import)
+            parts = skops_reader.load(skops_file, trusted_types)
+        except skops_reader.UntrustedTypes as exc:
+            raise kind.error(f"{skops_file}: refusing to load untrusted types "
+                             f"({exc})") from None
+    return meta, parts
+
+
+Loaded = TypeVar("Loaded")
+
+
+def resolve_model(model: str | Path | Loaded | None, loaded: type[Loaded], default: str,
+                  kind: ModelKind, load: Callable[[Path], Loaded]) -> Loaded:
+    """``model`` if it is a ``loaded`` model object, else ``load`` of its folder: a
+    directory or an installed model's name (None: ``default``)."""
+    if isinstance(model, loaded):
+        return model
+    return load(find_model_dir(default if model is None else str(model), what=kind.name,
+                               error=kind.error))

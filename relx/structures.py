@@ -9,7 +9,7 @@ dependent along ``nsubj`` gives ``nsubj>``, the other way ``<nsubj``.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -194,18 +194,28 @@ def _shortest_path(sentence: Sentence, e1: Entity, e2: Entity, graph: nx.MultiDi
                    ) -> list[Tuple]:
     h1, h2 = entity_head(sentence, e1, graph), entity_head(sentence, e2, graph)
     roles = _roles(sentence, e1, e2)
-    if h1 is None or h2 is None:
-        return [(NONE, PROT1, PROT1, "PROT"), ("NOPATH", PROT2, PROT2, "PROT")]
-    roles[h1], roles[h2] = PROT1, PROT2
-    if h1 == h2:
-        return [(NONE, BOTH, BOTH, "PROT")]
+    if h1 is not None and h2 is not None:
+        roles[h1], roles[h2] = PROT1, PROT2
+    return labelled_path(graph, h1, h2, lambda n: _node_labels(graph, n, roles))
+
+
+def labelled_path(graph: nx.MultiDiGraph, a: int | None, b: int | None,
+                  node_labels: Callable[[int], tuple[str, str, str]]) -> list[Tuple]:
+    """The shortest undirected path from node ``a`` (the first entity's) to node ``b`` as
+    tuples ``(edge, *node_labels(node))``, the first edge ``<none>``; two nodes joined by a
+    ``NOPATH`` edge when no path connects them or an entity has no node (None: blinded as
+    ``PROT1``/``PROT2``), one ``BOTH`` node when ``a == b``."""
+    if a is None or b is None:
+        return [(NONE, PROT1, PROT1, PROT), ("NOPATH", PROT2, PROT2, PROT)]
+    if a == b:
+        return [(NONE, BOTH, BOTH, PROT)]
     try:
-        nodes = undirected_path(graph, h1, h2)
+        nodes = undirected_path(graph, a, b)
     except nx.NetworkXNoPath:
-        return [(NONE, *_node_labels(graph, h1, roles)), ("NOPATH", *_node_labels(graph, h2, roles))]
-    out: list[Tuple] = [(NONE, *_node_labels(graph, nodes[0], roles))]
+        return [(NONE, *node_labels(a)), ("NOPATH", *node_labels(b))]
+    out: list[Tuple] = [(NONE, *node_labels(nodes[0]))]
     for u, v in zip(nodes, nodes[1:], strict=False):
-        out.append((edge_label(graph, u, v), *_node_labels(graph, v, roles)))
+        out.append((edge_label(graph, u, v), *node_labels(v)))
     return out
 
 

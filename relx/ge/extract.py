@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from relx.api import GIVEN_OBJECT, StreamingExtractor
+from relx.api import GIVEN_OBJECT, StreamingExtractor, is_none
 from relx.doc import Document, Entity, Sentence, Span, StandoffDocument, TextBound
 from relx.doc_limits import (
     DEFAULT_MAX_DOC_CHARS,
@@ -41,11 +41,11 @@ from relx.doc_limits import (
 )
 from relx.errors import ConfigError
 from relx.ge.data import GEDoc
-from relx.ge.pipeline import GEExtractor, GEModelError
+from relx.ge.pipeline import EVENT_MODEL, GEExtractor
 from relx.ids import is_protein_type
 from relx.io.papers import DEFAULT_SECTIONS, restore_text, sections_option, select_stream
 from relx.io.standoff import write_standoff
-from relx.model_store import find_model_dir
+from relx.model_store import resolve_model
 from relx.parse.pipeline import Parser
 
 DEFAULT_EVENT_MODEL = "ge-events"
@@ -61,10 +61,6 @@ class EventTrigger(BaseModel):
     text: str
     start: int
     end: int
-
-
-def _none(value: object) -> bool:
-    return value is None
 
 
 class EventArgument(BaseModel):
@@ -86,8 +82,8 @@ class EventArgument(BaseModel):
     taxon: str | None = None               # a protein's species (NCBITaxon id)
     norm_confidence: float | None = None   # of norm_ids[0], in [0, 1]
     grounded: bool | None = None           # False: in no lexicon
-    ncbi_ids: list[str] | None = Field(default=None, exclude_if=_none)
-    norm_span: Span | None = Field(default=None, exclude_if=_none)   # the part grounded
+    ncbi_ids: list[str] | None = Field(default=None, exclude_if=is_none)
+    norm_span: Span | None = Field(default=None, exclude_if=is_none)   # the part grounded
 
 
 class ExtractedEvent(BaseModel):
@@ -111,20 +107,21 @@ class ExtractedEvent(BaseModel):
     sentence_end: int | None = None
     model: str
     model_version: str
-    section: str | None = Field(default=None, exclude_if=_none)
-    section_heading: str | None = Field(default=None, exclude_if=_none)
-    page: int | None = Field(default=None, exclude_if=_none)
-    boxes: list[list[float]] | None = Field(default=None, exclude_if=_none)
+    section: str | None = Field(default=None, exclude_if=is_none)
+    section_heading: str | None = Field(default=None, exclude_if=is_none)
+    page: int | None = Field(default=None, exclude_if=is_none)
+    boxes: list[list[float]] | None = Field(default=None, exclude_if=is_none)
 
 
 def resolve_event_model(model: str | Path | GEExtractor | None) -> GEExtractor:
     """A loaded GE model from a model object, a directory or an installed model's name."""
-    if isinstance(model, GEExtractor):
-        return model
-    path = find_model_dir(DEFAULT_EVENT_MODEL if model is None else str(model),
-                          what="event model", error=GEModelError)
+    return resolve_model(model, GEExtractor, DEFAULT_EVENT_MODEL, EVENT_MODEL, _load_named)
+
+
+def _load_named(path: Path) -> GEExtractor:
+    """The GE model of folder ``path``, named after it if saved before models had names."""
     loaded = GEExtractor.load(path)
-    loaded.meta.setdefault("name", path.name or path.resolve().name)   # saved before names
+    loaded.meta.setdefault("name", path.name or path.resolve().name)
     return loaded
 
 
@@ -298,13 +295,6 @@ class EventExtractor(StreamingExtractor):
         if warm_up:
             self.warm_up()
 
-    def _ground(self, doc: Document) -> Document:
-        if not self.ground:
-            return doc
-        from relx.genes.document import ground_document  # the process-wide shipped lexicons
-
-        return ground_document(doc, keep_given=True)   # species-aware; an input's ids first
-
     def ge_documents(self, docs: Sequence[Document]) -> list[GEDoc]:
         """Parse ``docs`` and attach their proteins (given ones, or NER's)."""
         given = [_given_proteins(d) for d in docs]
@@ -366,11 +356,9 @@ class EventExtractor(StreamingExtractor):
                 yield restore_text(parsed, text), found, restore_text(pred, text)
 
 
-def load(model: str | Path | None = None, **options: Any) -> EventExtractor:
-    """The event extractor for ``model`` (default: relx's shipped ``ge-events``), loaded
-    and warmed up (``warm_up=False``: load the parse pipeline at the first call instead)."""
-    options.setdefault("warm_up", True)
-    return EventExtractor(model, **options)
+#: the event extractor for a model (default: relx's shipped ``ge-events``), loaded and
+#: warmed up (``warm_up=False``: load the parse pipeline at the first call instead)
+load = EventExtractor.loaded
 
 
 def write_standoff_triple(pred: StandoffDocument, folder: Path, stem: str) -> Path:

@@ -48,7 +48,7 @@ from relx.ge.sentences import SentenceView, build_views
 from relx.ge.triggers import TriggerDetector
 from relx.io.atomic import atomic_open
 from relx.learn.compact_linear import restore_coefs, strip_coefs
-from relx.model_store import reading_model_file
+from relx.model_store import ModelKind, load_skops, reading_model_file
 from relx.registry import build_component
 from relx.structures import StructureEncoder
 
@@ -76,6 +76,13 @@ logger = logging.getLogger(__name__)
 
 class GEModelError(ModelError):
     """A saved GE model that cannot be loaded (missing files, wrong format version)."""
+
+
+#: an event model's folder (:func:`relx.model_store.load_skops`; a subclass of
+#: :class:`GEExtractor` may read more ``readable_formats``)
+EVENT_MODEL = ModelKind("event model", "models.skops", READABLE_FORMATS,
+                        format="relx-ge-events", version_label="format version",
+                        error=GEModelError)
 
 
 def _section(cfg: dict[str, Any], name: str) -> dict[str, Any]:
@@ -281,30 +288,10 @@ class GEExtractor:
     @classmethod
     def load(cls, directory: str | Path) -> GEExtractor:
         """Load a model saved by :meth:`save`; checks the format and its version."""
-        from relx import skops_reader
-
-        directory = Path(directory)
-        meta_path, skops_path = directory / "meta.json", directory / "models.skops"
-        for p in (meta_path, skops_path):
-            if not p.is_file():
-                raise GEModelError(f"{directory}: not a GE event model ({p.name} missing)")
-        with reading_model_file(meta_path, "event model", GEModelError):
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            if not isinstance(meta, dict):
-                raise ValueError("not a JSON object")
-        if meta.get("format") != "relx-ge-events":
-            raise GEModelError(f"{meta_path}: format {meta.get('format')!r} is not relx-ge-events")
-        if meta.get("format_version") not in cls.readable_formats:
-            raise GEModelError(f"{meta_path}: format version {meta.get('format_version')} "
-                               f"(this relx reads versions "
-                               f"{', '.join(map(str, cls.readable_formats))})")
-        with reading_model_file(skops_path, "event model", GEModelError):
-            data = skops_path.read_bytes()
-            try:   # audits the file against the allow-list, then builds it (no skops import)
-                parts = skops_reader.load(data, TRUSTED_TYPES)
-            except skops_reader.UntrustedTypes as exc:
-                raise GEModelError(f"{skops_path}: refusing untrusted types "
-                                   f"({exc})") from None
+        kind = replace(EVENT_MODEL, readable_formats=cls.readable_formats)
+        meta, parts = load_skops(directory, TRUSTED_TYPES, kind)
+        meta_path = Path(directory) / "meta.json"
+        with reading_model_file(Path(directory) / kind.skops_file, kind.name, kind.error):
             restore_coefs(parts, parts.pop("compact_coef", {}))
             vocabularies = (json.loads(parts.pop("vocabularies_json").tobytes().decode("utf-8"))
                             if "vocabularies_json" in parts else meta)   # format <= 2: meta.json

@@ -13,7 +13,7 @@ from __future__ import annotations
 import networkx as nx
 
 from relx.doc import Entity, Sentence
-from relx.structures import BOTH, NONE, PROT, PROT1, PROT2, Tuple, entity_tokens
+from relx.structures import PROT, PROT1, PROT2, Tuple, entity_tokens, labelled_path
 
 FUNCTION = frozenset({"det", "punct", "aux", "auxpass", "cc", "mark", "case", "expl",
                       "predet", "preconj", "prt", "meta"})
@@ -156,10 +156,6 @@ def semantic_path(sentence: Sentence, e1: Entity, e2: Entity,
     g = semantic_graph(sentence) if graph is None else graph
     where = {data["entity"]: n for n, data in g.nodes(data=True) if data["entity"]}
     n1, n2 = where.get(e1.id), where.get(e2.id)
-    if n1 is None or n2 is None:
-        return [(NONE, PROT1, PROT1, PROT), ("NOPATH", PROT2, PROT2, PROT)]
-    if n1 == n2:
-        return [(NONE, BOTH, BOTH, PROT)]
     others = {n for eid, n in where.items() if eid not in (e1.id, e2.id)}
 
     def label(n: int) -> tuple[str, str, str]:
@@ -173,15 +169,4 @@ def semantic_path(sentence: Sentence, e1: Entity, e2: Entity,
         c = d["concept"] if d["polarity"] == "+" else "not-" + d["concept"]
         return c, c, d["pos"]
 
-    try:
-        nodes = nx.shortest_path(g.to_undirected(as_view=True), n1, n2)
-    except nx.NetworkXNoPath:
-        return [(NONE, *label(n1)), ("NOPATH", *label(n2))]
-    out: list[Tuple] = [(NONE, *label(nodes[0]))]
-    for u, v in zip(nodes, nodes[1:], strict=False):
-        if g.has_edge(u, v):
-            e = sorted(d["label"] for d in g.get_edge_data(u, v).values())[0] + ">"
-        else:
-            e = "<" + sorted(d["label"] for d in g.get_edge_data(v, u).values())[0]
-        out.append((e, *label(v)))
-    return out
+    return labelled_path(g, n1, n2, label)

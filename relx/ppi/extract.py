@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from relx.api import GIVEN_OBJECT, StreamingExtractor
+from relx.api import GIVEN_OBJECT, StreamingExtractor, is_none
 from relx.doc import Abbreviation, Document, Entity, Relation, Sentence, Span
 from relx.doc_limits import (
     DEFAULT_MAX_DOC_CHARS,
@@ -35,16 +35,12 @@ from relx.genes.same_gene import abbreviation_keys, same_gene
 from relx.ids import is_protein_type
 from relx.io.papers import DEFAULT_SECTIONS, restore_text, sections_option, select_stream
 from relx.learn.hedging import hedging_flags, load_hedging
-from relx.model_store import find_model_dir
+from relx.model_store import resolve_model as resolve
 from relx.parse.pipeline import Parser
 from relx.ppi.calibration import model_calibration
-from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RelationModel, load_model
+from relx.ppi.model import DEFAULT_MODEL, IN_DOMAIN, RELATION_MODEL, RelationModel, load_model
 from relx.represent.instances import PairInstance
 from relx.represent.pair_features import document_context_features
-
-
-def _none(value: object) -> bool:
-    return value is None
 
 
 class ExtractedEntity(BaseModel):
@@ -62,8 +58,8 @@ class ExtractedEntity(BaseModel):
     taxon: str | None = None               # NCBITaxon id of the gene's species
     norm_confidence: float | None = None   # of norm_ids[0], in [0, 1]
     grounded: bool | None = None           # False: in no lexicon (norm_ids empty)
-    ncbi_ids: list[str] | None = Field(default=None, exclude_if=_none)
-    norm_span: Span | None = Field(default=None, exclude_if=_none)   # the part grounded
+    ncbi_ids: list[str] | None = Field(default=None, exclude_if=is_none)
+    norm_span: Span | None = Field(default=None, exclude_if=is_none)   # the part grounded
 
 
 class ExtractedRelation(BaseModel):
@@ -103,10 +99,10 @@ class ExtractedRelation(BaseModel):
     direction: str | None = None
     event_score: float | None = None
     same_gene: str | None = None
-    section: str | None = Field(default=None, exclude_if=_none)
-    section_heading: str | None = Field(default=None, exclude_if=_none)
-    page: int | None = Field(default=None, exclude_if=_none)
-    boxes: list[list[float]] | None = Field(default=None, exclude_if=_none)
+    section: str | None = Field(default=None, exclude_if=is_none)
+    section_heading: str | None = Field(default=None, exclude_if=is_none)
+    page: int | None = Field(default=None, exclude_if=is_none)
+    boxes: list[list[float]] | None = Field(default=None, exclude_if=is_none)
 
 
 class RelationTyper(Protocol):
@@ -121,9 +117,7 @@ class RelationTyper(Protocol):
 
 def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
     """A loaded model from a model object, a directory or an installed model's name."""
-    if isinstance(model, RelationModel):
-        return model
-    return load_model(find_model_dir(DEFAULT_MODEL if model is None else str(model)))
+    return resolve(model, RelationModel, DEFAULT_MODEL, RELATION_MODEL, load_model)
 
 
 Bounds = tuple[tuple[int, int], tuple[int, int]]
@@ -332,13 +326,6 @@ class Extractor(StreamingExtractor):
         skipped["pairs"] += len(pairs) - cap
         return [r for r in pairs if r.id in keep]
 
-    def _ground(self, doc: Document) -> Document:
-        if not self.ground:
-            return doc
-        from relx.genes.document import ground_document  # the process-wide shipped lexicons
-
-        return ground_document(doc, keep_given=True)   # species-aware; an input's ids first
-
     def _annotate(self, docs: list[Document]
                   ) -> Iterator[tuple[Document, list[ExtractedRelation], int]]:
         """Per document: the parsed document with its *reported* relations on its sentences,
@@ -427,8 +414,6 @@ class Extractor(StreamingExtractor):
             section_heading=s.section_heading, page=s.page, boxes=s.boxes)
 
 
-def load(model: str | Path | None = None, **options: Any) -> Extractor:
-    """The extractor for ``model`` (default: relx's shipped PPI model), loaded and warmed
-    up (``warm_up=False``: load the parse pipeline at the first call instead)."""
-    options.setdefault("warm_up", True)
-    return Extractor(model, **options)
+#: the extractor for a model (default: relx's shipped PPI model), loaded and warmed up
+#: (``warm_up=False``: load the parse pipeline at the first call instead)
+load = Extractor.loaded

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import json
 import time
-import tomllib
 import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
@@ -27,7 +26,7 @@ from relx import __version__
 from relx.doc import Document
 from relx.errors import ConfigError
 from relx.io.atomic import atomic_open
-from relx.model_store import ModelError, reading_model_file, to_toml
+from relx.model_store import ModelKind, load_skops, read_model_file, to_toml
 from relx.registry import build_pipeline
 from relx.represent.instances import PairInstance, labels, pair_instances
 
@@ -59,6 +58,8 @@ TRUSTED_TYPES = [
     "relx.represent.pair_vectors.PairVectorFeatures",
     "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
 ]
+#: a relation model's folder (:func:`relx.model_store.load_skops`)
+RELATION_MODEL = ModelKind("relation model", "pipeline.skops", READABLE_FORMATS)
 
 
 # fitted state that prediction never reads, left out of saved models (model format 4):
@@ -215,29 +216,9 @@ def _rename_files(node: Any, rename: dict[str, str]) -> None:
 
 def load_model(path: str | Path) -> RelationModel:
     """Load a model directory written by :meth:`RelationModel.save`."""
-    from relx import skops_reader
-
     path = Path(path)
-    meta_file = path / "meta.json"
-    if not meta_file.exists():
-        raise ModelError(f"{path}: not a relx model (no meta.json)")
-    with reading_model_file(meta_file, "relation model"):
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
-        if not isinstance(meta, dict):
-            raise ValueError("not a JSON object")
-    if meta.get("format_version") not in READABLE_FORMATS:
-        raise ModelError(f"{path}: model format {meta.get('format_version')!r}, this relx reads "
-                         f"formats {', '.join(map(str, READABLE_FORMATS))}; retrain with "
-                         "`relx train`")
-    with reading_model_file(path / "config.toml", "relation model"):
-        config = tomllib.loads((path / "config.toml").read_text(encoding="utf-8"))
-    file = path / "pipeline.skops"
-    with reading_model_file(file, "relation model"):
-        try:   # audits the whole file against the allow-list, then builds it (no skops import)
-            pipeline = skops_reader.load(file, TRUSTED_TYPES)
-        except skops_reader.UntrustedTypes as exc:
-            raise ModelError(f"{file}: refusing to load untrusted types "
-                             f"({exc})") from None
+    meta, pipeline = load_skops(path, TRUSTED_TYPES, RELATION_MODEL)
+    config = read_model_file(path / "config.toml", RELATION_MODEL.name)
     release_freed_memory()
     return RelationModel(pipeline, config, meta)
 

@@ -3,13 +3,12 @@ runs before any work."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from relx.api import settle_heap, single_thread, warm_up
 from relx.app.batch.plan import RunPlan
 from relx.errors import ModelError, RelxError
-from relx.model_store import find_model_dir
+from relx.model_store import check_model_folder, find_model_dir
 
 _EXTRACTORS: dict[tuple, Any] = {}
 _ONE_THREAD = False
@@ -80,22 +79,5 @@ def _check_pipeline(name: str | None) -> None:
 
 
 def _check_model_dir(name: str, kind: str, option: str) -> None:
-    import tomllib
-    import zipfile
-
-    folder = find_model_dir(name, what=kind)
-    fix = f"reinstall the {kind} (or retrain it), or pass another with {option}"
-    for f in sorted(folder.iterdir()):
-        try:
-            if f.name == "meta.json":
-                json.loads(f.read_text(encoding="utf-8"))
-            elif f.suffix == ".toml":
-                tomllib.loads(f.read_text(encoding="utf-8"))
-            elif f.suffix == ".skops":
-                with zipfile.ZipFile(f) as z:
-                    bad = z.testzip()
-                if bad is not None:
-                    raise ValueError(f"damaged member {bad}")
-        except (ValueError, OSError, zipfile.BadZipFile, tomllib.TOMLDecodeError) as exc:
-            raise ModelError(f"{f}: cannot read this model file ({type(exc).__name__}: "
-                             f"{exc}); {fix}") from None
+    check_model_folder(find_model_dir(name, what=kind), kind,
+                       f"reinstall the {kind} (or retrain it), or pass another with {option}")
