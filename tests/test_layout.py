@@ -299,3 +299,14 @@ def test_every_relx_module_is_used_by_relx():
     unused = sorted(_module(p) for p in MODULES
                     if p.name != "__init__.py" and _module(p) not in used)
     assert not unused, f"relx modules no relx module uses: {unused}"
+
+
+def test_the_floors_picture_is_current():
+    """docs/floors.svg is what dev/floors.py draws from today's imports."""
+    import subprocess
+    import sys
+
+    root = RELX.parent
+    done = subprocess.run([sys.executable, str(root / "dev" / "floors.py"), "--check"],
+                          capture_output=True, text=True, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
