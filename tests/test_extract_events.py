@@ -170,7 +170,7 @@ def test_grounded_arguments_and_html_report(run) -> None:
     grounder = default_grounder()
     for a in proteins:   # a mention that grounds is grounded (abbreviations may take
         # their long form's ids, so only the presence is compared)
-        assert bool(a["norm_ids"]) >= bool(grounder.ground_ids(a["text"])), a
+        assert bool(a["norm_ids"]) >= bool(grounder.ground(a["text"])), a
     assert sum(bool(a["norm_ids"]) for a in proteins) >= len(proteins) // 2
     assert all("norm_ids" not in a or not a["norm_ids"]
                for e in evs for a in e["arguments"] if a["kind"] == "event")

@@ -1,5 +1,5 @@
 """Grounding to HGNC/MGI/RGD/FamPlex: normalisation, the lexicon builder (on tiny fixture
-files), the shipped lexicon on real mentions, abbreviation-aware ``ground_entities``, per-
+files), the shipped lexicon on real mentions, abbreviation-aware ``ground_document``, per-
 species grounding with confidence, orthologs, coordinations and affixes (``resolve``)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from lab.lexicon_build import (
 )
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.errors import ConfigError
-from relx.genes.document import coordination_members, resolve
+from relx.genes.document import coordination_members, ground_document, resolve
 from relx.genes.lexicon import (
     COLUMNS,
     HUMAN,
@@ -215,8 +215,6 @@ def test_shipped_ncbi_gene_table() -> None:
 
 
 def test_ground_document_fills_ncbi_ids() -> None:
-    from relx.genes.document import ground_document
-
     doc = _doc("IL-2 and ERK bind p53 in rats; mouse Trp53.", ["IL-2", "ERK", "p53", "Trp53"],
                [])
     ents = {e.text: e for e in ground_document(doc, species=False).sentences[0].entities}
@@ -229,10 +227,9 @@ def test_ground_document_fills_ncbi_ids() -> None:
     doc.sentences[0].entities[2].norm_ids = ["NCBIGene:7157"]   # an input's own id kept
     given = ground_document(doc, species=False, keep_given=True).sentences[0].entities[2]
     assert given.ncbi_ids == ["NCBIGene:7157"]
-    # ground_entities (no species) leaves them unset: out of the JSON
-    plain = default_grounder().ground_entities(doc)
-    assert plain.sentences[0].entities[0].ncbi_ids is None
-    assert "ncbi_ids" not in document_to_json(plain)
+    # unset before grounding: out of the JSON
+    assert doc.sentences[0].entities[0].ncbi_ids is None
+    assert "ncbi_ids" not in document_to_json(doc)
     assert '"ncbi_ids":["NCBIGene:3558"]' in document_to_json(
         ground_document(doc, species=False))
 
@@ -384,14 +381,15 @@ def _doc(text: str, mentions: list[str], abbrevs: list[tuple[str, str]]) -> Docu
     return Document(id="d", text=text, sentences=[sent], abbreviations=abbreviations)
 
 
-def test_ground_entities_fills_norm_ids() -> None:
+def test_ground_document_fills_norm_ids() -> None:
     doc = _doc("IL-2 binds p53 and NF-κB.", ["IL-2", "p53", "NF-κB"], [])
-    out = default_grounder().ground_entities(doc)
+    out = ground_document(doc, species=False, members=False)
     assert [e.norm_ids[0] for e in out.sentences[0].entities] == [
         "HGNC:6001",
         "HGNC:11998",
         "FPLX:NFkappaB",
     ]
+    assert all(e.grounded for e in out.sentences[0].entities)
     assert doc.sentences[0].entities[0].norm_ids == []  # input left untouched
 
 
@@ -411,7 +409,7 @@ def test_abbreviation_long_form_resolves_ambiguous_and_unknown_short_forms() -> 
         ],
     )
     assert len(ids("PR")) > 1 and len(ids("CAP")) > 1 and ids("XIL2") == []
-    ents = default_grounder().ground_entities(doc).sentences[0].entities
+    ents = ground_document(doc, species=False).sentences[0].entities
     got = {(e.text, tuple(e.norm_ids)) for e in ents}
     assert ("PR", ("HGNC:8910",)) in got  # PGR, from the long form
     assert ("CAP", ("FPLX:CAP",)) in got
@@ -419,20 +417,22 @@ def test_abbreviation_long_form_resolves_ambiguous_and_unknown_short_forms() -> 
     assert ("IL-2", ("HGNC:6001",)) in got  # unambiguous short form keeps its own grounding
 
 
-def test_ground_entities_overwrite_flag_and_span_text() -> None:
+def test_ground_document_overwrite_keep_given_and_span_text() -> None:
     doc = _doc("p53 and IL-2", ["p53", "IL-2"], [])
     doc.sentences[0].entities[0].norm_ids = ["NCBIGene:7157"]
     doc.sentences[0].entities[1].text = ""  # text taken from the spans
-    g = default_grounder()
-    kept = g.ground_entities(doc, overwrite=False).sentences[0].entities
+    kept = ground_document(doc, species=False, overwrite=False).sentences[0].entities
     assert kept[0].norm_ids == ["NCBIGene:7157"] and kept[1].norm_ids == ["HGNC:6001"]
-    assert g.ground_entities(doc).sentences[0].entities[0].norm_ids == ["HGNC:11998"]
-    merged = g.ground_entities(doc, keep_given=True).sentences[0].entities
-    assert merged[0].norm_ids == ["NCBIGene:7157", "HGNC:11998"]
-    assert merged[1].norm_ids == ["HGNC:6001"]
-    doc.sentences[0].entities[0].norm_ids = ["HGNC:11998"]   # no repeats
-    assert g.ground_entities(doc, keep_given=True).sentences[0].entities[0].norm_ids == \
+    assert kept[0].norm_confidence is None and kept[1].grounded   # the first left as it was
+    assert ground_document(doc, species=False).sentences[0].entities[0].norm_ids == \
         ["HGNC:11998"]
+    merged = ground_document(doc, species=False, keep_given=True).sentences[0].entities
+    assert merged[0].norm_ids == ["NCBIGene:7157", "HGNC:11998"]
+    assert merged[0].norm_confidence is None            # given ids: no confidence of relx's
+    assert merged[1].norm_ids == ["HGNC:6001"] and merged[1].norm_confidence is not None
+    doc.sentences[0].entities[0].norm_ids = ["HGNC:11998"]   # no repeats
+    assert ground_document(doc, species=False, keep_given=True).sentences[0].entities[0] \
+        .norm_ids == ["HGNC:11998"]
 
 
 @pytest.mark.slow
@@ -607,20 +607,6 @@ def test_shipped_species_mentions(text: str, taxon: str, first: str) -> None:
     assert tids(text, taxon)[0] == first
 
 
-def test_ground_entities_output_unchanged_by_the_new_fields() -> None:
-    """The default path sets no taxon/confidence/flag, so JSON output is as before."""
-    doc = _doc("Mouse IL-2 binds murine p53 and XYZ9.", ["IL-2", "p53", "XYZ9"], [])
-    out = default_grounder().ground_entities(doc)
-    assert [e.norm_ids[:1] for e in out.sentences[0].entities] == \
-        [["HGNC:6001"], ["HGNC:11998"], []]
-    assert all(e.taxon is e.norm_confidence is e.grounded is None
-               for e in out.sentences[0].entities)
-    assert out.species is None
-    line = document_to_json(out)
-    assert not any(k in line for k in ('"taxon"', '"grounded"', '"norm_confidence"',
-                                       '"species"'))
-
-
 # --- one mention out of context: coordinations, affixes, orthologs (resolve) ----------------
 
 
@@ -703,7 +689,6 @@ def test_tagged_families_are_typed_and_grounded_to_famplex_first() -> None:
     FamPlex id first (then, with the shipped member table, the member curators annotate for
     it comes first and the family second); a gene stays a ``Protein``; both pair up."""
     from relx.ge.extract import is_protein
-    from relx.genes.document import ground_document
     from relx.ids import is_protein_type
     from relx.parse.paper_mentions import FAMILY_TYPE, mention_type
 

@@ -544,7 +544,7 @@ def test_brat_carries_attributes_types_and_ids(tmp_path):
 def test_chemicals_keep_their_type_and_are_not_paired(tmp_path):
     """A PubTator chemical is read with its type; a mention NER typed Protein that grounds
     only to small molecules becomes a Chemical; neither is paired as a protein."""
-    from relx.genes.lexicon import ground_entities
+    from relx.genes.document import ground_document
     from relx.ppi.extract import candidate_pairs
 
     text = "Nutlin-3 blocks MDM2 binding to p53 and imatinib."
@@ -555,7 +555,8 @@ def test_chemicals_keep_their_type_and_are_not_paired(tmp_path):
     sent = Sentence(id="s", start=0, end=len(text), text=text, entities=[
         ent("a", "Nutlin-3"), ent("b", "MDM2", "Gene", ["4193"]), ent("c", "p53"),
         ent("d", "imatinib", "Chemical", ["MESH:D000068877"])])
-    doc = ground_entities(Document(id="1", text=text, sentences=[sent]), keep_given=True)
+    doc = ground_document(Document(id="1", text=text, sentences=[sent]), species=False,
+                          keep_given=True)
     got = {e.text: (e.type, e.norm_ids[:2]) for e in doc.sentences[0].entities}
     assert got["Nutlin-3"][0] == "Chemical"            # grounded only to PubChem/ChEBI
     assert got["MDM2"] == ("Gene", ["NCBIGene:4193", "HGNC:6973"])   # given id first

@@ -1,5 +1,5 @@
-"""Species-aware grounding of a document's mentions, with confidence (the opt-in path:
-``Grounder.ground_entities`` stays as it was, this is ``Grounder.ground_document``).
+"""Species-aware grounding of a document's mentions, with confidence
+(:func:`ground_document`, the path every extractor grounds through).
 
 Each gene/protein entity gets a species (:func:`relx.genes.species.assign_species`, or human with
 ``species=False``) and is grounded in that species' lexicon plus FamPlex
@@ -32,7 +32,7 @@ Each gene/protein entity gets a species (:func:`relx.genes.species.assign_specie
    ``norm_span``.
 
 Around these, **abbreviations** defined in the document: a short form whose grounding is
-empty or ambiguous takes its long form's (as ``ground_entities`` does); a long form that
+empty or ambiguous takes its long form's when that grounds; a long form that
 does not ground takes its short form's when that is unambiguous.
 
 A long form with its abbreviation written inside, the member after the brackets
@@ -348,8 +348,11 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     """A copy of ``doc`` whose entities carry ``norm_ids`` (best first), ``norm_confidence``,
     ``grounded``, ``ncbi_ids`` (the NCBI Gene ids of ``norm_ids``, from ``ncbi``, default
     the shipped table) and, for genes/proteins, ``taxon``; ``doc.species`` lists the
-    organisms named (with ``species``). ``overwrite`` and ``keep_given`` as in
-    ``Grounder.ground_entities`` (given ids first; then the confidence is None).
+    organisms named (with ``species``). An entity that has ids already keeps them unless
+    ``overwrite``; with ``keep_given`` an entity's own ids (e.g. a PubTator or BioC input's
+    gene ids), namespaced (:mod:`relx.ids`), come first and relx's follow, and then its
+    confidence is None. A gene mention that came without ids and grounds only to small
+    molecules (``Nutlin-3`` mis-tagged by NER) is typed ``Chemical``.
     ``ranker``: the learned ranker for mentions no lexicon key grounds
     (:mod:`relx.genes.ranker`; None: the shipped one, False: none); ``members``: the
     member a family name stands for (:mod:`relx.genes.members`; None: the shipped table,

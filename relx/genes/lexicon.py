@@ -3,11 +3,9 @@ FamPlex families/complexes.
 
 :func:`lab.lexicon_build.build_lexicon` derives the compact lexicon relx ships
 (``relx/data/lexicon.tsv.gz``) from the HGNC, MGI, RGD tables and the FamPlex files; ``Grounder``
-looks mentions up in it. ``ground_entities`` fills ``Entity.norm_ids`` of a document with
-human/FamPlex candidates (abbreviation-aware), as relx always has;
-:func:`relx.genes.document.ground_document` grounds each gene mention in its species
-(:mod:`relx.genes.species`) and also sets ``taxon``, ``norm_confidence`` and ``grounded``. (Those
-modules import this one, not the other way round.)
+looks mentions up in it; :func:`relx.genes.document.ground_document` grounds each gene
+mention of a document in its species (:mod:`relx.genes.species`) through it. (Those modules
+import this one, not the other way round.)
 
 Lexicon file: gzip TSV, ``#`` comment lines, then a column header and one row per
 (key, id, form): ``key`` the normalised lookup key (see ``normalize_key``), ``id`` the
@@ -42,7 +40,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from relx.errors import ConfigError
-from relx.ids import CHEMICAL_NAMESPACES, is_protein_type, namespace_of, namespaced_ids
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
     from relx.doc import Document, Entity
@@ -61,7 +58,6 @@ __all__ = [
     "confidence",
     "default_grounder",
     "ground",
-    "ground_entities",
     "is_family_name",
     "normalize_key",
     "taxon_id",
@@ -548,47 +544,6 @@ class Grounder:
         return Grounding(tuple(c.id for c in cands), confidence(cands), taxon_id(taxon),
                          "lexicon" if cands else "none")
 
-    def ground_ids(self, text: str) -> list[str]:
-        """Ranked candidate ids of a mention text."""
-        return [c.id for c in self.ground(text)]
-
-    def ground_entities(self, doc: Document, *, overwrite: bool = True,
-                        keep_given: bool = False) -> Document:
-        """A copy of ``doc`` with ``norm_ids`` (ranked candidate ids) on every entity.
-
-        A mention equal to an abbreviation's short form defined in the document
-        (``doc.abbreviations``) whose own grounding is empty or ambiguous takes the long
-        form's grounding when that grounds. With ``overwrite=False`` entities that already
-        carry ``norm_ids`` are kept as they are; with ``keep_given=True`` an entity's own ids
-        (e.g. a PubTator or BioC input's gene ids), namespaced (:mod:`relx.ids`), come first
-        and the lexicon's follow. A protein mention that came without ids and grounds only
-        to small molecules (ChEBI, PubChem...: ``Nutlin-3``, mis-tagged by NER) is typed
-        ``Chemical``, so it is not paired as a protein.
-        """
-        long_of: dict[str, str] = {}
-        for ab in doc.abbreviations:
-            long_of.setdefault(ab.short_text, ab.long_text)
-
-        def update(e: Entity) -> dict[str, object]:
-            found = self._entity_ids(_entity_text(doc, e), long_of)
-            given = namespaced_ids(e.norm_ids, e.type) if keep_given else []
-            out: dict[str, object] = {"norm_ids": list(dict.fromkeys([*given, *found]))}
-            if not given and found and is_protein_type(e.type) and all(
-                    namespace_of(i) in CHEMICAL_NAMESPACES for i in found):
-                out["type"] = "Chemical"
-            return out
-
-        return with_entity_updates(doc, update, overwrite=overwrite)
-
-    def _entity_ids(self, text: str, long_of: dict[str, str]) -> list[str]:
-        ids = self.ground_ids(text)
-        long = long_of.get(text) or long_of.get(text.strip())
-        if long is not None and len(ids) != 1:
-            long_ids = self.ground_ids(long)
-            if long_ids:
-                return long_ids
-        return ids
-
 
 def with_entity_updates(doc: Document, update: Callable[[Entity], dict[str, object]], *,
                         overwrite: bool = True) -> Document:
@@ -601,12 +556,6 @@ def with_entity_updates(doc: Document, update: Callable[[Entity], dict[str, obje
                 for e in sent.entities]
         sentences.append(sent.model_copy(update={"entities": ents}))
     return doc.model_copy(update={"sentences": sentences})
-
-
-def _entity_text(doc: Document, ent: Entity) -> str:
-    if ent.text:
-        return ent.text
-    return " ".join(doc.text[s.start : s.end] for s in ent.spans)
 
 
 _default: Grounder | None = None
@@ -635,9 +584,3 @@ def is_family_name(text: str) -> bool:
 def ground(text: str, taxon: str | int | None = None) -> list[GroundingCandidate]:
     """Ranked candidates for ``text`` (in species ``taxon``) from the shipped lexicon."""
     return default_grounder().ground(text, taxon)
-
-
-def ground_entities(doc: Document, *, overwrite: bool = True, keep_given: bool = False
-                    ) -> Document:
-    """``Grounder.ground_entities`` with the shipped lexicon."""
-    return default_grounder().ground_entities(doc, overwrite=overwrite, keep_given=keep_given)

@@ -43,6 +43,7 @@ def test_loctext_proteins_counts(genes: Path) -> None:
         pytest.skip("../shared/lexicons/hgnc not available")
     r = loctext_proteins(genes, SHARED, ("train",))
     assert r["no_gold_id"] == 1
+    assert not any(".old_" in k for k in r)   # ground_document figures only
     assert (r["human.n"], r["human.new_best_right"], r["human.new_taxon_human"]) == (2, 2, 2)
     assert (r["other.n"], r["other.new_taxon_not_human"], r["other.new_best_is_hgnc"]) == \
         (2, 2, 0)
