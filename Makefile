@@ -98,6 +98,22 @@ train-ner-genes: ner-genes-corpus
 	    --output runs/ner-genes/model --paths.train runs/ner-genes/corpus/train.spacy \
 	    --paths.dev runs/ner-genes/corpus/dev.spacy
 
+# NER round 3 (issue 50, docs/genes.md): g3 + BioRED train's fit split, fine-tuned from 0.4.1's NER
+BIORED := $(SHARED)/corpora/biored/Train.PubTator.gz
+ner-genes-r3-corpus: install
+	$(BIN)/python -m relx.parse.ner build --shared $(SHARED) --genes $(GENES) \
+	    --weights bc2gm=1,bionlp13cg=4 --ge-repeat 2 --biored $(BIORED) --biored-weight 4 \
+	    --out runs/ner-genes-r3/corpus
+
+# starts from g3's NER (make train-ner-genes). The same weights as relx_bio_sm 0.4.1's ner
+# without its start bias: while models/ holds 0.4.1, `python -m lab.genes.ner_init --out
+# runs/ner-genes-r3/g3-init` gets them without retraining (G3_NER=runs/ner-genes-r3/g3-init)
+G3_NER ?= runs/ner-genes/model/model-best
+train-ner-genes-r3: ner-genes-r3-corpus
+	$(BIN)/python -m spacy train configs/ner-genes-r3.cfg --code relx/parse/ner.py \
+	    --output runs/ner-genes-r3/model --paths.train runs/ner-genes-r3/corpus/train.spacy \
+	    --paths.dev runs/ner-genes-r3/corpus/dev.spacy --paths.init_ner $(G3_NER)
+
 bench-genes: install
 	$(BIN)/python benchmarks/bench_genes.py --genes $(GENES) --external
 
