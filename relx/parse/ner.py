@@ -279,7 +279,7 @@ def ge_texts(dirs: Iterable[Path], stats: Counter, exclude: Iterable[str] = (),
         for doc in read_standoff_dir(d):
             key = _ge_key(doc.id)
             if key in excluded:
-                raise ConfigError(f"{d}/{doc.id} is a development or held-out document")
+                raise ConfigError(f"{d}/{doc.id} is a development document or a held-out one")
             if key in seen:
                 stats["duplicate_documents"] += 1
                 continue
