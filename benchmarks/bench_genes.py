@@ -2,7 +2,7 @@
 
     python benchmarks/bench_genes.py [--old models/relx_bio_sm] [--new runs/<run>/model-best]
         [--genes ../shared/corpora/genes] [--shared ../shared] [--external] [--json out.json]
-        [--parts ner grounding biored] [--biored-split dev|fit]
+        [--parts ner grounding biored] [--biored-split dev|fit|fit-held]
 
 Each model is a spaCy pipeline directory (the shipped pipeline, an assembled candidate or a
 ``spacy train`` output); only its tokenizer and ``ner`` run. Sets scored (PROTEIN spans
@@ -15,7 +15,9 @@ against gold, :func:`relx.parse.ner.score_spans`, exact and overlap P/R/F1):
   ``Protein_family_or_group`` in relx's output, :func:`relx.parse.paper_mentions.mention_type`,
   the distinction GE's annotation makes), ``bc2gm_devel`` (``GENE``; ``bc2gm_devel_alt`` also accepts
   the ``ALTGENE`` boundaries, as the BioCreative II scorer does), ``cg_devel``
-  (``Gene_or_gene_product``), ``craft_devel`` (``PR``, 7 full texts);
+  (``Gene_or_gene_product``), ``craft_devel`` (``PR``, 7 full texts), ``biored_fit_held``
+  (BioRED train's fit-split held-out part, ``sha1(pmid) % 5 == 1``, ``GeneOrGeneProduct``;
+  title + space + abstract as relx reads them; when ``../shared`` has BioRED);
 - external, only with ``--external``: ``pc_test`` (BioNLP-ST 2013 PC test,
   ``Gene_or_gene_product`` + ``Complex``), ``loctext`` (all 100 abstracts, ``protein``).
 
@@ -49,6 +51,7 @@ from relx.parse.ner import CharSpan, gold_spans, score_spans  # noqa: E402
 from relx.parse.ner_corpora import (  # noqa: E402
     EXTERNAL_CORPORA,
     TRAIN_CORPORA,
+    biored_docs,
     dev_docs,
     excluded_pmids,
     famplex_pattern,
@@ -58,7 +61,7 @@ from relx.parse.ner_corpora import (  # noqa: E402
 from relx.parse.paper_mentions import mention_span, mention_type  # noqa: E402
 
 DEV_SETS = ("ge11_devel", "ge11_devel_famplex", "ge11_devel_proteins", "bc2gm_devel",
-            "bc2gm_devel_alt", "cg_devel", "craft_devel")
+            "bc2gm_devel_alt", "cg_devel", "craft_devel", "biored_fit_held")
 EXTERNAL_SETS = ("pc_test", "loctext")
 FIGURES = ("precision", "recall", "f1", "precision_overlap", "recall_overlap", "f1_overlap")
 
@@ -131,6 +134,12 @@ def load_sets(shared: Path, genes: Path, external: bool) -> dict[str, tuple]:
     craft = split_docs(genes, "craft", "devel")
     sets["craft_devel"] = ([d["text"] for d in craft],
                            [gold_spans_jsonl(d, {"PR"}) for d in craft], None)
+    biored = shared / "corpora" / "biored" / "Train.PubTator.gz"
+    if biored.exists():
+        docs = biored_docs(biored, "fit-held", excluded["kept"])
+        sets["biored_fit_held"] = ([d["text"].replace("\n", " ", 1) for d in docs],
+                                   [gold_spans_jsonl(d, {"GeneOrGeneProduct"}) for d in docs],
+                                   None)
     if external:
         for name, key in (("bionlp13pc", "pc_test"), ("loctext", "loctext")):
             spec = EXTERNAL_CORPORA[name]
@@ -216,7 +225,7 @@ def main(argv: list[str] | None = None) -> None:
                     default=["ner", "grounding"],
                     help="what to measure (default: ner and grounding; biored: gene naming "
                          "and end-to-end gene pairs on BioRED train, lab/genes/biored.py)")
-    ap.add_argument("--biored-split", choices=("dev", "fit"), default="dev",
+    ap.add_argument("--biored-split", choices=("dev", "fit", "fit-held"), default="dev",
                     help="BioRED train split for --parts biored (docs/genes.md: dev is scored "
                          "for reporting only)")
     a = ap.parse_args(argv)

@@ -22,7 +22,7 @@ from relx import __version__
 from relx.parse.compact_pipeline import compact_pipeline
 from relx.parse.pipeline import DEFAULT_PIPELINE, _register_scispacy
 
-PIPELINE_VERSION = "0.4.1"  # 0.3.0: parser fine-tuned with GENIA weighted 8x (configs/parser-finetune.cfg)
+PIPELINE_VERSION = "0.5.0"  # 0.3.0: parser fine-tuned with GENIA weighted 8x (configs/parser-finetune.cfg)
 # 0.3.1: NER tok2vec width 64 (configs/ner.cfg), same F1, 30% faster; parser unchanged
 # 0.3.2: 0.3.1 saved compact (relx.parse.compact_pipeline: packed weights, no strings.json
 #        entries, alphabetic lemma index), 25.0 -> 20.4 MB; byte-identical parses
@@ -30,13 +30,17 @@ PIPELINE_VERSION = "0.4.1"  # 0.3.0: parser fine-tuned with GENIA weighted 8x (c
 #        train-ner-genes), parser side unchanged: the same parses as 0.3.2
 # 0.4.1: 0.4.0's NER with an entity-start bias of 0.5 chosen on dev (docs/genes.md, round
 #        2b; python -m lab.genes.ner_bias write), parser side unchanged
-SAME_PARSES_AS = ["0.4.0", "0.3.2", "0.3.1"]  # versions that parse exactly as this one (relx.parse.views)
+# 0.5.0: 0.4.1's NER trained 2000 more steps with BioRED train's fit split added (docs/genes.md,
+#        NER round 3b; make train-ner-genes-r3), the same start bias; parser side unchanged
+SAME_PARSES_AS = ["0.4.1", "0.4.0", "0.3.2", "0.3.1"]  # versions that parse exactly as this one (relx.parse.views)
 SPACY_VERSIONS = ">=3.7.5,<3.9.0"
 
 
 NER_SOURCES = ["BioNLP-ST GE 2009/2011 train .a1 (x2)", "AIMed, BioInfer, IEPA entities",
                "BC2GM train GENE", "JNLPBA protein",
-               "BioNLP-ST 2013 CG train Gene_or_gene_product (x4)", "CRAFT v5 train PR (x0.3)"]
+               "BioNLP-ST 2013 CG train Gene_or_gene_product (x4)", "CRAFT v5 train PR (x0.3)",
+               "BioRED train fit split GeneOrGeneProduct (240 abstracts, x4; fine-tuned from "
+               "0.4.1's NER)"]
 #: what --parser may already hold (a shipped pipeline): replaced, not duplicated
 REPLACED = ("pysbd_sentencizer", "relx_sentencizer", "ner", "abbreviation_detector")
 

@@ -175,7 +175,9 @@ def test_grounded_arguments_and_html_report(run) -> None:
     assert all("norm_ids" not in a or not a["norm_ids"]
                for e in evs for a in e["arguments"] if a["kind"] == "event")
     stat5 = [a for a in proteins if a["text"] == "STAT5"]
-    assert stat5 and stat5[0]["norm_ids"][:2] == ["FPLX:STAT5", "HGNC:11366"]
+    # the family's learned member (relx.genes.members: STAT5A) first, the family second
+    assert stat5 and stat5[0]["norm_ids"][:2] == ["HGNC:11366", "FPLX:STAT5"]
+    assert stat5[0]["ncbi_ids"][0] == "NCBIGene:6776"
     page = lxml.html.fromstring((inp.parent / "report.html").read_text(encoding="utf-8"))
     assert len(page.xpath("//table[@id='relations']/tbody/tr")) == len(evs)
     edges = page.xpath("//svg//*[contains(concat(' ',@class,' '),' edge ')]")

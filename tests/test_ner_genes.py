@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections import Counter
 from pathlib import Path
@@ -12,6 +13,9 @@ from relx.errors import ConfigError
 from relx.parse.ner_corpora import (
     TRAIN_CORPORA,
     CorpusSpec,
+    biored_docs,
+    biored_part,
+    biored_pieces,
     doc_spans,
     excluded_pmids,
     famplex_missing,
@@ -20,6 +24,7 @@ from relx.parse.ner_corpora import (
     norm_pmid,
     parse_weights,
     pieces,
+    read_pubtator,
     weighted,
 )
 from tests.conftest import SHARED
@@ -213,3 +218,95 @@ def test_real_exclusions(real_excluded):
         GENES, ex, {"bc2gm": 0, "craft": 0, "bionlp13cg": 0, "jnlpba": 1}, stats))
     j = stats["jnlpba"]
     assert j["dropped_pmid"] >= 150 + 797 and n == j["pieces_written"] > 0
+
+
+# -- BioRED (issue 50, NER round 3) ------------------------------------------------------------
+
+def _pubtator(path: Path) -> Path:
+    """Three documents: 101 fit-train, 102 fit-held, 100 dev (sha1 % 5 = 0); 103 fit-train
+    but kept (a BioRED Dev/Test PMID)."""
+    lines = []
+    for pmid in ("101", "102", "100", "103"):
+        title, abstract = "HNF-6 and diabetes.", "Insulin binds INSR; glucose V600E."
+        lines += [f"{pmid}|t|{title}", f"{pmid}|a|{abstract}"]
+        off = len(title) + 1
+        lines += [f"{pmid}\t0\t5\tHNF-6\tGeneOrGeneProduct\t3175",
+                  f"{pmid}\t10\t18\tdiabetes\tDiseaseOrPhenotypicFeature\tD003920",
+                  f"{pmid}\t{off}\t{off + 7}\tInsulin\tGeneOrGeneProduct\t3630",
+                  f"{pmid}\t{off + 14}\t{off + 18}\tINSR\tGeneOrGeneProduct\t3643",
+                  f"{pmid}\t{off + 20}\t{off + 27}\tglucose\tChemicalEntity\tD005947",
+                  f"{pmid}\t{off + 28}\t{off + 33}\tV600X\tSequenceVariant\trs1",  # mismatch
+                  f"{pmid}\tBind\t3630\t3643\tNovel", ""]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(gzip.compress("\n".join(lines).encode("utf-8")))
+    return path
+
+
+def test_biored_parts_are_the_registered_hash():
+    assert [biored_part(p) for p in ("100", "101", "102")] == ["dev", "fit-train", "fit-held"]
+    parts = Counter(biored_part(str(p)) for p in range(1000, 6000))
+    assert 900 < parts["dev"] < 1100 and 900 < parts["fit-held"] < 1100
+
+
+def test_read_pubtator_title_newline_abstract(tmp_path):
+    stats: Counter = Counter()
+    docs = read_pubtator(_pubtator(tmp_path / "b.gz"), stats)
+    assert [d["pmid"] for d in docs] == ["101", "102", "100", "103"]
+    d = docs[0]
+    assert d["text"] == "HNF-6 and diabetes.\nInsulin binds INSR; glucose V600E."
+    assert [d["text"][m["start"]:m["end"]] for m in d["mentions"]] == [
+        "HNF-6", "diabetes", "Insulin", "INSR", "glucose"]
+    assert stats["mention_mismatch"] == 4
+
+
+def test_biored_docs_never_dev_and_drop_kept(tmp_path):
+    path = _pubtator(tmp_path / "b.gz")
+    stats: Counter = Counter()
+    assert [d["pmid"] for d in biored_docs(path, "fit-train", {"103"}, stats)] == ["101"]
+    assert stats["dropped_kept_pmid"] == 1
+    assert [d["pmid"] for d in biored_docs(path, "fit-held", set())] == ["102"]
+    with pytest.raises(ConfigError, match="development split"):
+        biored_docs(path, "dev", set())
+    stats = Counter()
+    got = list(biored_pieces(path, "fit-train", {"103"}, 2, stats))
+    # title and abstract pieces, twice; genes only (diabetes, glucose outside)
+    assert [(t, spans) for t, spans, _ in got[::2]] == [
+        ("HNF-6 and diabetes.", [(0, 5)]),
+        ("Insulin binds INSR; glucose V600E.", [(0, 7), (14, 18)])]
+    assert len(got) == 4 and stats["mentions"] == 3
+
+
+@pytest.mark.slow
+def test_build_with_biored(tmp_path):
+    pytest.importorskip("spacy")
+    pytest.importorskip("scispacy")
+    from spacy.tokens import DocBin
+
+    from relx.parse.ner import blank_nlp, build_ner_corpus
+    from tests.test_ner import _fake_shared
+
+    shared = _fake_shared(tmp_path / "shared")
+    biored = _pubtator(shared / "corpora" / "biored" / "Train.PubTator.gz")
+    (shared / "corpora" / "biored" / "kept-pmids.txt").write_text("103\n")
+    plain = build_ner_corpus(shared, tmp_path / "plain")
+    stats = build_ner_corpus(shared, tmp_path / "out", biored=biored, biored_weight=3)
+    assert stats["biored"]["documents"] == 1 and stats["biored"]["dropped_kept_pmid"] == 1
+    assert stats["biored"]["pieces_written"] == 6 and stats["biored_dev"]["documents"] == 1
+    assert stats["train_docs"] == plain["train_docs"] + 6
+    assert stats["dev_docs"] == plain["dev_docs"] + 2
+    nlp = blank_nlp()
+    dev = list(DocBin().from_disk(tmp_path / "out" / "dev.spacy").get_docs(nlp.vocab))
+    assert [e.text for e in dev[-1].ents] == ["Insulin", "INSR"]
+    assert all(t.ent_iob_ == "O" for t in dev[-1] if t.text == "glucose")
+
+
+def test_real_biored_parts():
+    path = SHARED / "corpora" / "biored" / "Train.PubTator.gz"
+    if not path.exists():
+        pytest.skip("BioRED train not in ../shared")
+    from relx.parse.ner_corpora import kept_pmids
+
+    kept = kept_pmids(SHARED)
+    train, held = biored_docs(path, "fit-train", kept), biored_docs(path, "fit-held", kept)
+    assert len(train) + len(held) == 314 and 60 < len(held) < 100
+    assert not kept & {d["pmid"] for d in train + held}

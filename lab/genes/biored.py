@@ -1,6 +1,6 @@
 """Gene naming on BioRED's training split: mentions, ids by species, end-to-end gene pairs.
 
-    python -m lab.genes.biored [--split dev|fit|all] [--shared ../shared] [--json out.json]
+    python -m lab.genes.biored [--split dev|fit|all|fit-train|fit-held] [--shared ../shared] [--json out.json]
         [--errors errors.tsv]
 
 The protocol is registered in docs/genes.md ("Naming genes on today's annotation"): a PMID is
@@ -53,6 +53,11 @@ def in_dev(pmid: str) -> bool:
     return int(hashlib.sha1(pmid.encode("ascii")).hexdigest(), 16) % 5 == 0
 
 
+#: splits of read_biored: the registered dev / fit split, all, and the fit split's two NER
+#: parts (``relx.parse.ner_corpora.biored_part``: ``fit-held`` = ``sha1(pmid) % 5 == 1``)
+SPLITS = ("dev", "fit", "all", "fit-train", "fit-held")
+
+
 @dataclass
 class GoldMention:
     start: int
@@ -70,8 +75,10 @@ class GoldDoc:
 
 
 def read_biored(shared: str | Path | None = None, split: str = "dev") -> list[GoldDoc]:
-    """BioRED train's documents of ``split`` (``dev``, ``fit`` or ``all``), kept PMIDs
-    dropped, with their gene mentions and gene--gene relation pairs."""
+    """BioRED train's documents of ``split`` (:data:`SPLITS`), kept PMIDs dropped, with
+    their gene mentions and gene--gene relation pairs."""
+    from relx.parse.ner_corpora import biored_part
+
     base = shared_dir(shared) / "corpora" / "biored"
     kept = set((base / "kept-pmids.txt").read_text().split())
     docs: dict[str, GoldDoc] = {}
@@ -100,7 +107,8 @@ def read_biored(shared: str | Path | None = None, split: str = "dev") -> list[Go
         if a in gene_ids and b in gene_ids and a != b:
             d.gene_pairs.add(frozenset((a, b)))
     want = {"dev": lambda p: in_dev(p), "fit": lambda p: not in_dev(p),
-            "all": lambda p: True}[split]
+            "all": lambda p: True, "fit-train": lambda p: biored_part(p) == "fit-train",
+            "fit-held": lambda p: biored_part(p) == "fit-held"}[split]
     return [d for p, d in docs.items() if p not in kept and want(p)]
 
 
@@ -286,12 +294,12 @@ def markdown(rep: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", choices=("dev", "fit", "all"), default="fit")
+    ap.add_argument("--split", choices=SPLITS, default="fit")
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--errors", type=Path, help="write the id errors here (fit split only)")
     a = ap.parse_args(argv)
-    if a.errors and a.split != "fit":
+    if a.errors and a.split not in ("fit", "fit-train", "fit-held"):
         ap.error("errors are read on the fit split only (docs/genes.md)")
     tally = evaluate(read_biored(a.shared, a.split), shared=a.shared)
     rep = {"split": a.split, **tally.report()}

@@ -279,7 +279,7 @@ def ge_texts(dirs: Iterable[Path], stats: Counter, exclude: Iterable[str] = (),
         for doc in read_standoff_dir(d):
             key = _ge_key(doc.id)
             if key in excluded:
-                raise ConfigError(f"{d}/{doc.id} is a development document")
+                raise ConfigError(f"{d}/{doc.id} is a development document or a held-out one")
             if key in seen:
                 stats["duplicate_documents"] += 1
                 continue
@@ -323,7 +323,8 @@ def _annotated(nlp: Language, piece: tuple, stats: Counter, misaligned: str) -> 
 def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
                      protein_splits: bool = True, full_text_repeat: int = 3,
                      genes: Path | None = None, weights: dict[str, float] | None = None,
-                     famplex: bool = True, ge_repeat: int = 1) -> dict:
+                     famplex: bool = True, ge_repeat: int = 1,
+                     biored: Path | None = None, biored_weight: float = 4.0) -> dict:
     """Write ``train.spacy`` (GE 2011+2009 train, AIMed, BioInfer, IEPA) and ``dev.spacy``
     (GE 2011 devel) to ``out``, with ``stats.json``; return the statistics.
 
@@ -340,6 +341,11 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
     overlapping documents and, with ``famplex``, marks FamPlex family/complex names in the
     GE and PPI documents as missing annotation (:mod:`relx.parse.ner_corpora`,
     ``docs/genes.md``).
+
+    ``biored``: BioRED's ``Train.PubTator.gz``; adds its fit split's training part
+    (``biored_weight`` times) to ``train.spacy`` and its held-out part to ``dev.spacy``
+    (``GeneOrGeneProduct`` -> ``PROTEIN``; the development split is never read; ``docs/genes.md``,
+    NER round 3). BioRED's kept PMIDs (its Dev/Test) are removed from every corpus.
     """
     shared, out = Path(shared), Path(out)
     ge = shared / "corpora" / "bionlp-st-ge"
@@ -355,10 +361,10 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
                              "label": LABEL}
     counters: dict[str, Counter] = {}
     pattern = None
-    excluded: dict[str, set[str]] = {"external": set()}
-    if genes is not None:
-        from relx.parse import ner_corpora as nc
+    from relx.parse import ner_corpora as nc
 
+    excluded: dict[str, set[str]] = {"external": set(), "kept": nc.kept_pmids(shared)}
+    if genes is not None:
         excluded = nc.excluded_pmids(shared, Path(genes))
         if famplex:
             pattern = nc.famplex_pattern(shared / "lexicons" / "famplex")
@@ -372,12 +378,15 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
 
     c = counters.setdefault("ge_train", Counter())
     ge_pieces = list(ge_texts([ge / "2011" / "train", ge / "2009" / "train"], c,
-                              [*dev_ids, *excluded["external"]], full_text_repeat))
+                              [*dev_ids, *excluded["external"], *excluded["kept"]],
+                              full_text_repeat))
     train = _docbin(nlp, fam(ge_pieces * ge_repeat, c), c, misaligned)
     for name in PPI_CORPORA:
+        path = ppi / f"{name}-learning-format.xml.gz"
+        if excluded["kept"] & nc._ppi_pmids(path):
+            raise ConfigError(f"{path} holds BioRED Dev/Test documents (kept-pmids.txt)")
         c = counters.setdefault(name, Counter())
-        db = _docbin(nlp, fam(ppi_texts([ppi / f"{name}-learning-format.xml.gz"], c), c), c,
-                     misaligned)
+        db = _docbin(nlp, fam(ppi_texts([path], c), c), c, misaligned)
         train.merge(db)
     c = counters.setdefault("ge_dev", Counter())
     dev = _docbin(nlp, ge_texts([dev_dir], c), c, misaligned)
@@ -387,6 +396,15 @@ def build_ner_corpus(shared: Path, out: Path, *, misaligned: str = "missing",
             train.add(_annotated(nlp, piece, counters[name], misaligned))
         for name, piece in nc.gene_dev_pieces(Path(genes), excluded, counters):
             dev.add(_annotated(nlp, piece, counters[name], misaligned))
+    if biored is not None:
+        stats.update(biored=str(biored), biored_weight=biored_weight)
+        c = counters.setdefault("biored", Counter())
+        for piece in nc.biored_pieces(Path(biored), "fit-train", excluded["kept"],
+                                      biored_weight, c):
+            train.add(_annotated(nlp, piece, c, misaligned))
+        c = counters.setdefault("biored_dev", Counter())
+        for piece in nc.biored_pieces(Path(biored), "fit-held", excluded["kept"], 1, c):
+            dev.add(_annotated(nlp, piece, c, misaligned))
     train.to_disk(out / "train.spacy")
     dev.to_disk(out / "dev.spacy")
     total: Counter = Counter()
@@ -502,6 +520,11 @@ def build_cmd(
              "annotation")] = True,
     ge_repeat: Annotated[int, typer.Option(
         help="repeat every GE training piece this often")] = 1,
+    biored: Annotated[Path | None, typer.Option(
+        help="BioRED Train.PubTator.gz: train on its fit split's training part, hold out "
+             "its fit-held part as dev (docs/genes.md, NER round 3)")] = None,
+    biored_weight: Annotated[float, typer.Option(
+        help="with --biored: repeats of its training part")] = 4.0,
 ) -> None:
     """Write the spaCy NER training/dev corpora (train.spacy, dev.spacy, stats.json)."""
     from relx.parse.ner_corpora import parse_weights
@@ -509,7 +532,8 @@ def build_cmd(
     stats = build_ner_corpus(shared, out, misaligned=misaligned, protein_splits=protein_splits,
                              full_text_repeat=full_text_repeat, genes=genes,
                              weights=parse_weights(weights), famplex=famplex,
-                             ge_repeat=ge_repeat)
+                             ge_repeat=ge_repeat, biored=biored,
+                             biored_weight=biored_weight)
     typer.echo(json.dumps(stats, indent=1))
 
 
@@ -545,3 +569,7 @@ def evaluate_cmd(
     typer.echo(f"overlap  P {scores['precision_overlap']:.4f}  "
                f"R {scores['recall_overlap']:.4f}  F1 {scores['f1_overlap']:.4f}")
 
+
+
+if __name__ == "__main__":   # python -m relx.parse.ner build ... (the Makefile)
+    ner_app()

@@ -17,6 +17,13 @@ only, spans matching a FamPlex family/complex name (*NF-kappaB*, *AP-1*, *PKC*) 
 no gold mention are missing annotation (:func:`famplex_pattern`), so GE's negatives do not
 fight the other corpora, which tag families and complexes.
 
+BioRED train (``--biored <Train.PubTator.gz>``, issue 50, ``docs/genes.md`` "NER round 3"):
+``GeneOrGeneProduct`` mentions are ``PROTEIN``, every other type is outside. Only its *fit*
+split is read (:func:`biored_part`: the registered development split, ``sha1(pmid) % 5 ==
+0``, never); the fit split's ``sha1(pmid) % 5 == 1`` part is held out as a dev set, the rest
+is trained on. The PMIDs of BioRED's ``kept-pmids.txt`` (its Dev/Test documents,
+``corpora/biored/kept-pmids.txt``) are removed from every training and dev corpus.
+
     relx ner build --shared ../shared --genes ../shared/corpora/genes \\
         --weights bc2gm=0.5,craft=0.3 --out runs/ner-genes/corpus
 """
@@ -69,6 +76,9 @@ DEFAULT_WEIGHTS = {"bc2gm": 0.5, "jnlpba": 1.0, "bionlp13cg": 2.0, "craft": 0.3}
 _GENERIC = re.compile(r"^[^A-Z0-9]*$")
 _CASE_CUT = re.compile(r"(?<=[a-z])(?=[A-Z0-9])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])")
 _SEP = r"[\s\-]?"
+BIORED_SPEC = CorpusSpec(frozenset({"GeneOrGeneProduct"}))
+#: BioRED fit-split parts: trained on / held out as a dev set (docs/genes.md, NER round 3)
+BIORED_PARTS = ("fit-train", "fit-held")
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -99,12 +109,21 @@ def _ppi_pmids(path: Path) -> set[str]:
     return {norm_pmid(m) for m in re.findall(r'<document[^>]*?(?:origId|PMID)="(\d+)"', text)}
 
 
+def kept_pmids(shared: Path) -> set[str]:
+    """BioRED's Dev/Test PMIDs (``corpora/biored/kept-pmids.txt``; empty when absent)."""
+    path = Path(shared) / "corpora" / "biored" / "kept-pmids.txt"
+    if not path.exists():
+        return set()
+    return {norm_pmid(p) for p in path.read_text(encoding="ascii").split()} - {None}
+
+
 def excluded_pmids(shared: Path, genes: Path) -> dict[str, set[str]]:
     """PMID sets: ``ge_devel``, ``dev`` (BC2GM devel, CG devel), ``external`` (PC, LocText,
-    every split), ``ge_train`` (GE 2009/2011 train) and ``ppi`` (AIMed, BioInfer, IEPA)."""
+    every split), ``ge_train`` (GE 2009/2011 train), ``ppi`` (AIMed, BioInfer, IEPA) and
+    ``kept`` (BioRED Dev/Test, :func:`kept_pmids`)."""
     ge = Path(shared) / "corpora" / "bionlp-st-ge"
     out: dict[str, set[str]] = {"ge_devel": set(), "dev": set(), "external": set(),
-                                "ge_train": set(), "ppi": set()}
+                                "ge_train": set(), "ppi": set(), "kept": kept_pmids(shared)}
     out["ge_devel"] = {norm_pmid(p.stem) for p in (ge / "2011" / "devel").glob("*.txt")}
     for y in ("2009", "2011"):
         out["ge_train"] |= {norm_pmid(p.stem) for p in (ge / y / "train").glob("*.txt")}
@@ -254,7 +273,8 @@ def gene_training_pieces(genes: Path, excluded: dict[str, set[str]],
     if unknown:
         raise ConfigError(f"unknown gene corpora in weights: {sorted(unknown)}; "
                           f"known: {sorted(TRAIN_CORPORA)}")
-    drop = excluded["ge_devel"] | excluded["dev"] | excluded["external"]
+    drop = (excluded["ge_devel"] | excluded["dev"] | excluded["external"]
+            | excluded.get("kept", set()))
     for name, spec in TRAIN_CORPORA.items():
         w = weights.get(name, DEFAULT_WEIGHTS.get(name, 1.0))
         if not w:
@@ -272,7 +292,8 @@ def gene_dev_pieces(genes: Path, excluded: dict[str, set[str]],
     """``("<corpus>_dev", piece)``: the ``dev`` split of each :data:`TRAIN_CORPORA` corpus
     that has one, without documents of relx's training data (GE train, PPI) or of the
     external corpora."""
-    drop = excluded["ge_train"] | excluded["ppi"] | excluded["external"]
+    drop = (excluded["ge_train"] | excluded["ppi"] | excluded["external"]
+            | excluded.get("kept", set()))
     for name, spec in TRAIN_CORPORA.items():
         if spec.dev:
             c = counters.setdefault(f"{name}_dev", Counter())
@@ -282,10 +303,80 @@ def gene_dev_pieces(genes: Path, excluded: dict[str, set[str]],
 
 def dev_docs(genes: Path, excluded: dict[str, set[str]], name: str) -> list[dict]:
     """The dev documents of ``name`` after the PMID removal (the benchmark's dev sets)."""
-    drop = excluded["ge_train"] | excluded["ppi"] | excluded["external"]
+    drop = (excluded["ge_train"] | excluded["ppi"] | excluded["external"]
+            | excluded.get("kept", set()))
     spec = TRAIN_CORPORA[name]
     split = spec.dev or "devel"
     return [d for d in split_docs(genes, name, split) if norm_pmid(d.get("pmid")) not in drop]
+
+
+# -- BioRED (train split only) -----------------------------------------------------------------
+
+def _sha1_mod5(pmid: str) -> int:
+    return int(hashlib.sha1(pmid.encode("ascii")).hexdigest(), 16) % 5
+
+
+def biored_part(pmid: str) -> str:
+    """``dev`` (the registered development split, ``sha1(pmid) % 5 == 0``: never trained
+    on or used for selection), ``fit-held`` (``% 5 == 1``: the NER's held-out part of the
+    fit split) or ``fit-train``."""
+    r = _sha1_mod5(pmid)
+    return "dev" if r == 0 else "fit-held" if r == 1 else "fit-train"
+
+
+def read_pubtator(path: Path, stats: Counter | None = None) -> list[dict]:
+    """BioRED PubTator documents as JSONL-corpus dicts: ``text`` = title + newline +
+    abstract (PubTator's offsets count one character between them), ``mentions`` with
+    ``type`` the BioRED entity type. Mentions whose text differs from the span are dropped
+    (``mention_mismatch``)."""
+    stats = Counter() if stats is None else stats
+    docs: dict[str, dict] = {}
+    titles: dict[str, str] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            line = line.rstrip("\n")
+            head = line.split("|", 2)
+            if len(head) == 3 and head[1] in ("t", "a") and head[0].isdigit():
+                if head[1] == "t":
+                    titles[head[0]] = head[2]
+                else:
+                    docs[head[0]] = {"id": head[0], "pmid": head[0], "mentions": [],
+                                     "text": titles.pop(head[0]) + "\n" + head[2]}
+                continue
+            cols = line.split("\t")
+            if len(cols) == 6 and cols[1].isdigit() and cols[0] in docs:
+                s, e = int(cols[1]), int(cols[2])
+                if docs[cols[0]]["text"][s:e] != cols[3]:
+                    stats["mention_mismatch"] += 1
+                    continue
+                docs[cols[0]]["mentions"].append(
+                    {"start": s, "end": e, "text": cols[3], "type": cols[4]})
+    return list(docs.values())
+
+
+def biored_docs(path: Path, part: str, kept: set[str], stats: Counter | None = None
+                ) -> list[dict]:
+    """The BioRED documents of ``part`` (:data:`BIORED_PARTS`), ``kept`` PMIDs dropped.
+    The development split cannot be asked for."""
+    if part not in BIORED_PARTS:
+        raise ConfigError(f"BioRED part must be one of {BIORED_PARTS}, got {part!r} "
+                          "(the development split is never read for the NER)")
+    stats = Counter() if stats is None else stats
+    out = []
+    for doc in read_pubtator(path, stats):
+        if doc["pmid"] in kept:
+            stats["dropped_kept_pmid"] += 1
+        elif biored_part(doc["pmid"]) == part:
+            out.append(doc)
+    return out
+
+
+def biored_pieces(path: Path, part: str, kept: set[str], weight: float, stats: Counter
+                  ) -> Iterator[Piece]:
+    """Pieces of a BioRED ``part`` (``GeneOrGeneProduct`` -> ``PROTEIN``), ``weight``
+    times (see :func:`weighted`)."""
+    docs = biored_docs(path, part, kept, stats)
+    yield from weighted(corpus_pieces(docs, BIORED_SPEC, stats), weight, stats)
 
 
 def gold_spans_jsonl(doc: dict, types: Iterable[str]) -> set[CharSpan]:
