@@ -253,6 +253,37 @@ def _ncbi_entries(shared: Path, ids: set[str]) -> Iterator[tuple[str, str, str]]
         yield from (e for e in found if len(genes[normalize_key(e[0])]) <= NCBI_MAX_GENES)
 
 
+_MIR_SYMBOL = re.compile(r"^(?:MIR|Mir)(\d+[A-Za-z]?\d*|LET7[A-Z]\d*|let7[a-z]\d*)$")
+
+
+def _mirna_entries(shared: Path) -> tuple[list[tuple[str, str, str]], dict[str, str]]:
+    """(text, id, source) entries of the human and mouse microRNA genes (``MIR21``,
+    ``Mir146b``, ``MIRLET7A1``: HGNC/MGI ids from NCBI Gene, whose protein-only HGNC and
+    MGI entries leave them out), written as papers write them (``miR-21``,
+    ``microRNA-21``, ``let-7a``; a mouse ``Mir21a`` without a ``Mir21`` also as
+    ``miR-21``), and their symbols."""
+    entries: list[tuple[str, str, str]] = []
+    symbols: dict[str, str] = {}
+    for path, ns in _gene_info_paths(shared):
+        rows = [r for r in _read_gene_info(path) if r.get("type_of_gene") == "ncRNA"
+                and _MIR_SYMBOL.match(r.get("Symbol", ""))]
+        have = {r["Symbol"].lower() for r in rows}
+        for r in rows:
+            sym = r["Symbol"]
+            rest = _MIR_SYMBOL.match(sym).group(1).lower()
+            if rest.startswith("let7"):
+                names = [f"let-7{rest[4:]}", f"microRNA let-7{rest[4:]}"]
+            else:
+                names = [f"miR-{rest}", f"microRNA-{rest}"]
+                if ns == "MGI" and re.fullmatch(r"\d+a", rest) and f"mir{rest[:-1]}" not in have:
+                    names += [f"miR-{rest[:-1]}", f"microRNA-{rest[:-1]}"]
+            for cid in _xrefs(r.get("dbXrefs", ""), ns):
+                symbols[cid] = sym
+                entries.append((sym, cid, "symbol"))
+                entries += [(n, cid, "ncbi_synonym") for n in names]
+    return entries, symbols
+
+
 def _kept_rows(path: Path) -> tuple[list[tuple[str, str, str]], dict[str, str], list[str]]:
     """The rows of an earlier lexicon that are not NCBI's, as (form, id, source) entries,
     its ids' symbols and the sources its header names."""
@@ -380,6 +411,10 @@ def build_lexicon(
         gene_info = _gene_info_paths(shared)
         known = {c for _, c, _ in entries if c.startswith(("HGNC:", "MGI:"))}
         entries += list(_ncbi_entries(shared, known))
+        mirna, mirna_symbols = _mirna_entries(shared)
+        entries += mirna
+        for cid, symbol in mirna_symbols.items():
+            symbols.setdefault(cid, symbol)
         sources += [f"NCBI Gene {p.name}" for p, _ in gene_info]
     if keep is not None:
         kept, kept_symbols, kept_sources = _kept_rows(Path(keep))

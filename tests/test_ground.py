@@ -702,3 +702,17 @@ def test_tagged_families_are_typed_and_grounded_to_famplex_first() -> None:
     member = ground_document(doc, species=False).sentences[0].entities
     assert member[0].type == FAMILY_TYPE and member[0].norm_ids[:2] == ["HGNC:6871", "FPLX:ERK"]
     assert all(is_protein_type(e.type) and is_protein(e) for e in out)
+
+
+@pytest.mark.parametrize(("text", "taxon", "gene"), [
+    ("miR-21", None, "HGNC:31586"),                      # MIR21
+    ("microRNA-155", None, "HGNC:31542"),                # MIR155
+    ("miR-21", "NCBITaxon:10090", "MGI:2676885"),        # Mir21a: no plain Mir21 in mouse
+    ("miR-146b", "NCBITaxon:10090", "MGI:3629945"),      # Mir146b
+])
+def test_micro_rnas_are_named_with_their_genes(text: str, taxon: str | None, gene: str) -> None:
+    from relx.genes.document import resolve
+    from relx.genes.ncbi_gene import ncbi_ids
+
+    ids = resolve(text, taxon).ids
+    assert ids and ids[0] == gene and ncbi_ids(ids[:1])
