@@ -8,7 +8,6 @@ import pytest
 from relx.doc import Document, Entity, Sentence, Span
 from relx.errors import ConfigError
 from relx.genes.document import ground_document
-from relx.genes.lexicon import default_grounder
 from relx.genes.members import FamilyMembers, default_members, with_members
 
 
@@ -23,7 +22,7 @@ def test_a_family_gets_its_member_first_and_keeps_the_family() -> None:
     table = FamilyMembers({"FPLX:RAS": "HGNC:5173"}, {"FPLX:RAS": 0.5})
     doc = ground_document(_doc("Ras activates Raf in these cells.", "Ras"), members=False)
     assert doc.sentences[0].entities[0].norm_ids[0] == "FPLX:RAS"
-    out = with_members(doc, table, default_grounder()).sentences[0].entities[0]
+    out = with_members(doc, table).sentences[0].entities[0]
     assert out.norm_ids[:2] == ["HGNC:5173", "FPLX:RAS"]                    # HRAS
     before = doc.sentences[0].entities[0].norm_confidence
     assert out.norm_confidence == pytest.approx(before * 0.5, abs=1e-3)
@@ -39,6 +38,8 @@ def test_the_shipped_table_in_human_and_mouse() -> None:
     assert table.member("FPLX:no_such_family", None) is None
     human = ground_document(_doc("VEGF induces angiogenesis in patients.", "VEGF"))
     assert human.sentences[0].entities[0].norm_ids[:2] == ["HGNC:12680", "FPLX:VEGF"]
+    named = ground_document(_doc("ERK1/2 is active in patients.", "ERK1/2"))
+    assert named.sentences[0].entities[0].norm_ids[0] != "HGNC:6871"   # names its members
 
 
 def test_confidences_are_mapped_through_the_shipped_calibration() -> None:

@@ -458,7 +458,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         grounded = _rank_ungrounded(grounded, g, rank, to_ncbi)
     family = default_members() if members is None or members is True else members or None
     if family is not None:
-        grounded = with_members(grounded, family, g, to_ncbi)
+        grounded = with_members(grounded, family, to_ncbi)
     cmap = (default_confidence_map() if calibration is None or calibration is True
             else calibration or None)
     if cmap is not None:

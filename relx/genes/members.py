@@ -10,19 +10,22 @@ the family id stays second.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from importlib import resources
 from pathlib import Path
 
 from relx.doc import Document, Entity
 from relx.errors import ConfigError
-from relx.genes.lexicon import HUMAN, Grounder, with_entity_updates
+from relx.genes.lexicon import HUMAN, with_entity_updates
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.orthologs import Orthologs, default_orthologs
 
 __all__ = ["FamilyMembers", "default_members", "with_members"]
 
 MEMBERS_FORMAT = "relx-family-members/1"
+#: a coordination or range names the members itself (``ERK1/2``, ``Smad2 and 3``)
+_NAMES_MEMBERS = re.compile(r"/|,|&|\band\b|\bor\b|\d\s*-\s*\d")
 
 
 class FamilyMembers:
@@ -59,17 +62,17 @@ class FamilyMembers:
         return found[0] if len(found) == 1 else None
 
 
-def with_members(doc: Document, members: FamilyMembers, grounder: Grounder,
+def with_members(doc: Document, members: FamilyMembers,
                  ncbi: NcbiGene | None = None) -> Document:
-    """``doc`` with each gene mention written as a family name (``Ras``, not ``ERK1 and
-    2``, whose members the text names) whose best id is a family with a known member given
-    that member first (confidence times the member's share; ``ncbi_ids`` from ``ncbi``,
+    """``doc`` with each gene mention that names a family alone (``Ras``, ``GnRH``; not
+    ``ERK1 and 2`` or ``ERK1/2``, whose members the text names) whose best id is a family
+    with a known member given that member first (confidence times the member's share; ``ncbi_ids`` from ``ncbi``,
     default the shipped table)."""
 
     def update(e: Entity) -> dict[str, object]:
         if not e.norm_ids or not e.norm_ids[0].startswith("FPLX:"):
             return {}
-        if not grounder.is_family_name(e.text or doc.text[e.spans[0].start:e.spans[-1].end]):
+        if _NAMES_MEMBERS.search(e.text or doc.text[e.spans[0].start:e.spans[-1].end]):
             return {}
         m = members.member(e.norm_ids[0], e.taxon)
         if m is None:
