@@ -305,6 +305,20 @@ def render_grounding(runs: Path) -> list[str]:
             "([genes.md](genes.md)).", "", grounding_markdown(fig), ""]
 
 
+def render_naming(runs: Path) -> list[str]:
+    """Gene naming on BioRED train's development split, before and after issue 50, from
+    ``naming.json`` (``{"columns": {name: report}, "note": ...}``; reports of
+    ``benchmarks/bench_genes.py --parts biored``; protocol in docs/genes.md)."""
+    path = runs / "naming.json"
+    if not path.exists():
+        return []
+    r = json.loads(path.read_text())
+    from lab.genes.biored import compare_markdown
+
+    return ["## Naming genes: BioRED train, development split (issue 50)", "",
+            r["note"], "", compare_markdown(r["columns"]), ""]
+
+
 def render_events(runs: Path) -> list[str]:
     """GE event extraction, from ``ge-events.json`` (``python -m lab.ge evaluate``)."""
     f = runs / "ge-events.json"
@@ -454,6 +468,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
     lines += render_pipeline(runs)
     lines += render_genes(runs)
     lines += render_grounding(runs)
+    lines += render_naming(runs)
     lines += render_raw(raw or {}, results)
     lines += render_events(runs)
     lines += render_typed(runs)

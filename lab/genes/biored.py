@@ -274,22 +274,36 @@ def evaluate(docs: list[GoldDoc], extractor=None, ncbi: NcbiIds | None = None,
 
 def markdown(rep: dict) -> str:
     """The figures of :meth:`Tally.report` (plus ``split``) as a short markdown table."""
+    head = f"BioRED train, {rep.get('split', '?')} split\n\n"
+    return head + compare_markdown({"relx": rep})
+
+
+def rows(rep: dict) -> list[tuple[str, str]]:
+    """(figure, value) rows of one :meth:`Tally.report`."""
     m, ids = rep["mentions"], rep["ids"]
-    rows = [("gene mentions, exact P / R", f"{m['exact']['precision']:.3f} / "
-             f"{m['exact']['recall']:.3f}"),
-            ("gene mentions, overlap P / R", f"{m['overlap']['precision']:.3f} / "
-             f"{m['overlap']['recall']:.3f}")]
+    out = [("gene mentions, exact P / R", f"{m['exact']['precision']:.3f} / "
+            f"{m['exact']['recall']:.3f}"),
+           ("gene mentions, overlap P / R", f"{m['overlap']['precision']:.3f} / "
+            f"{m['overlap']['recall']:.3f}")]
     for sp in ("human", "mouse", "other"):
         if ids[sp]["found"]:
-            rows.append((f"{sp} mentions found: best id right",
-                         f"{ids[sp]['best_right']:.3f} of {ids[sp]['found']}"))
-    rows += [("found mentions without an id", f"{ids['no_id']:.3f}"),
-             ("gene pairs by NCBI Gene id, P / R / F1",
-              "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs"])),
-             ("the same with gold ids (ceiling), P / R / F1",
-              "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs_gold_ids"]))]
-    head = f"BioRED train, {rep.get('split', '?')} split\n\n| figure | relx |\n|---|---|\n"
-    return head + "\n".join(f"| {a} | {b} |" for a, b in rows)
+            out.append((f"{sp} mentions found: best id right",
+                        f"{ids[sp]['best_right']:.3f} of {ids[sp]['found']}"))
+    return out + [("found mentions without an id", f"{ids['no_id']:.3f}"),
+                  ("gene pairs by NCBI Gene id, P / R / F1",
+                   "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs"])),
+                  ("the same with gold ids (ceiling), P / R / F1",
+                   "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs_gold_ids"]))]
+
+
+def compare_markdown(reports: dict[str, dict]) -> str:
+    """Several reports (column name -> :meth:`Tally.report`) side by side, as markdown."""
+    names = list(reports)
+    columns = [dict(rows(r)) for r in reports.values()]
+    lines = ["| figure | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for figure, _ in rows(next(iter(reports.values()))):
+        lines.append(f"| {figure} | " + " | ".join(c.get(figure, "-") for c in columns) + " |")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
