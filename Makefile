@@ -7,7 +7,7 @@ PPI := $(SHARED)/corpora/ppi
 
 .PHONY: install test test-fast lint wheel demo results bench clean parser-corpus train-parser \
 	parser-corpus-g8 finetune-parser ner-corpus train-ner pipeline default-model event-model silver \
-	vectors hedging lexicon calibration gene-corpora ner-genes-corpus train-ner-genes bench-genes
+	vectors hedging lexicon gene-naming calibration gene-corpora ner-genes-corpus train-ner-genes bench-genes
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -204,6 +204,15 @@ hedging: install
 lexicon: install
 	$(BIN)/python -m lab.lexicon build --shared $(SHARED) --out relx/data/lexicon.tsv.gz \
 		$(if $(HGNC_NAMES),--hgnc-names $(HGNC_NAMES),--keep-rows relx/data/lexicon.tsv.gz)
+
+# relx/data/gene_ranker.json, family_members.json, confidence_calibration.json: the learned
+# parts of gene naming (relx.genes.ranker, .members, .confidence), fitted in this order on
+# BioRED train's fit split (docs/genes.md: the development split is never used)
+gene-naming: install
+	mkdir -p runs/names
+	$(BIN)/python -m lab.genes.ranker --shared $(SHARED) --report runs/names/ranker.json
+	$(BIN)/python -m lab.genes.family_members --shared $(SHARED)
+	$(BIN)/python -m lab.genes.confidence --shared $(SHARED) --report runs/names/confidence.json
 
 # every report behind docs/results.md (lab/results.py); a finished report is kept, so this
 # resumes
