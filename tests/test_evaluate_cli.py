@@ -149,6 +149,45 @@ def test_score_events_cli(tmp_path):
     assert r["recall"] == 0.0 and r["gold"] > 0
 
 
+def test_score_events_goes_on_past_an_unreadable_prediction(tmp_path):
+    """Issue 54: a predicted .a2 naming an id absent from the gold .a1 is reported (file,
+    line, reason), counted wrong, and the rest is scored; exit code 3."""
+    import shutil
+
+    from tests.conftest import FIXTURES
+    gold, pred, alone = tmp_path / "gold", tmp_path / "pred", tmp_path / "alone"
+    for d in (gold, pred, alone):
+        d.mkdir()
+    for name in ("st-mini", "ge-1"):
+        for ext in ("txt", "a1", "a2"):
+            shutil.copy(FIXTURES / f"{name}.{ext}", gold / f"{name}.{ext}")
+    for ext in ("txt", "a1", "a2"):
+        shutil.copy(FIXTURES / f"st-mini.{ext}", alone / f"st-mini.{ext}")
+    shutil.copy(gold / "st-mini.a2", pred / "st-mini.a2")
+    (pred / "ge-1.a2").write_text("T6\tBinding 0 11\tInteraction\n"
+                                  "E1\tBinding:T6 Theme:T1\n"
+                                  "E2\tBinding:T6 Theme:T99\n")
+    res = runner.invoke(app, ["score-events", "--gold", str(gold), "--pred", str(pred),
+                              "--json"])
+    assert res.exit_code == 3, res.output
+    assert "ge-1.a2: line 3: argument refers to unknown id 'T99'" in res.stderr
+    assert "1 of the predicted files could not be read" in res.stderr
+    r = json.loads(res.stdout)
+    ref = json.loads(runner.invoke(app, ["score-events", "--gold", str(alone), "--pred",
+                                         str(alone), "--json"]).stdout)
+    assert ref["f1"] == 1.0 and ref["gold"] > 0
+    assert r["unreadable"] == [{"file": str(pred / "ge-1.a2"), "where": "line 3",
+                                "error": "argument refers to unknown id 'T99'", "events": 2}]
+    assert r["gold"] == ref["gold"] + 5 and r["gold_match"] == ref["gold_match"]
+    assert r["pred"] == ref["pred"] + 2 and r["pred_match"] == ref["pred_match"]
+    assert r["per_type"]["Binding"]["pred"] == ref["per_type"]["Binding"]["pred"] + 2
+    res = runner.invoke(app, ["score-events", "--gold", str(gold), "--pred", str(pred)])
+    assert res.exit_code == 3 and "ALL" in res.stdout and "line 3" in res.stderr
+    (gold / "ge-1.a1").write_text("T1\tProtein 0 3\tnot the text\n")   # bad gold: exit 2
+    res = runner.invoke(app, ["score-events", "--gold", str(gold), "--pred", str(pred)])
+    assert res.exit_code == 2 and "ge-1.a1" in res.stderr
+
+
 @pytest.mark.slow
 def test_extra_training_pairs_join_every_fold_and_are_never_tested(tmp_path, corpus):
     from relx.ge.ppi_pairs import silver_ppi_documents

@@ -287,6 +287,41 @@ def test_real_documents_against_gold(run) -> None:
     assert r["pred"] > 0 and r["f1"] > 0.2
 
 
+def _events_by_mentions(inp: Path, out: Path, mentions: str | None) -> list[dict]:
+    args = ["extract", "--task", "events", str(inp), "--out", str(out), "--quiet"]
+    r = CliRunner().invoke(app, args + ([] if mentions is None else ["--mentions", mentions]))
+    assert r.exit_code == 0, r.output
+    return _events(out)
+
+
+def test_an_empty_a1_is_no_proteins_under_auto(tmp_path) -> None:
+    """Issue 54: a standoff document whose ``.a1`` is empty names no protein (its annotators
+    found none); ``--mentions auto`` must not run relx's tagger on it. Same events with and
+    without ``--mentions input``, on the fixture (whose text the tagger would give IL-2 and
+    STAT5 and a phosphorylation) and on GE 2011 devel's documents with an empty ``.a1``."""
+    inp = tmp_path / "in"
+    inp.mkdir()
+    empty = ["ge-no-proteins"]
+    for ext in ("txt", "a1"):
+        shutil.copy(FIXTURES / f"ge-no-proteins.{ext}", inp / f"ge-no-proteins.{ext}")
+        shutil.copy(FIXTURES / f"ge-1.{ext}", inp / f"ge-1.{ext}")
+    if GE_DEVEL.is_dir():
+        for a1 in sorted(GE_DEVEL.glob("*.a1")):
+            if a1.stat().st_size == 0:
+                shutil.copy(a1, inp / a1.name)
+                shutil.copy(a1.with_suffix(".txt"), inp / f"{a1.stem}.txt")
+                empty.append(a1.stem)
+        assert len(empty) == 12          # the 11 of GE 2011 devel
+    auto = _events_by_mentions(inp, tmp_path / "auto", None)
+    given = _events_by_mentions(inp, tmp_path / "input", "input")
+    assert auto == given and {e["document_id"] for e in auto} == {"ge-1"}
+    for name in empty:
+        assert (tmp_path / "auto" / "standoff" / f"{name}.a1").read_text() == ""
+        assert read_standoff(tmp_path / "auto" / "standoff" / f"{name}.txt").events == []
+    summary = json.loads((tmp_path / "auto" / "summary.json").read_text())
+    assert summary["mentions"] == "auto" and summary["documents"] == len(empty) + 1
+
+
 def test_models_lists_the_event_model_and_bad_options(tmp_path) -> None:
     from relx.model_store import installed_models
 

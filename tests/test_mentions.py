@@ -72,3 +72,20 @@ def test_both_is_refused_for_events(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["extract", str(inp), "--out", str(tmp_path / "o"),
                                    "--task", "events", "--mentions", "both"])
     assert res.exit_code == 2 and "--mentions" in res.output
+
+
+def test_auto_resolves_an_empty_annotation_file_to_the_inputs_own() -> None:
+    """Issue 54: a standoff document read with an empty ``.a1`` has zero mentions under
+    ``auto`` (its annotation file is there); a PubTator abstract without annotation lines
+    is an unannotated input, tagged."""
+    from relx.app.batch.chunks import mentions_for
+    from relx.io.registry import FORMATS, read
+
+    fixtures = Path(__file__).parent / "fixtures"
+    docs = list(read(fixtures / "ge-no-proteins.txt"))
+    assert len(docs) == 1 and not docs[0].sentences       # read as standoff, no entities
+    assert mentions_for("auto", "standoff", docs) == "input"
+    assert mentions_for("relx", "standoff", docs) == "relx"
+    assert mentions_for("auto", "pubtator", docs) == "relx"
+    assert mentions_for("auto", "txt", docs) == "relx"
+    assert FORMATS["standoff"].annotation_file and not FORMATS["pubtator"].annotation_file

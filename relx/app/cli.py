@@ -73,7 +73,8 @@ def extract(
         help="Event model for --types (default: the shipped ge-events).")] = None,
     mentions: Annotated[str, typer.Option(
         help="Whose protein mentions: 'auto' (an input's own when its format carries them: "
-             f"{', '.join(with_mentions())} -- every document of it, with or without; "
+             f"{', '.join(with_mentions())} -- every document of it, with or without; a "
+             "standoff .a1 even when empty; "
              "relx's tagger for the others), 'input', 'relx' "
              "(the tagger's only), 'both' (the input's, plus the tagger's that overlap none; "
              "ppi only). Recorded in summary.json.")] = "auto",

@@ -149,29 +149,38 @@ def score_events(
     task: Annotated[int, typer.Option(help="Shared-task task 1 (core) or 2 (sites, locations).")] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Print the scores as JSON.")] = False,
 ) -> None:
-    """Score predicted GENIA events against gold with the shared task's matching rules."""
+    """Score predicted GENIA events against gold with the shared task's matching rules.
+
+    A predicted file that cannot be read is named with its line and reason on stderr and
+    scored as wrong (its document's gold events missed, each of its event lines a wrong
+    prediction); the rest are scored and the exit code is 3. A bad gold folder exits 2."""
     import json
 
-    from relx.ge.evaluate import evaluate_events
-    from relx.io import read_standoff, read_standoff_dir
+    from relx.ge.evaluate import score_event_dirs
 
     try:
-        gold_docs = read_standoff_dir(gold)
-        preds = []
-        for g in gold_docs:
-            a2 = pred / f"{g.id}.a2"
-            txt = gold / f"{g.id}.txt"
-            preds.append(read_standoff(txt, a2_path=a2) if a2.exists()
-                         else read_standoff(txt, a2_path=None).model_copy(
-                             update={"triggers": [], "events": [], "modifications": [],
-                                         "equivs": [], "relations": []}))
-        res = evaluate_events(gold_docs, preds, matching=matching, task=task)
+        res = score_event_dirs(gold, pred, matching=matching, task=task)
     except RelxError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from None
+    bad = res["unreadable"]
+    for u in bad:      # markup off: file names and reasons may hold [brackets]
+        err.print(f"error: {u['file']}: {u['where']}: {u['error']}", markup=False,
+                  highlight=False)
     if json_out:
         typer.echo(json.dumps(res, indent=2))
-        return
+    else:
+        _print_event_scores(res, matching, task)
+    if bad:
+        err.print(f"{len(bad)} of the predicted files could not be read: scored as wrong "
+                  f"({sum(u['events'] for u in bad)} event lines counted as wrong "
+                  "predictions, their documents' gold events as missed)", markup=False,
+                  highlight=False)
+        raise typer.Exit(3)
+
+
+def _print_event_scores(res: dict, matching: str, task: int) -> None:
+    """The per-type table of :func:`relx.ge.evaluate.evaluate_events`' result."""
     t = Table(title=f"GE events, {matching} matching, task {task}")
     for col in ("type", "gold", "pred", "P", "R", "F1"):
         t.add_column(col, justify="left" if col == "type" else "right")

@@ -52,7 +52,9 @@ data: identical gold/matched/answer counts for every class, mode and task 1-3.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Literal
 
 from relx.doc import (
@@ -63,7 +65,7 @@ from relx.doc import (
     StandoffDocument,
     TextBound,
 )
-from relx.errors import ConfigError
+from relx.errors import ConfigError, ReaderError
 
 Matching = Literal["strict", "approx-span", "approx-recursive"]
 MATCHINGS: tuple[str, ...] = ("strict", "approx-span", "approx-recursive")
@@ -265,8 +267,12 @@ class _Tally:
 
 def evaluate_events(gold_docs: Iterable[StandoffDocument], pred_docs: Iterable[StandoffDocument],
                     matching: Matching = "approx-recursive", task: int = 1,
-                    modifications: bool = True) -> dict:
+                    modifications: bool = True,
+                    wrong: Mapping[str, int] | None = None) -> dict:
     """Score predicted against gold documents (paired by id; a missing prediction is empty).
+
+    ``wrong``: event type -> predictions counted as wrong on top of ``pred_docs``' (those
+    of a predicted file that could not be read: :func:`score_event_dirs`).
 
     Returns ``precision``, ``recall``, ``f1``, counts ``gold``, ``pred``, ``gold_match``,
     ``pred_match`` (``tp`` = ``gold_match``), ``per_type`` {each type and SVT, BIND, REG, ALL:
@@ -301,9 +307,58 @@ def evaluate_events(gold_docs: Iterable[StandoffDocument], pred_docs: Iterable[S
                  for t, g in sorted(g_mods)],
                 [(t, any(gt == t and m.event_match(p, g, nested=True) for gt, g in g_mods))
                  for t, p in sorted(p_mods)])
+    for type_, n in (wrong or {}).items():
+        events.counts.setdefault(type_, [0, 0, 0, 0])[2] += n
     per_type = events.report(GE_EVENT_TYPES, CLASSES)
     result: dict = dict(per_type["ALL"])
     result.update(matching=matching, task=task, per_type=per_type)
     if modifications:
         result["modifications"] = mods.report(MODIFICATION_TYPES, {})
+    return result
+
+
+def _event_lines(path: Path) -> Counter[str]:
+    """Event type -> distinct ``E`` lines of an ``.a2`` file read as loosely as it can be."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return Counter()
+    lines = {tuple(line.split("\t", 1)[1].split()) for line in text.splitlines()
+             if line.startswith("E") and "\t" in line and line.split("\t", 1)[1].strip()}
+    return Counter(fields[0].partition(":")[0] for fields in lines)
+
+
+def score_event_dirs(gold_dir: str | Path, pred_dir: str | Path,
+                     matching: Matching = "approx-recursive", task: int = 1) -> dict:
+    """Score the predicted ``.a2`` files of ``pred_dir`` against the gold folder (``.txt``,
+    ``.a1``, ``.a2``), paired by base name; a gold document without a predicted file
+    predicts nothing. A bad gold folder raises.
+
+    A predicted file that cannot be read (a malformed line, an argument naming an id that
+    is not in the gold ``.a1``...) does not stop the scoring: its document's gold events
+    count as missed and each of its distinct ``E`` lines as a wrong prediction of its type
+    (so a broken file never raises the score), and it is listed in the result's
+    ``unreadable``: [{``file``, ``where``, ``error``, ``events``}] (``events``: the
+    predictions counted wrong). Otherwise returns :func:`evaluate_events`'s result.
+    """
+    from relx.io.standoff import read_standoff, read_standoff_dir
+
+    gold_dir, pred_dir = Path(gold_dir), Path(pred_dir)
+    gold_docs = read_standoff_dir(gold_dir)
+    preds: list[StandoffDocument] = []
+    wrong: Counter[str] = Counter()
+    unreadable: list[dict] = []
+    for g in gold_docs:
+        a2 = pred_dir / f"{g.id}.a2"
+        if not a2.exists():
+            continue
+        try:
+            preds.append(read_standoff(gold_dir / f"{g.id}.txt", a2_path=a2))
+        except ReaderError as exc:
+            counted = _event_lines(a2)
+            wrong.update(counted)
+            unreadable.append({"file": exc.path, "where": exc.where, "error": exc.reason,
+                               "events": sum(counted.values())})
+    result = evaluate_events(gold_docs, preds, matching=matching, task=task, wrong=wrong)
+    result["unreadable"] = unreadable
     return result

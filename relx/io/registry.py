@@ -69,6 +69,13 @@ class Format:
     companions: tuple[str, ...] = ()
     write_suffixes: tuple[str, ...] = ()
 
+    @property
+    def annotation_file(self) -> bool:
+        """Its documents' mentions come from an annotation file that must be beside the
+        text (standoff ``.a1``): every document is annotated, an empty file meaning no
+        mentions (not "not annotated", as a PubTator abstract without annotation lines is)."""
+        return self.mentions and bool(self.companions)
+
     def confirms(self, ext: str, sample: Sample) -> bool:
         """Whether a file of suffix ``ext`` (one of :attr:`suffixes`) is of this format."""
         if ext in self.by_suffix:

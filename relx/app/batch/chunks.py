@@ -108,12 +108,15 @@ def _annotate(ex: Any, docs: list[Document], rec: dict[str, Any]) -> list[tuple]
 def mentions_for(mode: str, fmt: str | None, docs: Sequence[Document]) -> str:
     """The mentions an input's documents get. ``auto``: the input's own when its format
     carries mentions and its first chunk's documents bring some (then every document of it,
-    with or without), else relx's tagger's."""
+    with or without), or always when they come from an annotation file beside the text
+    (a standoff ``.a1``, even empty: zero mentions); else relx's tagger's."""
     if mode != "auto":
         return mode
     spec = FORMATS.get(fmt or "")
+    if spec is None or not spec.mentions:
+        return "relx"
     given = any(s.entities for d in docs for s in d.sentences)
-    return "input" if spec is not None and spec.mentions and given else "relx"
+    return "input" if given or spec.annotation_file else "relx"
 
 
 def process_chunk(unit: Unit, plan: RunPlan, extractor: Callable[[RunPlan], Any]
