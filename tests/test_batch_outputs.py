@@ -105,3 +105,18 @@ def test_the_bionlp_st_folders_license_and_readme_are_skipped():
     skipped: list[tuple[Path, str]] = []
     files = list_inputs([devel], skipped=skipped)
     assert files and {p.name for p, _ in skipped} == {"LICENSE", "README"}
+
+
+def test_a_symlink_to_a_file_elsewhere_is_an_input_under_its_own_name(tmp_path: Path):
+    from relx.app.batch.plan import input_keys
+
+    real, folder = tmp_path / "real", tmp_path / "in"
+    real.mkdir()
+    folder.mkdir()
+    (real / "jak-stat.txt").write_text((ROOT / "corpora/abstracts/jak-stat.txt").read_text())
+    (folder / "jak.txt").symlink_to(real / "jak-stat.txt")
+    assert input_keys([folder / "jak.txt"], [folder]) == ["jak.txt"]
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["extract", str(folder), "--out", str(out), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert json.loads((out / "summary.json").read_text())["documents"] >= 1

@@ -269,6 +269,18 @@ def _bounded(key: str) -> str:
     return f"{head}~{digest}"
 
 
+def _relative(f: Path, root: Path) -> str:
+    """``f``'s path under ``root`` as the user named them (a symlink in a folder keeps its
+    own name, wherever it points), else resolved, else its name."""
+    for a, b in ((Path(os.path.abspath(f)), Path(os.path.abspath(root))),
+                 (f.resolve(), root.resolve())):
+        try:
+            return a.relative_to(b).as_posix()
+        except ValueError:
+            continue
+    return f.name
+
+
 def input_keys(files: Sequence[Path], roots: Sequence[Path] | None = None) -> list[str]:
     """Output names: each input's path relative to its root (:func:`list_inputs`; default:
     its own folder), with ``%`` written ``%25`` and ``/`` written ``%2F`` (``a/b.txt`` ->
@@ -281,7 +293,7 @@ def input_keys(files: Sequence[Path], roots: Sequence[Path] | None = None) -> li
     keys: list[str] = []
     used: set[str] = set()
     for f, root in zip(files, roots, strict=True):
-        rel = f.resolve().relative_to(root.resolve()).as_posix()
+        rel = _relative(f, root)
         key = _bounded(rel.replace("%", "%25").replace("/", "%2F"))
         if key in used:
             digest = hashlib.sha256(str(f.resolve()).encode()).hexdigest()[:8]
