@@ -60,7 +60,8 @@ def test_resolve_grounds_the_name_inside(text: str, taxon: str | None, expected:
 
 def test_whole_mention_first() -> None:
     assert resolve("IL-6").span is None and resolve("IL-6").route == "lexicon"
-    assert resolve("miR-483", MOUSE).ids == ()   # not the alias "miR" of a mouse gene
+    # the microRNA gene Mir483, not a mouse gene with the alias "miR"
+    assert resolve("miR-483", MOUSE).ids == ("MGI:3619420",)
 
 
 def test_norm_span_in_document_offsets() -> None:
