@@ -295,6 +295,30 @@ def test_a_non_loopback_host_needs_a_token() -> None:
     assert res.returncode == 2 and "--token" in res.stderr
 
 
+def test_two_workers_share_the_port_and_stop_on_sigterm(server: Server) -> None:
+    port = _free_port()
+    proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--workers", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env(),
+                            cwd=ROOT)
+    srv = Server(port, proc, server.log)
+    pids: set[int] = set()
+    try:
+        deadline = time.time() + 600
+        while len(pids) < 2 and time.time() < deadline and proc.poll() is None:
+            try:
+                status, _, body = srv.call("GET", "/health")
+                pids.add(json.loads(body)["pid"])
+                if len(pids) == 1:
+                    assert srv.post_json("/extract", {"text": ABSTRACT})[0] == 200
+            except OSError:
+                time.sleep(0.5)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(120)
+    assert len(pids) == 2, proc.stderr.read().decode() if proc.stderr else ""
+    assert code == 0
+
+
 def test_zz_sigterm_drains_the_request_in_flight(server: Server) -> None:
     """Last (it stops the module's server): SIGTERM while a request is being extracted;
     the request still gets its answer, and the server exits 0."""

@@ -23,8 +23,9 @@ def serve(
              "localhost) needs --token.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     workers: Annotated[int, typer.Option(
-        min=1, help="Worker processes, forked after the models are loaded (they share the "
-                    "models' pages); each extracts one request at a time.")] = 1,
+        min=1, help="Worker processes sharing the port, each with its own copy of the "
+                    "models (loaded before it takes requests) and extracting one request at "
+                    "a time.")] = 1,
     task: Annotated[str, typer.Option(
         help="'ppi' (protein pairs: relations) or 'events' (GENIA events).")] = "ppi",
     model: Annotated[str | None, typer.Option(

@@ -25,7 +25,6 @@ from typing import Any
 import tornado.httpserver
 import tornado.httputil
 import tornado.netutil
-import tornado.process
 import tornado.web
 
 from relx.app.serve.service import (
@@ -248,25 +247,61 @@ def check_host(host: str, token: str | None) -> None:
 def serve(task: Task, *, host: str = "127.0.0.1", port: int = 8000, workers: int = 1,
           token: str | None = None, limits: Limits | None = None, model: str | None = None,
           log: Any = None) -> None:
-    """Bind, load the models, fork ``workers`` processes (after the load, so they share
-    its pages), and serve until SIGTERM or SIGINT, which drain: no new request is taken,
-    those in flight finish (up to :data:`DRAIN_SECONDS`)."""
+    """Bind, then in each of ``workers`` processes load the models and serve until SIGTERM
+    or SIGINT, which drain: no new request is taken, those in flight finish (up to
+    :data:`DRAIN_SECONDS`). Workers are forked before the load, not after it: the models
+    run on GNU OpenMP (numba's threading layer), which aborts a process forked after
+    using it, so each worker loads its own copy."""
     say = log or (lambda m: print(m, file=sys.stderr, flush=True))
     check_host(host, token)
     limits = limits or Limits()
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sockets = tornado.netutil.bind_sockets(port, host, family=family)
+    if workers > 1 and not _forked_worker(workers, say):
+        return   # the parent: its workers have exited
     started = time.time()
     if workers > 1:
         from relx.api import single_thread
 
-        single_thread()   # one compute thread per worker, set before the libraries' pools
+        single_thread()   # one compute thread per worker process
     service = Service(task, limits, model)
-    say(f"relx serve: {task.name} models loaded in {time.time() - started:.1f} s")
-    if workers > 1:
-        tornado.process.fork_processes(workers, max_restarts=100)
-    state = State(service, token)
-    asyncio.run(_run(state, sockets, limits, say, host, port))
+    say(f"relx serve: {task.name} models loaded in {time.time() - started:.1f} s "
+        f"(pid {os.getpid()})")
+    asyncio.run(_run(State(service, token), sockets, limits, say, host, port))
+
+
+def _forked_worker(workers: int, say: Any) -> bool:
+    """Fork ``workers`` children: True in a child; in the parent, SIGTERM and SIGINT are
+    passed on to the children, which are waited for, then False."""
+    children = []
+    for _ in range(workers):
+        pid = os.fork()
+        if pid == 0:
+            return True
+        children.append(pid)
+
+    def pass_on(signum: int, _frame: Any) -> None:
+        for pid in children:
+            try:
+                os.kill(pid, signum)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, pass_on)
+    signal.signal(signal.SIGINT, pass_on)
+    failed = 0
+    for pid in children:
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        failed += os.waitstatus_to_exitcode(status) != 0
+    if failed:
+        say(f"relx serve: {failed} of {workers} workers failed")
+        raise SystemExit(1)
+    return False
 
 
 async def _run(state: State, sockets: list[socket.socket], limits: Limits, say: Any,
