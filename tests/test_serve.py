@@ -289,6 +289,55 @@ def test_a_full_queue_is_503_with_retry_after(server: Server) -> None:
     assert status == 200
 
 
+def _wait_over(server: Server, job_id: str) -> dict:
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        status, _, body = server.call("GET", f"/jobs/{job_id}")
+        job = json.loads(body)
+        assert status == 200, job
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} not over")
+
+
+def test_a_job_runs_after_its_client_left_and_streams_its_records(server: Server) -> None:
+    docs = [{"id": f"j{k}", "text": ABSTRACT} for k in range(6)] + [
+        {"id": "huge", "text": "p53 " * 2000}]
+    # submitted on a connection closed at once: the job goes on
+    status, headers, out = server.post_json("/jobs", {"documents": docs})
+    assert status == 202 and headers["location"] == f"/jobs/{out['id']}", out
+    streamed: list[bytes] = []
+    t = threading.Thread(target=lambda: streamed.append(
+        server.call("GET", f"/jobs/{out['id']}/results")[2]))
+    t.start()
+    job = _wait_over(server, out["id"])
+    t.join(300)
+    assert job["state"] == "done" and job["documents"] == job["documents_done"] == 7
+    assert [e["document"] for e in job["errors"]] == ["huge"]
+    _, _, direct = server.call("POST", "/extract?format=jsonl",
+                               json.dumps({"documents": docs}).encode(),
+                               {"Content-Type": "application/json"})
+    assert streamed[0] == direct and streamed[0].count(b"\n") >= 6
+    status, _, body = server.call("GET", "/jobs/0123456789abcdef")
+    assert status == 404 and "no job" in json.loads(body)["error"]
+
+
+def test_a_job_is_cancelled(server: Server) -> None:
+    docs = [{"id": f"c{k}", "text": ABSTRACT + f" Case {k}."} for k in range(60)]
+    status, _, out = server.post_json("/jobs", {"documents": docs})
+    assert status == 202
+    status, _, body = server.call("DELETE", f"/jobs/{out['id']}")
+    assert status == 200
+    job = _wait_over(server, out["id"])
+    assert job["state"] == "cancelled" and job["documents_done"] < 60
+
+
+def test_a_bad_job_is_refused_at_once(server: Server) -> None:
+    status, _, out = server.post_json("/jobs", {"documents": "many"})
+    assert status == 422 and out["error"]
+
+
 def test_a_non_loopback_host_needs_a_token() -> None:
     res = subprocess.run([*RELX, "serve", "--host", "0.0.0.0", "--port", str(_free_port())],
                          capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)

@@ -27,7 +27,9 @@ import tornado.httputil
 import tornado.netutil
 import tornado.web
 
+from relx.app.serve.jobs import Jobs
 from relx.app.serve.service import (
+    Answer,
     ExtractRequest,
     Limits,
     Query,
@@ -63,6 +65,7 @@ class State:
                                        thread_name_prefix="relx-serve")
         self.draining = False
         self.inflight = 0   # requests past the queue's gate
+        self.jobs = Jobs()
         self.started = time.time()
 
 
@@ -148,36 +151,40 @@ class Extract(Base):
     def data_received(self, chunk: bytes) -> None:
         self._chunks.append(chunk)
 
-    async def post(self) -> None:
-        state = self.state
-        if state.draining:
+    def work(self) -> tuple[Any, Query, float | None]:
+        """What the request asks: ``(work(answer), query, threshold)`` (4xx if malformed)."""
+        if self.state.draining:
             raise ServeError(503, "the server is shutting down",
                              {"Retry-After": str(RETRY_AFTER_SECONDS)})
         args = {k: self.get_query_argument(k) for k in self.request.query_arguments}
         query = parse_query(args)
-        service = state.service
+        service = self.state.service
         service.check_format(query.format)
         body = b"".join(self._chunks)
         kind = self.request.headers.get("Content-Type", "application/json").split(";")[0]
         threshold = query.threshold
         if kind == "multipart/form-data":
             filename, data = self._upload(body)
-            work: Any = (service.extract_file, filename, data)
-        elif kind in ("application/json", "text/json"):
+            return (lambda a: service.extract_file(filename, data, a)), query, threshold
+        if kind in ("application/json", "text/json"):
             request = parse_request(body)
             items = request.items()
             threshold = request.threshold if request.threshold is not None else threshold
-            work = (service.extract_items, items, request.text is not None)
-        else:
-            raise ServeError(415, f"unsupported Content-Type {kind!r}: send application/json "
-                                  "or multipart/form-data with a 'file' field")
+            single = request.text is not None
+            return (lambda a: service.extract_items(items, single, a)), query, threshold
+        raise ServeError(415, f"unsupported Content-Type {kind!r}: send application/json "
+                              "or multipart/form-data with a 'file' field")
+
+    async def post(self) -> None:
+        state, service = self.state, self.state.service
+        work, query, threshold = self.work()
         if not service.queue.acquire(blocking=False):
             raise ServeError(503, f"the queue is full ({service.limits.queue} requests); "
                                   "try again later", {"Retry-After": str(RETRY_AFTER_SECONDS)})
         state.inflight += 1
         try:
             loop = asyncio.get_running_loop()
-            answer = await loop.run_in_executor(state.pool, *work)
+            answer = await loop.run_in_executor(state.pool, work, Answer())
             out, content_type = await loop.run_in_executor(
                 state.pool, service.render, answer, query.format, threshold)
         finally:
@@ -199,6 +206,51 @@ class Extract(Base):
         return upload[0].filename, upload[0].body
 
 
+@tornado.web.stream_request_body
+class JobsHandler(Extract):
+    """``POST /jobs``: the body of ``POST /extract``; 202 with the job's id at once."""
+
+    async def post(self) -> None:
+        work, _, _ = self.work()
+        job = self.state.jobs.submit(work)
+        self.set_header("Location", f"/jobs/{job.id}")
+        self.send_json({**job.status(), "status_url": f"/jobs/{job.id}",
+                        "results_url": f"/jobs/{job.id}/results"}, 202)
+
+
+class JobStatus(Base):
+    """``GET /jobs/{id}``: progress and per-document errors; ``DELETE``: cancel."""
+
+    def get(self, job_id: str) -> None:
+        self.send_json(self.state.jobs.get(job_id).status())
+
+    def delete(self, job_id: str) -> None:
+        self.send_json(self.state.jobs.cancel(job_id).status())
+
+
+class JobResults(Base):
+    """``GET /jobs/{id}/results``: the job's records as JSON lines, streamed as they come
+    (the response ends when the job is over)."""
+
+    async def get(self, job_id: str) -> None:
+        job = self.state.jobs.get(job_id)
+        service = self.state.service
+        self.set_header("Content-Type", "application/x-ndjson")
+        sent = 0
+        while True:
+            over = job.over
+            done = job.answer.done[sent:]
+            sent += len(done)
+            lines = "".join(r.model_dump_json() + "\n" for r in service.records(done))
+            if lines:
+                self.write(lines)
+                await self.flush()
+            if over and sent == len(job.answer.done):
+                break
+            await asyncio.sleep(0.1)
+        self.finish()
+
+
 class NotFound(Base):
     def prepare(self) -> None:
         raise ServeError(404, f"no such endpoint: {self.request.method} {self.request.path}")
@@ -207,7 +259,8 @@ class NotFound(Base):
 def make_app(state: State) -> tornado.web.Application:
     return tornado.web.Application(
         [(r"/health", Health), (r"/ready", Ready), (r"/models", Models),
-         (r"/openapi.json", OpenAPI), (r"/extract", Extract)],
+         (r"/openapi.json", OpenAPI), (r"/extract", Extract), (r"/jobs", JobsHandler),
+         (r"/jobs/([0-9a-f]+)", JobStatus), (r"/jobs/([0-9a-f]+)/results", JobResults)],
         default_handler_class=NotFound, relx_state=state, serve_traceback=False)
 
 
@@ -226,7 +279,13 @@ def openapi(service: Service) -> dict[str, Any]:
                       "/ready": {"get": {"summary": "models loaded (503 when not)"}},
                       "/models": {"get": {"summary": "loaded models and their training data"}},
                       "/extract": {"post": {"summary": f"extract ({service.task.name})",
-                                            "parameters": params, "requestBody": json_body}}},
+                                            "parameters": params, "requestBody": json_body}},
+                      "/jobs": {"post": {"summary": "the same, as a background job (202)",
+                                         "requestBody": json_body}},
+                      "/jobs/{id}": {"get": {"summary": "a job's progress and errors"},
+                                     "delete": {"summary": "cancel a job"}},
+                      "/jobs/{id}/results": {"get": {"summary": "its records, streamed "
+                                                                "(JSON lines)"}}},
             "components": {"schemas": {"ExtractRequest": schema, **defs,
                                        "Query": Query.model_json_schema()}}}
 
@@ -322,5 +381,7 @@ async def _run(state: State, sockets: list[socket.socket], limits: Limits, say: 
     while time.time() < deadline and state.inflight:
         await asyncio.sleep(0.05)
     await server.close_all_connections()
+    for job in state.jobs.jobs.values():
+        job.answer.cancel.set()
     state.pool.shutdown(wait=False, cancel_futures=True)
     say("relx serve: stopped")

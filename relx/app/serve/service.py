@@ -132,6 +132,8 @@ class Answer:
     done: list[tuple[Any, list[Any], Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     documents: int = 0
+    progress: int = 0   # documents extracted or failed so far
+    cancel: threading.Event = field(default_factory=threading.Event)
 
 
 def _one_file(task: Task, fmt: str) -> bool:
@@ -180,12 +182,14 @@ class Service:
             raise ServeError(422, f"unknown format {fmt!r} for task {self.task.name}: choose "
                                   f"one of {', '.join(self.formats)}")
 
-    def extract_items(self, items: list[InDocument], single: bool) -> Answer:
+    def extract_items(self, items: list[InDocument], single: bool,
+                      answer: Answer | None = None) -> Answer:
         """Extract ``items``; a document over ``max_doc_chars`` is a per-document error (413
         when it is the request's only ``text``)."""
         from relx.doc import Document
 
-        answer = Answer(documents=len(items))
+        answer = answer or Answer()
+        answer.documents = len(items)
         docs = []
         for item in items:
             if len(item.text) > self.limits.max_doc_chars:
@@ -195,18 +199,20 @@ class Service:
                     raise ServeError(413, message)
                 answer.errors.append({"document": item.id, "stage": "extract",
                                       "limit": "max_doc_chars", "message": message})
+                answer.progress += 1
                 continue
             docs.append(Document(id=item.id, text=item.text))
         self._extract(docs, answer)
         return answer
 
-    def extract_file(self, filename: str, body: bytes) -> Answer:
+    def extract_file(self, filename: str, body: bytes, answer: Answer | None = None
+                     ) -> Answer:
         """Extract the documents of an uploaded file, read by :func:`relx.io.read` (format
         detected) from a temporary file named only by the upload's suffix."""
         from relx.errors import RelxError
         from relx.io.registry import read, readable_suffixes, suffix
 
-        answer = Answer()
+        answer = answer or Answer()
         name = Path(filename or "upload").name
         ext = suffix(Path(name))
         with tempfile.TemporaryDirectory(prefix="relx-serve-") as tmp:
@@ -226,6 +232,7 @@ class Service:
                 answer.errors.append({"document": name, "stage": "read", "message": said(exc)})
                 return answer
         answer.documents = len(docs) + len(answer.errors)
+        answer.progress = len(answer.errors)
         self._extract(docs, answer)
         return answer
 
@@ -233,13 +240,20 @@ class Service:
         from relx.doc_limits import DocumentLimitError
 
         for doc in docs:   # one at a time: a document over a cap loses only itself
+            if answer.cancel.is_set():
+                return
             try:
                 answer.done.extend(self.extractor.annotate([doc]))
             except DocumentLimitError as exc:
                 answer.errors.append({"document": exc.document, "stage": exc.stage,
                                       "limit": exc.limit, "message": str(exc)})
+            answer.progress += 1
 
     # -- output ---------------------------------------------------------------------------
+
+    def records(self, done: list[tuple[Any, list[Any], Any]]) -> list[Any]:
+        """The task's records (relations, events) of per-document results."""
+        return self.runner.items(done).get(self.task.results, [])
 
     def render(self, answer: Answer, fmt: str, threshold: float | None = None
                ) -> tuple[bytes, str]:
