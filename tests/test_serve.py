@@ -7,6 +7,8 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -14,6 +16,7 @@ import sys
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -122,7 +125,7 @@ def test_health_ready_models_and_openapi(server: Server) -> None:
     names = {m["name"]: m for m in models["models"]}
     assert "ppi-default" in names and "ge-events" in names
     assert names["ppi-default"]["version"] != "?" and names["ppi-default"]["trained_on"]
-    assert {"json", "jsonl", "indra", "pubtator", "bioc", "tsv"} <= set(models["formats"])
+    assert {"json", "jsonl", "html", "indra", "pubtator", "bioc", "tsv"} <= set(models["formats"])
     status, _, body = server.call("GET", "/openapi.json")
     assert status == 200 and "/extract" in json.loads(body)["paths"]
 
@@ -336,6 +339,27 @@ def test_a_job_is_cancelled(server: Server) -> None:
 def test_a_bad_job_is_refused_at_once(server: Server) -> None:
     status, _, out = server.post_json("/jobs", {"documents": "many"})
     assert status == 422 and out["error"]
+
+
+def test_the_page_in_headless_chromium(server: Server, tmp_path: Path) -> None:
+    """GET / is served without the token; in real Chromium, the text given in the page's
+    address is extracted and shown: highlighted proteins, the table, the network."""
+    status, headers, body = server.call("GET", "/", token=False)
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert b'id="text"' in body and b'type="file"' in body
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no chromium")
+    url = (f"http://127.0.0.1:{server.port}/#" +
+           urllib.parse.urlencode({"text": ABSTRACT, "token": TOKEN}))
+    res = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                          f"--user-data-dir={tmp_path}", "--virtual-time-budget=60000",
+                          "--dump-dom", url], capture_output=True, text=True, timeout=180)
+    dom = res.stdout
+    assert 'id="found"' in dom, (res.stderr[-2000:], dom[-2000:])
+    assert re.search(r'data-relations="[1-9]', dom)
+    assert '<mark class="e1">' in dom and '<mark class="e2">' in dom
+    assert "<svg" in dom and "MDM2" in dom
 
 
 def test_a_non_loopback_host_needs_a_token() -> None:

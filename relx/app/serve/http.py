@@ -78,7 +78,7 @@ class Base(tornado.web.RequestHandler):
 
     def prepare(self) -> None:
         token = self.state.token
-        if token and self.request.path != "/health":
+        if token and self.request.path not in ("/health", "/"):
             given = self.request.headers.get("Authorization", "")
             if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
                 raise ServeError(401, "a bearer token is required (Authorization: Bearer ...)",
@@ -104,6 +104,16 @@ class Base(tornado.web.RequestHandler):
     def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
         if not isinstance(value, ServeError):   # bad input is the client's, not a bug
             super().log_exception(typ, value, tb)
+
+
+class Page(Base):
+    """``GET /``: the page (no data in it, so no token: its requests send the token)."""
+
+    def get(self) -> None:
+        from relx.app.serve.page import PAGE
+
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(PAGE)
 
 
 class Health(Base):
@@ -258,7 +268,7 @@ class NotFound(Base):
 
 def make_app(state: State) -> tornado.web.Application:
     return tornado.web.Application(
-        [(r"/health", Health), (r"/ready", Ready), (r"/models", Models),
+        [(r"/", Page), (r"/health", Health), (r"/ready", Ready), (r"/models", Models),
          (r"/openapi.json", OpenAPI), (r"/extract", Extract), (r"/jobs", JobsHandler),
          (r"/jobs/([0-9a-f]+)", JobStatus), (r"/jobs/([0-9a-f]+)/results", JobResults)],
         default_handler_class=NotFound, relx_state=state, serve_traceback=False)

@@ -159,7 +159,9 @@ class Service:
         self.runner = task.runner_()
         self.model = model
         self.queue = threading.BoundedSemaphore(self.limits.queue)
-        self.formats = ("json", "jsonl", *(f for f in task.formats() if _one_file(task, f)))
+        html = ("html",) if task.results == "relations" else ()   # the page's fragment
+        self.formats = ("json", "jsonl", *html,
+                        *(f for f in task.formats() if _one_file(task, f)))
 
     # -- what is loaded -------------------------------------------------------------------
 
@@ -268,6 +270,11 @@ class Service:
             body = {self.task.results: [r.model_dump(mode="json") for r in records],
                     "errors": answer.errors, "documents": answer.documents}
             return json.dumps(body).encode("utf-8"), "application/json"
+        if fmt == "html":
+            from relx.app.serve.page import fragment
+
+            text = fragment([r.model_dump(mode="json") for r in records], answer.errors)
+            return text.encode("utf-8"), "text/html; charset=utf-8"
         if fmt == "jsonl":
             text = "".join(r.model_dump_json() + "\n" for r in records)
             return text.encode("utf-8"), "application/x-ndjson"
