@@ -334,9 +334,6 @@ def serve(task: Task, *, host: str = "127.0.0.1", port: int = 8000, workers: int
 
         single_thread()   # one compute thread per worker process
     service = Service(task, limits, model)
-    from relx.api import settle_heap
-
-    settle_heap()   # the models out of the collector's full passes, as relx's own workers
     say(f"relx serve: {task.name} models loaded in {time.time() - started:.1f} s "
         f"(pid {os.getpid()})")
     asyncio.run(_run(State(service, token), sockets, limits, say, host, port))
