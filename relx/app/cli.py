@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from relx.app import cli_train  # noqa: F401  (registers the evaluate/train commands)
+from relx.app import cli_serve, cli_train  # noqa: F401  (register serve, evaluate, train)
 from relx.app.cli_common import app, err, task_option, user_errors
 from relx.errors import ConfigError, RelxError
 from relx.io.format_docs import label, readable, streams, taking, with_mentions

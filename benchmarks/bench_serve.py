@@ -1,0 +1,172 @@
+"""``relx serve`` under load, against ``relx extract --jobs W`` on the same abstracts.
+
+Starts ``relx serve --workers W`` on a free loopback port (start to ``/ready`` timed), then
+for each concurrency level sends every abstract as one request (``{"documents": [...]}``)
+from that many client threads; a 503 is retried after its ``Retry-After``, so no request is
+lost. Prints per level: throughput (abstracts/s) and its share of the batch's, p50 / p99
+latency per abstract (including waits after 503s), 503s, failures (any other status or a
+connection error), and the workers' RSS at the start and end. Bounded: ``--max-seconds``
+per level, loopback only. The batch's time is its ``summary.json`` seconds less the
+models' load time (the server's, logged by each worker: the same models on the same cores).
+
+    .venv/bin/python benchmarks/bench_serve.py --abstracts 40 --levels 1,8,32
+
+The last line is the figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RELX = [sys.executable, "-m", "relx.app.cli"]
+
+
+def abstracts(n: int) -> list[tuple[str, str]]:
+    shared = Path(os.environ.get("RELX_DATA", ROOT.parent / "shared"))
+    files = sorted((shared / "corpora" / "bionlp-st-ge" / "2009" / "devel").glob("*.txt")) \
+        or sorted((ROOT / "corpora" / "abstracts").glob("*.txt"))
+    return [(f.stem, f.read_text(encoding="utf-8")) for f in files[:n]]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        m = re.search(r"VmRSS:\s+(\d+) kB", status)
+        total += int(m.group(1)) if m else 0
+    return round(total / 1024, 1)
+
+
+def post(port: int, doc: tuple[str, str], deadline: float) -> tuple[float, int, str]:
+    """One abstract until served (503s retried after Retry-After): (seconds, 503s, outcome)."""
+    t0, n503 = time.perf_counter(), 0
+    body = json.dumps({"documents": [{"id": doc[0], "text": doc[1]}]}).encode()
+    while time.time() < deadline:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        try:
+            conn.request("POST", "/extract", body, {"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            resp.read()
+        except OSError as exc:
+            return time.perf_counter() - t0, n503, f"error: {exc}"
+        finally:
+            conn.close()
+        if resp.status == 200:
+            return time.perf_counter() - t0, n503, "ok"
+        if resp.status != 503 or not resp.getheader("Retry-After"):
+            return time.perf_counter() - t0, n503, f"status {resp.status}"
+        n503 += 1
+        time.sleep(float(resp.getheader("Retry-After")))
+    return time.perf_counter() - t0, n503, "out of time"
+
+
+def level(port: int, docs: list[tuple[str, str]], concurrency: int, max_seconds: float,
+          pids: list[int]) -> dict:
+    deadline = time.time() + max_seconds
+    rss0 = rss_mb(pids)
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(concurrency) as pool:
+        results = list(pool.map(lambda d: post(port, d, deadline), docs))
+    wall = time.perf_counter() - t0
+    lat = sorted(r[0] for r in results)
+    ok = sum(r[2] == "ok" for r in results)
+    return {"concurrency": concurrency, "abstracts": len(docs), "served": ok,
+            "seconds": round(wall, 2), "per_s": round(ok / wall, 2),
+            "p50_s": round(statistics.median(lat), 3),
+            "p99_s": round(lat[min(len(lat) - 1, int(0.99 * len(lat)))], 3),
+            "n503": sum(r[1] for r in results),
+            "failed": [r[2] for r in results if r[2] != "ok"][:5],
+            "rss_mb_start": rss0, "rss_mb_end": rss_mb(pids)}
+
+
+def batch_seconds(docs: list[tuple[str, str]], jobs: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "in"
+        src.mkdir()
+        for i, t in docs:
+            (src / f"{i}.txt").write_text(t, encoding="utf-8")
+        subprocess.run([*RELX, "extract", str(src), "--out", str(Path(tmp) / "out"),
+                        "--jobs", str(jobs), "--quiet"], check=False, cwd=ROOT)
+        return json.loads((Path(tmp) / "out" / "summary.json").read_text())["seconds"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--abstracts", type=int, default=40)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--levels", default="1,8,32")
+    ap.add_argument("--max-seconds", type=float, default=300, help="per level")
+    ap.add_argument("--soak-seconds", type=float, default=0,
+                    help="then send abstracts at concurrency 8 for this long (RSS growth)")
+    args = ap.parse_args()
+    docs = abstracts(args.abstracts)
+    port = free_port()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--workers",
+                             str(args.workers)], stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    log: list[str] = []
+    threading.Thread(target=lambda: log.extend(proc.stderr or []), daemon=True).start()
+    figures: dict = {"workers": args.workers, "abstracts": len(docs)}
+    try:
+        while sum("ready on" in line for line in log) < args.workers:
+            if proc.poll() is not None or time.perf_counter() - t0 > 600:
+                raise SystemExit("relx serve did not get ready:\n" + "".join(log))
+            time.sleep(0.1)
+        figures["start_to_ready_s"] = round(time.perf_counter() - t0, 2)
+        loads = [float(m.group(1)) for line in log
+                 if (m := re.search(r"loaded in ([\d.]+) s", line))]
+        figures["load_s"] = max(loads)
+        pids = [int(p) for line in log if (p := (re.findall(r"ready on .* \(pid (\d+)\)", line)
+                                                  or [None])[0])]
+        figures["levels"] = [level(port, docs, int(c), args.max_seconds, pids)
+                             for c in args.levels.split(",")]
+        if args.soak_seconds:
+            end, rss0, n = time.time() + args.soak_seconds, rss_mb(pids), 0
+            while time.time() < end:
+                level(port, docs, 8, args.max_seconds, pids)
+                n += len(docs)
+            figures["soak"] = {"seconds": args.soak_seconds, "abstracts": n,
+                               "rss_mb_start": rss0, "rss_mb_end": rss_mb(pids)}
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(120)
+    batch = batch_seconds(docs, args.workers) - figures["load_s"]
+    figures["batch_per_s"] = round(len(docs) / batch, 2)
+    print(f"start to ready {figures['start_to_ready_s']} s (models loaded in "
+          f"{figures['load_s']} s); relx extract --jobs {args.workers}: "
+          f"{figures['batch_per_s']} abstracts/s (less the load)")
+    print("conc  per_s  share  p50_s  p99_s  503s  failed  rss_mb start->end")
+    for lv in figures["levels"]:
+        lv["share"] = round(lv["per_s"] / figures["batch_per_s"], 2)
+        print(f"{lv['concurrency']:>4}  {lv['per_s']:>5}  {lv['share']:>5}  {lv['p50_s']:>5}  "
+              f"{lv['p99_s']:>5}  {lv['n503']:>4}  {len(lv['failed']):>6}  "
+              f"{lv['rss_mb_start']} -> {lv['rss_mb_end']}")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

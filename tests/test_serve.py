@@ -1,0 +1,410 @@
+"""``relx serve``: the real server, started as a subprocess on a free loopback port (one
+for the module: loading the models takes most of its time), and every endpoint called
+over HTTP as a client would."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures"
+RELX = [sys.executable, "-m", "relx.app.cli"]
+TOKEN = "test-token-53"
+ABSTRACT = ("MDM2 binds p53 and ubiquitinates it. MEK1 phosphorylates ERK2 on threonine 185. "
+            "The ATM protein kinase phosphorylates TP53 at serine 15.")
+
+pytestmark = pytest.mark.slow
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("RELX_SERVE_TOKEN", None)
+    return env
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A running ``relx serve`` and a small client for it."""
+
+    def __init__(self, port: int, proc: subprocess.Popen, log: Path) -> None:
+        self.port, self.proc, self.log = port, proc, log
+
+    def call(self, method: str, path: str, body: bytes | None = None,
+             headers: dict[str, str] | None = None, token: bool = True
+             ) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
+        hdrs = {"Authorization": f"Bearer {TOKEN}"} if token else {}
+        hdrs.update(headers or {})
+        try:
+            conn.request(method, path, body=body, headers=hdrs)
+            resp = conn.getresponse()
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
+        finally:
+            conn.close()
+
+    def post_json(self, path: str, data: Any) -> tuple[int, dict[str, str], Any]:
+        status, headers, body = self.call("POST", path, json.dumps(data).encode(),
+                                          {"Content-Type": "application/json"})
+        return status, headers, json.loads(body) if body.startswith((b"{", b"[")) else body
+
+    def upload(self, name: str, data: bytes, query: str = "") -> tuple[int, Any]:
+        boundary = "relx-test-boundary-53"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
+                f"filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        status, _, out = self.call("POST", "/extract" + query, body,
+                                   {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        return status, json.loads(out)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+    if not (os.environ.get("RELX_DATA") or (ROOT.parent / "shared").is_dir()):
+        pytest.skip("no RELX_DATA")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("serve") / "server.log"
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--queue", "1",
+                                 "--max-body-mb", "1", "--max-doc-chars", "5000",
+                                 "--token", TOKEN],
+                                stdout=fh, stderr=subprocess.STDOUT, env=_env(), cwd=ROOT)
+    srv = Server(port, proc, log)
+    deadline = time.time() + 600
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            if srv.call("GET", "/ready")[0] == 200:
+                break
+        except OSError:
+            pass
+        time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail(f"relx serve did not get ready:\n{log.read_text()}")
+    yield srv
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+
+
+def test_health_ready_models_and_openapi(server: Server) -> None:
+    status, _, body = server.call("GET", "/health", token=False)   # no token needed
+    assert status == 200 and json.loads(body)["status"] == "ok"
+    status, _, body = server.call("GET", "/ready")
+    assert status == 200 and json.loads(body) == {**json.loads(body), "ready": True,
+                                                  "task": "ppi"}
+    status, _, body = server.call("GET", "/models")
+    models = json.loads(body)
+    assert status == 200 and models["task"] == "ppi"
+    names = {m["name"]: m for m in models["models"]}
+    assert "ppi-default" in names and "ge-events" in names
+    assert names["ppi-default"]["version"] != "?" and names["ppi-default"]["trained_on"]
+    assert {"json", "jsonl", "html", "indra", "pubtator", "bioc", "tsv"} <= set(models["formats"])
+    status, _, body = server.call("GET", "/openapi.json")
+    assert status == 200 and "/extract" in json.loads(body)["paths"]
+
+
+def test_the_token_is_checked(server: Server) -> None:
+    status, headers, body = server.call("GET", "/models", token=False)
+    assert status == 401 and headers["www-authenticate"] == "Bearer"
+    assert "token" in json.loads(body)["error"]
+    status, _, _ = server.call("GET", "/models", headers={"Authorization": "Bearer nope"},
+                               token=False)
+    assert status == 401
+
+
+def test_text_gives_the_records_of_relations_jsonl(server: Server) -> None:
+    status, _, out = server.post_json("/extract", {"text": ABSTRACT})
+    assert status == 200, out
+    assert out["errors"] == [] and out["documents"] == 1
+    pairs = {frozenset((r["entity1"]["text"], r["entity2"]["text"])) for r in out["relations"]}
+    assert frozenset(("MDM2", "p53")) in pairs
+    r = out["relations"][0]
+    assert r["document_id"] == "text" and r["model"] == "ppi-default" and r["score"] > 0
+    status, headers, lines = server.call("POST", "/extract?format=jsonl",
+                                         json.dumps({"text": ABSTRACT}).encode(),
+                                         {"Content-Type": "application/json"})
+    assert status == 200 and headers["content-type"].startswith("application/x-ndjson")
+    assert [json.loads(x) for x in lines.decode().splitlines()] == out["relations"]
+
+
+def test_documents_and_a_per_document_size_cap(server: Server) -> None:
+    docs = [{"id": "a", "text": ABSTRACT}, {"id": "huge", "text": "p53 " * 2000},
+            {"id": "b", "text": "MEK1 phosphorylates ERK2."}]
+    status, _, out = server.post_json("/extract", {"documents": docs})
+    assert status == 200, out
+    assert {r["document_id"] for r in out["relations"]} == {"a", "b"}
+    assert [(e["document"], e["limit"]) for e in out["errors"]] == [("huge", "max_doc_chars")]
+    status, _, out = server.post_json("/extract", {"text": "p53 " * 2000})   # a lone text
+    assert status == 413 and "5000" in out["error"]
+
+
+def test_threshold_is_applied(server: Server) -> None:
+    _, _, low = server.post_json("/extract", {"text": ABSTRACT})
+    status, _, high = server.post_json("/extract", {"text": ABSTRACT, "threshold": 0.99})
+    assert status == 200
+    assert all(r["score"] > 0.99 for r in high["relations"])
+    assert len(high["relations"]) <= len(low["relations"])
+
+
+def test_indra_statements_load_in_indra(server: Server) -> None:
+    stmts_mod = pytest.importorskip("indra.statements", reason="the indra test extra")
+    status, headers, body = server.call("POST", "/extract?format=indra",
+                                        json.dumps({"text": ABSTRACT}).encode(),
+                                        {"Content-Type": "application/json"})
+    assert status == 200 and headers["content-type"] == "application/json"
+    stmts = stmts_mod.stmts_from_json(json.loads(body))
+    assert stmts and {a.name for s in stmts for a in s.agent_list() if a} & {"MDM2", "TP53"}
+
+
+@pytest.mark.parametrize("fmt, marker", [("pubtator", b"|t|"), ("bioc", b"<collection"),
+                                         ("tsv", b"\t")])
+def test_writer_formats(server: Server, fmt: str, marker: bytes) -> None:
+    status, _, body = server.call("POST", f"/extract?format={fmt}",
+                                  json.dumps({"text": ABSTRACT}).encode(),
+                                  {"Content-Type": "application/json"})
+    assert status == 200 and marker in body
+
+
+def test_uploaded_pubtator_and_bioc(server: Server) -> None:
+    status, out = server.upload("abstracts.pubtator", (FIXTURES / "fmt-pubtator.txt").read_bytes())
+    assert status == 200 and out["errors"] == [] and out["documents"] >= 2
+    assert "90000011" in {r["document_id"] for r in out["relations"]}
+    status, out = server.upload("collection.xml", (FIXTURES / "fmt-bioc.xml").read_bytes())
+    assert status == 200 and out["documents"] >= 1, out
+
+
+def test_xxe_in_an_uploaded_xml_is_not_expanded(server: Server) -> None:
+    secret = "relx-xxe-secret-53"
+    target = Path(server.log).parent / "secret.txt"
+    target.write_text(secret)
+    xml = (f'<?xml version="1.0"?>\n<!DOCTYPE collection [<!ENTITY xxe SYSTEM '
+           f'"file://{target}"><!ENTITY inner "{secret}">]>\n'
+           '<collection><source>x</source><date>2024</date><key>k</key><document><id>1</id>'
+           '<passage><infon key="type">abstract</infon><offset>0</offset>'
+           '<text>MDM2 binds p53. &xxe; &inner;</text></passage></document></collection>')
+    status, out = server.upload("evil.xml", xml.encode())
+    assert status in (200, 422), out
+    assert secret not in json.dumps(out)
+
+
+def test_a_garbage_pdf_is_a_per_document_error(server: Server) -> None:
+    status, out = server.upload("paper.pdf", b"%PDF-1.7\n" + os.urandom(3000))
+    assert status == 200, out
+    assert out["errors"] and out["errors"][0]["document"] == "paper.pdf"
+    assert str(Path("/tmp")) not in out["errors"][0]["message"]   # no server path told
+
+
+@pytest.mark.parametrize("body, ctype, status", [
+    (b"{not json", "application/json", 400),
+    (b'{"text": 5}', "application/json", 422),
+    (b'["text"]', "application/json", 422),
+    (b'{"text": "a", "documents": []}', "application/json", 422),
+    (b'{"texts": "a"}', "application/json", 422),
+    (b'{"documents": [{"id": "a", "text": "x"}, {"id": "a", "text": "y"}]}',
+     "application/json", 422),
+    (b'{"text": "a", "threshold": "high"}', "application/json", 422),
+    (b"p53 binds MDM2", "text/plain", 415),
+    (b"--x\r\n\r\n--x--\r\n", "multipart/form-data; boundary=x", 400),
+    (b"--x\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\np53\r\n--x--\r\n",
+     "multipart/form-data; boundary=x", 422),
+])
+def test_bad_input_is_a_4xx_with_a_message(server: Server, body: bytes, ctype: str,
+                                           status: int) -> None:
+    got, headers, out = server.call("POST", "/extract", body, {"Content-Type": ctype})
+    assert got == status and headers["content-type"] == "application/json"
+    assert json.loads(out)["error"]
+
+
+def test_unknown_format_path_and_query(server: Server) -> None:
+    status, _, out = server.post_json("/extract?format=docx", {"text": "p53"})
+    assert status == 422 and "indra" in out["error"]
+    status, _, out = server.post_json("/extract?colour=red", {"text": "p53"})
+    assert status == 422
+    status, _, body = server.call("GET", "/etc/passwd")
+    assert status == 404 and json.loads(body)["error"].startswith("no such endpoint")
+
+
+def test_a_too_large_body_is_413_before_it_is_read(server: Server) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    conn.putrequest("POST", "/extract")
+    conn.putheader("Authorization", f"Bearer {TOKEN}")
+    conn.putheader("Content-Type", "application/json")
+    conn.putheader("Content-Length", str(50 * 2**20))   # 50 MB announced
+    conn.endheaders()
+    try:
+        conn.send(b'{"text": "' + b"a" * 65536)
+    except OSError:
+        pass   # the server may close first
+    resp = conn.getresponse()
+    assert resp.status == 413 and "limit" in json.loads(resp.read())["error"]
+    conn.close()
+
+
+def test_a_full_queue_is_503_with_retry_after(server: Server) -> None:
+    docs = [{"id": f"d{k}", "text": ABSTRACT + f" Case {k}."} for k in range(40)]
+    first: list[int] = []
+    t = threading.Thread(target=lambda: first.append(
+        server.post_json("/extract", {"documents": docs})[0]))
+    t.start()
+    deadline = time.time() + 60
+    while json.loads(server.call("GET", "/ready")[2])["in_flight"] == 0:   # admitted
+        assert t.is_alive() and time.time() < deadline
+        time.sleep(0.01)
+    seen = None
+    while t.is_alive() and time.time() < deadline and seen is None:
+        status, headers, body = server.call("POST", "/extract", b'{"text": "p53"}',
+                                            {"Content-Type": "application/json"})
+        if status == 503:
+            seen = (headers, json.loads(body))
+        time.sleep(0.05)
+    t.join(300)
+    assert first == [200]
+    assert seen is not None, "no 503 while the only queue slot was taken"
+    assert int(seen[0]["retry-after"]) > 0 and "queue" in seen[1]["error"]
+    status, _, _ = server.post_json("/extract", {"text": "p53"})   # free again
+    assert status == 200
+
+
+def _wait_over(server: Server, job_id: str) -> dict:
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        status, _, body = server.call("GET", f"/jobs/{job_id}")
+        job = json.loads(body)
+        assert status == 200, job
+        if job["state"] in ("done", "failed", "cancelled"):
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} not over")
+
+
+def test_a_job_runs_after_its_client_left_and_streams_its_records(server: Server) -> None:
+    docs = [{"id": f"j{k}", "text": ABSTRACT} for k in range(6)] + [
+        {"id": "huge", "text": "p53 " * 2000}]
+    # submitted on a connection closed at once: the job goes on
+    status, headers, out = server.post_json("/jobs", {"documents": docs})
+    assert status == 202 and headers["location"] == f"/jobs/{out['id']}", out
+    streamed: list[bytes] = []
+    t = threading.Thread(target=lambda: streamed.append(
+        server.call("GET", f"/jobs/{out['id']}/results")[2]))
+    t.start()
+    job = _wait_over(server, out["id"])
+    t.join(300)
+    assert job["state"] == "done" and job["documents"] == job["documents_done"] == 7
+    assert [e["document"] for e in job["errors"]] == ["huge"]
+    _, _, direct = server.call("POST", "/extract?format=jsonl",
+                               json.dumps({"documents": docs}).encode(),
+                               {"Content-Type": "application/json"})
+    assert streamed[0] == direct and streamed[0].count(b"\n") >= 6
+    status, _, body = server.call("GET", "/jobs/0123456789abcdef")
+    assert status == 404 and "no job" in json.loads(body)["error"]
+
+
+def test_a_job_is_cancelled(server: Server) -> None:
+    docs = [{"id": f"c{k}", "text": ABSTRACT + f" Case {k}."} for k in range(60)]
+    status, _, out = server.post_json("/jobs", {"documents": docs})
+    assert status == 202
+    status, _, body = server.call("DELETE", f"/jobs/{out['id']}")
+    assert status == 200
+    job = _wait_over(server, out["id"])
+    assert job["state"] == "cancelled" and job["documents_done"] < 60
+
+
+def test_a_bad_job_is_refused_at_once(server: Server) -> None:
+    status, _, out = server.post_json("/jobs", {"documents": "many"})
+    assert status == 422 and out["error"]
+
+
+def test_the_page_in_headless_chromium(server: Server, tmp_path: Path) -> None:
+    """GET / is served without the token; in real Chromium, the text given in the page's
+    address is extracted and shown: highlighted proteins, the table, the network."""
+    status, headers, body = server.call("GET", "/", token=False)
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert b'id="text"' in body and b'type="file"' in body
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no chromium")
+    url = (f"http://127.0.0.1:{server.port}/#" +
+           urllib.parse.urlencode({"text": ABSTRACT, "token": TOKEN}))
+    res = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                          f"--user-data-dir={tmp_path}", "--virtual-time-budget=60000",
+                          "--dump-dom", url], capture_output=True, text=True, timeout=180)
+    dom = res.stdout
+    assert 'id="found"' in dom, (res.stderr[-2000:], dom[-2000:])
+    assert re.search(r'data-relations="[1-9]', dom)
+    assert '<mark class="e1">' in dom and '<mark class="e2">' in dom
+    assert "<svg" in dom and "MDM2" in dom
+
+
+def test_a_non_loopback_host_needs_a_token() -> None:
+    res = subprocess.run([*RELX, "serve", "--host", "0.0.0.0", "--port", str(_free_port())],
+                         capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120)
+    assert res.returncode == 2 and "--token" in res.stderr
+
+
+def test_two_workers_share_the_port_and_stop_on_sigterm(server: Server) -> None:
+    port = _free_port()
+    proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--workers", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env(),
+                            cwd=ROOT)
+    srv = Server(port, proc, server.log)
+    pids: set[int] = set()
+    try:
+        deadline = time.time() + 600
+        while len(pids) < 2 and time.time() < deadline and proc.poll() is None:
+            try:
+                status, _, body = srv.call("GET", "/health")
+                pids.add(json.loads(body)["pid"])
+                if len(pids) == 1:
+                    assert srv.post_json("/extract", {"text": ABSTRACT})[0] == 200
+            except OSError:
+                time.sleep(0.5)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(120)
+    assert len(pids) == 2, proc.stderr.read().decode() if proc.stderr else ""
+    assert code == 0
+
+
+def test_zz_sigterm_drains_the_request_in_flight(server: Server) -> None:
+    """Last (it stops the module's server): SIGTERM while a request is being extracted;
+    the request still gets its answer, and the server exits 0."""
+    docs = [{"id": f"d{k}", "text": ABSTRACT} for k in range(20)]
+    got: list[Any] = []
+    t = threading.Thread(target=lambda: got.append(
+        server.post_json("/extract", {"documents": docs})))
+    t.start()
+    time.sleep(0.5)
+    server.proc.send_signal(signal.SIGTERM)
+    t.join(300)
+    assert got and got[0][0] == 200 and got[0][2]["documents"] == 20
+    assert server.proc.wait(60) == 0
+    assert "draining" in server.log.read_text()
+    with pytest.raises((urllib.error.URLError, OSError)):
+        urllib.request.urlopen(f"http://127.0.0.1:{server.port}/health", timeout=5)
