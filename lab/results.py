@@ -346,6 +346,10 @@ def render_events(runs: Path) -> list[str]:
                   "scored on matched events): " + "; ".join(
                       f"{k} P {m['precision']:.3f}, R {m['recall']:.3f}, F1 {m['f1']:.3f}"
                       for k, m in mods.items()) + ".", ""]
+    lines += ["Issue 54 (an empty `.a1` tagged by relx under `--mentions auto`; `relx "
+              "score-events` stopping at an unreadable file) cannot move these figures: they "
+              "use the gold `.a1` proteins, no tagger, and score in memory ([ge-events.md]"
+              "(ge-events.md#empty-a1-files-and-unreadable-predictions-issue-54)).", ""]
     before = runs / "ge-events-2011train.json"   # the report of the earlier recipe
     if before.exists():
         b = json.loads(before.read_text())
