@@ -9,9 +9,6 @@ regression, ``lab/genes/confidence.py``; stored as JSON points,
 
 from __future__ import annotations
 
-import json
-import threading
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +16,7 @@ import numpy as np
 from relx.doc import Document, Entity
 from relx.errors import ConfigError
 from relx.genes.lexicon import with_entity_updates
+from relx.genes.shipped import shipped_json
 from relx.ids import is_protein_type
 
 __all__ = ["ConfidenceMap", "calibrated", "default_confidence_map"]
@@ -60,18 +58,8 @@ def calibrated(doc: Document, cmap: ConfidenceMap) -> Document:
     return with_entity_updates(doc, update)
 
 
-_DEFAULT: list[ConfidenceMap | None] = []
-_LOCK = threading.Lock()
-
 
 def default_confidence_map(path: Path | str | None = None) -> ConfidenceMap | None:
     """The shipped map (``relx/data/confidence_calibration.json``) or the one at ``path``;
     None when none is shipped."""
-    if path is not None:
-        return ConfidenceMap.from_json(json.loads(Path(path).read_text("utf-8")))
-    with _LOCK:
-        if not _DEFAULT:
-            f = resources.files("relx").joinpath("data/confidence_calibration.json")
-            _DEFAULT.append(ConfidenceMap.from_json(json.loads(f.read_text("utf-8")))
-                            if f.is_file() else None)
-        return _DEFAULT[0]
+    return shipped_json("confidence_calibration.json", ConfidenceMap.from_json, path)

@@ -9,10 +9,7 @@ the family id stays second.
 
 from __future__ import annotations
 
-import json
 import re
-import threading
-from importlib import resources
 from pathlib import Path
 
 from relx.doc import Document, Entity
@@ -20,6 +17,7 @@ from relx.errors import ConfigError
 from relx.genes.lexicon import HUMAN, with_entity_updates
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.orthologs import Orthologs, default_orthologs
+from relx.genes.shipped import shipped_json
 
 __all__ = ["FamilyMembers", "default_members", "with_members"]
 
@@ -89,18 +87,8 @@ def with_members(doc: Document, members: FamilyMembers,
     return with_entity_updates(doc, update)
 
 
-_DEFAULT: list[FamilyMembers | None] = []
-_LOCK = threading.Lock()
-
 
 def default_members(path: Path | str | None = None) -> FamilyMembers | None:
     """The shipped table (``relx/data/family_members.json``) or the one at ``path``; None
     when none is shipped."""
-    if path is not None:
-        return FamilyMembers.from_json(json.loads(Path(path).read_text("utf-8")))
-    with _LOCK:
-        if not _DEFAULT:
-            f = resources.files("relx").joinpath("data/family_members.json")
-            _DEFAULT.append(FamilyMembers.from_json(json.loads(f.read_text("utf-8")))
-                            if f.is_file() else None)
-        return _DEFAULT[0]
+    return shipped_json("family_members.json", FamilyMembers.from_json, path)

@@ -11,11 +11,9 @@ mention's ``norm_confidence``.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 from relx.errors import ConfigError
 from relx.genes.lexicon import HUMAN, Grounder, normalize_key, taxon_id
 from relx.genes.ngrams import NgramIndex
+from relx.genes.shipped import shipped_json
 
 __all__ = ["FEATURES", "NameCandidate", "NameRanker", "candidates", "default_ranker"]
 
@@ -179,19 +178,9 @@ class NameRanker(ClassifierMixin, BaseEstimator):
         return model
 
 
-_DEFAULT: list[NameRanker | None] = []
-_DEFAULT_LOCK = threading.Lock()
-
 
 def default_ranker(path: Path | str | None = None) -> NameRanker | None:
     """The shipped ranker (``relx/data/gene_ranker.json``), or the one at ``path``; None
     when no ranker file is shipped."""
-    if path is not None:
-        return NameRanker.from_json(json.loads(Path(path).read_text("utf-8")))
-    with _DEFAULT_LOCK:
-        if not _DEFAULT:
-            f = resources.files("relx").joinpath("data/gene_ranker.json")
-            _DEFAULT.append(NameRanker.from_json(json.loads(f.read_text("utf-8")))
-                            if f.is_file() else None)
-        return _DEFAULT[0]
+    return shipped_json("gene_ranker.json", NameRanker.from_json, path)
 
