@@ -257,6 +257,27 @@ def score_document(gold: GoldDoc, doc: Document, relations: Iterable, ncbi: Ncbi
     tally.ceil_tp += len(ceiling & gold.gene_pairs)
 
 
+def gene_mentions(shared: str | Path | None = None, split: str = "fit",
+                  **ground_options: object
+                  ) -> Iterator[tuple[int, list[Entity], list[list[frozenset[str]]]]]:
+    """Per document of ``split``: its number, relx's gene mentions (its tagger on the raw
+    text, then ``ground_document(doc, **ground_options)``) and, for each mention, the id
+    sets of the gold gene mentions it overlaps -- what the learned naming parts
+    (``lab/genes/ranker.py``, ``family_members.py``, ``confidence.py``) learn from."""
+    import relx
+    from relx.genes.document import ground_document
+    from relx.ids import is_protein_type
+
+    docs = read_biored(shared, split)
+    ex = relx.load(types=False, ground=False)
+    for d_no, (gold, (doc, _, _)) in enumerate(zip(docs, ex.annotate(
+            [Document(id=d.pmid, text=d.text) for d in docs]), strict=True)):
+        ents = [e for e in _entities(ground_document(doc, **ground_options))
+                if is_protein_type(e.type)]
+        yield d_no, ents, [[m.ids for m in gold.genes if _overlap(_span(e), (m.start, m.end))]
+                           for e in ents]
+
+
 def evaluate(docs: list[GoldDoc], extractor=None, ncbi: NcbiIds | None = None,
              shared: str | Path | None = None) -> Tally:
     """Run ``extractor`` (default ``relx.load()``) on the raw texts and score them."""

@@ -22,32 +22,21 @@ import numpy as np
 from sklearn.isotonic import IsotonicRegression
 from sklearn.model_selection import GroupKFold
 
-from lab.genes.biored import NcbiIds, _entities, _overlap, _span, gene_ids, read_biored
-from relx.doc import Document
+from lab.genes.biored import NcbiIds, gene_ids, gene_mentions
 from relx.genes.confidence import ConfidenceMap
-from relx.genes.document import ground_document
-from relx.ids import is_protein_type
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def examples(shared: Path | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Raw confidences, 1 when the best id is right, and each example's document number."""
-    import relx
-
-    docs = read_biored(shared, "fit")
     ncbi = NcbiIds(shared)
-    ex = relx.load(types=False, ground=False)
     raw, right, doc_of = [], [], []
-    for d_no, (gold, (doc, _, _)) in enumerate(zip(docs, ex.annotate(
-            [Document(id=d.pmid, text=d.text) for d in docs]), strict=True)):
-        doc = ground_document(doc, calibration=False)
-        for e in _entities(doc):
-            if not (is_protein_type(e.type) and e.norm_ids and e.norm_confidence is not None):
-                continue
-            gold_ids = set().union(*[m.ids for m in gold.genes
-                                     if _overlap(_span(e), (m.start, m.end))] or [set()])
-            if not gold_ids or all(ncbi.species(i) == "other" for i in gold_ids):
+    for d_no, ents, golds in gene_mentions(shared, "fit", calibration=False):
+        for e, gold in zip(ents, golds, strict=True):
+            gold_ids = set().union(*gold)
+            if not (e.norm_ids and e.norm_confidence is not None) or not gold_ids or all(
+                    ncbi.species(i) == "other" for i in gold_ids):
                 continue
             ids = gene_ids(e, ncbi)
             raw.append(e.norm_confidence)

@@ -19,13 +19,10 @@ import json
 import sys
 from pathlib import Path
 
-from lab.genes.biored import NcbiIds, _entities, _overlap, _span, read_biored
-from relx.doc import Document
-from relx.genes.document import ground_document
+from lab.genes.biored import NcbiIds, gene_mentions
 from relx.genes.famplex import default_famplex
 from relx.genes.members import FamilyMembers
 from relx.genes.orthologs import default_orthologs
-from relx.ids import is_protein_type
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,27 +30,19 @@ ROOT = Path(__file__).resolve().parents[2]
 def family_counts(shared: Path | None) -> dict[str, collections.Counter]:
     """Family id -> Counter of the human member genes its fit mentions were annotated with
     (key ``""``: mentions annotated with no member)."""
-    import relx
-
-    docs = read_biored(shared, "fit")
     ncbi = NcbiIds(shared)
     to_local = {v: k for k, v in ncbi.to_ncbi.items()}         # NCBI -> HGNC:n / MGI:n
     fam, orth = default_famplex(), default_orthologs()
-    ex = relx.load(types=False, ground=False)
     counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
-    for gold, (doc, _, _) in zip(docs, ex.annotate(
-            [Document(id=d.pmid, text=d.text) for d in docs]), strict=True):
-        doc = ground_document(doc, members=False)
-        for e in _entities(doc):
-            if not (is_protein_type(e.type) and e.norm_ids and e.norm_ids[0].startswith("FPLX:")):
+    for _, ents, golds in gene_mentions(shared, "fit", members=False):
+        for e, gold in zip(ents, golds, strict=True):
+            if not (e.norm_ids and e.norm_ids[0].startswith("FPLX:")):
                 continue
             family = e.norm_ids[0]
             members = fam.members(family)
-            for gm in gold.genes:
-                if not _overlap(_span(e), (gm.start, gm.end)):
-                    continue
+            for gold_ids in gold:
                 human = set()
-                for n in gm.ids:
+                for n in gold_ids:
                     local = to_local.get(n)
                     if local is None:
                         continue

@@ -23,12 +23,10 @@ import numpy as np
 from sklearn.metrics import log_loss
 from sklearn.model_selection import GroupKFold
 
-from lab.genes.biored import NcbiIds, _entities, _overlap, _span, read_biored
-from relx.doc import Document
-from relx.genes.document import MIN_RANKED, ground_document
+from lab.genes.biored import NcbiIds, gene_mentions
+from relx.genes.document import MIN_RANKED
 from relx.genes.lexicon import default_grounder, normalize_key
 from relx.genes.ranker import NameRanker, candidates
-from relx.ids import is_protein_type
 
 ROOT = Path(__file__).resolve().parents[2]
 THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.1, 0.95, 0.05))
@@ -37,28 +35,17 @@ THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.1, 0.95, 0.05))
 def examples(shared: Path | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Candidate features ``X`` (n, n_features), labels ``y``, the mention number of each
     row and the document number of each mention (fit split only)."""
-    import relx
-
-    docs = read_biored(shared, "fit")
     ncbi = NcbiIds(shared)
     g = default_grounder()
-    ex = relx.load(types=False, ground=False)
     X, y, mention_of, doc_of = [], [], [], []
     m = 0
-    for d_no, (gold, (doc, _, _)) in enumerate(zip(docs, ex.annotate(
-            [Document(id=d.pmid, text=d.text) for d in docs]), strict=True)):
-        doc = ground_document(doc, ranker=False)
-        ents = [e for e in _entities(doc) if is_protein_type(e.type)]
+    for d_no, ents, golds in gene_mentions(shared, "fit", ranker=False):
         context = frozenset(e.norm_ids[0] for e in ents if e.norm_ids)
-        for e in ents:
-            text = e.text
-            if e.norm_ids or len(normalize_key(text)) < MIN_RANKED:
+        for e, gold in zip(ents, golds, strict=True):
+            gold_ids = set().union(*gold)
+            if e.norm_ids or len(normalize_key(e.text)) < MIN_RANKED or not gold_ids:
                 continue
-            gold_ids = set().union(*[gm.ids for gm in gold.genes
-                                     if _overlap(_span(e), (gm.start, gm.end))] or [set()])
-            if not gold_ids:
-                continue
-            cands = candidates(g, text, e.taxon, context)
+            cands = candidates(g, e.text, e.taxon, context)
             if not cands:
                 continue
             for c in cands:
