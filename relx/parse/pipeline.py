@@ -26,6 +26,7 @@ import numpy as np
 from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
 from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
+from relx.genes.more_mentions import more_mentions
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.paper_mentions import mention_span, mention_type, short_form_mentions
 
@@ -606,6 +607,8 @@ class Parser:
     def _ner_entities(doc: Document, sdoc: Any, base: int = 0, first: int = 0
                       ) -> list[Entity]:
         spans = [mention_span(x) for x in sdoc.ents if x.label_.upper() in NER_LABELS]
+        spans = sorted([*spans, *more_mentions(sdoc.text, spans, [
+            (a.short_text, a.long_text) for a in _abbreviations(sdoc)])])
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
                    type=mention_type(sdoc.text[s:e]), text=sdoc.text[s:e])

@@ -1,0 +1,58 @@
+"""relx.genes.more_mentions: the tagger's missed occurrences and symbols as written."""
+
+from __future__ import annotations
+
+from relx.genes.more_mentions import approved_symbols, more_mentions
+
+
+def spans_of(text: str, *words: str) -> list[tuple[int, int]]:
+    out, at = [], 0
+    for w in words:
+        i = text.index(w, at)
+        out.append((i, i + len(w)))
+        at = i + len(w)
+    return out
+
+
+def test_a_tagged_gene_name_is_a_mention_wherever_the_text_writes_it():
+    text = "CCR2 binds CCL2. Mice without CCR2 had fewer monocytes; CCR2-high cells too."
+    tagged = spans_of(text, "CCR2", "CCL2")
+    added = more_mentions(text, tagged)
+    assert [text[a:b] for a, b in added] == ["CCR2"]   # not inside "CCR2-high"
+    assert added[0][0] == text.index("CCR2", 20)
+
+
+def test_a_tagged_name_that_grounds_to_no_gene_is_not_copied():
+    text = "T1D risk rose. In T1D, insulin fell."
+    tagged = spans_of(text, "T1D")   # the tagger's error: a disease
+    assert more_mentions(text, tagged) == []
+
+
+def test_an_approved_symbol_written_as_such_is_a_mention():
+    text = "Loss of GADD45A and FASN was seen, and Was it so?"
+    added = [text[a:b] for a, b in more_mentions(text, [])]
+    assert added == ["GADD45A", "FASN"]   # "Was": not three capitals, no digit
+
+
+def test_a_symbol_defined_as_something_else_is_not_a_mention():
+    text = "Patients with coronary artery disease (CAD) and CAD risk genes."
+    assert more_mentions(text, [], [("CAD", "coronary artery disease")]) == []
+    # defined as the gene's own long form it stays
+    long = "carbamoyl-phosphate synthetase 2, aspartate transcarbamylase, and dihydroorotase"
+    text2 = f"{long} (CAD) and CAD activity"
+    got = more_mentions(text2, [], [("CAD", long)])
+    assert [text2[a:b] for a, b in got] == ["CAD", "CAD"]
+
+
+def test_the_symbol_table_is_the_lexicons_approved_symbols():
+    from relx.genes.lexicon import default_grounder
+
+    symbols = approved_symbols(default_grounder())
+    assert {"TP53", "FASN", "GADD45A"} <= symbols
+    assert "p53" not in symbols and "Trp53" not in symbols
+
+
+def test_a_lower_case_name_of_one_gene_is_a_mention_but_not_a_disease():
+    text = "Serum ghrelin and hippocalcin rose; glomerulosclerosis and protein did not."
+    added = [text[a:b] for a, b in more_mentions(text, [])]
+    assert added == ["ghrelin", "hippocalcin"]
