@@ -56,3 +56,25 @@ def test_confidences_are_mapped_through_the_shipped_calibration() -> None:
     raw = ground_document(doc, calibration=False).sentences[0].entities[0]
     out = ground_document(doc).sentences[0].entities[0]
     assert out.norm_ids == raw.norm_ids and out.norm_confidence == shipped(raw.norm_confidence)
+
+
+def test_a_family_with_no_learned_member_stands_for_its_first_member() -> None:
+    from relx.genes.lexicon import default_grounder
+    from relx.genes.members import FIRST_MEMBER_FACTOR, first_member
+
+    symbol = default_grounder().symbol
+    assert symbol(first_member("FPLX:Caspase")) == "CASP1"     # natural order, not CASP10
+    assert symbol(first_member("FPLX:CD3")) == "CD3D"          # named like the family first
+    assert symbol(first_member("FPLX:FABP")) == "FABP1"        # not CRABP1
+    assert first_member("FPLX:no_such_family") is None
+    doc = ground_document(_doc("Caspase activity rose in these cells.", "Caspase"),
+                          members=False)
+    fam = doc.sentences[0].entities[0]
+    assert fam.norm_ids[0] == "FPLX:Caspase"
+    empty = FamilyMembers({})
+    out = with_members(doc, empty).sentences[0].entities[0]
+    assert out.norm_ids[:2] == [first_member("FPLX:Caspase"), "FPLX:Caspase"]
+    assert out.norm_confidence == pytest.approx(fam.norm_confidence * FIRST_MEMBER_FACTOR,
+                                                abs=1e-3)
+    assert with_members(doc, empty, first=False).sentences[0].entities[0].norm_ids == \
+        fam.norm_ids

@@ -5,6 +5,11 @@ that is per FamPlex family from BioRED train's fit split (``lab/genes/family_mem
 ``relx/data/family_members.json``: family id -> human member, with its counts). A mention
 whose best id is such a family gets the member, in the mention's species, as its best id;
 the family id stays second.
+
+A family with no learned member stands for its **first member** (:func:`first_member`):
+of its human member genes, those whose symbol starts with the family's name (``FABP`` ->
+FABP1.., ``CD3`` -> CD3D..), else all, in natural order (``CASP2`` before ``CASP10``);
+its confidence is the mention's times ``FIRST_MEMBER_FACTOR``.
 """
 
 from __future__ import annotations
@@ -14,16 +19,39 @@ from pathlib import Path
 
 from relx.doc import Document, Entity
 from relx.errors import ConfigError
-from relx.genes.lexicon import HUMAN, with_entity_updates
+from relx.genes.famplex import FamPlex, default_famplex
+from relx.genes.lexicon import HUMAN, default_grounder, with_entity_updates
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.orthologs import Orthologs, default_orthologs
 from relx.genes.shipped import shipped_json
 
-__all__ = ["FamilyMembers", "default_members", "with_members"]
+__all__ = ["FamilyMembers", "default_members", "first_member", "with_members"]
 
 MEMBERS_FORMAT = "relx-family-members/1"
 #: a coordination or range names the members itself (``ERK1/2``, ``Smad2 and 3``)
 _NAMES_MEMBERS = re.compile(r"/|,|&|\band\b|\bor\b|\d\s*-\s*\d")
+#: confidence factor of a family's first member (no member learned for it)
+FIRST_MEMBER_FACTOR = 0.5
+_NUMBER = re.compile(r"(\d+)")
+
+
+def _natural(symbol: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in _NUMBER.split(symbol.upper()))
+
+
+def first_member(family: str, famplex: FamPlex | None = None) -> str | None:
+    """The human gene a FamPlex ``family`` with no learned member stands for: of its
+    member genes (transitively), those whose symbol starts with the family's name, else
+    all, the first in natural order; None for a family without human member genes."""
+    fam = famplex or default_famplex()
+    g = default_grounder()
+    genes = [(g.symbol(m) or "", m) for m in fam.members(family) if m.startswith("HGNC:")]
+    genes = [(sym, m) for sym, m in genes if sym]
+    if not genes:
+        return None
+    stem = re.sub(r"[^A-Za-z0-9]", "", family.partition(":")[2].split("_")[0]).upper()
+    named = [(sym, m) for sym, m in genes if stem and sym.upper().startswith(stem)]
+    return min(named or genes, key=lambda sm: (_natural(sm[0]), sm[1]))[1]
 
 
 class FamilyMembers:
@@ -49,9 +77,12 @@ class FamilyMembers:
             f: {"member": m, "share": round(self.shares.get(f, 1.0), 3),
                 **(counts or {}).get(f, {})} for f, m in sorted(self.members.items())}}
 
-    def member(self, family: str, taxon: str | None) -> str | None:
-        """The member of ``family`` in ``taxon`` (human by default), or None."""
+    def member(self, family: str, taxon: str | None, *, first: bool = False) -> str | None:
+        """The member of ``family`` in ``taxon`` (human by default), or None; with
+        ``first``, a family with no learned member gives its :func:`first_member`."""
         human = self.members.get(family)
+        if human is None and first:
+            human = first_member(family)
         if human is None or taxon in (None, HUMAN):
             return human
         if self._orthologs is None:
@@ -61,22 +92,24 @@ class FamilyMembers:
 
 
 def with_members(doc: Document, members: FamilyMembers,
-                 ncbi: NcbiGene | None = None) -> Document:
+                 ncbi: NcbiGene | None = None, *, first: bool = True) -> Document:
     """``doc`` with each gene mention that names a family alone (``Ras``, ``GnRH``; not
     ``ERK1 and 2`` or ``ERK1/2``, whose members the text names) whose best id is a family
-    with a known member given that member first (confidence times the member's share; ``ncbi_ids`` from ``ncbi``,
-    default the shipped table)."""
+    with a known member given that member first (confidence times the member's share;
+    ``ncbi_ids`` from ``ncbi``, default the shipped table); with ``first``, a family with
+    no learned member gives its first member (confidence times ``FIRST_MEMBER_FACTOR``)."""
 
     def update(e: Entity) -> dict[str, object]:
         if not e.norm_ids or not e.norm_ids[0].startswith("FPLX:"):
             return {}
         if _NAMES_MEMBERS.search(e.text or doc.text[e.spans[0].start:e.spans[-1].end]):
             return {}
-        m = members.member(e.norm_ids[0], e.taxon)
+        m = members.member(e.norm_ids[0], e.taxon, first=first)
         if m is None:
             return {}
         conf = e.norm_confidence
-        share = members.shares.get(e.norm_ids[0], 1.0)
+        share = members.shares.get(e.norm_ids[0], 1.0) if e.norm_ids[0] in members.members \
+            else FIRST_MEMBER_FACTOR
         ids = list(dict.fromkeys([m, *e.norm_ids]))
         return {"norm_ids": ids, "ncbi_ids": (ncbi or default_ncbi_gene()).ncbi_ids(ids),
                 "norm_confidence": None if conf is None else round(conf * share, 3)}
