@@ -394,3 +394,14 @@ def test_same_gene_abbreviation_synonym_and_ungrounded_input() -> None:
     e = doc.sentences[0].entities
     e[0].norm_ids, e[1].norm_ids = ["HGNC:5331"], ["HGNC:1", "HGNC:5331"]
     assert same_gene(e[0], e[1], doc) == "synonym"  # written as alternatives, an id shared
+
+
+def test_a_mammal_with_no_lexicon_takes_its_genes_human_ortholog() -> None:
+    doc = doc_of("In sheep pituitary cells BMP-4 inhibited FSHbeta. Ste5 is in yeast.",
+                 ["BMP-4", "FSHbeta", "Ste5"])
+    raw = ground_document(doc, calibration=False).sentences[0].entities
+    bmp4 = raw[0]
+    assert bmp4.taxon == "NCBITaxon:9940"              # the entity keeps its species
+    assert bmp4.norm_ids[0] == "HGNC:1071" and bmp4.ncbi_ids[0] == "NCBIGene:652"
+    assert bmp4.norm_confidence < 1.0                  # through an ortholog
+    assert raw[2].norm_ids == []                       # yeast is no mammal: no human id

@@ -3,7 +3,9 @@
 
 Each gene/protein entity gets a species (:func:`relx.genes.species.assign_species`, or human with
 ``species=False``) and is grounded in that species' lexicon plus FamPlex
-(``Grounder.ground(text, taxon)``), trying in order:
+(``Grounder.ground(text, taxon)``; a mammal with no lexicon here -- sheep, dog, pig -- in the
+human one: its gene's human ortholog, confidence times ``ORTHOLOG_FACTOR``, the entity keeps
+its own species), trying in order:
 
 1. **coordinations and ranges** -- ``IL-2/4``, ``ERK1 and 2``, ``MMP-2 and -9``,
    ``STAT5a/b``, ``NOD2/CARD15``, ``Smad1-3`` -- unless the whole mention is a curated
@@ -60,6 +62,7 @@ from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
     CLASS_NOUN,
+    GENE_NAMESPACE,
     HUMAN,
     MOUSE,
     ORTHOLOG_FACTOR,
@@ -79,7 +82,7 @@ from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameCandidate, NameRanker, candidates, default_ranker
-from relx.genes.species import assign_species, find_species
+from relx.genes.species import MAMMALS, assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
     is_family_type,
@@ -398,6 +401,11 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             return None
         return assigned[e.id].taxon if e.id in assigned else HUMAN
 
+    def lexicon_of(taxon: str | None) -> str | None:
+        """The species whose lexicon grounds a mention of ``taxon``: a mammal with no
+        lexicon here (sheep, dog, pig...) is grounded as its human ortholog."""
+        return HUMAN if taxon in MAMMALS and taxon not in GENE_NAMESPACE else taxon
+
     # a long form with its abbreviation inside ("cyclooxygenase (COX)-2"): the mention and
     # the document's later uses of the short form ("COX-2") take its grounding
     bracketed: dict[str, Grounding] = {}
@@ -409,7 +417,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             start, end = e.spans[0].start, e.spans[0].end
             names = bracket_names(doc.text[start:end], doc.text[max(0, start - 3):start],
                                   doc.text[end:end + 40])
-            taxon = taxon_of(e)
+            taxon = lexicon_of(taxon_of(e))
             for name in names:
                 found = mention(name, taxon)
                 if found.grounded:
@@ -420,10 +428,14 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
 
     def update(e: Entity) -> dict[str, object]:
         protein = _is_gene(e.type)
-        taxon = taxon_of(e)
+        own = taxon_of(e)
+        taxon = lexicon_of(own)
         text = _text(doc, e)
         found = bracketed.get(e.id) or senses.get((_key(text), taxon)) or \
             entity_grounding(text, taxon)
+        if own != taxon and found.ids:   # a sheep gene as its human ortholog
+            found = dataclasses.replace(found, confidence=round(
+                found.confidence * ORTHOLOG_FACTOR, 3), route="ortholog")
         if found.ids and is_family_type(e.type):   # a family: its FamPlex id first
             found = dataclasses.replace(found, ids=tuple(sorted(
                 found.ids, key=lambda i: not i.startswith("FPLX:"))))
@@ -431,7 +443,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         ids = list(dict.fromkeys([*given, *found.ids]))
         out: dict[str, object] = {"norm_ids": ids, "grounded": bool(ids),
                                   "norm_confidence": None if given else found.confidence,
-                                  "taxon": taxon, "ncbi_ids": to_ncbi.ncbi_ids(ids)}
+                                  "taxon": own, "ncbi_ids": to_ncbi.ncbi_ids(ids)}
         if not given and found.ids and protein and all(
                 namespace_of(i) in CHEMICAL_NAMESPACES for i in found.ids):
             out["type"] = "Chemical"
