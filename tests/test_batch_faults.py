@@ -366,4 +366,4 @@ def test_a_model_error_in_a_worker_process_stops_the_batch_as_itself(tmp_path: P
     plan = make_plan(BatchOptions(out=str(tmp_path / "out"), ground=False,
                                   model=str(tmp_path / "no-such-model")))
     with pytest.raises(ModelError, match="no-such-model"):
-        run_schedule(Schedule([(inp, "docs.pubtator")], plan), jobs=2)
+        list(run_schedule(Schedule([(inp, "docs.pubtator")], plan), jobs=2))

@@ -154,6 +154,76 @@ def test_the_cycle_check_sees_a_function_level_cycle(tmp_path: Path):
     assert import_cycles(graph) == [["relx.x", "relx.y", "relx.z"]]
 
 
+# -- the batch walks one way -------------------------------------------------------------------
+
+BATCH = "relx.app.batch"
+#: the batch's modules in the order its run plan walks them (docs/architecture.md, "One
+#: document"): each imports only those before it and hands them none of its own functions
+#: to call (no call back up); ``folder``, the output folder's layout, takes paths, not the plan
+BATCH_WALK = ("plan", "folder", "chunks", "worker", "engines", "finish", "__init__")
+
+
+def _batch_module(name: str) -> str:
+    return BATCH if name == "__init__" else f"{BATCH}.{name}"
+
+
+def batch_walk_problems(sources: dict[str, Path]) -> list[str]:
+    """What in ``sources`` (batch module -> its file) goes back up :data:`BATCH_WALK`: an
+    import of a module at or after its own place, or one of its own functions or classes
+    handed to a function of a module before it (which would call it back)."""
+    rank = {_batch_module(m): i for i, m in enumerate(BATCH_WALK)}
+    problems = []
+    for module, path in sorted(sources.items()):
+        here = rank[module]
+        problems += [f"{module} imports {dep}" for dep in sorted(_module_imports(path, module))
+                     if rank.get(dep, -1) >= here and dep != module]
+        tree = ast.parse(path.read_text("utf-8"))
+        own = {n.name for n in tree.body
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        below = {a.asname or a.name: node.module for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and rank.get(node.module, here) < here
+                 for a in node.names}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in below):
+                continue
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if isinstance(arg, ast.Name) and arg.id in own:
+                    problems.append(f"{module} hands its {arg.id} to "
+                                    f"{below[node.func.id]}.{node.func.id}")
+    return problems
+
+
+def test_the_batch_walks_its_modules_one_way():
+    """The batch's modules, in the order the run plan walks them: a module imports only the
+    ones before it and never has them call it back (docs/architecture.md, "The batch")."""
+    sources = {_module(p): p for p in MODULES if _module(p).startswith(BATCH)}
+    assert set(sources) == {_batch_module(m) for m in BATCH_WALK}, \
+        "a new batch module takes its place in BATCH_WALK (and in docs/architecture.md)"
+    assert batch_walk_problems(sources) == []
+    doc = " ".join((RELX.parent / "docs" / "architecture.md").read_text("utf-8").split())
+    assert " → ".join(f"`{m}`" for m in BATCH_WALK[:-1]) in doc
+
+
+def test_the_batch_walk_check_sees_a_call_back_up(tmp_path: Path):
+    """Yesterday's batch: the engines finished an input through ``chunks`` after the chunk
+    came back, handed ``chunks`` their own ``_no_extractor``, and ``chunks`` reached up."""
+    engines = tmp_path / "engines.py"
+    engines.write_text("from relx.app.batch.chunks import assemble_input, process_chunk\n"
+                       "def _no_extractor(plan):\n    raise AssertionError\n"
+                       "def _empty(unit, plan):\n"
+                       "    return process_chunk(unit, plan, _no_extractor)\n")
+    chunks = tmp_path / "chunks.py"
+    chunks.write_text("def f():\n    from relx.app.batch.engines import Schedule\n")
+    plan = tmp_path / "plan.py"
+    plan.write_text("from relx.app.batch import RunPlan\n")
+    problems = batch_walk_problems({f"{BATCH}.engines": engines, f"{BATCH}.chunks": chunks,
+                                    f"{BATCH}.plan": plan})
+    assert problems == [f"{BATCH}.chunks imports {BATCH}.engines",
+                        f"{BATCH}.engines hands its _no_extractor to {BATCH}.chunks.process_chunk",
+                        f"{BATCH}.plan imports {BATCH}"]
+
+
 # -- relx stands alone: no lab, no dev, and the wheel holds relx only --------------------------
 
 OUTSIDE = ("lab", "dev", "tests", "benchmarks")
