@@ -21,10 +21,22 @@ def _module(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _tree(path: Path) -> ast.AST:
+    """``path`` parsed, once per version of the file (the checks below walk each module
+    several times)."""
+    st = path.stat()
+    return _parsed(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.cache
+def _parsed(path: Path, mtime_ns: int, size: int) -> ast.AST:
+    return ast.parse(path.read_text("utf-8"))
+
+
 def _imports(path: Path) -> set[str]:
     """Every relx module ``path`` imports, at module level or inside a function."""
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -74,6 +86,7 @@ def test_the_check_sees_a_back_import(tmp_path: Path):
 
 # -- import cycles ---------------------------------------------------------------------------
 
+@functools.cache
 def _is_module(name: str) -> bool:
     path = RELX.parent.joinpath(*name.split("."))
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
@@ -93,7 +106,7 @@ def _module_imports(path: Path, here: str | None = None) -> set[str]:
     """The relx modules ``path`` (module ``here``) imports when run (module level or inside
     a function; not under ``TYPE_CHECKING``): ``from p import x`` is module ``p.x`` when that
     is a module, else ``p``; relative imports resolved."""
-    tree = ast.parse(path.read_text("utf-8"))
+    tree = _tree(path)
     skip = _type_checking_only(tree)
     here = _module(path) if here is None else here
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
@@ -177,7 +190,7 @@ def batch_walk_problems(sources: dict[str, Path]) -> list[str]:
         here = rank[module]
         problems += [f"{module} imports {dep}" for dep in sorted(_module_imports(path, module))
                      if rank.get(dep, -1) >= here and dep != module]
-        tree = ast.parse(path.read_text("utf-8"))
+        tree = _tree(path)
         own = {n.name for n in tree.body
                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
         below = {a.asname or a.name: node.module for node in ast.walk(tree)
@@ -232,7 +245,7 @@ OUTSIDE = ("lab", "dev", "tests", "benchmarks")
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: _module(p))
 def test_relx_never_imports_the_lab_or_dev(path: Path):
     bad = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(_tree(path)):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -272,7 +285,7 @@ def _classes() -> dict[str, tuple[str, list[str]]]:
     """class name -> (module, the last part of each base's name), over relx/."""
     out: dict[str, tuple[str, list[str]]] = {}
     for p in MODULES:
-        for node in ast.walk(ast.parse(p.read_text("utf-8"))):
+        for node in ast.walk(_tree(p)):
             if isinstance(node, ast.ClassDef):
                 bases = [ast.unparse(b).rpartition(".")[2] for b in node.bases]
                 out[node.name] = (_module(p), bases)
@@ -332,7 +345,7 @@ def _name_matches(tree: ast.AST) -> list[str]:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: _module(p))
 def test_no_exception_is_matched_by_its_name(path: Path):
-    found = _name_matches(ast.parse(path.read_text("utf-8")))
+    found = _name_matches(_tree(path))
     assert not found, f"{_module(path)} matches classes by name: {found}"
 
 
@@ -352,7 +365,7 @@ def _named_modules(path: Path) -> set[str]:
     """Modules named in ``"module:function"`` strings (the format and task tables, read
     with importlib on first use)."""
     out = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             module, colon, _ = node.value.partition(":")
             if colon and module.startswith("relx.") and _is_module(module):
@@ -363,9 +376,9 @@ def _named_modules(path: Path) -> set[str]:
 def test_every_relx_module_is_used_by_relx():
     """No module only lab/ (or tests) imports: each is imported by a relx module, named in
     one of relx's tables, an entry point, or a package's ``__init__``."""
-    used = set(ENTRY_POINTS)
+    used = set(ENTRY_POINTS) | {m for deps in import_graph().values() for m in deps}
     for p in MODULES:
-        used |= {m for m in _module_imports(p) if m != _module(p)} | _named_modules(p)
+        used |= _named_modules(p) | (_module_imports(p) if _module(p) == "relx" else set())
     unused = sorted(_module(p) for p in MODULES
                     if p.name != "__init__.py" and _module(p) not in used)
     assert not unused, f"relx modules no relx module uses: {unused}"
