@@ -38,8 +38,8 @@ test: install
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/python -m pytest -q $(PYTEST_WORKERS)
 
-# the tests not marked slow (@pytest.mark.slow: the ~120 slowest, each over ~1 s on a quiet
-# machine, or reading whole corpora): 87 s on 2 cores (129 CPU-seconds), 1014 tests
+# the tests not marked slow (@pytest.mark.slow: each over ~1 s on a quiet machine, or
+# reading whole corpora); meant to take at most 2 minutes on 2 cores
 test-fast: install
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/python -m pytest -q -m "not slow" $(PYTEST_WORKERS)

@@ -113,6 +113,7 @@ print("ok")
     assert out.stdout.strip() == "ok"
 
 
+@pytest.mark.slow
 def test_a_worker_warms_its_extractor_before_the_heap_settles() -> None:
     """In a fresh process: a batch worker's extractor has loaded the other species'
     lexicons and the ortholog table (loaded on first use) before ``settle_heap``, so the

@@ -71,6 +71,7 @@ def test_indra_and_tsv_formats_carry_the_new_fields(tmp_path: Path):
                        for r in kept} - {"Regulation"}
 
 
+@pytest.mark.slow
 def test_files_of_no_input_format_are_skipped_not_failed(tmp_path: Path):
     """A LICENSE and a README beside the inputs (as BioNLP-ST corpus folders ship them) are
     passed over: listed in summary.json and once on stderr, no error, exit code 0."""
@@ -107,6 +108,7 @@ def test_the_bionlp_st_folders_license_and_readme_are_skipped():
     assert files and {p.name for p, _ in skipped} == {"LICENSE", "README"}
 
 
+@pytest.mark.slow
 def test_a_symlink_to_a_file_elsewhere_is_an_input_under_its_own_name(tmp_path: Path):
     from relx.app.batch.plan import input_keys
 
@@ -120,3 +122,37 @@ def test_a_symlink_to_a_file_elsewhere_is_an_input_under_its_own_name(tmp_path: 
     res = CliRunner().invoke(app, ["extract", str(folder), "--out", str(out), "--quiet"])
     assert res.exit_code == 0, res.output
     assert json.loads((out / "summary.json").read_text())["documents"] >= 1
+
+
+def test_the_engines_only_schedule_and_finish_writes_the_input(tmp_path: Path):
+    """``run_schedule`` yields each input whose chunks are all back, its chunk records on
+    disk and no input record yet; ``finish_input`` assembles its outputs and writes its
+    record. (An input that cannot be read: one chunk of reading errors, no extractor.)"""
+    from relx.app.batch import (
+        BatchOptions,
+        FinishedInput,
+        Schedule,
+        finish_input,
+        input_record_path,
+        make_plan,
+        run_schedule,
+    )
+
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<collection><document>", encoding="utf-8")
+    plan = make_plan(BatchOptions(out=str(tmp_path / "out"), formats=("jsonl", "tsv"),
+                                  ground=False))
+    done = list(run_schedule(Schedule([(bad, "bad.xml")], plan)))
+    assert [type(d) for d in done] == [FinishedInput]
+    (got,) = done
+    assert (got.path, got.key, [r["chunk"] for r in got.records]) == (bad, "bad.xml", [0])
+    assert [e["stage"] for e in got.records[0]["errors"]] == ["read"]
+    assert (plan.out / ".done" / "bad.xml" / "00000.json").is_file()
+    assert not input_record_path(plan.out, "bad.xml").exists()
+    assert not (plan.out / "jsonl").exists()
+    finish_input(plan, got)
+    rec = json.loads(input_record_path(plan.out, "bad.xml").read_text("utf-8"))
+    assert (rec["chunks"], rec["documents"], rec["failed"]) == (1, 0, False)
+    assert rec["errors"] == got.records[0]["errors"]
+    assert (plan.out / "jsonl" / "bad.xml.jsonl").read_text("utf-8") == ""
+    assert (plan.out / "tsv" / "bad.xml.tsv").is_file()

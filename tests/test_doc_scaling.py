@@ -544,6 +544,7 @@ def test_event_prediction_rounds_are_bounded_in_tokens() -> None:
     assert _rounds([], 10) == []
 
 
+@pytest.mark.slow
 @needs_parser
 def test_a_long_document_s_events_are_predicted_in_rounds() -> None:
     """Memory bounded: sentences go through the event model ``predict_tokens`` at a time;

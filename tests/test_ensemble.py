@@ -137,6 +137,7 @@ def test_in_domain_rule_is_a_second_threshold_from_the_same_out_of_fold_scores()
         assert plain.in_domain_threshold_ == plain.threshold_ == ens.threshold_
 
 
+@pytest.mark.slow
 def test_stacked_in_domain_combiner_learns_member_weights_on_out_of_fold_logits():
     from relx.learn.ensemble import _logit, quantile_map
     from relx.learn.forest import rule_threshold

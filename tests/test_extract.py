@@ -80,6 +80,7 @@ def test_api_accepts_documents_and_paths(extractor) -> None:
     assert by_path and {r.document_id for r in by_path} == {"jak-stat"}
 
 
+@pytest.mark.slow
 def test_given_entities_are_used(extractor) -> None:
     """Standoff input: the .a1 proteins are the entities (no NER)."""
     from relx.io.registry import read

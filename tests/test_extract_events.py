@@ -294,6 +294,7 @@ def _events_by_mentions(inp: Path, out: Path, mentions: str | None) -> list[dict
     return _events(out)
 
 
+@pytest.mark.slow
 def test_an_empty_a1_is_no_proteins_under_auto(tmp_path) -> None:
     """Issue 54: a standoff document whose ``.a1`` is empty names no protein (its annotators
     found none); ``--mentions auto`` must not run relx's tagger on it. Same events with and

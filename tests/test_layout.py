@@ -21,10 +21,22 @@ def _module(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _tree(path: Path) -> ast.AST:
+    """``path`` parsed, once per version of the file (the checks below walk each module
+    several times)."""
+    st = path.stat()
+    return _parsed(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.cache
+def _parsed(path: Path, mtime_ns: int, size: int) -> ast.AST:
+    return ast.parse(path.read_text("utf-8"))
+
+
 def _imports(path: Path) -> set[str]:
     """Every relx module ``path`` imports, at module level or inside a function."""
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -74,6 +86,7 @@ def test_the_check_sees_a_back_import(tmp_path: Path):
 
 # -- import cycles ---------------------------------------------------------------------------
 
+@functools.cache
 def _is_module(name: str) -> bool:
     path = RELX.parent.joinpath(*name.split("."))
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
@@ -93,7 +106,7 @@ def _module_imports(path: Path, here: str | None = None) -> set[str]:
     """The relx modules ``path`` (module ``here``) imports when run (module level or inside
     a function; not under ``TYPE_CHECKING``): ``from p import x`` is module ``p.x`` when that
     is a module, else ``p``; relative imports resolved."""
-    tree = ast.parse(path.read_text("utf-8"))
+    tree = _tree(path)
     skip = _type_checking_only(tree)
     here = _module(path) if here is None else here
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
@@ -154,6 +167,76 @@ def test_the_cycle_check_sees_a_function_level_cycle(tmp_path: Path):
     assert import_cycles(graph) == [["relx.x", "relx.y", "relx.z"]]
 
 
+# -- the batch walks one way -------------------------------------------------------------------
+
+BATCH = "relx.app.batch"
+#: the batch's modules in the order its run plan walks them (docs/architecture.md, "One
+#: document"): each imports only those before it and hands them none of its own functions
+#: to call (no call back up); ``folder``, the output folder's layout, takes paths, not the plan
+BATCH_WALK = ("plan", "folder", "chunks", "worker", "engines", "finish", "__init__")
+
+
+def _batch_module(name: str) -> str:
+    return BATCH if name == "__init__" else f"{BATCH}.{name}"
+
+
+def batch_walk_problems(sources: dict[str, Path]) -> list[str]:
+    """What in ``sources`` (batch module -> its file) goes back up :data:`BATCH_WALK`: an
+    import of a module at or after its own place, or one of its own functions or classes
+    handed to a function of a module before it (which would call it back)."""
+    rank = {_batch_module(m): i for i, m in enumerate(BATCH_WALK)}
+    problems = []
+    for module, path in sorted(sources.items()):
+        here = rank[module]
+        problems += [f"{module} imports {dep}" for dep in sorted(_module_imports(path, module))
+                     if rank.get(dep, -1) >= here and dep != module]
+        tree = _tree(path)
+        own = {n.name for n in tree.body
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        below = {a.asname or a.name: node.module for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and rank.get(node.module, here) < here
+                 for a in node.names}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in below):
+                continue
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if isinstance(arg, ast.Name) and arg.id in own:
+                    problems.append(f"{module} hands its {arg.id} to "
+                                    f"{below[node.func.id]}.{node.func.id}")
+    return problems
+
+
+def test_the_batch_walks_its_modules_one_way():
+    """The batch's modules, in the order the run plan walks them: a module imports only the
+    ones before it and never has them call it back (docs/architecture.md, "The batch")."""
+    sources = {_module(p): p for p in MODULES if _module(p).startswith(BATCH)}
+    assert set(sources) == {_batch_module(m) for m in BATCH_WALK}, \
+        "a new batch module takes its place in BATCH_WALK (and in docs/architecture.md)"
+    assert batch_walk_problems(sources) == []
+    doc = " ".join((RELX.parent / "docs" / "architecture.md").read_text("utf-8").split())
+    assert " → ".join(f"`{m}`" for m in BATCH_WALK[:-1]) in doc
+
+
+def test_the_batch_walk_check_sees_a_call_back_up(tmp_path: Path):
+    """Yesterday's batch: the engines finished an input through ``chunks`` after the chunk
+    came back, handed ``chunks`` their own ``_no_extractor``, and ``chunks`` reached up."""
+    engines = tmp_path / "engines.py"
+    engines.write_text("from relx.app.batch.chunks import assemble_input, process_chunk\n"
+                       "def _no_extractor(plan):\n    raise AssertionError\n"
+                       "def _empty(unit, plan):\n"
+                       "    return process_chunk(unit, plan, _no_extractor)\n")
+    chunks = tmp_path / "chunks.py"
+    chunks.write_text("def f():\n    from relx.app.batch.engines import Schedule\n")
+    plan = tmp_path / "plan.py"
+    plan.write_text("from relx.app.batch import RunPlan\n")
+    problems = batch_walk_problems({f"{BATCH}.engines": engines, f"{BATCH}.chunks": chunks,
+                                    f"{BATCH}.plan": plan})
+    assert problems == [f"{BATCH}.chunks imports {BATCH}.engines",
+                        f"{BATCH}.engines hands its _no_extractor to {BATCH}.chunks.process_chunk",
+                        f"{BATCH}.plan imports {BATCH}"]
+
+
 # -- relx stands alone: no lab, no dev, and the wheel holds relx only --------------------------
 
 OUTSIDE = ("lab", "dev", "tests", "benchmarks")
@@ -162,7 +245,7 @@ OUTSIDE = ("lab", "dev", "tests", "benchmarks")
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: _module(p))
 def test_relx_never_imports_the_lab_or_dev(path: Path):
     bad = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(_tree(path)):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -202,7 +285,7 @@ def _classes() -> dict[str, tuple[str, list[str]]]:
     """class name -> (module, the last part of each base's name), over relx/."""
     out: dict[str, tuple[str, list[str]]] = {}
     for p in MODULES:
-        for node in ast.walk(ast.parse(p.read_text("utf-8"))):
+        for node in ast.walk(_tree(p)):
             if isinstance(node, ast.ClassDef):
                 bases = [ast.unparse(b).rpartition(".")[2] for b in node.bases]
                 out[node.name] = (_module(p), bases)
@@ -262,7 +345,7 @@ def _name_matches(tree: ast.AST) -> list[str]:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: _module(p))
 def test_no_exception_is_matched_by_its_name(path: Path):
-    found = _name_matches(ast.parse(path.read_text("utf-8")))
+    found = _name_matches(_tree(path))
     assert not found, f"{_module(path)} matches classes by name: {found}"
 
 
@@ -282,7 +365,7 @@ def _named_modules(path: Path) -> set[str]:
     """Modules named in ``"module:function"`` strings (the format and task tables, read
     with importlib on first use)."""
     out = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             module, colon, _ = node.value.partition(":")
             if colon and module.startswith("relx.") and _is_module(module):
@@ -293,9 +376,9 @@ def _named_modules(path: Path) -> set[str]:
 def test_every_relx_module_is_used_by_relx():
     """No module only lab/ (or tests) imports: each is imported by a relx module, named in
     one of relx's tables, an entry point, or a package's ``__init__``."""
-    used = set(ENTRY_POINTS)
+    used = set(ENTRY_POINTS) | {m for deps in import_graph().values() for m in deps}
     for p in MODULES:
-        used |= {m for m in _module_imports(p) if m != _module(p)} | _named_modules(p)
+        used |= _named_modules(p) | (_module_imports(p) if _module(p) == "relx" else set())
     unused = sorted(_module(p) for p in MODULES
                     if p.name != "__init__.py" and _module(p) not in used)
     assert not unused, f"relx modules no relx module uses: {unused}"

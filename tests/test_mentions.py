@@ -78,7 +78,7 @@ def test_auto_resolves_an_empty_annotation_file_to_the_inputs_own() -> None:
     """Issue 54: a standoff document read with an empty ``.a1`` has zero mentions under
     ``auto`` (its annotation file is there); a PubTator abstract without annotation lines
     is an unannotated input, tagged."""
-    from relx.app.batch.chunks import mentions_for
+    from relx.app.batch.engines import mentions_for
     from relx.io.registry import FORMATS, read
 
     fixtures = Path(__file__).parent / "fixtures"

@@ -213,6 +213,7 @@ def _walk_rows(X: np.ndarray, roots, feature, threshold, right, leaf_row, value)
     return out / len(roots)
 
 
+@pytest.mark.slow
 def test_grouped_walk_equals_row_by_row_on_the_shipped_event_forest():
     """The rows split at each node together (``_walk``) reach the same leaves as walked one
     by one: bitwise the same probabilities, on the shipped event model's forest and the

@@ -224,6 +224,7 @@ def _run_chromium(exe: str, tmp_path: Path, *args: str) -> subprocess.CompletedP
     return proc
 
 
+@pytest.mark.slow
 def test_headless_chromium_sorts_and_renders(tmp_path: Path) -> None:
     exe = _chromium()
     out = _write(tmp_path)
@@ -280,6 +281,7 @@ _MEASURE = """<script>
 </script>"""
 
 
+@pytest.mark.slow
 def test_headless_chromium_curator_first_screen(tmp_path: Path) -> None:
     """The curator view in a real browser: labels that do not overlap each other or other
     nodes, the top interactions beside the network on a wide screen, and a screenshot kept

@@ -226,6 +226,7 @@ def _need(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_real_genia_conversion_and_no_dev_leak() -> None:
     sd = _need(TB / "genia" / "stanford_basic")
     dev = [stanford_to_craft(s) for _, s in read_conll(sd / "dev.conllu.stanford")]

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 import spacy
 
 from lab.genes.ner_bias import choose, main, output_layer, set_start_bias
@@ -51,6 +52,7 @@ def test_choose_follows_the_registered_rule() -> None:
     assert choose(tie)["delta"] == 0.0
 
 
+@pytest.mark.slow
 def test_write_stores_the_bias_in_a_copy(tmp_path: Path) -> None:
     register()
     src = find_model_dir("relx_bio_sm")

@@ -38,6 +38,7 @@ def genes(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_loctext_proteins_counts(genes: Path) -> None:
     if not (SHARED / "lexicons" / "hgnc").exists():
         pytest.skip("../shared/lexicons/hgnc not available")

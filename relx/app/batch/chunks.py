@@ -1,86 +1,36 @@
 """One unit of batch work: a chunk of documents of one input, extracted and written alone.
 
-A chunk is up to ``chunk_size`` consecutive readable documents of an input (the main process
-reads the input and cuts it). :func:`process_chunk` extracts from a chunk, writes its
-outputs under its parts folder and its record (:mod:`relx.app.batch.folder`);
-every stage is isolated: a document that cannot be extracted or written costs only itself
-(an error with the input, document id, stage and message), a format that cannot hold an id
-gets a safe one. When every chunk of an input is done, :func:`assemble_input` joins the
-parts into the per-input outputs (``jsonl/<key>.jsonl``, ``tsv/<key>.tsv``...).
+A chunk is up to ``chunk_size`` consecutive readable documents of an input (the engines read
+the input and cut it; :class:`relx.app.batch.plan.Unit`). :func:`process_chunk` extracts
+from a chunk with the worker's extractor (:mod:`relx.app.batch.worker`), writes its outputs
+under its parts folder and its record (:mod:`relx.app.batch.folder`); every stage is
+isolated: a document that cannot be extracted or written costs only itself (an error with
+the input, document id, stage and message), a format that cannot hold an id gets a safe
+one. The parts are joined into an input's outputs when all its chunks are back
+(:mod:`relx.app.batch.finish`).
 """
 
 from __future__ import annotations
 
-import errno
 import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from relx.app.batch.folder import (
     claim_stem,
-    input_output,
+    empty_record,
+    error,
+    out_of_space,
     parts_dir,
     write_chunk_record,
 )
-from relx.app.batch.plan import RunPlan
+from relx.app.batch.plan import RunPlan, Unit
 from relx.doc import Document
 from relx.doc_limits import DocumentLimitError
 from relx.io.registry import FORMATS, ITEM_KINDS, load_spec
-from relx.tasks import Task
-
-#: write errors that are the machine's, not an input's: the run stops (and resumes later)
-NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
-
-
-def out_of_space(exc: BaseException) -> bool:
-    """Whether ``exc`` says the disk (or a quota, or a size limit) is full."""
-    return isinstance(exc, OSError) and exc.errno in NO_SPACE
-
-
-@dataclass
-class Unit:
-    """A chunk to process: input ``key``, chunk number ``index``, the documents and the
-    reading errors met while they were read (plain data: it travels to workers)."""
-
-    input: str
-    key: str
-    index: int
-    first: int                          # the input's document number of docs[0]
-    docs: list[Document]
-    identity: dict[str, Any]
-    read_errors: list[dict[str, str]] = field(default_factory=list)
-    failed: bool = False                # reading failed in a way a rerun may not repeat
-    mentions: str = "auto"              # whose mentions its documents get (resolved)
-
-
-def error(input: str, document: str | None, stage: str, message: str) -> dict[str, str]:
-    """One ``errors.jsonl`` entry."""
-    return {"input": input, "document": document or "", "stage": stage, "error": message}
-
-
-def empty_record(unit: Unit, task: Task) -> dict[str, Any]:
-    """The record of a chunk before any work."""
-    return {"input": unit.input, "key": unit.key, "chunk": unit.index, "first": unit.first,
-            "identity": unit.identity, "documents": 0, "sentences": 0,
-            **dict.fromkeys(task.counts, 0), "skipped_sentences": 0, "skipped_pairs": 0,
-            "renamed_ids": [], "errors": list(unit.read_errors), "failed": unit.failed,
-            "truncated": [{"input": unit.input, "document": d.id, "note": d.meta["truncated"]}
-                          for d in unit.docs if d.meta.get("truncated")],
-            "seconds": 0.0}
-
-
-def failed_record(unit: Unit, task: Task, stage: str, message: str) -> dict[str, Any]:
-    """The record of a chunk whose work was lost (a worker died, twice)."""
-    rec = empty_record(unit, task)
-    rec["failed"] = True
-    rec["errors"].append(error(unit.input, f"{len(unit.docs)} documents from #{unit.first}",
-                               stage, message))
-    return rec
-
 
 # --------------------------------------------------------------------------- extraction
 
@@ -105,29 +55,16 @@ def _annotate(ex: Any, docs: list[Document], rec: dict[str, Any]) -> list[tuple]
     return out
 
 
-def mentions_for(mode: str, fmt: str | None, docs: Sequence[Document]) -> str:
-    """The mentions an input's documents get. ``auto``: the input's own when its format
-    carries mentions and its first chunk's documents bring some (then every document of it,
-    with or without), or always when they come from an annotation file beside the text
-    (a standoff ``.a1``, even empty: zero mentions); else relx's tagger's."""
-    if mode != "auto":
-        return mode
-    spec = FORMATS.get(fmt or "")
-    if spec is None or not spec.mentions:
-        return "relx"
-    given = any(s.entities for d in docs for s in d.sentences)
-    return "input" if given or spec.annotation_file else "relx"
-
-
-def process_chunk(unit: Unit, plan: RunPlan, extractor: Callable[[RunPlan], Any]
+def process_chunk(unit: Unit, plan: RunPlan, ex: Any, *, started: float | None = None
                   ) -> dict[str, Any]:
-    """Extract from one chunk and write its parts and record; returns the record."""
-    t0 = time.perf_counter()
+    """Extract from one chunk with extractor ``ex`` (None for a chunk without documents)
+    and write its parts and record; returns the record (its ``seconds`` counted from
+    ``started``, a ``time.perf_counter()``, default now)."""
+    t0 = time.perf_counter() if started is None else started
     out = plan.out
     task = plan.task
     rec = empty_record(unit, task)
     if unit.docs:
-        ex = extractor(plan)
         ex.mentions = unit.mentions
         runner = task.runner_()
         model = getattr(ex, "model", None)
@@ -232,27 +169,3 @@ def write_parts(items: dict[str, list[Any]], parts: Path,
             rec["failed"] = True
             rec["errors"].append(error(rec["input"], None, f"write:{fmt}",
                                        f"{type(exc).__name__}: {exc}"))
-
-
-# --------------------------------------------------------------------------- assembling
-
-def assemble_input(out: Path, key: str, n_chunks: int,
-                   writers: Iterable[tuple[str, str | None]]) -> None:
-    """The per-input outputs from its chunks' parts, each joined by its format (the
-    outputs a task writes per document are in place already)."""
-    for fmt, kind in writers:
-        spec = FORMATS.get(fmt)
-        if spec is None or spec.join is None or kind is None:
-            continue
-        parts = [parts_dir(out, key, i) / (spec.part_file or fmt) for i in range(n_chunks)]
-        load_spec(spec.join)(parts, input_output(out, fmt, key))
-
-
-def sum_records(records: Sequence[dict[str, Any]], task: Task) -> dict[str, int]:
-    """The counts of several records added up (a whole input's, a whole batch's)."""
-    return {"documents": sum(r["documents"] for r in records),
-            "sentences": sum(r["sentences"] for r in records),
-            **{c: sum(r.get(c, 0) for r in records) for c in task.counts},
-            "skipped_sentences": sum(r.get("skipped_sentences", 0) for r in records),
-            "skipped_pairs": sum(r.get("skipped_pairs", 0) for r in records),
-            "documents_over_cap": sum(r.get("documents_over_cap", 0) for r in records)}

@@ -1,8 +1,10 @@
 """Running a batch's chunks: in this process, in worker processes that may die, or on Dask.
 
 :class:`Schedule` reads the inputs (in this process, as streams) and hands out
-:class:`relx.app.batch.chunks.Unit` chunks that are not done yet; it finishes an input (its
-outputs assembled, its record written) when its last chunk comes back.
+:class:`relx.app.batch.plan.Unit` chunks that are not done yet; each chunk runs on a worker
+(:func:`relx.app.batch.worker.run_chunk`). :func:`run_schedule` yields each input whose
+chunks are all back (:class:`FinishedInput`, its chunk records in order); finishing it (its
+outputs assembled, its record written) is :mod:`relx.app.batch.finish`'s.
 
 Worker processes (``--jobs``): each runs one chunk at a time. A worker that dies (SIGKILL,
 the OOM killer) costs only its chunk: the chunk is retried once in a fresh worker, then
@@ -16,37 +18,56 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from relx.app.batch.chunks import (
-    Unit,
-    assemble_input,
-    error,
-    failed_record,
-    mentions_for,
-    out_of_space,
-    process_chunk,
-    sum_records,
-)
 from relx.app.batch.folder import (
     chunk_record_path,
-    drop_parts,
+    error,
+    failed_record,
     input_identity,
     load_record,
+    out_of_space,
     parts_dir,
     write_chunk_record,
-    write_input_record,
 )
-from relx.app.batch.plan import RunPlan
-from relx.app.batch.worker import extractor_for, one_compute_thread
+from relx.app.batch.plan import RunPlan, Unit
+from relx.app.batch.worker import one_compute_thread, run_chunk
+from relx.doc import Document
 from relx.errors import ModelError, RelxError, RunAborted
+from relx.io.registry import FORMATS
 
 OnDone = Callable[[dict[str, Any]], None] | None
 #: a chunk is tried this many times in (fresh) worker processes
 ATTEMPTS = 2
+
+
+@dataclass
+class FinishedInput:
+    """An input whose chunks are all back: its file, key and identity, and its chunks'
+    records in chunk order (fresh, failed, or done by an earlier run)."""
+
+    path: Path
+    key: str
+    identity: dict[str, Any]
+    records: list[dict[str, Any]]
+
+
+def mentions_for(mode: str, fmt: str | None, docs: Sequence[Document]) -> str:
+    """The mentions an input's documents get. ``auto``: the input's own when its format
+    carries mentions and its first chunk's documents bring some (then every document of it,
+    with or without), or always when they come from an annotation file beside the text
+    (a standoff ``.a1``, even empty: zero mentions); else relx's tagger's."""
+    if mode != "auto":
+        return mode
+    spec = FORMATS.get(fmt or "")
+    if spec is None or not spec.mentions:
+        return "relx"
+    given = any(s.entities for d in docs for s in d.sentences)
+    return "input" if given or spec.annotation_file else "relx"
 
 
 class _Input:
@@ -67,6 +88,7 @@ class Schedule:
         self.todo, self.plan = todo, plan
         self.out = plan.out
         self.inputs: dict[str, _Input] = {}
+        self._finished: deque[FinishedInput] = deque()
 
     # ------------------------------------------------------------------ reading
     def units(self) -> Iterator[Unit]:
@@ -126,7 +148,7 @@ class Schedule:
                 self._record(state, old, fresh=False)
                 return None
             if not unit.docs:            # nothing to extract: only reading errors
-                self._record(state, process_chunk(unit, plan, _no_extractor))
+                self._record(state, run_chunk(unit, plan))
                 return None
             return unit
 
@@ -158,8 +180,7 @@ class Schedule:
     def _empty(self, state: _Input, index: int, first: int, errors: list, failed: bool
                ) -> dict[str, Any]:
         unit = Unit(str(state.path), state.key, index, first, [], state.identity, errors, failed)
-        rec = process_chunk(unit, self.plan, _no_extractor)
-        return rec
+        return run_chunk(unit, self.plan)
 
     def _record(self, state: _Input, rec: dict[str, Any], fresh: bool = True) -> None:
         state.records[rec["chunk"]] = rec
@@ -178,47 +199,35 @@ class Schedule:
         return rec
 
     def _maybe_finish(self, state: _Input) -> None:
-        """All chunks back: assemble the input's outputs and write its record."""
+        """All chunks back: the input is finished (:meth:`finished` hands it out)."""
         if state.n_chunks is None or len(state.records) < state.n_chunks:
             return
-        recs = [state.records[i] for i in range(state.n_chunks)]
-        plan = self.plan
-        failed = any(r.get("failed") for r in recs)
-        assemble_input(self.out, state.key, state.n_chunks, plan.writers)
-        record = {"input": str(state.path), "key": state.key, "identity": state.identity,
-                  "settings": plan.settings, "chunk_size": plan.chunk_size,
-                  "chunks": state.n_chunks,
-                  **sum_records(recs, plan.task),
-                  "renamed_ids": [x for r in recs for x in r.get("renamed_ids", ())],
-                  "truncated": [x for r in recs for x in r.get("truncated", ())],
-                  "errors": [e for r in recs for e in r["errors"]], "failed": failed,
-                  **{k: next((r[k] for r in recs if r.get(k) is not None), None)
-                     for k in ("model_version", "threshold")},
-                  "seconds": round(sum(r.get("seconds", 0.0) for r in recs), 3)}
-        write_input_record(self.out, record)
-        if not failed:      # a failed input keeps its parts: a rerun redoes only what failed
-            drop_parts(self.out, state.key)
+        self._finished.append(FinishedInput(state.path, state.key, state.identity,
+                                            [state.records[i] for i in range(state.n_chunks)]))
         del self.inputs[state.key]
 
-
-def _no_extractor(plan: RunPlan) -> Any:
-    raise AssertionError("a chunk without documents needs no extractor")
+    def finished(self) -> Iterator[FinishedInput]:
+        """The inputs finished since last asked, in the order they finished."""
+        while self._finished:
+            yield self._finished.popleft()
 
 
 # ------------------------------------------------------------------------ engines
 
-def run_schedule(schedule: Schedule, *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,
-             on_done: OnDone = None) -> None:
-    """Process every chunk of ``schedule`` with the engine asked for."""
+def run_schedule(schedule: Schedule, *, jobs: int = 1, engine: str = "local",
+                 scheduler: str | None = None, on_done: OnDone = None
+                 ) -> Iterator[FinishedInput]:
+    """Process every chunk of ``schedule`` with the engine asked for, yielding each input
+    as its last chunk comes back (``on_done``: called with each chunk's record after)."""
     if engine == "dask":
-        _run_dask(schedule, scheduler or "", on_done)
+        yield from _run_dask(schedule, scheduler or "", on_done)
     elif jobs > 1:
-        _run_processes(schedule, jobs, on_done)
+        yield from _run_processes(schedule, jobs, on_done)
     else:
-        _run_here(schedule, on_done)
+        yield from _run_here(schedule, on_done)
 
 
-def _run_here(schedule: Schedule, on_done: OnDone) -> None:
+def _run_here(schedule: Schedule, on_done: OnDone) -> Iterator[FinishedInput]:
     """Every chunk in this process, on one compute thread (numba, BLAS and OpenMP limited
     while it runs, as in a ``--jobs`` or Dask worker: with their default pools the OpenMP
     threads spin against numba's and the process spends ~1.3x the CPU time per document)."""
@@ -226,16 +235,19 @@ def _run_here(schedule: Schedule, on_done: OnDone) -> None:
 
     with limited_threads(1):
         for unit in schedule.units():
+            yield from schedule.finished()    # inputs done before (all chunks recorded)
             try:
-                rec = process_chunk(unit, schedule.plan, extractor_for)
+                rec = run_chunk(unit, schedule.plan)
             except Exception as exc:
                 if isinstance(exc, ModelError) or out_of_space(exc):
                     raise
                 rec = schedule.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
             else:
                 schedule.chunk_done(rec)
+            yield from schedule.finished()
             if on_done:
                 on_done(rec)
+        yield from schedule.finished()
 
 
 def _worker_main(conn: Any, plan: RunPlan) -> None:
@@ -249,7 +261,7 @@ def _worker_main(conn: Any, plan: RunPlan) -> None:
         if unit is None:
             return
         try:
-            conn.send(("ok", process_chunk(unit, plan, extractor_for)))
+            conn.send(("ok", run_chunk(unit, plan)))
         except ModelError as exc:
             try:
                 conn.send(("fatal", exc))   # comes back as its own class
@@ -285,7 +297,8 @@ class _Worker:
         self.conn.close()
 
 
-def _run_processes(schedule: Schedule, jobs: int, on_done: OnDone) -> None:
+def _run_processes(schedule: Schedule, jobs: int, on_done: OnDone
+                   ) -> Iterator[FinishedInput]:
     """``jobs`` worker processes, one chunk each at a time; dead workers are replaced."""
     import multiprocessing as mp
     from multiprocessing.connection import wait
@@ -296,10 +309,6 @@ def _run_processes(schedule: Schedule, jobs: int, on_done: OnDone) -> None:
     attempts: dict[tuple[str, int], int] = {}
     workers = [_Worker(ctx, schedule.plan) for _ in range(jobs)]
     exhausted = False
-
-    def finish(rec: dict[str, Any]) -> None:
-        if on_done:
-            on_done(rec)
 
     try:
         while True:
@@ -319,6 +328,7 @@ def _run_processes(schedule: Schedule, jobs: int, on_done: OnDone) -> None:
                         continue
                     w.unit = unit
                     attempts[(unit.key, unit.index)] = attempts.get((unit.key, unit.index), 0) + 1
+            yield from schedule.finished()    # inputs done before (all chunks recorded)
             busy = [w for w in workers if w.unit is not None]
             if not busy:
                 if exhausted and not retry:
@@ -344,18 +354,22 @@ def _run_processes(schedule: Schedule, jobs: int, on_done: OnDone) -> None:
                     workers[i] = _Worker(ctx, schedule.plan)
                     if attempts[(unit.key, unit.index)] < ATTEMPTS:
                         retry.append(unit)
-                    else:
-                        finish(schedule.chunk_failed(unit, "worker", f"worker process died "
-                                                 f"(exit code {code}) twice on this chunk"))
+                        continue
+                    rec = schedule.chunk_failed(unit, "worker", f"worker process died "
+                                                f"(exit code {code}) twice on this chunk")
                 elif msg[0] == "ok":
-                    schedule.chunk_done(msg[1])
-                    finish(msg[1])
+                    rec = msg[1]
+                    schedule.chunk_done(rec)
                 elif msg[0] == "fatal":
                     raise msg[1]
                 elif msg[0] == "abort":
                     raise RunAborted(msg[1])
                 else:
-                    finish(schedule.chunk_failed(unit, "worker", msg[1]))
+                    rec = schedule.chunk_failed(unit, "worker", msg[1])
+                yield from schedule.finished()
+                if on_done:
+                    on_done(rec)
+        yield from schedule.finished()
     finally:
         for w in workers:
             w.stop()
@@ -368,7 +382,7 @@ def dask_chunk(unit: Unit, plan: RunPlan) -> dict[str, Any]:
 
     one_compute_thread()
     numba.set_num_threads(1)           # numba's limit is per thread: each worker thread's
-    return process_chunk(unit, plan, extractor_for)
+    return run_chunk(unit, plan)
 
 
 #: with no Dask worker connected for this long (seconds), the batch stops (exit 1; the
@@ -381,7 +395,8 @@ def _dask_threads(client: Any) -> int:
     return sum(client.nthreads().values())
 
 
-def _run_dask(schedule: Schedule, scheduler: str, on_done: OnDone) -> None:
+def _run_dask(schedule: Schedule, scheduler: str, on_done: OnDone
+              ) -> Iterator[FinishedInput]:
     """Chunks as Dask tasks, one in flight per worker thread.
 
     Only as many tasks as there are worker threads are out, so a worker takes a new chunk
@@ -408,7 +423,7 @@ def _run_dask(schedule: Schedule, scheduler: str, on_done: OnDone) -> None:
                          f"{exc})") from exc
     with client:
         try:
-            _dask_loop(schedule, scheduler, on_done, client)
+            yield from _dask_loop(schedule, scheduler, on_done, client)
         except (ModelError, RunAborted):
             raise
         except Exception as exc:
@@ -421,7 +436,8 @@ def _run_dask(schedule: Schedule, scheduler: str, on_done: OnDone) -> None:
                              ) from exc
 
 
-def _dask_loop(schedule: Schedule, scheduler: str, on_done: OnDone, client: Any) -> None:
+def _dask_loop(schedule: Schedule, scheduler: str, on_done: OnDone, client: Any
+               ) -> Iterator[FinishedInput]:
     from distributed import wait
 
     units = schedule.units()
@@ -451,13 +467,14 @@ def _dask_loop(schedule: Schedule, scheduler: str, on_done: OnDone, client: Any)
             raise RunAborted(f"no Dask worker connected to {scheduler} for "
                              f"{DASK_NO_WORKERS_S:.0f} s")
         submit(max(1, threads))
+        yield from schedule.finished()    # inputs done before (all chunks recorded)
         if not flying:
             break
         try:
-            finished, _ = wait(list(flying), timeout=5, return_when="FIRST_COMPLETED")
+            back, _ = wait(list(flying), timeout=5, return_when="FIRST_COMPLETED")
         except TimeoutError:          # none back yet: look at the workers again
             continue
-        for fut in finished:
+        for fut in back:
             unit = flying.pop(fut)
             try:
                 rec = fut.result()
@@ -474,6 +491,7 @@ def _dask_loop(schedule: Schedule, scheduler: str, on_done: OnDone, client: Any)
                 rec = schedule.chunk_failed(unit, "worker", f"{type(exc).__name__}: {exc}")
             else:
                 schedule.chunk_done(rec)
+            yield from schedule.finished()
             if on_done:
                 on_done(rec)
             fut.release()

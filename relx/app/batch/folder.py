@@ -9,29 +9,45 @@ where each thing lives.
     out/.claims/standoff/<stem>      a standoff file stem and the document owning it
     out/<format output>              an input's output per format (``jsonl/<key>.jsonl``...)
     out/<results>.jsonl, errors.jsonl, summary.json    the merged outputs
+
+It takes paths and records, never the run plan, and calls no other batch module: every
+stage of the batch (:mod:`relx.app.batch`) reads and writes the folder through it.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from relx.errors import BatchError, ConfigError
 from relx.io.atomic import atomic_open
 from relx.tasks import Task
 
+if TYPE_CHECKING:
+    from relx.app.batch.plan import Unit
+
 ERRORS = "errors.jsonl"
 SUMMARY = "summary.json"
 
 
+#: write errors that are the machine's, not an input's: the run stops (and resumes later)
+NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
 class BatchLocked(BatchError):
     """Another run holds the lock of the output folder."""
+
+
+def out_of_space(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk (or a quota, or a size limit) is full."""
+    return isinstance(exc, OSError) and exc.errno in NO_SPACE
 
 
 # --------------------------------------------------------------------------- paths
@@ -65,6 +81,31 @@ def results_path(out: Path, task: Task) -> Path:
 
 
 # --------------------------------------------------------------------------- records
+
+def error(input: str, document: str | None, stage: str, message: str) -> dict[str, str]:
+    """One ``errors.jsonl`` entry."""
+    return {"input": input, "document": document or "", "stage": stage, "error": message}
+
+
+def empty_record(unit: Unit, task: Task) -> dict[str, Any]:
+    """The record of a chunk before any work."""
+    return {"input": unit.input, "key": unit.key, "chunk": unit.index, "first": unit.first,
+            "identity": unit.identity, "documents": 0, "sentences": 0,
+            **dict.fromkeys(task.counts, 0), "skipped_sentences": 0, "skipped_pairs": 0,
+            "renamed_ids": [], "errors": list(unit.read_errors), "failed": unit.failed,
+            "truncated": [{"input": unit.input, "document": d.id, "note": d.meta["truncated"]}
+                          for d in unit.docs if d.meta.get("truncated")],
+            "seconds": 0.0}
+
+
+def failed_record(unit: Unit, task: Task, stage: str, message: str) -> dict[str, Any]:
+    """The record of a chunk whose work was lost (a worker died, twice)."""
+    rec = empty_record(unit, task)
+    rec["failed"] = True
+    rec["errors"].append(error(unit.input, f"{len(unit.docs)} documents from #{unit.first}",
+                               stage, message))
+    return rec
+
 
 def load_record(path: Path) -> dict[str, Any] | None:
     try:
@@ -177,6 +218,26 @@ def same_input(path: Path, old: dict[str, Any] | None) -> bool:
     if st.st_size != old.get("size"):
         return False
     return st.st_mtime_ns == old.get("mtime_ns") or file_sha256(path) == old.get("sha256")
+
+
+def inputs_to_do(out: Path, files: Sequence[Path], keys: Sequence[str], chunk_size: int
+                 ) -> list[tuple[Path, str]]:
+    """``(file, key)`` of the inputs a run must (re)do: all but those whose record says
+    done, unchanged (:func:`same_input`) and cut in chunks of ``chunk_size``. A changed
+    input is forgotten (:func:`clear_input`: redone from scratch); a failed one keeps its
+    chunk records and parts (only its failed chunks are redone)."""
+    todo = []
+    for f, k in zip(files, keys, strict=True):
+        rec = load_input_record(out, k)
+        if rec is not None and not rec.get("failed") and same_input(f, rec.get("identity")) \
+                and rec.get("chunk_size") == chunk_size:
+            continue
+        if rec is not None and not (same_input(f, rec.get("identity"))
+                                    and rec.get("chunk_size") == chunk_size):
+            clear_input(out, k)       # changed: redo from scratch
+        input_record_path(out, k).unlink(missing_ok=True)
+        todo.append((f, k))
+    return todo
 
 
 def clear_input(out: Path, key: str) -> None:

@@ -1,5 +1,6 @@
 """What a batch is asked to do: its options (checked once), the run plan built from them
-(:class:`RunPlan`, handed to every stage), and its inputs and their keys."""
+(:class:`RunPlan`, handed to every stage) and the models it will load (checked before any
+work), its inputs and their keys, and its unit of work (:class:`Unit`, a chunk)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ import hashlib
 import itertools
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from relx.doc import Document
 from relx.doc_limits import DEFAULT_MAX_DOC_CHARS, DEFAULT_MAX_DOC_SECONDS
-from relx.errors import ConfigError
-from relx.model_store import model_meta
+from relx.errors import ConfigError, ModelError
+from relx.model_store import check_model_folder, find_model_dir, model_meta
 from relx.tasks import TASKS, Task
 
 #: documents per unit of work
@@ -184,6 +186,37 @@ def make_plan(opts: BatchOptions) -> RunPlan:
                    max_sentence_pairs=opts.max_sentence_pairs)
 
 
+def check_model(plan: RunPlan) -> None:
+    """Before any work, every model the batch will load (the task's model and, for typed
+    interactions, the event model: :meth:`relx.tasks.TaskRunner.models`; files exist and
+    are readable: ``meta.json`` and ``config.toml`` parse, each ``.skops`` archive is
+    whole), and the spaCy pipeline (``--spacy-model`` is loaded once here). Errors name
+    the model and the file."""
+    for name, kind, option in plan.task.runner_().models(plan.model, plan.extractor):
+        check_model_folder(find_model_dir(name, what=kind), kind,
+                           f"reinstall the {kind} (or retrain it), or pass another with "
+                           f"{option}")
+    _check_pipeline(plan.spacy_model)
+
+
+def _check_pipeline(name: str | None) -> None:
+    from relx.model_store import models_dir
+    from relx.parse.pipeline import DEFAULT_PIPELINE, load_nlp
+
+    if name is None:
+        folder = models_dir() / DEFAULT_PIPELINE
+        if not (folder / "meta.json").is_file() or not (folder / "config.cfg").is_file():
+            raise ModelError(f"the default parse pipeline is missing or incomplete: {folder}; "
+                             "reinstall relx")
+        return
+    try:
+        load_nlp(name)
+    except Exception as exc:  # noqa: BLE001 - any failure to load: unusable, say which
+        raise ModelError(f"cannot load the spaCy pipeline {name!r} (--spacy-model): "
+                         f"{type(exc).__name__}: {exc}; pass an installed pipeline name or "
+                         "a pipeline folder") from None
+
+
 def run_settings(opts: BatchOptions, extractor: dict[str, Any]) -> dict[str, Any]:
     """What decides an input's outputs (a resumed batch must use the same)."""
     from relx.io.papers import sections_label, sections_option
@@ -206,6 +239,22 @@ def run_settings(opts: BatchOptions, extractor: dict[str, Any]) -> dict[str, Any
             "sections": sections_label(sections_option(opts.sections)),
             "pdf_max_pages": opts.pdf_max_pages, "pdf_max_seconds": opts.pdf_max_seconds,
             "table_cells": opts.table_cells}
+
+
+@dataclass
+class Unit:
+    """A chunk to process: input ``key``, chunk number ``index``, the documents and the
+    reading errors met while they were read (plain data: it travels to workers)."""
+
+    input: str
+    key: str
+    index: int
+    first: int                          # the input's document number of docs[0]
+    docs: list[Document]
+    identity: dict[str, Any]
+    read_errors: list[dict[str, str]] = field(default_factory=list)
+    failed: bool = False                # reading failed in a way a rerun may not repeat
+    mentions: str = "auto"              # whose mentions its documents get (resolved)
 
 
 def cores() -> int:

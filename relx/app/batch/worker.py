@@ -1,14 +1,15 @@
-"""A batch worker's one extractor (per process, per Dask worker) and the model check that
-runs before any work."""
+"""A batch worker's side of a chunk: its one extractor (per process, per Dask worker) and
+the chunk run with it (:func:`run_chunk`, in whichever process the engine runs it)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from relx.api import settle_heap, single_thread, warm_up
-from relx.app.batch.plan import RunPlan
+from relx.app.batch.chunks import process_chunk
+from relx.app.batch.plan import RunPlan, Unit
 from relx.errors import ModelError, RelxError
-from relx.model_store import check_model_folder, find_model_dir
 
 _EXTRACTORS: dict[tuple, Any] = {}
 _ONE_THREAD = False
@@ -49,35 +50,10 @@ def extractor_for(plan: RunPlan) -> Any:
     return ex
 
 
-def check_model(plan: RunPlan) -> None:
-    """Before any work, every model the batch will load (the task's model and, for typed
-    interactions, the event model: :meth:`relx.tasks.TaskRunner.models`; files exist and
-    are readable: ``meta.json`` and ``config.toml`` parse, each ``.skops`` archive is
-    whole), and the spaCy pipeline (``--spacy-model`` is loaded once here). Errors name
-    the model and the file."""
-    for name, kind, option in plan.task.runner_().models(plan.model, plan.extractor):
-        _check_model_dir(name, kind, option)
-    _check_pipeline(plan.spacy_model)
-
-
-def _check_pipeline(name: str | None) -> None:
-    from relx.model_store import models_dir
-    from relx.parse.pipeline import DEFAULT_PIPELINE, load_nlp
-
-    if name is None:
-        folder = models_dir() / DEFAULT_PIPELINE
-        if not (folder / "meta.json").is_file() or not (folder / "config.cfg").is_file():
-            raise ModelError(f"the default parse pipeline is missing or incomplete: {folder}; "
-                             "reinstall relx")
-        return
-    try:
-        load_nlp(name)
-    except Exception as exc:  # noqa: BLE001 - any failure to load: unusable, say which
-        raise ModelError(f"cannot load the spaCy pipeline {name!r} (--spacy-model): "
-                         f"{type(exc).__name__}: {exc}; pass an installed pipeline name or "
-                         "a pipeline folder") from None
-
-
-def _check_model_dir(name: str, kind: str, option: str) -> None:
-    check_model_folder(find_model_dir(name, what=kind), kind,
-                       f"reinstall the {kind} (or retrain it), or pass another with {option}")
+def run_chunk(unit: Unit, plan: RunPlan) -> dict[str, Any]:
+    """One chunk here: the extractor (none for a chunk without documents: only reading
+    errors), then :func:`relx.app.batch.chunks.process_chunk`; returns the chunk's record
+    (its ``seconds`` include loading the extractor)."""
+    started = time.perf_counter()
+    ex = extractor_for(plan) if unit.docs else None
+    return process_chunk(unit, plan, ex, started=started)
