@@ -7,7 +7,8 @@
 # The base tree is extracted once into runs/ab-REV (git archive of relx/ and benchmarks/);
 # both use the shipped models of the working tree. One line per run: who, task, load
 # average before it, the busiest other process, and bench_extract's JSON line. PYTHON: the
-# interpreter (default: the checkout's .venv/bin/python).
+# interpreter (default: the checkout's .venv/bin/python); BENCH_ARGS: more bench_extract
+# options (e.g. "--procs 1").
 set -e
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -22,9 +23,9 @@ for who in $order; do
   if [ "$who" = base ]; then
     out=$(cd "$base" && RELX_DATA="${RELX_DATA:-$root/../shared}" RELX_MODELS="$root/models" \
           PYTHONPATH="$root/$base" "$py" benchmarks/bench_extract.py \
-          --task "$task" --limit "$limit" 2>&1 | tail -1)
+          --task "$task" --limit "$limit" $BENCH_ARGS 2>&1 | tail -1)
   else
-    out=$(PYTHONPATH="$root" "$py" benchmarks/bench_extract.py --task "$task" --limit "$limit" 2>&1 | tail -1)
+    out=$(PYTHONPATH="$root" "$py" benchmarks/bench_extract.py --task "$task" --limit "$limit" $BENCH_ARGS 2>&1 | tail -1)
   fi
   echo "$who $task load=$load busiest: $(ps -eo pcpu,args --sort=-pcpu | sed -n 2p | cut -c1-50) :: $out"
 done
