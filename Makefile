@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 SHARED ?= ../shared
 PPI := $(SHARED)/corpora/ppi
 
-.PHONY: install test test-fast lint wheel demo results bench clean parser-corpus train-parser \
+.PHONY: install test test-fast lint wheel jit-cache demo results bench clean parser-corpus train-parser \
 	parser-corpus-g8 finetune-parser ner-corpus train-ner pipeline default-model event-model silver \
 	vectors hedging lexicon gene-naming calibration gene-corpora ner-genes-corpus train-ner-genes bench-genes
 
@@ -19,11 +19,17 @@ $(VENV)/.installed: pyproject.toml setup.py | $(BIN)/python
 
 install: $(VENV)/.installed
 
-# the wheel (and sdist) in dist/, with the shipped models as package data; .ci/run installs
-# it into a fresh environment outside the checkout and runs it there
-wheel: install
+# the wheel (and sdist) in dist/, with the shipped models and the compiled code of
+# jit-cache as package data; .ci/run installs it into a fresh environment outside the
+# checkout and runs it there
+wheel: install jit-cache
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
+
+# relx's numba functions compiled for portable CPU levels (relx/_jit, not in git): a new
+# environment loads them instead of compiling on its first relx extract (relx.numba_cache)
+jit-cache: install
+	$(BIN)/python -m lab.jit_cache
 
 LINTED := relx tests benchmarks dev lab
 

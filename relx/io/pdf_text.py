@@ -20,12 +20,12 @@ from typing import Any
 
 import numba.experimental.function_type  # noqa: F401  (types first-class functions)
 import numpy as np
-from numba import njit, types
+from numba import types
 
 from relx.io.papers import clean_text
-from relx.numba_cache import ensure_numba_cache
+from relx.numba_cache import cached_jit, ensure_numba_cache
 
-ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
+ensure_numba_cache(__file__)   # before the @cached_jit() definitions
 
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|[.,+-]b$|[.,+-]bd|bd$|[a-z]-b[a-z]?$")
 _FORCE_BOLD = 1 << 18
@@ -104,7 +104,7 @@ def _pdfium() -> tuple[_CFunction, ...]:
     return _PDFIUM
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _fetch(tp, n, height, get_unicode, get_box, get_angle, get_weight, get_info,
            box, flags, code, x0, x1, top, bottom, size, run, run_char, run_key):
     """The page's characters in PDFium's order into ``code``, ``x0`` .. ``size``, ``run``
@@ -166,7 +166,7 @@ def _fetch(tp, n, height, get_unicode, get_box, get_angle, get_weight, get_info,
     return k, nrun
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _segment(code, x0, x1, top, bottom, size, rsize, bold, line, out):
     """Characters (arrays of ``k``; ``rsize``: the size to 0.1 pt) into line segments: a
     new one at a baseline jump (a superscript is no jump), a move back to the left by

@@ -32,14 +32,14 @@ from typing import Any
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from relx.numba_cache import ensure_numba_cache
+from relx.numba_cache import cached_jit, ensure_numba_cache
 from relx.structures import EncodedStructures
 
 __all__ = ["PathKernelParams", "path_gram", "path_kernel", "self_kernels"]
 
-ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
+ensure_numba_cache(__file__)   # before the @cached_jit() definitions
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def _cols(X: EncodedStructures) -> tuple[np.ndarray, ...]:
             *(np.ascontiguousarray(c, np.int32) for c in (X.edges, X.words, X.lemmas, X.pos)))
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _tuple_k(e1, w1, l1, p1, e2, w2, l2, p2, w_lemma, w_pos, em, sigma, sim):
     """Tuple kernel k(a, b) on int ids."""
     if e1 == e2:
@@ -117,7 +117,7 @@ def _tuple_k(e1, w1, l1, p1, e2, w2, l2, p2, w_lemma, w_pos, em, sigma, sim):
     return f * kn
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _scratch(p, nmax, mmax, lam, full=False):
     """Per-thread scratch: kk (n*m,), rows (2, p+1, m+1), matches (2, cap), g (p, cap), lam^k.
 
@@ -132,7 +132,7 @@ def _scratch(p, nmax, mmax, lam, full=False):
             np.empty((2, cap), np.int64), np.empty((p, cap)), lampow)
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _dense(n, m, kk, rows, lam, qmax):
     """Lodhi's recursion row by row over prefix lengths a, b (rows: K'_q at a-1 and a):
     K''_q(a, b) = lam K''_q(a, b-1) + lam^2 k(a, b) K'_{q-1}(a-1, b-1),
@@ -157,7 +157,7 @@ def _dense(n, m, kk, rows, lam, qmax):
     return total
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _sparse(nnz, m, kk, ms, g, lampow, qmax):
     """Chains of nonzero matches t (row-major): G_1(t) = lam^2 v_t,
     G_q(t) = v_t sum_{s: a_s < a_t, b_s < b_t} G_{q-1}(s) lam^(a_t - a_s + b_t - b_s);
@@ -182,7 +182,7 @@ def _sparse(nnz, m, kk, ms, g, lampow, qmax):
     return total
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _fill(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, w_lemma, w_pos, em, sigma, sim, kk):
     """``kk[a * m + b] = k(A_i[a], B_j[b])`` (``n, m`` the lengths); the nonzero count.
 
@@ -217,7 +217,7 @@ def _fill(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, w_lemma, w_pos, em, sigm
     return nnz
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _matches(n, m, kk, ms):
     """``ms[:, t]`` = (a, b) of the t-th nonzero ``kk`` entry, row-major."""
     t = 0
@@ -229,7 +229,7 @@ def _matches(n, m, kk, ms):
                 t += 1
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _pair(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, lam, p, w_lemma, w_pos, em,
           sigma, sim, kk, rows, ms, g, lampow, mode):
     """Unnormalised K(A_i, B_j) with scratch ``kk, rows, ms, g, lampow`` from :func:`_scratch`.
@@ -252,7 +252,7 @@ def _pair(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, lam, p, w_lemma, w_pos, 
     return _dense(n, m, kk, rows, lam, qmax)
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _maxlen(o):
     mx = 0
     for i in range(o.shape[0] - 1):
@@ -260,7 +260,7 @@ def _maxlen(o):
     return mx
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _pair_alloc(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, lam, p, w_lemma, w_pos, em,
                 sigma, sim, mode):
     kk, rows, ms, g, lampow = _scratch(p, oa[i + 1] - oa[i], ob[j + 1] - ob[j], lam, mode == 2)
@@ -268,13 +268,13 @@ def _pair_alloc(oa, ea, wa, la, pa, i, ob, eb, wb, lb, pb, j, lam, p, w_lemma, w
                  sigma, sim, kk, rows, ms, g, lampow, mode)
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _norm(k, da, db):
     d = da * db
     return k / np.sqrt(d) if d > 0.0 else 0.0
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _row(out, i, j0, oa, ea, wa, la, pa, ob, eb, wb, lb, pb, da, db, normalize, sym,
          lam, p, w_lemma, w_pos, em, sigma, sim, kk, rows, ms, g, lampow):
     """``out[i, j]`` for ``j >= j0`` (mirrored into ``out[j, i]`` if ``sym``)."""
@@ -287,7 +287,7 @@ def _row(out, i, j0, oa, ea, wa, la, pa, ob, eb, wb, lb, pb, da, db, normalize, 
             out[j, i] = v
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _diag_chunk(out, c, step, o, e, w, le, po, lam, p, w_lemma, w_pos, em, sigma, sim,
                 kk, rows, ms, g, lampow):
     """``out[i, 0] = K(A_i, A_i)`` for ``i = c, c + step, ...``."""
@@ -296,7 +296,7 @@ def _diag_chunk(out, c, step, o, e, w, le, po, lam, p, w_lemma, w_pos, em, sigma
                           sigma, sim, kk, rows, ms, g, lampow, 0)
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _sym_task(out, t, o, e, w, le, po, d, normalize, lam, p, w_lemma, w_pos, em, sigma, sim,
               kk, rows, ms, g, lampow):
     """Rows ``t`` and ``N-1-t`` of the symmetric Gram (diagonal, then j > i, mirrored)."""
@@ -308,7 +308,7 @@ def _sym_task(out, t, o, e, w, le, po, d, normalize, lam, p, w_lemma, w_pos, em,
              lam, p, w_lemma, w_pos, em, sigma, sim, kk, rows, ms, g, lampow)
 
 
-@njit(cache=True, parallel=True)
+@cached_jit(parallel=True)
 def _blocks(what, ntask, oa, ea, wa, la, pa, ob, eb, wb, lb, pb, da, db, normalize,
             lam, p, w_lemma, w_pos, em, sigma, sim):
     """One parallel driver (one compile) for three jobs, ``prange`` over ``ntask`` tasks:

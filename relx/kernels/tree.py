@@ -39,7 +39,7 @@ from typing import Any
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from relx.kernels.path import (
     _EMPTY1,
@@ -51,12 +51,12 @@ from relx.kernels.path import (
     _threads,
     _tuple_k,
 )
-from relx.numba_cache import ensure_numba_cache
+from relx.numba_cache import cached_jit, ensure_numba_cache
 from relx.structures import EncodedTrees
 
 __all__ = ["TreeKernelParams", "tree_gram", "tree_kernel", "tree_self_kernels"]
 
-ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
+ensure_numba_cache(__file__)   # before the @cached_jit() definitions
 
 
 @dataclass(frozen=True)
@@ -96,14 +96,14 @@ def _tcols(X: EncodedTrees) -> tuple[np.ndarray, ...]:
               for c in (X.edges, X.words, X.lemmas, X.pos, X.child_start, X.n_children)))
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _tscratch(nmax, mmax):
     """Per-thread scratch: kk, km (n*m,) node-pair tuple / tree kernels; dp, dq (2, m+1)."""
     sz = max(nmax * mmax, 1)
     return (np.empty(sz), np.empty(sz), np.empty((2, mmax + 1)), np.empty((2, mmax + 1)))
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _tpair(oa, ea, wa, la, pa, ca, na, i, ob, eb, wb, lb, pb, cb, nb, j,
            lam, w_lemma, w_pos, em, sigma, sim, kk, km, dp, dq):
     """Unnormalised K(A_i, B_j) with scratch from :func:`_tscratch`."""
@@ -172,7 +172,7 @@ def _tpair(oa, ea, wa, la, pa, ca, na, i, ob, eb, wb, lb, pb, cb, nb, j,
     return km[0]
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _tpair_alloc(oa, ea, wa, la, pa, ca, na, i, ob, eb, wb, lb, pb, cb, nb, j,
                  lam, w_lemma, w_pos, em, sigma, sim):
     kk, km, dp, dq = _tscratch(oa[i + 1] - oa[i], ob[j + 1] - ob[j])
@@ -180,7 +180,7 @@ def _tpair_alloc(oa, ea, wa, la, pa, ca, na, i, ob, eb, wb, lb, pb, cb, nb, j,
                   lam, w_lemma, w_pos, em, sigma, sim, kk, km, dp, dq)
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _trow(out, i, j0, oa, ea, wa, la, pa, ca, na, ob, eb, wb, lb, pb, cb, nb, da, db,
           normalize, sym, lam, w_lemma, w_pos, em, sigma, sim, kk, km, dp, dq):
     """``out[i, j]`` for ``j >= j0`` (mirrored into ``out[j, i]`` if ``sym``)."""
@@ -193,7 +193,7 @@ def _trow(out, i, j0, oa, ea, wa, la, pa, ca, na, ob, eb, wb, lb, pb, cb, nb, da
             out[j, i] = v
 
 
-@njit(cache=True, parallel=True)
+@cached_jit(parallel=True)
 def _tblocks(what, ntask, oa, ea, wa, la, pa, ca, na, ob, eb, wb, lb, pb, cb, nb, da, db,
              normalize, lam, w_lemma, w_pos, em, sigma, sim):
     """The path kernel's three jobs (see :func:`relx.kernels.path._blocks`) for trees:

@@ -22,18 +22,17 @@ import weakref
 import zlib
 
 import numpy as np
-from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from relx.numba_cache import ensure_numba_cache
+from relx.numba_cache import cached_jit, ensure_numba_cache
 
 PACKED_ATTRIBUTES = ("roots_", "node_is_leaf_", "split_feature_", "split_threshold_",
                      "leaf_value_")
 
-ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
+ensure_numba_cache(__file__)   # before the @cached_jit() definitions
 
 
 class PackedTreesMixin:
@@ -271,7 +270,7 @@ def training_grids(X: np.ndarray) -> list[np.ndarray]:
     return [np.unique(X32[:, j]).astype(np.float64) for j in range(X32.shape[1])]
 
 
-@njit(cache=True)
+@cached_jit()
 def expand_trees(roots: np.ndarray, is_leaf: np.ndarray, split_feature: np.ndarray,
                  split_threshold: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                        np.ndarray]:
@@ -313,7 +312,7 @@ def expand_trees(roots: np.ndarray, is_leaf: np.ndarray, split_feature: np.ndarr
 _SMALL_GROUP = 16
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _leaf(X: np.ndarray, i: int, node: int, feature: np.ndarray, threshold: np.ndarray,
           right: np.ndarray) -> int:
     """The leaf row ``i`` of X reaches from ``node``."""
@@ -322,7 +321,7 @@ def _leaf(X: np.ndarray, i: int, node: int, feature: np.ndarray, threshold: np.n
     return node
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _walk(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.ndarray,
           right: np.ndarray, leaf_row: np.ndarray, value: np.ndarray) -> np.ndarray:
     """(N, n_classes) mean leaf values of the trees for the rows of X.

@@ -24,18 +24,17 @@ import types
 from typing import Any
 
 import numpy as np
-from numba import njit
 from thinc.api import NumpyOps
 
-from relx.numba_cache import ensure_numba_cache
+from relx.numba_cache import cached_jit, ensure_numba_cache
 
 __all__ = ["FastNumpyOps", "TagPosLemma", "doc_text", "fuse_pos_lemma", "relx_sentencizer"]
 
 
-ensure_numba_cache(__file__)   # before the @njit(cache=True) definitions
+ensure_numba_cache(__file__)   # before the @cached_jit() definitions
 
 
-@njit(cache=True, nogil=True)
+@cached_jit(nogil=True)
 def _maxout(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n, o, p = x.shape
     best = np.empty((n, o), dtype=x.dtype)
