@@ -14,6 +14,7 @@ from pathlib import Path
 
 from lab.genes.biored import GENE_TYPE, in_dev, shared_dir
 from relx.doc import Document, Entity, Sentence, Span
+from relx.ppi.doc_view import DocView, Mention
 
 N_FOLDS = 5
 
@@ -46,6 +47,9 @@ class RelDoc:
     title_end: int
     genes: list[GeneMention] = field(default_factory=list)
     relations: dict[frozenset[str], GoldRelation] = field(default_factory=dict)
+    #: mentions and relations of every entity type (chemicals, diseases, variants...)
+    any_mentions: list[GeneMention] = field(default_factory=list)
+    any_relations: dict[frozenset[str], GoldRelation] = field(default_factory=dict)
 
     def gene_ids(self) -> set[str]:
         return {i for m in self.genes for i in m.ids}
@@ -82,17 +86,37 @@ def read_relations(shared: str | Path | None = None, split: str = "fit") -> list
                     docs[head[0]] = RelDoc(head[0], title + "\n" + head[2], len(title))
                 continue
             cols = line.split("\t")
-            if len(cols) == 6 and cols[4] == GENE_TYPE:
+            if len(cols) == 6:
                 ids = tuple(sorted({i.strip() for i in cols[5].replace(";", ",").split(",")
                                     if i.strip() and i.strip() != "-"}))
-                docs[cols[0]].genes.append(GeneMention(int(cols[1]), int(cols[2]), cols[3], ids))
+                m = GeneMention(int(cols[1]), int(cols[2]), cols[3], ids)
+                docs[cols[0]].any_mentions.append(m)
+                if cols[4] == GENE_TYPE:
+                    docs[cols[0]].genes.append(m)
             elif len(cols) >= 4 and not cols[1].isdigit():
                 rels.append(cols)
     for cols in rels:
         d = docs[cols[0]]
         a, b = cols[2], cols[3]
+        novel = len(cols) > 4 and cols[4].strip() == "Novel"
+        if a != b:
+            d.any_relations.setdefault(frozenset((a, b)), GoldRelation(cols[1], novel))
         if a != b and {a, b} <= d.gene_ids():
-            novel = len(cols) > 4 and cols[4].strip() == "Novel"
             d.relations.setdefault(frozenset((a, b)), GoldRelation(cols[1], novel))
     want = {"dev": in_dev, "fit": lambda p: not in_dev(p), "all": lambda p: True}[split]
     return [d for p, d in docs.items() if p not in kept and want(p)]
+
+
+def any_type_pairs(doc: RelDoc, sentences: list[tuple[int, int]]
+                   ) -> list[tuple[frozenset[str], GoldRelation, DocView]]:
+    """Every gold relation of ``doc`` (any entity types) with a view holding all its
+    mentions (``sentences``: the parse's sentence bounds), for the text models' extra data."""
+    def sentence_of(start: int) -> int:
+        return next((k for k, (a, b) in enumerate(sentences) if a <= start < b),
+                    len(sentences) - 1)
+
+    mentions = [Mention(f"M{k}", m.start, m.end, sentence_of(m.start), m.ids)
+                for k, m in enumerate(doc.any_mentions)]
+    view = DocView(doc.pmid, doc.text, sentences, mentions)
+    present = {i for m in mentions for i in m.ids}
+    return [(k, r, view) for k, r in doc.any_relations.items() if k <= present]

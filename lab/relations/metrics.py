@@ -30,6 +30,12 @@ def ece(prob: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
     return round(float(total), 4)
 
 
+def _auc(y: np.ndarray, p: np.ndarray) -> float | None:
+    from sklearn.metrics import roc_auc_score
+
+    return round(float(roc_auc_score(y, p)), 4) if 0 < y.sum() < len(y) else None
+
+
 def best_threshold(prob: np.ndarray, y: np.ndarray, n_gold: int) -> float:
     """The probability cut-off (>=) maximising pair F1, ``n_gold`` counting gold pairs that
     are no candidate."""
@@ -62,7 +68,8 @@ def score(prob: np.ndarray, related: np.ndarray, threshold: float, n_gold: int,
         "confusion": {f"{g} -> {p}": n for (g, p), n in sorted(confusion.items())},
         "novelty": {**prf(int((gn & pn).sum()), int(pn.sum()), int(gn.sum())),
                     "accuracy": round(float((gn == pn).mean()), 4) if len(gn) else 0.0,
-                    "share_novel": round(float(gn.mean()), 4) if len(gn) else 0.0},
+                    "share_novel": round(float(gn.mean()), 4) if len(gn) else 0.0,
+                    "auc": _auc(gn, np.asarray(novel_prob)[tp])},
         "ece": ece(prob, related),
     }
 

@@ -46,6 +46,8 @@ CUES = {
     "negation": r"\b(not|no|neither|nor|without|fail\w*|unaffected|independent)\b",
 }
 _CUE_RE = {k: re.compile(v) for k, v in CUES.items()}
+#: two mentions with only a list between them ("IL-6, IL-8 and TNF"; "IL-6/IL-8")
+_LISTED = re.compile(r"\s*(,|/|and|or|,\s*and|,\s*or|-)?\s*", re.IGNORECASE)
 
 FEATURES: tuple[str, ...] = (
     "n_mentions_min", "n_mentions_max", "log_mentions_product", "rank_min", "rank_max",
@@ -61,6 +63,7 @@ FEATURES: tuple[str, ...] = (
     *(f"cue_{k}" for k in CUES),
     *(f"cue_between_{k}" for k in ("bind", "up", "down", "assoc")),
     "cue_adjacent_novel", "cue_adjacent_known",
+    "degree_min", "degree_max", "best_partner_x", "best_partner_y", "share_listed",
 )
 
 
@@ -74,6 +77,7 @@ class Candidates:
     keys: list[tuple[str, str]] = field(default_factory=list)
     X: np.ndarray = field(default_factory=lambda: np.zeros((0, len(FEATURES)), np.float32))
     evidence: list[list[int]] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
     capped: int = 0
 
 
@@ -110,25 +114,66 @@ def candidates(view: DocView, max_pairs: int | None = 300) -> Candidates:
     def distance(x: str, y: str) -> int:
         return min(abs(a - b) for a in sent_of[x] for b in sent_of[y])
 
+    partners: dict[str, set[str]] = defaultdict(set)
+    best_score: dict[str, tuple[float, str]] = {}
+    for (x, y), nos in pair_by_genes.items():
+        partners[x].add(y)
+        partners[y].add(x)
+        top = max(view.pairs[i].score for i in nos)
+        for a, b in ((x, y), (y, x)):
+            if top > best_score.get(a, (-1e9, ""))[0]:
+                best_score[a] = (top, b)
+    gene_level = (partners, best_score)
     keys = [tuple(sorted(k)) for k in combinations(genes, 2)]
     capped = 0
     if max_pairs is not None and len(keys) > max_pairs:
         keys.sort(key=lambda k: (distance(*k), -count[k[0]] * count[k[1]]))
         capped = len(keys) - max_pairs
         keys = sorted(keys[:max_pairs])
-    rows, evidence = [], []
+    rows, evidence, texts = [], [], []
     for x, y in keys:
         row, ev = _features(view, x, y, pair_by_genes.get((x, y), []), sent_of, count, rank,
-                            len(genes), n_sent, sent_cues, mention_at)
+                            len(genes), n_sent, sent_cues, mention_at, gene_level)
         rows.append(row)
         evidence.append(ev)
-    return Candidates(view.id, keys, np.asarray(rows, np.float32), evidence, capped)
+        texts.append(pair_text(view, x, y, ev, sent_of))
+    return Candidates(view.id, keys, np.asarray(rows, np.float32), evidence, texts, capped)
+
+
+def masked_sentence(view: DocView, k: int, x: str, y: str) -> str:
+    """Sentence ``k`` with gene ``x``'s mentions as ``GENEA``, ``y``'s as ``GENEB``, other
+    genes' as ``GENEO``."""
+    a, b = view.sentences[k]
+    out, at = [], a
+    for m in sorted((m for m in view.mentions if m.sentence == k), key=lambda m: m.start):
+        if m.start < at:
+            continue
+        tag = "GENEA" if x in m.ids else "GENEB" if y in m.ids else "GENEO"
+        out += [view.text[at:m.start], f" {tag} "]
+        at = m.end
+    out.append(view.text[at:b])
+    return "".join(out)
+
+
+def pair_text(view: DocView, x: str, y: str, evidence: list[int],
+              sent_of: dict[str, list[int]], most: int = 3) -> str:
+    """The text a type / novelty model reads for a pair: its best evidence sentences, or
+    (no sentence holds both) the closest sentence of each gene, masked."""
+    if evidence:
+        chosen = sorted(evidence[:most])
+    else:
+        _, a, b = min((abs(a - b), a, b) for a in sent_of[x] for b in sent_of[y])
+        chosen = sorted({a, b})
+    return " ".join(masked_sentence(view, k, x, y) for k in chosen)
 
 
 def _features(view: DocView, x: str, y: str, pair_nos: list[int],
               sent_of: dict[str, list[int]], count: dict[str, int], rank: dict[str, int],
               n_genes: int, n_sent: int, sent_cues: list[dict[str, int]],
-              mention_at: dict[str, int]) -> tuple[list[float], list[int]]:
+              mention_at: dict[str, int],
+              gene_level: tuple[dict[str, set[str]], dict[str, tuple[float, str]]]
+              ) -> tuple[list[float], list[int]]:
+    partners, best_score = gene_level
     pairs = [view.pairs[i] for i in pair_nos]
     both = sorted(set(sent_of[x]) & set(sent_of[y]))
     scores = [p.score for p in pairs]
@@ -146,11 +191,14 @@ def _features(view: DocView, x: str, y: str, pair_nos: list[int],
         cues.update(sent_cues[s])
     between: Counter[str] = Counter()
     gaps = []
+    listed = 0
     for p in pairs:
         ma, mb = view.mentions[mention_at[p.a]], view.mentions[mention_at[p.b]]
         lo, hi = sorted((ma, mb), key=lambda m: m.start)
         gaps.append(max(hi.start - lo.end, 0))
-        between.update(_cues(view.text[lo.end:hi.start]))
+        gap_text = view.text[lo.end:hi.start]
+        between.update(_cues(gap_text))
+        listed += bool(_LISTED.fullmatch(gap_text))
     adjacent = sorted({s + d for s in both for d in (-1, 1)} - set(both))
     adjacent = [s for s in adjacent if 0 <= s < len(view.sentences)]
     adj_cues: Counter[str] = Counter()
@@ -182,6 +230,9 @@ def _features(view: DocView, x: str, y: str, pair_nos: list[int],
         *(cues[k] for k in CUES),
         *(between[k] for k in ("bind", "up", "down", "assoc")),
         adj_cues["novel"], adj_cues["known"],
+        min(len(partners[x]), len(partners[y])), max(len(partners[x]), len(partners[y])),
+        float(best_score.get(x, (0, ""))[1] == y), float(best_score.get(y, (0, ""))[1] == x),
+        listed / len(pairs) if pairs else 0.0,
     ]
     best = {}
     for p in pairs:
