@@ -203,15 +203,18 @@ def markdown(rep: dict[str, Any]) -> str:
              f"{rep['candidates']} candidate pairs, {rep['gold_pairs']} gold pairs "
              f"({rep['gold_not_candidate']} not candidates, {rep['capped']} capped)", "",
              "| model | threshold | pair P | pair R | pair F1 | type acc. (majority) | "
-             "novelty F1 (acc.) | ECE |", "|---|---|---|---|---|---|---|---|",
+             "novelty F1 (all Novel) | novelty acc. (all Novel) | novelty AUC | ECE |",
+             "|---|---|---|---|---|---|---|---|---|---|",
              f"| relx today (any mention pair over its threshold) | - | {b['precision']:.3f} |"
-             f" {b['recall']:.3f} | {b['f1']:.3f} | - | - | - |"]
+             f" {b['recall']:.3f} | {b['f1']:.3f} | - | - | - | - | - |"]
     for name, r in rows.items():
         p, nv = r["pairs"], r["novelty"]
+        share = nv["share_novel"]
+        auc = f"{nv['auc']:.3f}" if nv.get("auc") is not None else "-"
         lines.append(f"| {name} | {r['threshold']:.3f} | {p['precision']:.3f} | "
                      f"{p['recall']:.3f} | {p['f1']:.3f} | {r['type_accuracy']:.3f} "
-                     f"({r['type_majority']:.3f}) | {nv['f1']:.3f} ({nv['accuracy']:.3f}) | "
-                     f"{r['ece']:.3f} |")
+                     f"({r['type_majority']:.3f}) | {nv['f1']:.3f} ({2 * share / (1 + share):.3f})"
+                     f" | {nv['accuracy']:.3f} ({share:.3f}) | {auc} | {r['ece']:.3f} |")
     first = rows[CHOSEN] if CHOSEN in rows else next(iter(rows.values()))
     return "\n".join(lines) + "\n\nTypes on correctly found pairs:\n\n" + \
         confusion_markdown(first["confusion"])
