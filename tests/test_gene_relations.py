@@ -128,3 +128,27 @@ def test_shipped_gene_relation_model_reports_pairs_with_evidence():
     for r in rels:      # reported or not, a relation is well formed
         assert {r.gene1.id, r.gene2.id} == {"3716", "6776"} and r.type_scheme == "BioRED"
         assert r.evidence[0].sentence == text and r.probability >= r.threshold
+
+
+def test_relx_extract_task_gene_relations_writes_jsonl(tmp_path):
+    if not (models_dir() / "gene-relations" / "meta.json").exists():
+        pytest.skip("models/gene-relations not trained")
+    import json
+
+    from typer.testing import CliRunner
+
+    from relx.app.cli import app
+
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.txt").write_text(
+        "JAK1 binds and phosphorylates STAT5 in T cells. SOCS3 inhibits JAK1.\n")
+    r = CliRunner().invoke(app, ["extract", "--task", "gene-relations", str(tmp_path / "in"),
+                                 "--out", str(tmp_path / "out"), "--no-types", "--quiet"])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in
+            (tmp_path / "out" / "gene_relations.jsonl").read_text().splitlines()]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["task"] == "gene-relations" or summary.get("relations") == len(rows)
+    for row in rows:
+        assert row["document_id"] == "a" and row["type_scheme"] == "BioRED"
+        assert row["probability"] >= row["threshold"] and row["evidence"]
