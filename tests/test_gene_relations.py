@@ -148,7 +148,20 @@ def test_relx_extract_task_gene_relations_writes_jsonl(tmp_path):
     rows = [json.loads(x) for x in
             (tmp_path / "out" / "gene_relations.jsonl").read_text().splitlines()]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
-    assert summary["task"] == "gene-relations" or summary.get("relations") == len(rows)
+    assert summary["model"] == "gene-relations" and summary["relations"] == len(rows)
     for row in rows:
         assert row["document_id"] == "a" and row["type_scheme"] == "BioRED"
         assert row["probability"] >= row["threshold"] and row["evidence"]
+
+
+def test_relx_train_and_evaluate_send_gene_relations_to_its_lab_recipe(tmp_path):
+    from typer.testing import CliRunner
+
+    from relx.app.cli import app
+
+    for extra in (["train", "--out", str(tmp_path / "m")],
+                  ["evaluate", "--report", str(tmp_path / "r.json")]):
+        r = CliRunner().invoke(app, [*extra, "--task", "gene-relations", "--config",
+                                     "configs/ppi-klsh-rf.toml", "--train",
+                                     str(tmp_path / "x.xml")], env={"COLUMNS": "200"})
+        assert r.exit_code != 0 and "lab recipe" in r.output
