@@ -319,6 +319,23 @@ def render_naming(runs: Path) -> list[str]:
             r["note"], "", compare_markdown(r["columns"]), ""]
 
 
+def render_relations(runs: Path) -> list[str]:
+    """Document-level gene relations on BioRED train, from ``gene-relations.json``
+    (``{"cv": ..., "dev": ...}``: reports of ``python -m lab.relations.biored --cv`` and of
+    the one ``--dev`` look; protocol in docs/relations.md)."""
+    path = runs / "gene-relations.json"
+    if not path.exists():
+        return []
+    r = json.loads(path.read_text())
+    from lab.relations.biored import markdown
+
+    return ["## Document-level gene relations: BioRED train (issue 51)", "",
+            "Given the gold gene mentions; the model `models/gene-relations`, fitted on the "
+            "fit split ([relations.md](relations.md)). The development split was looked at "
+            "once, at the end.", "", markdown(r["dev"]), "", "Fit split, 5-fold CV by "
+            "document (the settings compared):", "", markdown(r["cv"]), ""]
+
+
 def render_events(runs: Path) -> list[str]:
     """GE event extraction, from ``ge-events.json`` (``python -m lab.ge evaluate``)."""
     f = runs / "ge-events.json"
@@ -473,6 +490,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
     lines += render_genes(runs)
     lines += render_grounding(runs)
     lines += render_naming(runs)
+    lines += render_relations(runs)
     lines += render_raw(raw or {}, results)
     lines += render_events(runs)
     lines += render_typed(runs)

@@ -79,7 +79,8 @@ class Task:
     extractor: str                      # "module:function" building its extractor
     summary_line: str                   # the closing line of a batch (format string)
     mentions: tuple[str, ...]           # --mentions: whose protein mentions it can use
-    corpus: str                         # what evaluate/train read: "files" or "folders"
+    corpus: str                         # what evaluate/train read: "files" or "folders";
+                                        # "lab": trained by its lab recipe, not the CLI
     aliases: tuple[str, ...] = ()       # older spellings, accepted with a warning
     summary_names_task: bool = False    # the summary says which task made it
     event_model: str | None = None      # the event model typing its results by default
@@ -122,6 +123,20 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          summary_line="{documents} documents, {sentences} sentences, {candidates} candidate "
                       "pairs -> [bold]{relations}[/] relations in {seconds} s; {errors} errors",
          mentions=("auto", "input", "relx", "both"), corpus="files",
+         event_model="ge-events"),
+    Task(name="gene-relations", description="document-level gene relations (BioRED's types, "
+         "novel vs background, evidence sentences)",
+         default_model="gene-relations", model_kind="gene relation model",
+         results="gene_relations", counts=("candidates", "relations"),
+         items=("gene_relations",), always=("jsonl",),
+         options=("spacy_model", "ground", "types", "event_model", "mentions", "orthologs",
+                  "max_doc_chars", "max_doc_seconds", "sections"),
+         runner="relx.ppi.gene_task:GeneRelationRunner",
+         extractor="relx.ppi.gene_relations:load",
+         summary_line="{documents} documents, {sentences} sentences, {candidates} candidate "
+                      "gene pairs -> [bold]{relations}[/] gene relations in {seconds} s; "
+                      "{errors} errors",
+         mentions=("auto", "input", "relx", "both"), corpus="lab",
          event_model="ge-events"),
     Task(name="events", description="GENIA bio-events (triggers with Theme/Cause arguments)",
          default_model="ge-events", model_kind="event model", results="events",

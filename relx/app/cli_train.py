@@ -52,6 +52,7 @@ def evaluate(
     come from the training corpus, so an ensemble with an in-domain rule decides by it
     there (the report also gives its new-text rule's figures).
     """
+    _cli_trained(task)
     if task_option(task).corpus == "folders":     # BioNLP-ST standoff folders: events
         if set_:
             raise typer.BadParameter("--set applies to PPI pipeline configs (--task ppi)")
@@ -223,6 +224,7 @@ def train(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")] = False,
 ) -> None:
     """Train a relation-extraction model and save it (no pickle: skops + JSON + TOML)."""
+    _cli_trained(task)
     if task_option(task).corpus == "folders":     # BioNLP-ST standoff folders: events
         if set_:
             raise typer.BadParameter("--set applies to PPI pipeline configs (--task ppi)")
@@ -371,3 +373,12 @@ def train_vectors(
     console.print(f"saved {out}: {len(vectors)} words x {vectors.dim} from {s['n_tokens']} "
                   f"tokens in {s['n_sentences']} sentences; reading {t1 - t0:.0f} s, training "
                   f"{s['train_seconds']:.0f} s, {out.stat().st_size / 1e6:.1f} MB")
+
+
+def _cli_trained(task: str) -> None:
+    """A task trained by its lab recipe (``corpus == "lab"``) has no ``relx train`` /
+    ``relx evaluate``: say where it is trained instead."""
+    if task_option(task).corpus == "lab":
+        raise typer.BadParameter(f"--task {task} is trained and measured by its lab recipe "
+                                 "(python -m lab.relations.ship, python -m "
+                                 "lab.relations.biored; docs/relations.md)")

@@ -96,6 +96,7 @@ READER_OPTIONS = ("max_pages", "max_seconds", "table_cells")
 ITEM_KINDS: dict[str, Callable[[Any], str]] = {
     "relations": lambda r: r.document_id,     # relx.ppi.extract.ExtractedRelation
     "events": lambda e: e.document_id,        # relx.ge.extract.ExtractedEvent
+    "gene_relations": lambda r: r.document_id,  # relx.ppi.gene_relations.GeneRelation
     "documents": lambda d: d.id,              # annotated relx.doc.Document
     "event_documents": lambda t: t[2].id,     # (parsed Document, events, StandoffDocument)
 }
@@ -132,7 +133,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            mentions=True, sniff=is_bioc_json, write_suffixes=(".json", ".json.gz")),
     Format("jsonl", "relx JSONL (one Document per line; batch outputs: one record per line)",
            (".jsonl", ".jsonl.gz"), "relx.io.jsonl:read_jsonl", "relx.io.jsonl:write_jsonl",
-           parts={"relations": _RECORDS, "events": _RECORDS}, join=_CONCAT,
+           parts={"relations": _RECORDS, "events": _RECORDS, "gene_relations": _RECORDS},
+           join=_CONCAT,
            part_file="found.jsonl", output="jsonl/{key}.jsonl",
            stream="relx.io.jsonl:write_document_line", mentions=True, sniff=is_json,
            by_suffix=(".jsonl", ".jsonl.gz"), write_suffixes=(".jsonl", ".jsonl.gz")),
