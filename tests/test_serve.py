@@ -393,8 +393,10 @@ def test_a_job_runs_after_its_client_left_and_streams_its_records(server: Server
                                json.dumps({"documents": docs}).encode(),
                                {"Content-Type": "application/json"})
     assert streamed[0] == direct and streamed[0].count(b"\n") >= 6
-    status, _, body = server.call("GET", "/jobs/0123456789abcdef")
-    assert status == 404 and "no job" in json.loads(body)["error"]
+    for path in ("/jobs/0123456789abcdef", "/jobs/0123456789abcdef/results",
+                 "/jobs/..%2F..%2Fetc/results"):
+        status, _, body = server.call("GET", path)
+        assert status == 404 and "no " in json.loads(body)["error"], (path, body)
 
 
 def test_a_job_is_cancelled(server: Server) -> None:

@@ -212,7 +212,8 @@ def make_app(state: State) -> FastAPI:
     @app.get("/jobs/{job_id}/results", summary="the job's records as JSON lines, streamed "
                                                 "until the job is over")
     def job_results(job_id: str) -> StreamingResponse:
-        lines = state.jobs.records(job_id)   # 404 now, before the response starts
+        state.jobs.folder(job_id)   # 404 now, before the response starts
+        lines = state.jobs.records(job_id)
 
         async def stream() -> Any:
             for chunk in lines:
