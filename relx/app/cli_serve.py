@@ -32,8 +32,9 @@ def serve(
         help="Model name or directory (default: the task's shipped model).")] = None,
     token: Annotated[str | None, typer.Option(
         envvar="RELX_SERVE_TOKEN", show_envvar=True,
-        help="Bearer token every request but /health must send (Authorization: Bearer "
-             "TOKEN); required for a non-loopback --host.")] = None,
+        help="Bearer token every request but /health, the page and the API description "
+             "(/docs) must send (Authorization: Bearer TOKEN); required for a non-loopback "
+             "--host.")] = None,
     queue: Annotated[int, typer.Option(
         min=1, help="Requests extracting or waiting per worker; one more is answered 503 "
                     "with Retry-After.")] = DEFAULT_QUEUE,
