@@ -96,6 +96,15 @@ def _cached(sentence: Sentence) -> _Cached:
     return entry
 
 
+def forget_sentences() -> None:
+    """Empty the sentence-graph cache. For a long-running process between requests (``relx
+    serve``): a finished request's sentences are never read again, yet the cache would keep
+    the last :data:`CACHE_SENTENCES` of them with their tokens and graphs (~70 MB). Call it
+    while no other thread extracts (under :data:`relx.api.EXTRACTING`)."""
+    _graph_cache.clear()
+    _graph_by_tokens.clear()
+
+
 def sentence_graph(sentence: Sentence) -> nx.MultiDiGraph:
     """:func:`dependency_graph` of ``sentence``, shared with the other stages that read the
     same sentence object (the last :data:`CACHE_SENTENCES` sentences). Do not modify it."""

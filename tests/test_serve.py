@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -126,8 +127,16 @@ def test_health_ready_models_and_openapi(server: Server) -> None:
     assert "ppi-default" in names and "ge-events" in names
     assert names["ppi-default"]["version"] != "?" and names["ppi-default"]["trained_on"]
     assert {"json", "jsonl", "html", "indra", "pubtator", "bioc", "tsv"} <= set(models["formats"])
-    status, _, body = server.call("GET", "/openapi.json")
-    assert status == 200 and "/extract" in json.loads(body)["paths"]
+    status, _, body = server.call("GET", "/openapi.json", token=False)   # no data in it
+    spec = json.loads(body)
+    assert status == 200 and "/extract" in spec["paths"]
+    params = {p["name"] for p in spec["paths"]["/extract"]["post"]["parameters"]}
+    assert {"format", "threshold", "sections", "mentions", "orthologs"} <= params
+    request = spec["components"]["schemas"]["ExtractRequest"]["properties"]
+    assert {"text", "documents", "threshold", "mentions"} <= set(request)
+    status, headers, body = server.call("GET", "/docs", token=False)
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert b"/openapi.json" in body
 
 
 def test_the_token_is_checked(server: Server) -> None:
@@ -166,11 +175,73 @@ def test_documents_and_a_per_document_size_cap(server: Server) -> None:
 
 
 def test_threshold_is_applied(server: Server) -> None:
-    _, _, low = server.post_json("/extract", {"text": ABSTRACT})
+    _, _, default = server.post_json("/extract", {"text": ABSTRACT})
     status, _, high = server.post_json("/extract", {"text": ABSTRACT, "threshold": 0.99})
     assert status == 200
-    assert all(r["score"] > 0.99 for r in high["relations"])
-    assert len(high["relations"]) <= len(low["relations"])
+    assert all(r["score"] > 0.99 and r["threshold"] == 0.99 for r in high["relations"])
+    assert len(high["relations"]) <= len(default["relations"])
+    listed = ABSTRACT + " Serum IL-2, IL-4, IL-6 and TNF levels were measured in patients."
+    _, _, some = server.post_json("/extract", {"text": listed})
+    status, _, low = server.post_json("/extract?threshold=0.01", {"text": listed})
+    assert status == 200 and all(r["threshold"] == 0.01 for r in low["relations"])
+    assert len(low["relations"]) > len(some["relations"])   # as relx extract --threshold
+    status, _, body = server.post_json("/extract?threshold=0.01", {"text": ABSTRACT,
+                                                                   "threshold": 0.99})
+    assert [r["threshold"] for r in body["relations"]] == [0.99] * len(high["relations"])
+    status, _, domain = server.post_json("/extract?threshold=in-domain", {"text": ABSTRACT})
+    assert status == 200 and domain["relations"]
+    _, _, again = server.post_json("/extract", {"text": ABSTRACT})   # nothing leaked
+    assert again == default
+
+
+def test_sections_mentions_and_orthologs_as_in_the_cli(server: Server) -> None:
+    jats = (FIXTURES / "papers" / "jats-features.nxml").read_bytes()
+    status, whole = server.upload("paper.nxml", jats)
+    status, front = server.upload("paper.nxml", jats, "?sections=title,abstract")
+    assert status == 200 and front["relations"]
+    assert {r["section"] for r in front["relations"]} == {"TITLE", "ABSTRACT"}
+    assert {"INTRO", "RESULTS"} <= {r["section"] for r in whole["relations"]}
+    # a JSON text brings no mentions of its own: 'input' leaves it none, 'relx' tags them
+    status, _, given = server.post_json("/extract?mentions=input", {"text": ABSTRACT})
+    assert status == 200 and given["relations"] == []
+    status, _, tagged = server.post_json("/extract", {"text": ABSTRACT, "mentions": "relx"})
+    assert status == 200 and tagged["relations"]
+    mouse = {"text": "In mice, murine Jak2 binds Stat3."}
+    _, _, own = server.post_json("/extract", mouse)
+    status, _, human = server.post_json("/extract?orthologs=human", mouse)
+    assert status == 200 and own["relations"] and human["relations"]
+    assert own["relations"][0]["entity1"]["norm_ids"][0].startswith("MGI:")
+    assert human["relations"][0]["entity1"]["norm_ids"][0].startswith("HGNC:")
+    assert human["relations"][0]["entity1"]["taxon"] == "NCBITaxon:10090"
+
+
+@pytest.mark.parametrize("query, body, field", [
+    ("threshold=abc", {}, "threshold"), ("threshold=1.5", {}, "threshold"),
+    ("threshold=-0.1", {}, "threshold"), ("threshold=nan", {}, "threshold"),
+    ("", {"threshold": True}, "threshold"), ("", {"threshold": "high"}, "threshold"),
+    ("sections=appendix", {}, "section"), ("", {"sections": ""}, "section"),
+    ("mentions=everyone", {}, "mentions"), ("", {"mentions": 3}, "mentions"),
+    ("orthologs=mouse", {}, "orthologs"), ("", {"orthologs": ["human"]}, "orthologs"),
+])
+def test_bad_options_are_a_422_naming_them(server: Server, query: str, body: dict,
+                                           field: str) -> None:
+    status, headers, out = server.post_json(f"/extract?{query}", {"text": "p53", **body})
+    assert status == 422 and headers["content-type"] == "application/json", out
+    assert field in out["error"], out
+
+
+def test_options_a_task_does_not_take_are_refused() -> None:
+    from relx.app.serve.options import Options, check
+    from relx.tasks import TASKS
+
+    events, ppi = TASKS["events"], TASKS["ppi"]
+    assert check(ppi, Options(threshold=0.5, mentions="both", orthologs="human",
+                              sections="title,abstract")) is None
+    assert "not an option of task events" in check(events, Options(threshold=0.5))
+    assert "not an option of task events" in check(events, Options(orthologs="human"))
+    assert "mentions must be one of" in check(events, Options(mentions="both"))
+    assert check(events, Options(mentions="relx", sections="all")) is None
+    assert "unknown section" in check(ppi, Options(sections="title,appendix"))
 
 
 def test_indra_statements_load_in_indra(server: Server) -> None:
@@ -322,8 +393,10 @@ def test_a_job_runs_after_its_client_left_and_streams_its_records(server: Server
                                json.dumps({"documents": docs}).encode(),
                                {"Content-Type": "application/json"})
     assert streamed[0] == direct and streamed[0].count(b"\n") >= 6
-    status, _, body = server.call("GET", "/jobs/0123456789abcdef")
-    assert status == 404 and "no job" in json.loads(body)["error"]
+    for path in ("/jobs/0123456789abcdef", "/jobs/0123456789abcdef/results",
+                 "/jobs/..%2F..%2Fetc/results"):
+        status, _, body = server.call("GET", path)
+        assert status == 404 and "no " in json.loads(body)["error"], (path, body)
 
 
 def test_a_job_is_cancelled(server: Server) -> None:
@@ -368,28 +441,79 @@ def test_a_non_loopback_host_needs_a_token() -> None:
     assert res.returncode == 2 and "--token" in res.stderr
 
 
-def test_two_workers_share_the_port_and_stop_on_sigterm(server: Server) -> None:
+def test_a_request_whose_client_left_is_cancelled(server: Server) -> None:
+    """/extract stops after the document in hand when its client disconnects (a job
+    does not: test_a_job_runs_after_its_client_left...)."""
+    docs = [{"id": f"gone{k}", "text": ABSTRACT + f" Case {k}."} for k in range(300)]
+    body = json.dumps({"documents": docs}).encode()
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(f"POST /extract HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}"
+                     f"\r\nContent-Type: application/json\r\nContent-Length: {len(body)}"
+                     "\r\n\r\n".encode() + body)
+        deadline = time.time() + 60
+        while json.loads(server.call("GET", "/ready")[2])["in_flight"] == 0:
+            assert time.time() < deadline
+            time.sleep(0.05)
+    left = time.time()   # 300 abstracts take minutes; the request ends within seconds
+    while json.loads(server.call("GET", "/ready")[2])["in_flight"]:
+        assert time.time() - left < 30, "the request went on after its client left"
+        time.sleep(0.1)
+
+
+def _by_worker(srv: Server, path: str, workers: int = 2) -> dict[str, Any]:
+    """``GET path`` on fresh connections until every worker answered: pid -> body."""
+    seen: dict[str, Any] = {}
+    deadline = time.time() + 120
+    while len(seen) < workers:
+        assert time.time() < deadline, seen.keys()
+        status, headers, body = srv.call("GET", path)
+        assert status == 200, body
+        seen[headers["x-relx-worker"]] = body
+    return seen
+
+
+def test_two_workers_forked_after_the_load_share_jobs_and_stop_on_sigterm(
+        server: Server, tmp_path: Path) -> None:
     port = _free_port()
-    proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--workers", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env(),
-                            cwd=ROOT)
-    srv = Server(port, proc, server.log)
-    pids: set[int] = set()
+    log = tmp_path / "workers.log"
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--workers", "2"],
+                                stdout=fh, stderr=subprocess.STDOUT, env=_env(), cwd=ROOT)
+    srv = Server(port, proc, log)
     try:
         deadline = time.time() + 600
-        while len(pids) < 2 and time.time() < deadline and proc.poll() is None:
-            try:
-                status, _, body = srv.call("GET", "/health")
-                pids.add(json.loads(body)["pid"])
-                if len(pids) == 1:
-                    assert srv.post_json("/extract", {"text": ABSTRACT})[0] == 200
-            except OSError:
-                time.sleep(0.5)
+        while log.read_text().count("ready on") < 2:
+            assert time.time() < deadline and proc.poll() is None, log.read_text()
+            time.sleep(0.2)
+        text = log.read_text()
+        assert text.count("models loaded") == 1, text   # once, in the parent
+        pids = set(_by_worker(srv, "/health"))
+        assert len(pids) == 2 and str(proc.pid) not in pids
+        for _ in range(4):   # both workers extract with the parent's models
+            status, headers, out = srv.post_json("/extract", {"text": ABSTRACT})
+            assert status == 200 and out["relations"], out
+        docs = [{"id": f"w{k}", "text": ABSTRACT} for k in range(4)]
+        status, _, job = srv.post_json("/jobs", {"documents": docs})
+        assert status == 202, job
+        while True:   # every worker answers for the job, whichever runs it
+            states = {json.loads(b)["state"] for b in
+                      _by_worker(srv, f"/jobs/{job['id']}").values()}
+            assert states <= {"queued", "running", "done"}, states
+            if states == {"done"}:
+                break
+            time.sleep(0.2)
+        results = set(_by_worker(srv, f"/jobs/{job['id']}/results").values())
+        _, _, direct = srv.call("POST", "/extract?format=jsonl",
+                                json.dumps({"documents": docs}).encode(),
+                                {"Content-Type": "application/json"})
+        assert results == {direct} and direct.count(b"\n") >= 4
+        folder = next(Path(tempfile.gettempdir()).glob(f"relx-serve-jobs-*/{job['id']}"))
     finally:
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(120)
-    assert len(pids) == 2, proc.stderr.read().decode() if proc.stderr else ""
-    assert code == 0
+    assert code == 0, log.read_text()
+    assert log.read_text().count("stopped") == 2
+    assert not folder.parent.exists()   # the jobs' folder is removed with the server
 
 
 def test_zz_sigterm_drains_the_request_in_flight(server: Server) -> None:

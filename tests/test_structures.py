@@ -10,6 +10,7 @@ from relx.structures import (
     StructureEncoder,
     dependency_graph,
     entity_head,
+    forget_sentences,
     sentence_graph,
     shortest_path,
     token_sequence,
@@ -40,6 +41,24 @@ def test_graph_and_path_are_shared_by_sentence_object(mini_xml):
     other = s.model_copy(deep=True)  # same id and text, another object: its own graph
     assert sentence_graph(other) is not g
     assert shortest_path(other, e1, e2) == shortest_path(s, e1, e2)
+
+
+def test_forgotten_sentences_are_not_kept(mini_xml):
+    """forget_sentences (relx serve, between documents) drops the cached graphs: a
+    sentence's graph is built again, equal, and the cache keeps no reference to it."""
+    import gc
+    import weakref
+
+    s = _sent(mini_xml, 0, 0)
+    g = sentence_graph(s)
+    gone = weakref.ref(g)
+    forget_sentences()
+    again = sentence_graph(s)
+    assert again is not g and set(again.edges) == set(g.edges)
+    forget_sentences()
+    del g, again
+    gc.collect()
+    assert gone() is None
 
 
 def test_a_copy_with_other_entities_shares_the_graph_not_the_paths(mini_xml):

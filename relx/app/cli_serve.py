@@ -23,17 +23,18 @@ def serve(
              "localhost) needs --token.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     workers: Annotated[int, typer.Option(
-        min=1, help="Worker processes sharing the port, each with its own copy of the "
-                    "models (loaded before it takes requests) and extracting one request at "
-                    "a time.")] = 1,
+        min=1, help="Worker processes sharing the port, each extracting one request at a "
+                    "time; the models are loaded once, then the workers are forked and "
+                    "share their pages.")] = 1,
     task: Annotated[str, typer.Option(
         help="'ppi' (protein pairs: relations) or 'events' (GENIA events).")] = "ppi",
     model: Annotated[str | None, typer.Option(
         help="Model name or directory (default: the task's shipped model).")] = None,
     token: Annotated[str | None, typer.Option(
         envvar="RELX_SERVE_TOKEN", show_envvar=True,
-        help="Bearer token every request but /health must send (Authorization: Bearer "
-             "TOKEN); required for a non-loopback --host.")] = None,
+        help="Bearer token every request but /health, the page and the API description "
+             "(/docs) must send (Authorization: Bearer TOKEN); required for a non-loopback "
+             "--host.")] = None,
     queue: Annotated[int, typer.Option(
         min=1, help="Requests extracting or waiting per worker; one more is answered 503 "
                     "with Retry-After.")] = DEFAULT_QUEUE,
@@ -46,15 +47,18 @@ def serve(
         help="CPU seconds of one document before it is given up (a per-document "
              "error).")] = DEFAULT_MAX_DOC_SECONDS,
 ) -> None:
-    """Serve extraction over HTTP: **POST /extract** (JSON text or documents, or an uploaded
-    file in any format relx reads; `?format=` indra, pubtator, bioc, tsv, jsonl),
-    **GET /health**, **GET /ready**, **GET /models**, **GET /openapi.json**.
+    """Serve extraction over HTTP (FastAPI on uvicorn): **POST /extract** (JSON text or
+    documents, or an uploaded file in any format relx reads; `?format=` indra, pubtator,
+    bioc, tsv, jsonl; `?threshold=`, `sections`, `mentions`, `orthologs` as in relx
+    extract), **POST /jobs**, **GET /health**, **GET /ready**, **GET /models**, the page at
+    **GET /** and the OpenAPI description at **GET /docs**.
 
-    The models are loaded once per worker before it takes requests. SIGTERM or Ctrl-C
-    drains: requests in flight finish, new ones are refused. See docs/serve.md.
+    The models are loaded before any request is taken, once: workers are forked after.
+    SIGTERM or Ctrl-C drains: requests in flight finish, new ones are refused. See
+    docs/serve.md.
     """
-    from relx.app.serve.http import check_host, serve
     from relx.app.serve.service import Limits
+    from relx.app.serve.workers import check_host, serve
 
     the_task = task_option(task)
     token = token or os.environ.get("RELX_SERVE_TOKEN") or None

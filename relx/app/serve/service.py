@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from relx.app.serve.options import Calibrations, Options, check, configured, merged
 from relx.errors import RelxError
 from relx.tasks import Task
 
@@ -56,13 +58,14 @@ class InDocument(BaseModel):
     text: str
 
 
-class ExtractRequest(BaseModel):
-    """``POST /extract`` JSON: ``text`` (one document, id ``text``) or ``documents``."""
+class ExtractRequest(Options):
+    """``POST /extract`` JSON: ``text`` (one document, id ``text``) or ``documents``, and
+    the extraction options (:class:`~relx.app.serve.options.Options`; over the query
+    string's)."""
 
     model_config = ConfigDict(extra="forbid")
-    text: str | None = None
+    text: str | None = Field(default=None, description="one document (its id: 'text')")
     documents: list[InDocument] | None = Field(default=None, max_length=MAX_DOCUMENTS)
-    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
 
     def items(self) -> list[InDocument]:
         if (self.text is None) == (self.documents is None):
@@ -76,13 +79,14 @@ class ExtractRequest(BaseModel):
         return self.documents
 
 
-class Query(BaseModel):
-    """The query string of ``POST /extract``: ``format`` (an output format of the task,
-    default ``json``: ``{"<results>": [...], "errors": [...]}``)."""
+class Query(Options):
+    """The query string of ``POST /extract`` and ``POST /jobs``: ``format`` (an output
+    format of the task, default ``json``: ``{"<results>": [...], "errors": [...]}``) and
+    the extraction options."""
 
     model_config = ConfigDict(extra="forbid")
-    format: str = "json"
-    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    format: str = Field(default="json", max_length=40,
+                        description="json, jsonl, html or a writer's format (GET /models)")
 
 
 def validation_message(exc: ValidationError) -> tuple[str, list[dict[str, Any]]]:
@@ -134,6 +138,17 @@ class Answer:
     documents: int = 0
     progress: int = 0   # documents extracted or failed so far
     cancel: threading.Event = field(default_factory=threading.Event)
+    #: when set, called after each document with its results (which then are not kept
+    #: in ``done``: a job appends them to its file)
+    after_document: Callable[[Answer, list[Any]], None] | None = None
+
+    def document_over(self, got: list[Any]) -> None:
+        """One more document extracted (``got``: its results) or failed (``[]``)."""
+        self.progress += 1
+        if self.after_document is not None:
+            self.after_document(self, got)
+        else:
+            self.done.extend(got)
 
 
 def _one_file(task: Task, fmt: str) -> bool:
@@ -158,6 +173,7 @@ class Service:
                                    max_doc_seconds=self.limits.max_doc_seconds)
         self.runner = task.runner_()
         self.model = model
+        self.calibrations = Calibrations(model)
         self.queue = threading.BoundedSemaphore(self.limits.queue)
         html = ("html",) if task.results == "relations" else ()   # the page's fragment
         self.formats = ("json", "jsonl", *html,
@@ -184,13 +200,24 @@ class Service:
             raise ServeError(422, f"unknown format {fmt!r} for task {self.task.name}: choose "
                                   f"one of {', '.join(self.formats)}")
 
+    def check_options(self, *layers: Options) -> Options:
+        """The options of a request (later layers over earlier ones), or a 422 saying why
+        this task cannot use them."""
+        options = merged(*layers)
+        problem = check(self.task, options)
+        if problem is not None:
+            raise ServeError(422, problem)
+        return options
+
     def extract_items(self, items: list[InDocument], single: bool,
-                      answer: Answer | None = None) -> Answer:
+                      answer: Answer | None = None, options: Options | None = None
+                      ) -> Answer:
         """Extract ``items``; a document over ``max_doc_chars`` is a per-document error (413
         when it is the request's only ``text``)."""
         from relx.doc import Document
 
         answer = answer or Answer()
+        extractor = configured(self.extractor, options or Options(), self.calibrations)
         answer.documents = len(items)
         docs = []
         for item in items:
@@ -201,20 +228,21 @@ class Service:
                     raise ServeError(413, message)
                 answer.errors.append({"document": item.id, "stage": "extract",
                                       "limit": "max_doc_chars", "message": message})
-                answer.progress += 1
+                answer.document_over([])
                 continue
             docs.append(Document(id=item.id, text=item.text))
-        self._extract(docs, answer)
+        self._extract(extractor, docs, answer)
         return answer
 
-    def extract_file(self, filename: str, body: bytes, answer: Answer | None = None
-                     ) -> Answer:
+    def extract_file(self, filename: str, body: bytes, answer: Answer | None = None,
+                     options: Options | None = None) -> Answer:
         """Extract the documents of an uploaded file, read by :func:`relx.io.read` (format
         detected) from a temporary file named only by the upload's suffix."""
         from relx.errors import RelxError
         from relx.io.registry import read, readable_suffixes, suffix
 
         answer = answer or Answer()
+        extractor = configured(self.extractor, options or Options(), self.calibrations)
         name = Path(filename or "upload").name
         ext = suffix(Path(name))
         with tempfile.TemporaryDirectory(prefix="relx-serve-") as tmp:
@@ -234,22 +262,34 @@ class Service:
                 answer.errors.append({"document": name, "stage": "read", "message": said(exc)})
                 return answer
         answer.documents = len(docs) + len(answer.errors)
-        answer.progress = len(answer.errors)
-        self._extract(docs, answer)
+        for _ in answer.errors:
+            answer.document_over([])
+        self._extract(extractor, docs, answer)
         return answer
 
-    def _extract(self, docs: list[Any], answer: Answer) -> None:
+    @staticmethod
+    def _extract(extractor: Any, docs: list[Any], answer: Answer) -> None:
+        """Extract ``docs`` one at a time (a document over a cap loses only itself),
+        forgetting each one's sentences after it: the sentence-graph cache would otherwise
+        keep the last 1,024 sentences of past requests (measured with tracemalloc: the
+        worker's heap grew ~20 MB per 40 abstracts until it was full)."""
+        from relx.api import EXTRACTING
         from relx.doc_limits import DocumentLimitError
+        from relx.structures import forget_sentences
 
-        for doc in docs:   # one at a time: a document over a cap loses only itself
+        for doc in docs:
             if answer.cancel.is_set():
                 return
+            got: list[Any] = []
             try:
-                answer.done.extend(self.extractor.annotate([doc]))
+                got = list(extractor.annotate([doc]))
             except DocumentLimitError as exc:
                 answer.errors.append({"document": exc.document, "stage": exc.stage,
                                       "limit": exc.limit, "message": str(exc)})
-            answer.progress += 1
+            finally:
+                with EXTRACTING:
+                    forget_sentences()
+            answer.document_over(got)
 
     # -- output ---------------------------------------------------------------------------
 
@@ -257,15 +297,12 @@ class Service:
         """The task's records (relations, events) of per-document results."""
         return self.runner.items(done).get(self.task.results, [])
 
-    def render(self, answer: Answer, fmt: str, threshold: float | None = None
-               ) -> tuple[bytes, str]:
+    def render(self, answer: Answer, fmt: str) -> tuple[bytes, str]:
         """The answer in ``fmt``: ``json`` (an object: the task's records, the errors and
         counts), ``jsonl`` (the records as ``<results>.jsonl`` has them), or a writer's
         format (its file's bytes). Returns ``(body, content type)``."""
         items = self.runner.items(answer.done)
         records = items.get(self.task.results, [])
-        if threshold is not None:
-            records = [r for r in records if getattr(r, "score", 1.0) > threshold]
         if fmt == "json":
             body = {self.task.results: [r.model_dump(mode="json") for r in records],
                     "errors": answer.errors, "documents": answer.documents}
