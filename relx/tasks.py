@@ -91,13 +91,9 @@ class Task:
         return getattr(importlib.import_module(module), attr)(self)
 
     def load(self, model: str | Path | None = None, **options: Any) -> Any:
-        """The task's extractor (what ``relx.load(task=...)`` returns), loaded with the
-        garbage collector paused (:func:`relx.heap.paused_gc`)."""
-        from relx.heap import paused_gc
-
+        """The task's extractor (what ``relx.load(task=...)`` returns)."""
         module, _, func = self.extractor.partition(":")
-        with paused_gc():
-            return getattr(importlib.import_module(module), func)(model, **options)
+        return getattr(importlib.import_module(module), func)(model, **options)
 
     def formats(self) -> tuple[str, ...]:
         """The output formats this task can write: those taking one of its item kinds,

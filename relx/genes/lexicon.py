@@ -299,9 +299,7 @@ class Grounder:
         return gzip.decompress(data).decode("utf-8")
 
     def _load(self) -> dict[str, list[_Row]]:
-        from relx.heap import paused_gc  # ~600,000 rows and lists, all long-lived
-
-        with self._lock, paused_gc():
+        with self._lock:
             if self._index is None:
                 index: dict[str, list[_Row]] = {}
                 symbols: dict[str, str] = {}
@@ -340,10 +338,8 @@ class Grounder:
             return self._index
 
     def _load_species(self) -> dict[str, dict[str, list[_Row]]]:
-        from relx.heap import paused_gc
-
         _ = self.index
-        with self._lock, paused_gc():
+        with self._lock:
             if self._species is None:
                 species: dict[str, dict[str, list[_Row]]] = {}
                 symbols = self._symbols
