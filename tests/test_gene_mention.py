@@ -99,10 +99,23 @@ def test_spelling_forms(text: str, forms: list[str]) -> None:
     ("b-catenin", MOUSE, "MGI:88276"),              # Ctnnb1
     ("dopamine b-hydroxylase", None, "HGNC:2689"),  # DBH
     ("melanocortin receptor type 4", None, "HGNC:6932"),  # MC4R
+    ("FGF receptor 2", None, "HGNC:3689"),          # FGFR2
+    ("VEGF receptor 1", None, "HGNC:3763"),         # FLT1 (VEGFR1), not the VEGF family
+    ("NMDA receptor 1", None, "HGNC:4584"),         # GRIN1 (alias NMDAR1)
+    ("type VII collagen", None, "HGNC:2214"),       # COL7A1
+    ("collagen 2", MOUSE, "MGI:88452"),             # Col2a1
+    ("pSTAT3", None, "HGNC:11364"),                 # STAT3
 ])
 def test_resolve_other_spellings(text: str, taxon: str | None, expected: str) -> None:
     got = resolve(text, taxon)
     assert got.route == "spelling" and got.ids[0] == expected and got.confidence < 1
+
+
+@pytest.mark.parametrize("text", ["pRb", "p53", "collagen", "EGF receptor", "Src receptor"])
+def test_no_new_spelling_where_none_applies(text: str) -> None:
+    forms = spelling_forms(text)
+    assert not any(f.startswith("COL") or f == text[1:] or "R" + text[-1:] in f
+                   for f in forms), forms
 
 
 def test_spelling_inside_a_part() -> None:
@@ -168,7 +181,6 @@ def test_a_receptor_is_not_its_ligand() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "VEGF receptor 1",    # not the family without its member number
     "sarcomeric actin",   # one lower-case word: not a family from a generic noun
 ])
 def test_runs_that_name_something_else_are_not_used(text: str) -> None:

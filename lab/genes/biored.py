@@ -293,6 +293,45 @@ def evaluate(docs: list[GoldDoc], extractor=None, ncbi: NcbiIds | None = None,
     return tally
 
 
+def evaluate_gene_relations(docs: list[GoldDoc], model: str | None = None,
+                            ncbi: NcbiIds | None = None, shared: str | Path | None = None
+                            ) -> dict[str, dict[str, float]]:
+    """End to end with the document-level gene relation model (``relx.ppi.gene_relations``,
+    default ``models/gene-relations``): gene pairs by NCBI Gene id from the raw texts, and the
+    ceiling -- the same mention pairs with every found mention given its gold ids (a mention
+    overlapping no gold gene keeps its own)."""
+    from relx.ppi.doc_view import doc_view
+    from relx.ppi.gene_relations import gene_key, gene_relations, load
+
+    ex = load(model)
+    ncbi = ncbi or NcbiIds(shared)
+    by_id = {d.pmid: d for d in docs}
+    counts = collections.Counter()
+    for doc, found, _ in ex.pairs._annotate([Document(id=d.pmid, text=d.text) for d in docs]):
+        gold = by_id[doc.id]
+        gold_ids = {e.id: sorted({i for m in gold.genes if _overlap(_span(e), (m.start, m.end))
+                                  for i in m.ids}) for e in _entities(doc)}
+
+        def given(e: Entity, gold_ids: dict[str, list[str]] = gold_ids) -> tuple[str, ...]:
+            return tuple(gold_ids.get(e.id) or ()) or gene_key(e)
+
+        def bare(gene: str) -> str | None:
+            return gene if gene.isdigit() else ncbi.ncbi(gene)
+
+        sids = [s.id for s in doc.sentences]
+        for name, key in (("pairs", gene_key), ("pairs_gold_ids", given)):
+            rels, _ = gene_relations(doc_view(doc, found, key), ex.model, ex.meta, sids, {},
+                                     ex.max_pairs)
+            pred = {frozenset(ids) for r in rels
+                    if None not in (ids := (bare(r.gene1.id), bare(r.gene2.id)))
+                    and ids[0] != ids[1]}
+            counts[name, "tp"] += len(pred & gold.gene_pairs)
+            counts[name, "pred"] += len(pred)
+        counts["gold"] += len(gold.gene_pairs)
+    return {name: _prf(counts[name, "tp"], counts[name, "pred"], counts["gold"])
+            for name in ("pairs", "pairs_gold_ids")}
+
+
 def markdown(rep: dict) -> str:
     """The figures of :meth:`Tally.report` (plus ``split``) as a short markdown table."""
     head = f"BioRED train, {rep.get('split', '?')} split\n\n"
@@ -333,11 +372,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--errors", type=Path, help="write the id errors here (fit split only)")
+    ap.add_argument("--gene-relations", action="store_true",
+                    help="also score gene pairs with the document-level gene relation model")
     a = ap.parse_args(argv)
     if a.errors and a.split not in ("fit", "fit-train", "fit-held"):
         ap.error("errors are read on the fit split only (docs/genes.md)")
     tally = evaluate(read_biored(a.shared, a.split), shared=a.shared)
     rep = {"split": a.split, **tally.report()}
+    if a.gene_relations:
+        rep["gene_relations"] = evaluate_gene_relations(read_biored(a.shared, a.split),
+                                                        shared=a.shared)
+        print("gene relation model: pairs {f1:.3f}".format(**rep["gene_relations"]["pairs"]),
+              "ceiling {f1:.3f}".format(**rep["gene_relations"]["pairs_gold_ids"]))
     text = json.dumps(rep, indent=1)
     print(markdown(rep))
     if a.json:

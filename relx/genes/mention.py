@@ -106,9 +106,12 @@ _RECEPTOR_TYPE = re.compile(r"^(?P<x>.+?)\s+receptor\s+type\s+(?P<n>\d+[a-z]?)$"
 def spelling_forms(text: str) -> list[str]:
     """Other spellings of a mention, to try when it grounds to nothing: Greek letters
     written as Latin ones (``b-catenin`` -> ``beta-catenin``, ``TGF-b1`` -> ``TGF-beta1``,
-    ``IFN-g`` -> ``IFN-gamma``) and a type number (``plasminogen activator inhibitor
+    ``IFN-g`` -> ``IFN-gamma``), a type number (``plasminogen activator inhibitor
     type 1`` -> ``... inhibitor 1``, ``melanocortin receptor type 4`` -> ``melanocortin 4
-    receptor``)."""
+    receptor``), an abbreviation's receptor as a symbol (``FGF receptor 2`` -> ``FGFR2``,
+    ``PDGF receptor beta`` -> ``PDGFRbeta``), a numbered collagen (``type VII collagen``,
+    ``collagen 2`` -> ``COL7A1``, ``COL2A1``) and a phosphorylated form written without its
+    hyphen (``pSTAT3`` -> ``STAT3``)."""
     out = []
     greek = _LATIN_LETTER.sub(lambda m: _LATIN_GREEK[m.group(m.lastindex)], text)
     for form in (greek, text):
@@ -117,7 +120,34 @@ def spelling_forms(text: str) -> list[str]:
             out.append(f"{m['x']} {m['n']} receptor")
         typed = _TYPE_NUMBER.sub(" ", form)
         out.extend([typed, form])
+        m = _ABBREVIATION_RECEPTOR.match(form)
+        if m:
+            out.extend([f"{m['x']}R{m['n']}", f"{m['x']}R-{m['n']}"])
+        m = _COLLAGEN.match(form) or _COLLAGEN_AFTER.match(form)
+        if m:
+            out.append(f"COL{_arabic(m['n'])}A1")
+    if _PHOSPHO_ATTACHED.match(text):
+        out.append(text[1:])
     return [f for f in dict.fromkeys(out) if f != text]
+
+
+_ABBREVIATION_RECEPTOR = re.compile(
+    r"^(?P<x>[A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\s+receptor[-\s]+"
+    r"(?P<n>\d+[A-Za-z]?|[IVX]+|alpha|beta|gamma|delta)$")
+_COLLAGEN = re.compile(r"^(?:type\s+)?(?P<n>[IVX]+|\d+)\s+collagen$", re.IGNORECASE)
+_COLLAGEN_AFTER = re.compile(r"^collagen\s+(?:type\s+)?(?P<n>[IVX]+|\d+)$", re.IGNORECASE)
+#: ``pSTAT3``, ``pAKT``, ``pJNK``: ``p`` then a symbol in capitals (not ``pRb``, ``p53``)
+_PHOSPHO_ATTACHED = re.compile(r"^p[A-Z]{2,}[A-Za-z0-9]*$")
+_ROMAN = {"I": 1, "V": 5, "X": 10}
+
+
+def _arabic(n: str) -> int:
+    """``VII`` -> 7, ``12`` -> 12."""
+    if n.isdigit():
+        return int(n)
+    values = [_ROMAN[c] for c in n.upper()]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v
+               for i, v in enumerate(values))
 
 
 _MEMBER = (r"(?:\d+[A-Za-z]?\d*(?:/\d+)?|(?:alpha|beta|gamma|delta|kappa)\d*|"
