@@ -225,6 +225,9 @@ def main(argv: list[str] | None = None) -> None:
                     default=["ner", "grounding"],
                     help="what to measure (default: ner and grounding; biored: gene naming "
                          "and end-to-end gene pairs on BioRED train, lab/genes/biored.py)")
+    ap.add_argument("--gene-relations", action="store_true",
+                    help="with --parts biored: also score end-to-end gene pairs with the "
+                         "document-level gene relation model (models/gene-relations)")
     ap.add_argument("--biored-split", choices=("dev", "fit", "fit-held"), default="dev",
                     help="BioRED train split for --parts biored (docs/genes.md: dev is scored "
                          "for reporting only)")
@@ -239,12 +242,18 @@ def main(argv: list[str] | None = None) -> None:
         out["grounding"] = figures(genes, a.shared, a.mouse_gene_info)
         print(markdown(out["grounding"]))
     if "biored" in a.parts:
-        from lab.genes.biored import evaluate, read_biored
+        from lab.genes.biored import evaluate, evaluate_gene_relations, read_biored
         from lab.genes.biored import markdown as biored_markdown
 
-        rep = evaluate(read_biored(a.shared, a.biored_split), shared=a.shared).report()
+        docs = read_biored(a.shared, a.biored_split)
+        rep = evaluate(docs, shared=a.shared).report()
         out["biored"] = {"split": a.biored_split, **rep}
         print(biored_markdown(out["biored"]))
+        if a.gene_relations:
+            out["biored"]["gene_relations"] = got = evaluate_gene_relations(docs, shared=a.shared)
+            print("with the gene relation model: gene pairs by NCBI Gene id P / R / F1 "
+                  "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**got["pairs"]),
+                  "(ceiling {f1:.3f})".format(**got["pairs_gold_ids"]))
     if a.json:
         a.json.write_text(json.dumps(out, indent=1))
 

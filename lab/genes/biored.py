@@ -353,7 +353,18 @@ def rows(rep: dict) -> list[tuple[str, str]]:
                   ("gene pairs by NCBI Gene id, P / R / F1",
                    "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs"])),
                   ("the same with gold ids (ceiling), P / R / F1",
-                   "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs_gold_ids"]))]
+                   "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**rep["pairs_gold_ids"])),
+                  *_gene_relation_rows(rep.get("gene_relations"))]
+
+
+def _gene_relation_rows(got: dict | None) -> list[tuple[str, str]]:
+    fmt = "{precision:.3f} / {recall:.3f} / {f1:.3f}"
+    if not got:
+        return [("gene pairs, gene relation model, P / R / F1", "-"),
+                ("the same with gold ids (ceiling), gene relation model", "-")]
+    return [("gene pairs, gene relation model, P / R / F1", fmt.format(**got["pairs"])),
+            ("the same with gold ids (ceiling), gene relation model",
+             fmt.format(**got["pairs_gold_ids"]))]
 
 
 def compare_markdown(reports: dict[str, dict]) -> str:
