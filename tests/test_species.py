@@ -196,6 +196,18 @@ def test_xenograft_hosts_name_their_sentence_only() -> None:
         (MOUSE, "sentence")]  # in the host's own sentence, BioRED gives the host's gene
 
 
+def test_mice_growing_human_cell_lines_are_hosts() -> None:
+    text = ("ADAM12 was knocked down in SUM159PT cells. Tumor formation in mice using "
+            "transplantation assays was evaluated for ADAM12.")   # after PMID 28148288
+    got = assign_species(doc_of(text, ["ADAM12", "ADAM12"]))
+    assert [got["T0"].taxon, got["T1"].taxon] == [HUMAN, MOUSE]  # the host's own sentence
+    later = doc_of(text + " ADAM12 raised CD44.", ["ADAM12", "ADAM12", "ADAM12", "CD44"])
+    assert [a.taxon for a in assign_species(later).values()][2:] == [HUMAN, HUMAN]
+    syngeneic = "Tumor formation in mice was evaluated for Adam12. Adam12 raised Cd44."
+    got = assign_species(doc_of(syngeneic, ["Adam12", "Adam12", "Cd44"]))
+    assert {a.taxon for a in got.values()} == {MOUSE}   # no human cell line: mouse tumours
+
+
 def test_cre_lox_genetics_is_a_mouse_cue() -> None:
     text = ("We modulated the b-catenin gene by utilizing tamoxifen-inducible Cre driver line "
             "(Shh(CreERT2)). The expression of Bmp4 and Msx2 was increased. The "

@@ -8,8 +8,9 @@ Mentions that do not say whose genes are studied are kept with their ``kind`` bu
 for genes: reagents (``rabbit anti-``, ``mouse monoclonal``, ``fetal bovine serum``),
 expression hosts (``COS-7``, ``CHO``, ``Sf9``, ``expressed in E. coli``, ``Xenopus
 oocytes``), techniques (``yeast two-hybrid``) and virus names (``murine leukemia virus``).
-Mice and rats hosting human tumours (``nude mice``, ``NOD/SCID mice``, ``xenograft mice``)
-are of kind ``xenograft``: they name the species of genes in their own sentence only. In
+Mice and rats hosting human tumours (``nude mice``, ``NOD/SCID mice``, ``xenograft mice``;
+``mice`` in a sentence that grows tumours in a document naming a human cell line:
+:func:`tumour_hosts`) are of kind ``xenograft``: they name the species of genes in their own sentence only. In
 :func:`assign_species`, once a species is a xenograft host in a document, its other plain
 mentions there are too (``In vivo experiments were done in nude mice. Mice were treated``).
 
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HUMAN", "MOUSE", "RAT", "TAXON_NAMES", "SpeciesAssignment", "SpeciesHit",
            "abbreviated_cells", "assign_species", "document_focus", "find_species", "knockout_suffix",
-           "mouse_genetics", "species_prefix"]
+           "mouse_genetics", "species_prefix", "tumour_hosts"]
 
 HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 
@@ -399,6 +400,32 @@ def _spans(doc: Document) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]
     return sents, paras
 
 
+#: a sentence that grows tumours in animals: ``tumor formation in mice``, ``injected into``
+_TUMOUR_HOST = re.compile(
+    r"\b(?:tumou?r(?:s)?\s+(?:formation|growth|bearing|burden)|tumou?r-bearing|transplant\w*|"
+    r"implant\w*|inoculat\w*|injected\s+(?:\w+\s+){0,3}(?:into|in)|subcutaneous\w*|"
+    r"orthotopic\w*|engraft\w*|metastas[ie]s\s+(?:in|of)\s+(?:\w+\s+){0,2}mice)",
+    re.IGNORECASE)
+
+
+def tumour_hosts(text: str, hits: list[SpeciesHit]) -> list[SpeciesHit]:
+    """``hits`` with each plain mouse or rat mention that hosts tumours grown from the
+    document's human cell lines made a ``xenograft`` mention (``HeLa`` ... ``tumor
+    formation in mice``): its sentence grows tumours (:data:`_TUMOUR_HOST`) and the
+    document names a human cell line."""
+    if not any(h.kind == "cell_line" and h.taxon == HUMAN for h in hits):
+        return hits
+    out = []
+    for h in hits:
+        if h.kind == "name" and h.taxon in (MOUSE, RAT):
+            start = max(text.rfind(". ", 0, h.start), 0)
+            end = text.find(". ", h.end)
+            if _TUMOUR_HOST.search(text, start, end if end >= 0 else len(text)):
+                h = dataclasses.replace(h, kind="xenograft")
+        out.append(h)
+    return out
+
+
 def _nearest(hits: list[SpeciesHit], start: int, end: int, prefer_before: bool
              ) -> SpeciesHit | None:
     def dist(h: SpeciesHit) -> tuple[int, int]:
@@ -455,6 +482,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
 
     hits = sorted([*hits, *mouse_genetics(doc.text), *abbreviated_cells(doc, hits)],
                   key=lambda h: h.start)
+    hits = tumour_hosts(doc.text, hits)
     grafted = {h.taxon for h in hits if h.kind == "xenograft"}
     hits = [dataclasses.replace(h, kind="xenograft") if h.kind == "name" and h.taxon in grafted
             else h for h in hits]
