@@ -208,6 +208,14 @@ def test_mice_growing_human_cell_lines_are_hosts() -> None:
     assert {a.taxon for a in got.values()} == {MOUSE}   # no human cell line: mouse tumours
 
 
+def test_human_symbols_in_a_worm_paper() -> None:
+    text = ("In C. elegans, RAB-28 is ciliary. Its human ortholog RAB28 and FAM161A cause "
+            "retinal dystrophy. In C. elegans RAB-28 binds the BBSome.")   # after PMID 27930654
+    got = assign_species(doc_of(text, ["RAB-28", "RAB28", "FAM161A", "RAB-28"]),
+                         in_lexicon=default_grounder().in_lexicon)
+    assert [a.taxon for a in got.values()] == [WORM, HUMAN, HUMAN, WORM]
+
+
 def test_cre_lox_genetics_is_a_mouse_cue() -> None:
     text = ("We modulated the b-catenin gene by utilizing tamoxifen-inducible Cre driver line "
             "(Shh(CreERT2)). The expression of Bmp4 and Msx2 was increased. The "

@@ -34,6 +34,9 @@ mentions there are too (``In vivo experiments were done in nude mice. Mice were 
    with no species named, budding yeast when a mention is written in its nomenclature;
 6. human.
 
+In a worm context (rules 2-5), a mention written as a human symbol -- capitals and digits,
+no hyphen (``RAB28`` beside the worm's ``RAB-28``) -- is the human gene.
+
 Rules 3-5 take a species from beyond the sentence; when that species is not a mammal and
 the sentence speaks of mammals (``Mammalian genomes encode five CBX proteins``), the
 mention is human.
@@ -315,6 +318,7 @@ def mouse_genetics(text: str) -> list[SpeciesHit]:
 
 _PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
 YEAST = "NCBITaxon:4932"
+WORM = "NCBITaxon:6239"
 _YEAST_NAME = re.compile(r"^(?:[A-Z][a-z]{2}\d{1,3}p|Y[A-P][LR]\d{3}[WCwc](?:-[A-Z])?)$")
 _MAMMAL = re.compile(r"\b(?:mammalian|mammals?)\b", re.IGNORECASE)
 #: mammals among the taxa relx names
@@ -514,7 +518,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             continue
         near = _nearest(within(sents, start, named, named_starts), start, end, False)
         if near is not None:
-            out[e.id] = SpeciesAssignment(near.taxon, "sentence")
+            out[e.id] = _human_style(SpeciesAssignment(near.taxon, "sentence"), text,
+                                     in_lexicon)
             continue
         in_para = within(paras, start)
         if knockout_suffix(text) or _KNOCKOUT.match(doc.text[end:end + 20]):
@@ -530,5 +535,19 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             got = SpeciesAssignment(default, "default")
         if got.taxon not in MAMMALS and _MAMMAL.search(doc.text, *_span_at(sents, start)):
             got = SpeciesAssignment(HUMAN, "mammal")
-        out[e.id] = got
+        out[e.id] = _human_style(got, text, in_lexicon)
     return out
+
+
+#: a symbol in human style: capitals and digits, no hyphen (``RAB28``, ``FAM161A``)
+_HUMAN_STYLE = re.compile(r"^[A-Z][A-Z0-9]*[0-9][A-Z0-9]*$|^[A-Z]{3,}$")
+
+
+def _human_style(got: SpeciesAssignment, text: str,
+                 in_lexicon: Callable[[str, str], bool] | None) -> SpeciesAssignment:
+    """A worm's genes are written with a hyphen (``rab-28``, ``RAB-28``): in a worm
+    context, a mention written as a human symbol (``RAB28``) is the human gene."""
+    if (got.taxon == WORM and in_lexicon is not None and _HUMAN_STYLE.match(text.strip())
+            and in_lexicon(text.strip(), HUMAN)):
+        return SpeciesAssignment(HUMAN, "nomenclature")
+    return got
