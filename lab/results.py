@@ -21,7 +21,7 @@ from pathlib import Path
 from lab.calibration import render_results as render_hedging_calibration
 from lab.genes.eval_species import markdown as grounding_markdown
 from lab.raw_eval import gold_entity_report, raw_text_report
-from lab.results_chart import ablation_svg
+from lab.results_chart import ablation_svg, speed_svg
 from relx.io.atomic import atomic_open
 from relx.ppi.evaluate import cross_validation_report, load_corpus, train_test_report, write_json
 from relx.ppi.model import train_model
@@ -92,6 +92,7 @@ def _run(config: str, method: str, train: str, test: str | None, shared: Path, o
 # -- ablation table (issue 4): rows from a data file, so rows can be added without code ------
 ABLATION_FILE = Path("configs/ablation.toml")
 CHART_NAME = "results-ablation.svg"  # written beside the page
+SPEED_CHART = "results-speed.svg"     # written beside the page when speed.json exists
 ABLATION_SETTINGS: list[tuple[str, str | None]] = [
     ("AIMed", "BioInfer"), ("BioInfer", "AIMed"), ("AIMed", None), ("BioInfer", None),
     ("IEPA", None)]
@@ -336,6 +337,35 @@ def render_relations(runs: Path) -> list[str]:
             "document (the settings compared):", "", markdown(r["cv"]), ""]
 
 
+def render_speed(runs: Path) -> list[str]:
+    """Extraction speed on this machine, from ``speed.json`` (``python -m lab.speed_report``:
+    ``benchmarks/bench_extract.py`` per task and process count, ``benchmarks/bench_start.py``)."""
+    path = runs / "speed.json"
+    if not path.exists():
+        return []
+    r = json.loads(path.read_text())
+    lines = ["## Speed (issue 52)", "",
+             f"Measured {r['measured']} on {r['cpus']} cores with nothing else running "
+             "(`python -m lab.speed_report`): the GE abstracts of `benchmarks/bench_extract.py` "
+             "(each process loads the shipped models as a batch worker does, then parses its "
+             "share, then extracts from it); targets: typed pairs ≥ 85% and plain pairs ≥ 90% "
+             "of parse-only throughput, two processes ≥ 1.8× one.", "",
+             f"![throughput against parse-only]({SPEED_CHART})", "",
+             "| task | processes | parse only, abstracts/s | extraction, abstracts/s | share "
+             "| peak RSS, MB | load before / after |", "|---|---|---|---|---|---|---|"]
+    for x in r["extract"]:
+        lines.append(f"| {x['task']} | {x['processes']} | {x['parse_only_abstracts_per_s']} | "
+                     f"{x['abstracts_per_s']} | "
+                     f"{x['abstracts_per_s'] / x['parse_only_abstracts_per_s']:.0%} | "
+                     f"{x['peak_rss_mb']} | {x['load_before']} / {x['load_after']} |")
+    s = r["start"]
+    lines += ["", f"Start-up, median of {s['repeat']} (`benchmarks/bench_start.py`): "
+              f"`relx.load()` {s['load_s']['median']:.2f} s, `relx extract one.txt` "
+              f"{s['extract_one_s']['median']:.2f} s wall; the stack's floor (importing "
+              f"what relx imports) {s['floor_s']['median']:.2f} s. Targets: 2.5 s and 4 s.", ""]
+    return lines
+
+
 def render_events(runs: Path) -> list[str]:
     """GE event extraction, from ``ge-events.json`` (``python -m lab.ge evaluate``)."""
     f = runs / "ge-events.json"
@@ -495,6 +525,7 @@ def render(results: dict[tuple[str, str, str | None], dict],
     lines += render_events(runs)
     lines += render_typed(runs)
     lines += render_hedging_calibration(runs)
+    lines += render_speed(runs)
     lines += ["## All runs", "",
               "| method | train | test | P | R | F1 | F1 mean ± sd (CV) | AUC | n_train | n_test "
               "| train s | predict s |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -573,6 +604,10 @@ def main(argv: list[str] | None = None) -> None:
     def write() -> None:
         with atomic_open(args.out.with_name(CHART_NAME)) as fh:
             fh.write(ablation_svg(rows, ablation, ABLATION_SETTINGS))
+        speed = args.runs / "speed.json"
+        if speed.exists():
+            with atomic_open(args.out.with_name(SPEED_CHART)) as fh:
+                fh.write(speed_svg(json.loads(speed.read_text())["extract"]))
         with atomic_open(args.out) as fh:
             fh.write(render(results, raw, ablation, args.runs))
 

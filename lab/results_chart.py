@@ -62,3 +62,39 @@ def ablation_svg(rows: list[dict], results: dict[tuple[str, str, str | None], di
                f'to beat; orange: the best configuration (row with best = true).</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def speed_svg(runs: list[dict]) -> str:
+    """SVG of extraction throughput against parse-only (abstracts/s): one group per
+    benchmark run (task, processes), a grey parse-only bar and a coloured extraction bar
+    labelled with its share; the issue's targets (85% typed, 90% plain) as ticks."""
+    target = {"typed": 0.85, "ppi": 0.90}
+    top = max([r["parse_only_abstracts_per_s"] for r in runs] + [1.0])
+    label_w, bar_w, row_h, head_h = 190, 420, 34, 26
+    height = head_h + len(runs) * row_h + 10
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + bar_w + 120}" '
+           f'height="{height}" font-family="sans-serif" font-size="11">',
+           '<rect width="100%" height="100%" fill="white"/>',
+           f'<text x="{label_w}" y="15" font-weight="bold">abstracts/s: parse only (grey) '
+           'and extraction (blue); tick: the target share</text>']
+    for i, r in enumerate(runs):
+        y = head_h + i * row_h
+        name = {"ppi": "plain pairs", "typed": "typed pairs"}.get(r["task"], r["task"])
+        out.append(f'<text x="{label_w - 8}" y="{y + 17}" text-anchor="end">'
+                   f'{escape(name)}, {r["processes"]} process{"es" * (r["processes"] > 1)}'
+                   '</text>')
+        parse = r["parse_only_abstracts_per_s"] / top * bar_w
+        ext = r["abstracts_per_s"] / top * bar_w
+        share = r["abstracts_per_s"] / r["parse_only_abstracts_per_s"]
+        out.append(f'<rect x="{label_w}" y="{y + 2}" width="{parse:.1f}" height="12" '
+                   'fill="#bbb"/>')
+        out.append(f'<rect x="{label_w}" y="{y + 15}" width="{ext:.1f}" height="12" '
+                   'fill="#3b75af"/>')
+        tick = label_w + parse * target.get(r["task"], 1.0)
+        out.append(f'<line x1="{tick:.1f}" y1="{y + 12}" x2="{tick:.1f}" y2="{y + 30}" '
+                   'stroke="#c33" stroke-width="2"/>')
+        out.append(f'<text x="{label_w + max(parse, ext) + 6:.1f}" y="{y + 17}">'
+                   f'{r["parse_only_abstracts_per_s"]:.1f} / {r["abstracts_per_s"]:.1f} '
+                   f'({share:.0%})</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
