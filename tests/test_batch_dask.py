@@ -59,7 +59,8 @@ def cluster():
 
 
 def _extract(inp: Path, out: Path, address: str) -> object:
-    return CliRunner().invoke(app, ["extract", str(inp), "--out", str(out), "--engine", "dask",
+    return CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                    str(inp), "--out", str(out), "--engine", "dask",
                                     "--scheduler", address, "--chunk-size", "1",
                                     "--format", "jsonl", "--format", "pubtator",
                                     "--quiet", "--no-ground"])

@@ -38,7 +38,7 @@ def extractor():
 
 
 def _run(*args: str) -> object:
-    return CliRunner().invoke(app, ["extract", *args, *QUIET])
+    return CliRunner().invoke(app, ["extract", "--task", "ppi", *args, *QUIET])
 
 
 def _relations(out: Path) -> list[str]:
@@ -116,7 +116,8 @@ def test_adding_an_input_from_another_folder_keeps_every_key(tmp_path: Path) -> 
     out = tmp_path / "out"
     assert _run(str(inp), "--out", str(out)).exit_code == 0
     before = sorted(p.name for p in (out / "jsonl").iterdir())
-    r = CliRunner().invoke(app, ["extract", str(inp), str(other / "extra.txt"), "--out",
+    r = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                 str(inp), str(other / "extra.txt"), "--out",
                                  str(out), "--no-ground"])
     assert r.exit_code == 0, r.output
     summary = json.loads((out / "summary.json").read_text())
