@@ -12,7 +12,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from conftest import SHARED
+from conftest import FIXTURES, SHARED
 
 from relx.doc import Document, Entity, Sentence, Span
 from relx.io.bioc_genes import write_bioc_gene_relations
@@ -277,3 +277,63 @@ def test_report_draws_the_gene_network_and_a_row_per_relation(typed) -> None:
     assert "Phosphorylation (gene 1 &rarr; gene 2)" in page
     assert '<mark class="e1">ATM</mark>' in page
     assert "no sentence names both genes" in page
+
+
+def test_relx_extract_defaults_to_gene_relations_in_every_format(tmp_path: Path) -> None:
+    """The real thing: ``relx extract`` without --task on a PubTator abstract with its own
+    NCBI Gene ids and a plain text, every format, the report."""
+    import shutil
+
+    import bioc
+    from bioc import pubtator
+    from typer.testing import CliRunner
+
+    from relx.app.cli import app
+    from relx.model_store import models_dir
+
+    if not (models_dir() / "gene-relations" / "meta.json").exists():
+        pytest.skip("models/gene-relations not trained")
+    inp, out = tmp_path / "in", tmp_path / "out"
+    inp.mkdir()
+    shutil.copy(FIXTURES / "fmt-pubtator.txt", inp / "a.pubtator")
+    (inp / "b.txt").write_text("JAK1 binds and phosphorylates STAT5 in T cells. SOCS3 "
+                               "inhibits JAK1.\n", "utf-8")
+    formats = [x for f in ("tsv", "bioc", "pubtator", "indra") for x in ("--format", f)]
+    r = CliRunner().invoke(app, ["extract", str(inp), "--out", str(out), *formats,
+                                 "--report", str(tmp_path / "report.html"), "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert not (out / "relations.jsonl").exists()
+    rows = [json.loads(x) for x in (out / "gene_relations.jsonl").read_text().splitlines()]
+    summary = json.loads((out / "summary.json").read_text())
+    assert rows and summary["model"] == "gene-relations" and summary["relations"] == len(rows)
+    assert summary["network"]["edges"] > 0
+    by_doc = {}
+    for row in rows:
+        assert row["type_scheme"] == "BioRED" and row["event_type_scheme"] == "GENIA"
+        by_doc.setdefault(row["document_id"], []).append(row)
+    pubtator_rows = by_doc["90000011"]
+    assert {g for row in pubtator_rows for g in (row["gene1"]["id"], row["gene2"]["id"])} <= {
+        "7157", "472", "4193"}                   # the input's own NCBI Gene ids
+    assert any(row["event_type"] != "Interaction" for row in rows)   # typed by default
+
+    tsv = (out / "tsv" / "a.pubtator.tsv").read_text("utf-8").splitlines()
+    assert tsv[0].split("\t") == list(GENE_TSV_COLUMNS)
+    assert len(tsv) - 1 == sum(r["document_id"].startswith("9") for r in rows)
+    docs = pubtator.loads((out / "pubtator" / "a.pubtator.pubtator").read_text("utf-8"))
+    assert {(d.pmid, r.type, r.id1, r.id2, r.neg) for d in docs for r in d.relations} == {
+        (x["document_id"], x["type"], x["gene1"]["id"], x["gene2"]["id"],
+         "Novel" if x["novel"] else "No") for x in rows if x["document_id"].startswith("9")}
+    with open(out / "bioc" / "b.txt.xml", encoding="utf-8") as fh:
+        bdoc, = bioc.biocxml.load(fh).documents
+    assert len(bdoc.relations) == len(by_doc.get("b", []))
+    assert all(rel.infons["novel"] in ("Novel", "No") for rel in bdoc.relations)
+    graph = nx.read_graphml(out / "network.graphml", force_multigraph=True)
+    assert "NCBIGene:7157" in graph.nodes or "NCBIGene:4193" in graph.nodes
+    page = (tmp_path / "report.html").read_text("utf-8")
+    assert "<svg" in page and f"{len(rows)} gene relations" in page
+    indra = pytest.importorskip("indra.statements", reason="the indra test extra")
+    raw = json.loads((out / "indra" / "a.pubtator.json").read_text("utf-8"))
+    stmts = indra.stmts_from_json(raw)
+    assert len(stmts) == len(raw)
+    assert all(ev.annotations["relation"] == "document-level" for s in stmts
+               for ev in s.evidence)
