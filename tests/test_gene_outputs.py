@@ -337,3 +337,18 @@ def test_relx_extract_defaults_to_gene_relations_in_every_format(tmp_path: Path)
     assert len(stmts) == len(raw)
     assert all(ev.annotations["relation"] == "document-level" for s in stmts
                for ev in s.evidence)
+
+
+def test_an_asserted_typed_pair_reads_before_a_stronger_negated_one() -> None:
+    doc = _doc()
+    rels = _relations(doc)[1:2]                      # MDM2 -- TP53, evidence sentence 1
+    s1 = {e.text: e.id for e in doc.sentences[1].entities}
+    found = [_pair(doc, s1["MDM2"], s1["p53"], 1, 0.9, "Inhibition", "entity1->entity2",
+                   negated=True),
+             _pair(doc, s1["p53"], s1["MDM2"], 1, 0.5, "Activation", "entity1->entity2")]
+    add_event_types(rels, found, doc_view(doc, found, gene_key))
+    rel, = rels
+    # gene1 is MDM2: p53 (entity1) acting on MDM2 is gene2 -> gene1
+    assert (rel.event_type, rel.direction) == ("Activation", "gene2->gene1")
+    ev = rel.evidence[0]                             # the sentence's best pair, negated
+    assert (ev.event_type, ev.direction, ev.negated) == ("Inhibition", "gene1->gene2", True)

@@ -84,9 +84,10 @@ class GeneRelation(BaseModel):
     sentences best first (none when the genes never share a sentence). Beside BioRED's type,
     relx's mention-level reading in ``event_type_scheme`` GENIA: ``event_type`` and
     ``direction`` (``gene1->gene2``: gene1 acts on gene2; None: undirected) of the
-    strongest (interaction score) of the genes' mention pairs an event types
-    (``Phosphorylation``, ``Activation``, ``Complex``...; ``Interaction`` when none is
-    typed, or typing is off), its ``event_score`` and sentence (``event_sentence_id``)."""
+    strongest (interaction score; an asserted one before a negated one) of the genes'
+    mention pairs an event types (``Phosphorylation``, ``Activation``, ``Complex``...;
+    ``Interaction`` when none is typed, or typing is off), its ``event_score`` and sentence
+    (``event_sentence_id``)."""
 
     document_id: str
     gene1: Gene
@@ -198,6 +199,8 @@ def add_event_types(rels: list[GeneRelation], found: list[Any], view: DocView) -
     wanted = {(r.gene1.id, r.gene2.id) for r in rels}
     pairs: dict[tuple[str, str], list[tuple[Any, bool]]] = {}
     for r in found:
+        if r.same_gene is not None:         # two names of one gene: no interaction
+            continue
         a, b = ids.get(r.entity1.id, ()), ids.get(r.entity2.id, ())
         for x in a:
             for y in b:
