@@ -345,7 +345,8 @@ def models(
 @app.command("network", rich_help_panel="Extract")
 def network_command(
     out_dir: Annotated[Path, typer.Argument(
-        help="A relx extract output folder (holding relations.jsonl).")],
+        help="A relx extract output folder (holding relations.jsonl, or the default "
+             "task's gene_relations.jsonl).")],
     keep_negated: Annotated[bool, typer.Option(
         "--keep-negated", help="Count negated relations as evidence of edges (default: left "
                                "out, counted apart in each edge's 'negated').")] = False,
@@ -355,8 +356,9 @@ def network_command(
     """Aggregate a finished batch's relations across documents into one network:
     **network.graphml**, **network.cyjs** (Cytoscape.js JSON) and **network.sif** in OUT_DIR.
 
-    One edge per grounded protein pair, relation type and direction, with its number of
-    documents, the PMIDs, the best evidence sentences and the max and mean probability.
+    One edge per grounded protein pair, relation type and direction (gene relations: per
+    gene pair and BioRED type, with how many are novel), with its number of documents,
+    the PMIDs, the best evidence sentences and the max and mean probability.
     """
     from relx.io.network import write_networks
 
