@@ -352,3 +352,15 @@ def test_an_asserted_typed_pair_reads_before_a_stronger_negated_one() -> None:
     assert (rel.event_type, rel.direction) == ("Activation", "gene2->gene1")
     ev = rel.evidence[0]                             # the sentence's best pair, negated
     assert (ev.event_type, ev.direction, ev.negated) == ("Inhibition", "gene1->gene2", True)
+
+
+def test_write_networks_reads_a_gene_relations_folder(typed, tmp_path: Path) -> None:
+    from relx.io.network import write_networks
+
+    _, rels = typed
+    (tmp_path / "gene_relations.jsonl").write_text(
+        "".join(r.model_dump_json() + "\n" for r in rels), "utf-8")
+    res = write_networks(tmp_path, symbol=lambda _: None)
+    assert (res["relations"], res["nodes"], res["edges"]) == (4, 3, 4)
+    sif = (tmp_path / "network.sif").read_text("utf-8").splitlines()
+    assert "NCBIGene:4193\tBind\tNCBIGene:7157" in sif
