@@ -120,12 +120,14 @@ def write_tsv(relations: Iterable[Any], path: str | Path) -> int:
 # --- document-level gene relations (task gene-relations) -------------------------------
 
 #: one row per gene relation (:class:`relx.ppi.gene_relations.GeneRelation`): the genes'
-#: ids, ``;``-joined names and mention counts; BioRED's type and novelty with their
-#: probabilities; relx's GENIA-derived type and direction (``gene1->gene2``...); the
-#: evidence sentences' count, and the best one with its id and interaction score
-GENE_TSV_COLUMNS = ("document_id", "gene1_id", "gene1_names", "gene1_mentions", "gene2_id",
-                    "gene2_names", "gene2_mentions", "probability", "threshold", "type",
-                    "type_scheme", "type_probability", "novel", "novel_probability",
+#: ids, ``;``-joined names, mention counts and namespaced ids
+#: (``NCBIGene:7157;HGNC:11998``); BioRED's type and novelty with their probabilities;
+#: relx's GENIA-derived type and direction (``gene1->gene2``...); the evidence sentences'
+#: count, and the best one with its id and interaction score
+GENE_TSV_COLUMNS = ("document_id", "gene1_id", "gene1_names", "gene1_mentions", "gene1_ids",
+                    "gene2_id", "gene2_names", "gene2_mentions", "gene2_ids", "probability",
+                    "threshold", "type", "type_scheme", "type_probability", "novel",
+                    "novel_probability",
                     "event_type", "event_type_scheme", "direction", "event_score",
                     "evidence_sentences", "evidence_sentence_id", "evidence_score",
                     "evidence", "model", "model_version")
@@ -135,7 +137,8 @@ def gene_tsv_row(r: Any) -> str:
     """One gene relation as a TSV line (:data:`GENE_TSV_COLUMNS`)."""
     best = r.evidence[0] if r.evidence else None
     cells = [r.document_id, r.gene1.id, ";".join(r.gene1.names), r.gene1.mentions,
-             r.gene2.id, ";".join(r.gene2.names), r.gene2.mentions, _num(r.probability),
+             join_ids(r.gene1.ids), r.gene2.id, ";".join(r.gene2.names), r.gene2.mentions,
+             join_ids(r.gene2.ids), _num(r.probability),
              _num(r.threshold), r.type, r.type_scheme, _num(r.type_probability),
              _flag(r.novel), _num(r.novel_probability), r.event_type, r.event_type_scheme,
              r.direction or "", _num(r.event_score), len(r.evidence),
