@@ -38,8 +38,8 @@ def _gene_cell(gene: Mapping[str, Any]) -> str:
     first = names[0] if names else str(gene.get("id"))
     more = f" ({', '.join(names[1:4])})" if len(names) > 1 else ""
     return (f'<td data-v="{_e(first.lower())}">{_e(first)}{_e(more)}'
-            f'<div class="ids">{_e(gene.get("id"))} &middot; {_e(gene.get("mentions"))} '
-            "mentions</div></td>")
+            f'<div class="ids">{_e(", ".join(gene.get("ids") or [str(gene.get("id"))]))} '
+            f'&middot; {_e(gene.get("mentions"))} mentions</div></td>')
 
 
 def _marked(sentence: str, names: list[str]) -> str:
