@@ -392,3 +392,13 @@ def test_gene_xrefs_add_the_hgnc_id_relx_grounds_a_gene_to() -> None:
     members = next(agent)["members"]
     assert members[0] == {"name": "TP53", "db_refs": {"TEXT": "p53", "EGID": "7157",
                                                       "HGNC": "11998"}}
+
+
+def test_gene_nodes_keep_their_ncbi_id_and_take_the_symbol_as_label(typed) -> None:
+    _, rels = typed
+    row = json.loads(rels[1].model_dump_json())             # MDM2 -- TP53
+    row["gene2"]["ids"] = ["NCBIGene:7157", "HGNC:11998"]
+    net = aggregate([row], symbol={"HGNC:11998": "TP53"}.get)
+    assert net.nodes() == ["NCBIGene:4193", "NCBIGene:7157"]
+    assert net.labels["NCBIGene:7157"] == "TP53" and net.labels["NCBIGene:4193"] == "MDM2"
+    assert net.ncbi["NCBIGene:7157"] == "NCBIGene:7157"

@@ -51,8 +51,8 @@ from relx.ids import (
 from relx.io.atomic import atomic_open
 
 __all__ = ["DIRECTIONS", "EdgeSummary", "NetworkSummary", "aggregate", "edge_key",
-           "gene_relation_record", "node_key", "read_relations", "write_cyjs", "write_graphml", "write_networks",
-           "write_sif"]
+           "gene_relation_record", "node_key", "read_relations", "write_cyjs", "write_graphml",
+           "write_networks", "write_sif"]
 
 DIRECTIONS = ("entity1->entity2", "entity2->entity1", "none")
 DEFAULT_TYPE = "Interaction"
@@ -63,7 +63,10 @@ def node_key(entity: Mapping[str, Any]) -> str:
     """Network node of an entity: its first HGNC or FamPlex id, else its first namespaced id,
     else ``text:`` + the lower-cased text. (HGNC first, so that a PubTator mention with its
     own ``NCBIGene:7157`` and the lexicon's ``HGNC:11998`` meets the same protein of a plain
-    text input.)"""
+    text input.) A gene relation's gene (:func:`gene_relation_record`) names its ``node``:
+    its own gene id."""
+    if entity.get("node"):
+        return str(entity["node"])
     ids = namespaced_ids([str(i) for i in entity.get("norm_ids") or ()], entity.get("type"))
     if ids:
         return next((i for i in ids if i.startswith(("HGNC:", "FPLX:"))), ids[0])
@@ -73,7 +76,7 @@ def node_key(entity: Mapping[str, Any]) -> str:
 def _cached_key(ent: Mapping[str, Any], cache: dict[tuple, str]) -> str:
     """:func:`node_key`, memoised on the entity's ids and type (or text when it has none)."""
     ids = ent.get("norm_ids")
-    k = (tuple(ids), ent.get("type")) if ids else ("", ent.get("text"))
+    k = (tuple(ids), ent.get("type"), ent.get("node")) if ids else ("", ent.get("text"))
     key = cache.get(k)
     if key is None:
         key = cache[k] = node_key(ent)
@@ -240,6 +243,8 @@ def gene_relation_record(rel: Mapping[str, Any]) -> dict[str, Any]:
         names = g.get("names") or []
         ent: dict[str, Any] = {"id": gid, "text": names[0] if names else gid.removeprefix(
             "text:"), "type": "Gene", "norm_ids": list(g.get("ids") or ([cid] if cid else []))}
+        if cid:
+            ent["node"] = cid
         if cid and cid.startswith("NCBIGene:"):
             ent["ncbi_ids"] = [cid]
         ents.append(ent)
