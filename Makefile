@@ -50,11 +50,13 @@ test-fast: install
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/python -m pytest -q -m "not slow" $(PYTEST_WORKERS)
 
-# Extract interactions, then GENIA events, from the bundled sample abstracts with the
-# shipped models.
+# Extract gene relations (relx extract's default), mention-level interactions, then GENIA
+# events, from the bundled sample abstracts with the shipped models.
 demo: install
 	$(BIN)/relx extract corpora/abstracts --out runs/demo --format tsv \
 	    --report runs/demo/report.html
+	$(BIN)/relx extract --task ppi corpora/abstracts --out runs/demo-ppi --format tsv \
+	    --report runs/demo-ppi/report.html
 	$(BIN)/relx extract --task events corpora/abstracts --out runs/demo-events \
 	    --report runs/demo-events/report.html
 

@@ -148,3 +148,28 @@ def pmid_of(document_id: str | None) -> str | None:
     """The PubMed id a document id names (``12345``, ``PMID:12345``, ``PMID-12345``), else None."""
     m = _PMID.match((document_id or "").strip())
     return m.group(1) if m else None
+
+
+def gene_ids(norm_ids: Iterable[str], ncbi_ids: Iterable[str] | None, text: str
+             ) -> tuple[str, ...]:
+    """The gene ids a mention stands for in document-level gene relations: all of an input's
+    own ``NCBIGene:`` ids, bare (``7157``), when relx's grounding found none; else relx's
+    best NCBI Gene id; else its best id of any kind (``HGNC:11998``, ``FPLX:ERK``); else
+    ``text:`` + its lowercased text."""
+    norm, ncbi = list(norm_ids), list(ncbi_ids or ())
+    given = [i.split(":", 1)[1] for i in norm if i.startswith("NCBIGene:")]
+    if given and not ncbi:
+        return tuple(dict.fromkeys(given))
+    if ncbi:
+        return (ncbi[0].split(":", 1)[1],)
+    if norm:
+        return (norm[0],)
+    return (f"text:{text.lower()}",)
+
+
+def gene_namespaced(gene_id: str) -> str | None:
+    """A gene relation's gene id as a namespaced id (``7157`` -> ``NCBIGene:7157``;
+    ``HGNC:11998`` as it is); None for a ``text:`` gene (no id)."""
+    if gene_id.startswith("text:"):
+        return None
+    return f"NCBIGene:{gene_id}" if gene_id.isdigit() else gene_id

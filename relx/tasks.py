@@ -128,7 +128,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          "novel vs background, evidence sentences)",
          default_model="gene-relations", model_kind="gene relation model",
          results="gene_relations", counts=("candidates", "relations"),
-         items=("gene_relations",), always=("jsonl",),
+         items=("gene_relations", "gene_documents"), always=("jsonl",),
          options=("spacy_model", "ground", "types", "event_model", "mentions", "orthologs",
                   "max_doc_chars", "max_doc_seconds", "sections"),
          runner="relx.ppi.gene_task:GeneRelationRunner",
@@ -150,6 +150,10 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          mentions=("auto", "input", "relx"), corpus="folders",
          aliases=("ge-events", "ge"), summary_names_task=True),
 )}
+
+
+#: the task ``relx extract`` runs unless told otherwise
+DEFAULT_TASK = "gene-relations"
 
 
 def get_task(name: str | Task) -> Task:

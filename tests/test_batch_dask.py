@@ -59,7 +59,8 @@ def cluster():
 
 
 def _extract(inp: Path, out: Path, address: str) -> object:
-    return CliRunner().invoke(app, ["extract", str(inp), "--out", str(out), "--engine", "dask",
+    return CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                    str(inp), "--out", str(out), "--engine", "dask",
                                     "--scheduler", address, "--chunk-size", "1",
                                     "--format", "jsonl", "--format", "pubtator",
                                     "--quiet", "--no-ground"])
@@ -218,8 +219,8 @@ def test_a_killed_scheduler_stops_the_run_and_a_rerun_resumes(tmp_path: Path) ->
     ids = _pubtator(inp / "a.pubtator", "a", 6)
     out = tmp_path / "out"
     port = _free_port()
-    cmd = [sys.executable, "-m", "relx.app.cli", "extract", str(inp), "--out", str(out),
-           "--quiet", "--no-ground", "--engine", "dask", "--scheduler",
+    cmd = [sys.executable, "-m", "relx.app.cli", "extract", "--task", "ppi", str(inp),
+           "--out", str(out), "--quiet", "--no-ground", "--engine", "dask", "--scheduler",
            f"tcp://127.0.0.1:{port}", "--chunk-size", "1", "--format", "pubtator"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     procs = _start_cluster(port)

@@ -68,7 +68,7 @@ def _errors(out: Path) -> list[dict]:
 
 
 def _run(*args: str) -> object:
-    return CliRunner().invoke(app, ["extract", *args, *QUIET])
+    return CliRunner().invoke(app, ["extract", "--task", "ppi", *args, *QUIET])
 
 
 @pytest.mark.slow

@@ -38,7 +38,7 @@ def extractor():
 
 
 def _run(*args: str) -> object:
-    return CliRunner().invoke(app, ["extract", *args, *QUIET])
+    return CliRunner().invoke(app, ["extract", "--task", "ppi", *args, *QUIET])
 
 
 def _relations(out: Path) -> list[str]:
@@ -116,7 +116,8 @@ def test_adding_an_input_from_another_folder_keeps_every_key(tmp_path: Path) -> 
     out = tmp_path / "out"
     assert _run(str(inp), "--out", str(out)).exit_code == 0
     before = sorted(p.name for p in (out / "jsonl").iterdir())
-    r = CliRunner().invoke(app, ["extract", str(inp), str(other / "extra.txt"), "--out",
+    r = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                 str(inp), str(other / "extra.txt"), "--out",
                                  str(out), "--no-ground"])
     assert r.exit_code == 0, r.output
     summary = json.loads((out / "summary.json").read_text())
@@ -150,8 +151,8 @@ def test_a_full_disk_mid_batch_names_the_file_and_resumes(tmp_path: Path, extrac
     exit 1, the file named, how to resume; the rerun completes the batch exactly."""
     inp = _inputs(tmp_path, 3)
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "relx.app.cli", "extract", str(inp), "--out", str(out),
-           *QUIET, "--format", "tsv"]
+    cmd = [sys.executable, "-m", "relx.app.cli", "extract", "--task", "ppi", str(inp),
+           "--out", str(out), *QUIET, "--format", "tsv"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600,
                          preexec_fn=_limited(1500))
@@ -164,7 +165,7 @@ def test_a_full_disk_mid_batch_names_the_file_and_resumes(tmp_path: Path, extrac
 
 
 def _cli(*args: str, stdin=None, pass_fds=(), timeout: int = 600):
-    cmd = [sys.executable, "-m", "relx.app.cli", "extract", *args, *QUIET]
+    cmd = [sys.executable, "-m", "relx.app.cli", "extract", "--task", "ppi", *args, *QUIET]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(cmd, stdin=stdin, capture_output=True, text=True, env=env,
                           timeout=timeout, pass_fds=pass_fds)

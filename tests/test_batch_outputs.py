@@ -17,7 +17,8 @@ from tests.conftest import ROOT
 def test_summary_names_model_and_threshold_and_networks_are_written(tmp_path: Path):
     out = tmp_path / "out"
     inputs = [str(ROOT / "corpora" / "abstracts" / n) for n in ("jak-stat.txt", "p53-mdm2.txt")]
-    res = CliRunner().invoke(app, ["extract", *inputs, "--out", str(out), "--quiet"])
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   *inputs, "--out", str(out), "--quiet"])
     assert res.exit_code == 0, res.output
     summary = json.loads((out / "summary.json").read_text("utf-8"))
     rels = [json.loads(line) for line in (out / "relations.jsonl").read_text("utf-8").splitlines()]
@@ -44,7 +45,8 @@ def test_indra_and_tsv_formats_carry_the_new_fields(tmp_path: Path):
     indra = pytest.importorskip("indra.statements")
     out = tmp_path / "out"
     text = ROOT / "corpora" / "abstracts" / "jak-stat.txt"
-    res = CliRunner().invoke(app, ["extract", str(text), "--out", str(out), "--quiet",
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(text), "--out", str(out), "--quiet",
                                    "--format", "tsv", "--format", "indra"])
     assert res.exit_code == 0, res.output
     rels = [json.loads(line) for line in (out / "relations.jsonl").read_text("utf-8").splitlines()]
@@ -81,7 +83,8 @@ def test_files_of_no_input_format_are_skipped_not_failed(tmp_path: Path):
     (folder / "LICENSE").write_text("Creative Commons Attribution 3.0\n", "utf-8")
     (folder / "README").write_text("The devel set of the shared task.\n", "utf-8")
     out = tmp_path / "out"
-    res = CliRunner().invoke(app, ["extract", str(folder), "--out", str(out), "--quiet",
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(folder), "--out", str(out), "--quiet",
                                    "--no-types"])
     assert res.exit_code == 0, res.output
     assert (out / "errors.jsonl").read_text("utf-8") == ""
@@ -119,7 +122,8 @@ def test_a_symlink_to_a_file_elsewhere_is_an_input_under_its_own_name(tmp_path: 
     (folder / "jak.txt").symlink_to(real / "jak-stat.txt")
     assert input_keys([folder / "jak.txt"], [folder]) == ["jak.txt"]
     out = tmp_path / "out"
-    res = CliRunner().invoke(app, ["extract", str(folder), "--out", str(out), "--quiet"])
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(folder), "--out", str(out), "--quiet"])
     assert res.exit_code == 0, res.output
     assert json.loads((out / "summary.json").read_text())["documents"] >= 1
 

@@ -114,7 +114,8 @@ def _relations(out: Path) -> list[dict]:
 def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
     bad = _write_inputs(tmp_path / "in")
     out = tmp_path / "out"
-    r = CliRunner().invoke(app, ["extract", str(tmp_path / "in"), "--out", str(out),
+    r = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                 str(tmp_path / "in"), "--out", str(out),
                                  "--format", "tsv", "--format", "brat", "--format", "bioc",
                                  "--format", "pubtator", "--quiet"])
     assert r.exit_code == 3, r.output    # 3: finished, some inputs failed
@@ -143,7 +144,7 @@ def test_extract_command_outputs_and_errors(tmp_path: Path) -> None:
 def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in")
     out = tmp_path / "out"
-    args = ["extract", str(tmp_path / "in"), "--out", str(out), "--quiet"]
+    args = ["extract", "--task", "ppi", str(tmp_path / "in"), "--out", str(out), "--quiet"]
     assert CliRunner().invoke(app, args).exit_code == 3   # 3: some inputs failed
     first = (out / "relations.jsonl").read_text()
     assert CliRunner().invoke(app, args).exit_code == 3
@@ -165,7 +166,8 @@ def test_rerun_skips_finished_inputs(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_killed_batch_resumes_to_the_same_output(tmp_path: Path) -> None:
     _write_inputs(tmp_path / "in", n_copies=3)
-    cmd = [sys.executable, "-m", "relx.app.cli", "extract", str(tmp_path / "in"), "--quiet"]
+    cmd = [sys.executable, "-m", "relx.app.cli", "extract", "--task", "ppi",
+           str(tmp_path / "in"), "--quiet"]
     full = tmp_path / "full"
     assert subprocess.run([*cmd, "--out", str(full)], timeout=600).returncode == 3
     part = tmp_path / "part"
@@ -191,7 +193,7 @@ def test_jobs_and_dask_match_a_single_process(tmp_path: Path) -> None:
 
     _write_inputs(tmp_path / "in")
     runner = CliRunner()
-    base = ["extract", str(tmp_path / "in"), "--quiet", "--out"]
+    base = ["extract", "--task", "ppi", str(tmp_path / "in"), "--quiet", "--out"]
     assert runner.invoke(app, [*base, str(tmp_path / "one")]).exit_code == 3   # bad inputs
     r = runner.invoke(app, [*base, str(tmp_path / "two"), "--jobs", "2"])
     assert r.exit_code == 3, r.output
@@ -229,7 +231,7 @@ def test_models_command_lists_shipped_models() -> None:
 
 
 def test_bad_model_name_is_a_clear_error(tmp_path: Path) -> None:
-    r = CliRunner().invoke(app, ["extract", str(SAMPLES), "--out", str(tmp_path),
+    r = CliRunner().invoke(app, ["extract", "--task", "ppi", str(SAMPLES), "--out", str(tmp_path),
                                  "--model", "no-such-model"])
     assert r.exit_code == 2 and "no relation model 'no-such-model'" in r.output
 
@@ -249,7 +251,8 @@ def test_thousand_abstracts_with_corrupt_files(tmp_path: Path) -> None:
                 title, _, abstract = t.read_text(encoding="utf-8").partition("\n")
                 fh.write(f"{t.stem}|t|{title.strip()}\n{t.stem}|a|{abstract.strip()}\n\n")
     bad = _write_inputs(tmp_path / "in", n_copies=0)
-    r = CliRunner().invoke(app, ["extract", str(inp), "--out", str(tmp_path / "out"),
+    r = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                 str(inp), "--out", str(tmp_path / "out"),
                                  "--quiet", "--no-ground"])
     assert r.exit_code == 3, r.output
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
@@ -304,8 +307,9 @@ def test_help_paragraphs_reflow_to_the_terminal_and_name_the_options() -> None:
     assert r.exit_code == 0, r.output
     text = re.sub(r"\x1b\[[0-9;]*m", "", r.output)
     # one docstring paragraph is one line at this width, not broken where the source breaks
-    assert ("Writes one output per input file under --out (atomically), then relations.jsonl "
-            "(one relation per line") in text
+    assert ("Writes one output per input file under --out (atomically), then "
+            "gene_relations.jsonl (one relation per line; relations.jsonl with --task ppi") in text
+    assert "Extract document-level gene relations (with --task ppi" in text
     assert "**" not in text and "[bold]" not in text
     assert "NUMBER|in-domain" in text
 
@@ -318,7 +322,8 @@ def test_given_gene_ids_stay_first_and_reach_pubtator_output(tmp_path: Path) -> 
     inp.mkdir()
     shutil.copy(FIXTURES / "fmt-pubtator.txt", inp / "genes.pubtator")
     out = tmp_path / "out"
-    r = CliRunner().invoke(app, ["extract", str(inp), "--out", str(out), "--format",
+    r = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                 str(inp), "--out", str(out), "--format",
                                  "pubtator", "--threshold", "0", "--quiet"])
     assert r.exit_code == 0, r.output
     rels = _relations(out)

@@ -25,7 +25,8 @@ def _run(tmp_path: Path, mode: str | None) -> tuple[dict, list[dict]]:
     inp = tmp_path / "in.pubtator"
     inp.write_text(PUBTATOR)
     out = tmp_path / f"out-{mode}"
-    args = ["extract", str(inp), "--out", str(out), "--quiet", "--no-ground", "--no-types",
+    args = ["extract", "--task", "ppi",
+            str(inp), "--out", str(out), "--quiet", "--no-ground", "--no-types",
             "--threshold", "-1000"]          # every candidate pair is reported
     res = CliRunner().invoke(app, args + ([] if mode is None else ["--mentions", mode]))
     assert res.exit_code == 0, res.output
@@ -59,7 +60,8 @@ def test_an_input_without_any_mentions_is_tagged_under_auto(tmp_path: Path) -> N
     inp = tmp_path / "bare.pubtator"
     inp.write_text(f"9|t|{TEXT}\n9|a|\n\n")
     out = tmp_path / "out"
-    res = CliRunner().invoke(app, ["extract", str(inp), "--out", str(out), "--quiet",
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(inp), "--out", str(out), "--quiet",
                                    "--no-ground", "--no-types", "--threshold", "-1000"])
     assert res.exit_code == 0, res.output
     rels = [json.loads(x) for x in (out / "relations.jsonl").read_text().splitlines()]

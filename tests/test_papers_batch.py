@@ -85,7 +85,8 @@ def batch(tmp_path_factory):
     (folder / "notes.docx").write_bytes(b"PK\x03\x04 not read")
     (folder / ".DS_Store").write_bytes(b"\x00")
     out = tmp_path_factory.mktemp("out")
-    res = CliRunner().invoke(app, ["extract", str(folder), "--out", str(out), "--quiet",
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(folder), "--out", str(out), "--quiet",
                                    "--format", "tsv", "--format", "bioc", "--format", "brat",
                                    "--format", "indra"])
     return folder, out, res
@@ -180,7 +181,8 @@ def test_pdf_caps_sections_option_and_resume(tmp_path: Path):
         f"PMC{k}/a{k}.nxml": jats(f"9100000{k}", "T", f"JAK{k % 3 + 1} binds STAT{k}.",
                                   "No more.", "None.") for k in range(1, 4)})
     out = tmp_path / "out"
-    args = ["extract", str(folder), "--out", str(out), "--quiet", "--pdf-max-pages", "1",
+    args = ["extract", "--task", "ppi",
+            str(folder), "--out", str(out), "--quiet", "--pdf-max-pages", "1",
             "--sections", "title,abstract", "--chunk-size", "1", "--no-types"]
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
@@ -198,7 +200,8 @@ def test_pdf_caps_sections_option_and_resume(tmp_path: Path):
     summary = json.loads((out / "summary.json").read_text("utf-8"))
     assert summary["inputs_skipped_as_done"] == 2
     assert (out / "relations.jsonl").read_text("utf-8") == before
-    bad = CliRunner().invoke(app, ["extract", str(folder), "--out", str(tmp_path / "o3"),
+    bad = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(folder), "--out", str(tmp_path / "o3"),
                                    "--sections", "bibliography"])
     assert bad.exit_code == 2 and "unknown section" in bad.output
 
@@ -210,14 +213,16 @@ def test_a_folder_of_only_pdfs_and_nxml(tmp_path: Path):
     (folder / "b.pdf").write_bytes(PDF.read_bytes())
     (folder / "a.nxml").write_bytes(MEMBER)
     out = tmp_path / "out"
-    res = CliRunner().invoke(app, ["extract", str(folder), "--out", str(out), "--quiet",
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(folder), "--out", str(out), "--quiet",
                                    "--no-types", "--no-ground"])
     assert res.exit_code == 0, res.output
     assert json.loads((out / "summary.json").read_text("utf-8"))["documents"] == 2
     only = tmp_path / "none"
     only.mkdir()
     (only / "x.docx").write_bytes(b"PK")
-    res = CliRunner().invoke(app, ["extract", str(only), "--out", str(tmp_path / "o2")])
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(only), "--out", str(tmp_path / "o2")])
     assert res.exit_code == 2 and "x.docx: unknown extension" in res.output
 
 

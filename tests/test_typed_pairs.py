@@ -168,7 +168,8 @@ def test_relx_extract_types_by_default_and_records_the_event_model(tmp_path: Pat
     src = tmp_path / "in.txt"
     src.write_text("SOCS3 inhibits JAK1, and TRAF2 binds TRADD.\n", encoding="utf-8")
     for flag, out in (([], tmp_path / "typed"), (["--no-types"], tmp_path / "plain")):
-        res = CliRunner().invoke(app, ["extract", str(src), "--out", str(out), "--quiet",
+        res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                       str(src), "--out", str(out), "--quiet",
                                        "--format", "tsv", *flag])
         assert res.exit_code == 0, res.output
     typed_rels = [json.loads(x) for x in (tmp_path / "typed" / "relations.jsonl").open()]
@@ -179,7 +180,8 @@ def test_relx_extract_types_by_default_and_records_the_event_model(tmp_path: Pat
     assert summary["event_model"] == "ge-events" and summary["event_model_version"]
     assert "event_model" not in json.loads((tmp_path / "plain" / "summary.json").read_text())
     # the typed and the plain run are different settings: no resume across them
-    res = CliRunner().invoke(app, ["extract", str(src), "--out", str(tmp_path / "typed"),
+    res = CliRunner().invoke(app, ["extract", "--task", "ppi",
+                                   str(src), "--out", str(tmp_path / "typed"),
                                    "--quiet", "--format", "tsv", "--no-types"])
     assert res.exit_code == 2
 

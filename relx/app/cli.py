@@ -19,7 +19,7 @@ from relx.app.cli_common import app, err, task_option, user_errors
 from relx.errors import ConfigError, RelxError
 from relx.io.format_docs import label, readable, streams, taking, with_mentions
 from relx.io.registry import FORMATS
-from relx.tasks import TASKS, Task
+from relx.tasks import DEFAULT_TASK, TASKS, Task
 
 _INPUT_FORMAT = f"Input format (default: detect): one of {', '.join(readable())}."
 
@@ -45,30 +45,35 @@ def extract(
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
         "--format", help=f"Output format (repeatable): {_output_formats()}. brat folders "
-                         "include annotation.conf. Every PPI batch also writes "
-                         "network.graphml, .cyjs and .sif.")
+                         "include annotation.conf. Every gene-relations and ppi batch also "
+                         "writes network.graphml, .cyjs and .sif.")
     ] = None,
     input_format: Annotated[str | None, typer.Option(help=_INPUT_FORMAT)] = None,
     task: Annotated[str, typer.Option(
-        help="'ppi' (protein pairs) or 'events' (GENIA events: events.jsonl and a "
-             ".txt/.a1/.a2 per document in --out/standoff; 'ge-events' is an older name).")
-    ] = "ppi",
+        help="'gene-relations' (the default: document-level relations between genes, "
+             "BioRED's type, novel or background, evidence sentences: "
+             "gene_relations.jsonl), 'ppi' (mention-level protein pairs in a sentence: "
+             "relations.jsonl) or 'events' (GENIA events: events.jsonl and a .txt/.a1/.a2 "
+             "per document in --out/standoff; 'ge-events' is an older name).")
+    ] = DEFAULT_TASK,
     model: Annotated[str | None, typer.Option(help="Model name or directory (default: the "
-                                                   "shipped ppi-default, or ge-events with "
+                                                   "shipped gene-relations; ppi-default "
+                                                   "with --task ppi, ge-events with "
                                                    "--task events).")] = None,
     spacy_model: Annotated[str | None, typer.Option(
         help="spaCy/scispacy pipeline for parsing and NER (default: relx's).")] = None,
     threshold: Annotated[str | None, typer.Option(
         metavar="NUMBER|in-domain",
-        help="Report pairs scoring above this number, or 'in-domain': the model's scores and "
-             "threshold for text like its training corpus (default: its threshold for new "
-             "text).")
+        help="--task ppi: report pairs scoring above this number, or 'in-domain': the "
+             "model's scores and threshold for text like its training corpus (default: its "
+             "threshold for new text). Gene relations use their model's threshold.")
     ] = None,
     ground: Annotated[bool, typer.Option(help="Ground proteins to HGNC/FamPlex.")] = True,
     types: Annotated[bool, typer.Option(
         help="Type and direct each reported pair (Complex, Phosphorylation, Activation, "
              "Inhibition...; who acts on whom) with the event model, on the same parse; "
-             "--no-types: undirected 'Interaction' pairs, faster.")] = True,
+             "--no-types: undirected 'Interaction' pairs, faster. Gene relations carry the "
+             "strongest typed pair's type and direction beside BioRED's type.")] = True,
     event_model: Annotated[str | None, typer.Option(
         help="Event model for --types (default: the shipped ge-events).")] = None,
     mentions: Annotated[str, typer.Option(
@@ -86,7 +91,7 @@ def extract(
         "--same-gene-pairs", help="Also report pairs of two names of one gene (synonyms, "
                                   "an abbreviation and its long form, a family and its "
                                   "member), flagged in 'same_gene'; by default they are "
-                                  "not interactions and are left out.")] = False,
+                                  "not interactions and are left out (--task ppi).")] = False,
     sections: Annotated[str | None, typer.Option(
         metavar="LIST",
         help="Parts of papers read, comma-separated groups or types: title, abstract, "
@@ -105,8 +110,9 @@ def extract(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address "
                                                        "(with --engine dask).")] = None,
     report: Annotated[Path | None, typer.Option(
-        help="Also write a self-contained HTML report here: the interaction network and a "
-             "sortable table (with --task events, of the events).")] = None,
+        help="Also write a self-contained HTML report here: the gene (with --task ppi, "
+             "interaction) network and a sortable table (with --task events, of the "
+             "events).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or summary.")]
     = False,
     chunk_size: Annotated[int, typer.Option(
@@ -126,11 +132,18 @@ def extract(
         help="At most this many candidate pairs scored per sentence, the closest first "
              "(the rest counted in summary.json).")] = 100,
 ) -> None:
-    """Extract protein-protein interactions (or, with **--task events**, GENIA events)
-    from papers and abstracts.
+    """Extract document-level gene relations (with **--task ppi**, mention-level
+    protein-protein interactions; with **--task events**, GENIA events) from papers and
+    abstracts.
+
+    By default each related gene pair of a document is one record: its genes (NCBI Gene
+    ids), BioRED's type (Association, Positive_Correlation, Negative_Correlation, Bind)
+    beside relx's GENIA-derived type and direction, novel or background, probabilities and
+    evidence sentences.
 
     Writes one output per input file under **--out** (atomically), then
-    relations.jsonl (one relation per line; events.jsonl with --task events), errors.jsonl
+    gene_relations.jsonl (one relation per line; relations.jsonl with --task ppi,
+    events.jsonl with --task events), errors.jsonl
     (bad inputs and documents, with the stage and reason) and summary.json. Rerunning with
     the same --out skips finished inputs (unchanged size and time, or content).
 
@@ -332,7 +345,8 @@ def models(
 @app.command("network", rich_help_panel="Extract")
 def network_command(
     out_dir: Annotated[Path, typer.Argument(
-        help="A relx extract output folder (holding relations.jsonl).")],
+        help="A relx extract output folder (holding relations.jsonl, or the default "
+             "task's gene_relations.jsonl).")],
     keep_negated: Annotated[bool, typer.Option(
         "--keep-negated", help="Count negated relations as evidence of edges (default: left "
                                "out, counted apart in each edge's 'negated').")] = False,
@@ -342,8 +356,9 @@ def network_command(
     """Aggregate a finished batch's relations across documents into one network:
     **network.graphml**, **network.cyjs** (Cytoscape.js JSON) and **network.sif** in OUT_DIR.
 
-    One edge per grounded protein pair, relation type and direction, with its number of
-    documents, the PMIDs, the best evidence sentences and the max and mean probability.
+    One edge per grounded protein pair, relation type and direction (gene relations: per
+    gene pair and BioRED type, with how many are novel), with its number of documents,
+    the PMIDs, the best evidence sentences and the max and mean probability.
     """
     from relx.io.network import write_networks
 

@@ -32,6 +32,23 @@ also has INDRA's ``section_type`` (``title``, ``abstract``, ``introduction``, ``
 ``section_heading``, ``page`` and ``boxes``. Negated relations are left out
 unless ``keep_negated``. Statement ids are UUIDs derived from the content, so a rerun
 writes the same file.
+
+Document-level gene relations (task ``gene-relations``, :func:`gene_statements`) map
+BioRED's types as INDRA's readers map such themes (GNBR's gene-gene themes): ``Bind`` ->
+``Complex``; ``Positive_Correlation`` -> ``Activation`` and ``Negative_Correlation`` ->
+``Inhibition``, ``subj`` -> ``obj`` as relx's GENIA reading of the mention pairs directs
+them (``direction``), not written without one (BioRED's relations are undirected: a
+subject would be a guess). ``Association`` (and BioRED's other types) are not written:
+INDRA has no Statement for an undirected, unsigned, non-physical gene-gene link
+(``Complex`` asserts binding; INDRA's ``Association`` relates Events, not Agents). Agents
+are the genes (``db_refs`` ``EGID`` for an NCBI Gene id and the HGNC/MGI id relx grounds it
+to, ``TEXT`` the first name; named by that id's symbol); one
+``Evidence`` per evidence sentence (one without text when the genes never share a
+sentence), ``source_api`` ``relx``, ``epistemics`` ``direct`` (True for Bind only: a
+correlation is not a direct mechanism), ``negated`` / ``hypothesis`` of the sentence's best
+mention pair, and ``annotations`` saying what it is: ``relation`` ``document-level``,
+``type_scheme`` ``BioRED``, the BioRED ``type``, ``probability``, ``novel`` and their
+probabilities, relx's ``event_type`` / ``direction``, the sentence's id and score.
 """
 
 from __future__ import annotations
@@ -47,7 +64,8 @@ from relx.doc import Document
 from relx.ids import namespace_of, namespaced_ids, pmid_of
 from relx.io.atomic import atomic_open
 
-__all__ = ["db_refs", "document_records", "statements", "write_indra", "write_indra_records"]
+__all__ = ["db_refs", "document_records", "gene_statements", "statements", "write_indra",
+           "write_indra_records"]
 
 #: relx namespace -> INDRA db_refs key; values keep their prefix where INDRA's do
 _DB_KEY = {"HGNC": "HGNC", "MGI": "MGI", "RGD": "RGD", "FPLX": "FPLX", "NCBIGene": "EGID",
@@ -310,3 +328,82 @@ def join_indra(parts: list[Path], target: Path) -> None:
     items = [x for p in parts if p.exists() for x in json.loads(p.read_text(encoding="utf-8"))]
     with atomic_open(target) as fh:
         json.dump(items, fh)
+
+
+# --- document-level gene relations (task gene-relations) -------------------------------
+
+#: BioRED type -> (INDRA Statement type, needs a direction)
+BIORED_STATEMENTS = {"Bind": ("Complex", False), "Positive_Correlation": ("Activation", True),
+                     "Negative_Correlation": ("Inhibition", True)}
+
+
+def _gene_agent(gene: Mapping[str, Any], symbol: Callable[[str], str | None] | None) -> dict:
+    from relx.ids import gene_namespaced
+
+    cid = gene_namespaced(str(gene.get("id") or ""))
+    ids = [str(i) for i in gene.get("ids") or ()] or ([cid] if cid else [])
+    names = [str(n) for n in gene.get("names") or ()]
+    text = names[0] if names else None
+    refs = db_refs(ids, text, "Gene")
+    name = next((s for s in (symbol(i) for i in ids) if s), None) if symbol else None
+    return {"name": name or text or cid or "unknown", "db_refs": refs}
+
+
+def _gene_evidence(rel: Mapping[str, Any], ev: Mapping[str, Any] | None, kind: str) -> dict:
+    doc = str(rel.get("document_id") or "")
+    ann: dict[str, Any] = {
+        "relation": "document-level", "type_scheme": rel.get("type_scheme", "BioRED"),
+        "type": rel.get("type"), "probability": rel.get("probability"),
+        "threshold": rel.get("threshold"), "type_probability": rel.get("type_probability"),
+        "novel": rel.get("novel"), "novel_probability": rel.get("novel_probability"),
+        "genes": [(rel.get("gene1") or {}).get("id"), (rel.get("gene2") or {}).get("id")],
+        "event_type": rel.get("event_type"), "event_type_scheme": rel.get("event_type_scheme"),
+        "direction": rel.get("direction"), "document_id": doc,
+        "evidence_sentences": len(rel.get("evidence") or ()),
+        "model": rel.get("model"), "model_version": rel.get("model_version")}
+    ev = ev or {}
+    if ev:
+        ann.update({"sentence_id": ev.get("sentence_id"), "sentence_score": ev.get("score"),
+                    "offsets": [ev.get("start"), ev.get("end")],
+                    "sentence_event_type": ev.get("event_type")})
+    out: dict[str, Any] = {
+        "source_api": "relx", "text": ev.get("sentence"),
+        "source_id": f"{doc}:{ev.get('sentence_id') or 'document'}", "annotations": ann,
+        "epistemics": {"direct": kind == "Complex", "negated": bool(ev.get("negated")),
+                       "hypothesis": bool(ev.get("speculated"))}}
+    pmid = pmid_of(doc)
+    if pmid:
+        out["pmid"] = pmid
+        out["text_refs"] = {"PMID": pmid}
+    return out
+
+
+def gene_statements(relations: Iterable[Mapping[str, Any]], *,
+                    symbol: Callable[[str], str | None] | None = None) -> Iterator[dict]:
+    """INDRA Statement JSON dicts from gene relation dicts (``gene_relations.jsonl``
+    records), one per relation that maps to a Statement (see the module docstring)."""
+    for rel in relations:
+        kind, directed = BIORED_STATEMENTS.get(str(rel.get("type")), (None, False))
+        if kind is None:
+            continue
+        g1, g2 = rel.get("gene1") or {}, rel.get("gene2") or {}
+        if directed:
+            if rel.get("direction") == "gene2->gene1":
+                g1, g2 = g2, g1
+            elif rel.get("direction") != "gene1->gene2":
+                continue
+        a1, a2 = _gene_agent(g1, symbol), _gene_agent(g2, symbol)
+        if kind == "Complex":
+            body: dict[str, Any] = {"type": kind, "members": [a1, a2]}
+        else:
+            body = {"type": kind, "subj": a1, "obj": a2, "obj_activity": "activity"}
+        evidence = [_gene_evidence(rel, ev, kind) for ev in rel.get("evidence") or ()]
+        key = json.dumps(body, sort_keys=True)
+        yield {**body, "evidence": evidence or [_gene_evidence(rel, None, kind)],
+               "id": str(uuid.uuid5(_NS, f"{rel.get('document_id')}\tgene\t{key}"))}
+
+
+def write_gene_indra_part(relations: Iterable[Any], path: str | Path) -> None:
+    """Gene relation records (pydantic models) as INDRA Statements (a part of a batch's
+    output; joined by :func:`join_indra`)."""
+    _write(gene_statements((r.model_dump() for r in relations), symbol=_symbol(None)), path)

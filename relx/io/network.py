@@ -15,6 +15,12 @@ Writers: :func:`write_graphml` (``networkx.read_graphml`` and Cytoscape read it)
 which Cytoscape desktop imports too) and :func:`write_sif` (``source<TAB>type<TAB>target``);
 :func:`write_networks` writes all three from a batch folder's ``relations.jsonl``.
 
+Document-level gene relations (the dicts of ``gene_relations.jsonl``, told by their
+``gene1``) are read as one relation each (:func:`gene_relation_record`): nodes are their gene
+ids (``NCBIGene:7157``; :func:`relx.ids.gene_namespaced`), the edge type is BioRED's
+(undirected), the evidence their best sentence, and edges also count their ``novel``
+relations (a ``novel`` column then appears in every writer's edges).
+
 Memory grows with the number of edges and of (edge, document) pairs, not of relations: a
 document's relations are contiguous in ``relations.jsonl``, so an edge counts a document
 when its id differs from the last one it saw (a document repeated in two inputs counts twice).
@@ -34,12 +40,19 @@ from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
 from relx.errors import ConfigError
-from relx.ids import ID_SEPARATOR, is_protein_type, namespace_of, namespaced_ids, pmid_of
+from relx.ids import (
+    ID_SEPARATOR,
+    gene_namespaced,
+    is_protein_type,
+    namespace_of,
+    namespaced_ids,
+    pmid_of,
+)
 from relx.io.atomic import atomic_open
 
 __all__ = ["DIRECTIONS", "EdgeSummary", "NetworkSummary", "aggregate", "edge_key",
-           "node_key", "read_relations", "write_cyjs", "write_graphml", "write_networks",
-           "write_sif"]
+           "gene_relation_record", "node_key", "read_relations", "write_cyjs", "write_graphml",
+           "write_networks", "write_sif"]
 
 DIRECTIONS = ("entity1->entity2", "entity2->entity1", "none")
 DEFAULT_TYPE = "Interaction"
@@ -50,7 +63,10 @@ def node_key(entity: Mapping[str, Any]) -> str:
     """Network node of an entity: its first HGNC or FamPlex id, else its first namespaced id,
     else ``text:`` + the lower-cased text. (HGNC first, so that a PubTator mention with its
     own ``NCBIGene:7157`` and the lexicon's ``HGNC:11998`` meets the same protein of a plain
-    text input.)"""
+    text input.) A gene relation's gene (:func:`gene_relation_record`) names its ``node``:
+    its own gene id."""
+    if entity.get("node"):
+        return str(entity["node"])
     ids = namespaced_ids([str(i) for i in entity.get("norm_ids") or ()], entity.get("type"))
     if ids:
         return next((i for i in ids if i.startswith(("HGNC:", "FPLX:"))), ids[0])
@@ -60,7 +76,7 @@ def node_key(entity: Mapping[str, Any]) -> str:
 def _cached_key(ent: Mapping[str, Any], cache: dict[tuple, str]) -> str:
     """:func:`node_key`, memoised on the entity's ids and type (or text when it has none)."""
     ids = ent.get("norm_ids")
-    k = (tuple(ids), ent.get("type")) if ids else ("", ent.get("text"))
+    k = (tuple(ids), ent.get("type"), ent.get("node")) if ids else ("", ent.get("text"))
     key = cache.get(k)
     if key is None:
         key = cache[k] = node_key(ent)
@@ -114,6 +130,7 @@ class EdgeSummary:
     negated: int = 0
     speculated: int = 0
     evidence: list[tuple[float, int, dict]] = field(default_factory=list)
+    novel: int | None = None          # novel relations (gene relations only)
 
     @property
     def mean_probability(self) -> float | None:
@@ -165,6 +182,8 @@ def aggregate(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = Fa
     last_doc: str | None = None
     for seq, rel in enumerate(relations):
         net.relations_read += 1
+        if "gene1" in rel:
+            rel = gene_relation_record(rel)
         doc = str(rel.get("document_id") or "")
         if doc == last_doc:
             doc = last_doc   # one shared string per document
@@ -192,6 +211,8 @@ def aggregate(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = Fa
                 continue
         if rel.get("speculated"):
             edge.speculated += 1
+        if "novel" in rel:
+            edge.novel = (edge.novel or 0) + bool(rel["novel"])
         edge.relations += 1
         for nk in {key[0], key[1]}:
             net.mentions[nk] = net.mentions.get(nk, 0) + 1
@@ -207,6 +228,31 @@ def aggregate(relations: Iterable[Mapping[str, Any]], *, keep_negated: bool = Fa
             _keep_evidence(edge.evidence, (-1.0 if math.isnan(p) else p, -seq), rel, p, doc,
                            top)
     return net
+
+
+def gene_relation_record(rel: Mapping[str, Any]) -> dict[str, Any]:
+    """A gene relation dict (``gene_relations.jsonl``) as a relation dict of the
+    ``relations.jsonl`` shape: the genes as entities (``norm_ids`` their ``ids``, the
+    namespaced gene id first; ``text`` their first name), BioRED's type, undirected, its
+    best evidence sentence."""
+    ev = (rel.get("evidence") or [{}])[0]
+    ents = []
+    for g in (rel.get("gene1") or {}, rel.get("gene2") or {}):
+        gid = str(g.get("id") or "")
+        cid = gene_namespaced(gid)
+        names = g.get("names") or []
+        ent: dict[str, Any] = {"id": gid, "text": names[0] if names else gid.removeprefix(
+            "text:"), "type": "Gene", "norm_ids": list(g.get("ids") or ([cid] if cid else []))}
+        if cid:
+            ent["node"] = cid
+        if cid and cid.startswith("NCBIGene:"):
+            ent["ncbi_ids"] = [cid]
+        ents.append(ent)
+    return {"document_id": rel.get("document_id"), "sentence_id": ev.get("sentence_id"),
+            "sentence": ev.get("sentence"), "entity1": ents[0], "entity2": ents[1],
+            "type": rel.get("type"), "direction": None, "probability": rel.get("probability"),
+            "novel": bool(rel.get("novel")), "model": rel.get("model"),
+            "model_version": rel.get("model_version")}
 
 
 def _node_ncbi(ent: Mapping[str, Any], node: str) -> str:
@@ -302,7 +348,8 @@ def _edge_data(e: EdgeSummary) -> dict[str, Any]:
             "speculated": e.speculated,
             "evidence": [x["sentence"] or "" for x in ev],
             "evidence_documents": [x["document_id"] for x in ev],
-            "evidence_probabilities": [_round(x["probability"]) for x in ev]}
+            "evidence_probabilities": [_round(x["probability"]) for x in ev],
+            **({} if e.novel is None else {"novel": e.novel})}
 
 
 def write_cyjs(net: NetworkSummary, path: str | Path, *, name: str = "relx network",
@@ -355,8 +402,10 @@ def write_graphml(net: NetworkSummary, path: str | Path, *,
     best evidence sentences are attributes ``evidence_1``... (``_document``,
     ``_probability``). ``networkx.read_graphml`` and Cytoscape read it."""
     edges = net.kept_edges() if edges is None else edges
+    edge_keys = _EDGE_KEYS + ((("novel", "int"),) if any(e.novel is not None for e in edges)
+                              else ())
     keys = [(f"n_{k}", "node", k, t) for k, t in _NODE_KEYS]
-    keys += [(f"e_{k}", "edge", k, t) for k, t in _EDGE_KEYS]
+    keys += [(f"e_{k}", "edge", k, t) for k, t in edge_keys]
     for i in range(1, top + 1):
         keys += [(f"e_evidence_{i}{x}", "edge", f"evidence_{i}{x}", t) for x, t in
                  (("", "string"), ("_document", "string"), ("_probability", "double"))]
@@ -377,7 +426,7 @@ def write_graphml(net: NetworkSummary, path: str | Path, *,
         for k, e in enumerate(edges, 1):
             d = _edge_data(e)
             d["pmids"] = ID_SEPARATOR.join(d["pmids"])
-            body = [_data(f"e_{name}", d[name]) for name, _ in _EDGE_KEYS
+            body = [_data(f"e_{name}", d[name]) for name, _ in edge_keys
                     if d.get(name) is not None]
             for i, (sent, doc, p) in enumerate(zip(d["evidence"], d["evidence_documents"],
                                                    d["evidence_probabilities"],
@@ -403,7 +452,8 @@ def write_sif(net: NetworkSummary, path: str | Path, *,
 def write_networks(out_dir: str | Path, *, keep_negated: bool = False, top: int = 3,
                    relations: str | Path | None = None,
                    symbol: Callable[[str], str | None] | None = None) -> dict[str, Any]:
-    """Aggregate ``out_dir/relations.jsonl`` (or ``relations``) and write ``network.graphml``,
+    """Aggregate ``out_dir/relations.jsonl`` (or ``relations``; else the folder's
+    ``gene_relations.jsonl``) and write ``network.graphml``,
     ``network.cyjs`` and ``network.sif`` into ``out_dir``; returns counts for a summary.
 
     Node labels are the grounded ids' symbols from the shipped lexicon unless ``symbol``
@@ -411,6 +461,8 @@ def write_networks(out_dir: str | Path, *, keep_negated: bool = False, top: int 
     """
     out = Path(out_dir)
     src = Path(relations) if relations is not None else out / "relations.jsonl"
+    if relations is None and not src.is_file() and (out / "gene_relations.jsonl").is_file():
+        src = out / "gene_relations.jsonl"
     if not src.is_file():
         raise FileNotFoundError(f"{src}: no relations.jsonl (run relx extract --out {out})")
     if symbol is None:

@@ -25,11 +25,13 @@ import gzip
 import re
 from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from relx.doc import Document, Entity, Relation, Sentence, Span
 from relx.ids import (
     ANNOTATION_TYPES,
     READ_TYPES,
+    gene_ids,
     is_directed_type,
     is_protein_type,
     join_ids,
@@ -314,4 +316,47 @@ def write_pubtator(docs: Iterable[Document], path: str | Path) -> int:
             n += 1
         if out is not fh:
             out.close()
+    return n
+
+
+# --- document-level gene relations (task gene-relations) -------------------------------
+
+
+def format_gene_pubtator(doc: Document, relations: Iterable[Any]) -> str:
+    """One document and its gene relations as a PubTator block shaped as BioRED's
+    (``Train.PubTator``): gene mentions ``PMID<TAB>start<TAB>end<TAB>text<TAB>
+    GeneOrGeneProduct<TAB>ids`` (the gene ids the relations use, ``,``-joined as BioRED
+    writes several: bare NCBI Gene ids, else relx's best id, else ``text:`` + the
+    lowercased text; :func:`relx.ids.gene_ids`), other mentions as :func:`format_pubtator`
+    writes them, then one line per relation ``PMID<TAB>Type<TAB>ID1<TAB>ID2<TAB>Novel|No``
+    (``relations``: :class:`relx.ppi.gene_relations.GeneRelation`, best first)."""
+    if any(c in doc.id for c in "|\t\n\r"):
+        raise ValueError(f"document id {doc.id!r} cannot be written as a PubTator PMID")
+    title, _, abstract = doc.text.partition("\n")
+    flat = _flat(title) + ("\n" + _flat(abstract) if abstract else "")
+    lines = [f"{doc.id}|t|{_flat(title)}", f"{doc.id}|a|{_flat(abstract)}"]
+    ents, _ = doc_annotations(doc)
+    for e in sorted(ents, key=lambda e: (e.start, e.end)):
+        if is_protein_type(e.type):
+            typ, cid = "GeneOrGeneProduct", ",".join(
+                gene_ids(e.norm_ids, e.ncbi_ids, e.text or doc.text[e.start:e.end]))
+        else:
+            typ, cid = e.type, join_ids(namespaced_ids(e.norm_ids, e.type)) or "-"
+        lines.append(f"{doc.id}\t{e.start}\t{e.end}\t{_flat(flat[e.start:e.end])}\t"
+                     f"{_flat(typ)}\t{_flat(cid)}")
+    for r in relations:
+        lines.append(f"{doc.id}\t{_flat(r.type)}\t{_flat(r.gene1.id)}\t"
+                     f"{_flat(r.gene2.id)}\t{'Novel' if r.novel else 'No'}")
+    return "\n".join(lines) + "\n\n"
+
+
+def write_gene_pubtator(items: Iterable[tuple[Document, list[Any]]],
+                        path: str | Path) -> int:
+    """Documents with their gene relations (``(document, relations)`` pairs) as BioRED-shaped
+    PubTator (:func:`format_gene_pubtator`), atomically; returns the document count."""
+    n = 0
+    with atomic_open(Path(path)) as fh:
+        for doc, rels in items:
+            fh.write(format_gene_pubtator(doc, rels))
+            n += 1
     return n

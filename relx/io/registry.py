@@ -42,7 +42,7 @@ class Format:
     the rows naming them); ``writer``: documents -> one file (:func:`write`); ``parts``:
     per item kind (see :data:`ITEM_KINDS`), the function writing a batch chunk's items to
     ``part_file``; ``join``: the chunks' parts -> the per-input output ``output``
-    (``{key}``: the input's key); ``bad_id``: characters a document id cannot hold in this
+    (``{key}``: the input's key), ``joins`` per item kind when it differs; ``bad_id``: characters a document id cannot hold in this
     format (the batch renames such documents and notes it); ``stream``: one parsed
     document -> an open text stream (``relx parse --format``); ``mentions``: its documents
     carry their own entity mentions (``relx extract --mentions auto`` uses them, and only
@@ -57,6 +57,7 @@ class Format:
     writer_options: dict[str, Any] = field(default_factory=dict)
     parts: dict[str, str] = field(default_factory=dict)
     join: str | None = None
+    joins: dict[str, str] = field(default_factory=dict)
     part_file: str | None = None
     output: str | None = None
     bad_id: str | None = None
@@ -97,6 +98,7 @@ ITEM_KINDS: dict[str, Callable[[Any], str]] = {
     "relations": lambda r: r.document_id,     # relx.ppi.extract.ExtractedRelation
     "events": lambda e: e.document_id,        # relx.ge.extract.ExtractedEvent
     "gene_relations": lambda r: r.document_id,  # relx.ppi.gene_relations.GeneRelation
+    "gene_documents": lambda t: t[0].id,      # (annotated Document, its GeneRelations)
     "documents": lambda d: d.id,              # annotated relx.doc.Document
     "event_documents": lambda t: t[2].id,     # (parsed Document, events, StandoffDocument)
 }
@@ -124,7 +126,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("bioc", "BioC XML", _XML,
            "relx.io.bioc:read_bioc", "relx.io.bioc:write_bioc", {"fmt": "xml"},
            parts={"documents": "relx.io.bioc:write_bioc_part",
-                  "event_documents": "relx.io.bioc:write_bioc_events_part"},
+                  "event_documents": "relx.io.bioc:write_bioc_events_part",
+                  "gene_documents": "relx.io.bioc_genes:write_bioc_gene_part"},
            join="relx.io.bioc:join_bioc", part_file="docs.xml", output="bioc/{key}.xml",
            bad_id=_XML_BAD_ID, mentions=True, xml_roots=("collection",),
            write_suffixes=(".xml", ".xml.gz")),
@@ -144,7 +147,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("pubtator", "PubTator (PMID|t|, PMID|a|, annotation and relation lines)",
            (".pubtator", ".pubtator.gz", ".txt"),
            "relx.io.pubtator:read_pubtator", "relx.io.pubtator:write_pubtator",
-           parts={"documents": "relx.io.pubtator:write_pubtator"}, join=_CONCAT,
+           parts={"documents": "relx.io.pubtator:write_pubtator",
+                  "gene_documents": "relx.io.pubtator:write_gene_pubtator"}, join=_CONCAT,
            part_file="docs.pubtator", output="pubtator/{key}.pubtator", bad_id="[|\t\r\n]",
            mentions=True, sniff=is_pubtator, by_suffix=(".pubtator", ".pubtator.gz"),
            write_suffixes=(".pubtator", ".pubtator.gz")),
@@ -157,8 +161,10 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("txt", "plain UTF-8 text, one document per file", (".txt",),
            "relx.io.plaintext:read_plaintext", sniff=is_text, by_suffix=(".txt",)),
     Format("tsv", "relations as TSV, one row per relation (relx.io.tsv; written only)",
-           (".tsv",), parts={"relations": "relx.io.tsv:write_tsv_part"},
-           join="relx.io.tsv:join_tsv", part_file="found.tsv", output="tsv/{key}.tsv"),
+           (".tsv",), parts={"relations": "relx.io.tsv:write_tsv_part",
+                             "gene_relations": "relx.io.tsv:write_gene_tsv_part"},
+           join="relx.io.tsv:join_tsv", part_file="found.tsv", output="tsv/{key}.tsv",
+           joins={"gene_relations": "relx.io.tsv:join_gene_tsv"}),
     Format("brat", "brat collection folders with annotation.conf (relx.io.brat; written only)",
            (".txt",), parts={"documents": "relx.io.brat:write_brat",
                              "event_documents": "relx.io.brat:write_brat_events"},
@@ -166,7 +172,8 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
            companions=(".ann",)),
     Format("indra", "INDRA Statements, a JSON list (relx.io.indra; written only)", (".json",),
            None, "relx.io.indra:write_indra",
-           parts={"relations": "relx.io.indra:write_indra_part"},
+           parts={"relations": "relx.io.indra:write_indra_part",
+                  "gene_relations": "relx.io.indra:write_gene_indra_part"},
            join="relx.io.indra:join_indra", part_file="statements.json",
            output="indra/{key}.json"),
 )}

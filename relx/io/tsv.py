@@ -1,4 +1,5 @@
-"""Relations as TSV: one row per reported relation, with a header (for spreadsheets).
+"""Relations as TSV: one row per reported relation, with a header (for spreadsheets);
+document-level gene relations one row per gene pair (:data:`GENE_TSV_COLUMNS`).
 
 Columns (:data:`TSV_COLUMNS`): the document and sentence ids, each protein's text, offsets
 and ``;``-joined namespaced ids, the score, the sentence, the negated/speculated flags
@@ -113,4 +114,54 @@ def write_tsv(relations: Iterable[Any], path: str | Path) -> int:
     with atomic_open(path) as fh:
         fh.write(_header(papers))
         fh.writelines(_lines(rows, papers))
+    return len(rows)
+
+
+# --- document-level gene relations (task gene-relations) -------------------------------
+
+#: one row per gene relation (:class:`relx.ppi.gene_relations.GeneRelation`): the genes'
+#: ids, ``;``-joined names, mention counts and namespaced ids
+#: (``NCBIGene:7157;HGNC:11998``); BioRED's type and novelty with their probabilities;
+#: relx's GENIA-derived type and direction (``gene1->gene2``...); the evidence sentences'
+#: count, and the best one with its id and interaction score
+GENE_TSV_COLUMNS = ("document_id", "gene1_id", "gene1_names", "gene1_mentions", "gene1_ids",
+                    "gene2_id", "gene2_names", "gene2_mentions", "gene2_ids", "probability",
+                    "threshold", "type", "type_scheme", "type_probability", "novel",
+                    "novel_probability",
+                    "event_type", "event_type_scheme", "direction", "event_score",
+                    "evidence_sentences", "evidence_sentence_id", "evidence_score",
+                    "evidence", "model", "model_version")
+
+
+def gene_tsv_row(r: Any) -> str:
+    """One gene relation as a TSV line (:data:`GENE_TSV_COLUMNS`)."""
+    best = r.evidence[0] if r.evidence else None
+    cells = [r.document_id, r.gene1.id, ";".join(r.gene1.names), r.gene1.mentions,
+             join_ids(r.gene1.ids), r.gene2.id, ";".join(r.gene2.names), r.gene2.mentions,
+             join_ids(r.gene2.ids), _num(r.probability),
+             _num(r.threshold), r.type, r.type_scheme, _num(r.type_probability),
+             _flag(r.novel), _num(r.novel_probability), r.event_type, r.event_type_scheme,
+             r.direction or "", _num(r.event_score), len(r.evidence),
+             best.sentence_id if best else "", _num(best.score) if best else "",
+             best.sentence if best else "", r.model, r.model_version]
+    return "\t".join(_clean(x) for x in cells) + "\n"
+
+
+def write_gene_tsv_part(relations: Iterable[Any], path: str | Path) -> None:
+    """Gene relation rows without the header (a part of a batch's per-input TSV)."""
+    with atomic_open(path) as fh:
+        fh.writelines(map(gene_tsv_row, relations))
+
+
+def join_gene_tsv(parts: list[Path], target: Path) -> None:
+    """The gene relation header, then every part's rows."""
+    concat_files(parts, target, "\t".join(GENE_TSV_COLUMNS) + "\n")
+
+
+def write_gene_tsv(relations: Iterable[Any], path: str | Path) -> int:
+    """Gene relations as one TSV file with its header, atomically; returns the row count."""
+    rows = [gene_tsv_row(r) for r in relations]
+    with atomic_open(path) as fh:
+        fh.write("\t".join(GENE_TSV_COLUMNS) + "\n")
+        fh.writelines(rows)
     return len(rows)

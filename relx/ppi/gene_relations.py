@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity
+from relx.ids import gene_ids, gene_namespaced, namespaced_ids
 from relx.model_store import ModelKind, find_model_dir, load_skops
 from relx.ppi.doc_features import candidates
 from relx.ppi.doc_model import DocRelationModel
@@ -50,22 +51,32 @@ TRUSTED_TYPES = [
 
 class Gene(BaseModel):
     """One side of a gene relation: its id, the names it goes by in the document, how many
-    mentions it has."""
+    mentions it has; ``ids``: its namespaced ids (``NCBIGene:7157``, then the HGNC/MGI ids
+    relx grounds its mentions to whose NCBI Gene id it is, most mentions first; see
+    :func:`gene_xrefs`)."""
 
     id: str
     names: list[str]
     mentions: int
+    ids: list[str] = []
 
 
 class Evidence(BaseModel):
     """A sentence holding both genes (document offsets, end exclusive); ``score``: the best
-    interaction-model score of the genes' mention pairs in it."""
+    interaction-model score of the genes' mention pairs in it; of that pair, relx's GENIA-
+    derived ``event_type`` (``Interaction``: no event supports it) and ``direction``
+    (``gene1->gene2``, ``gene2->gene1``, None: undirected), ``negated``, ``speculated``
+    (all None when the genes have no mention pair in the sentence)."""
 
     sentence_id: str
     sentence: str
     start: int
     end: int
     score: float | None = None
+    event_type: str | None = None
+    direction: str | None = None
+    negated: bool | None = None
+    speculated: bool | None = None
 
 
 class GeneRelation(BaseModel):
@@ -73,7 +84,13 @@ class GeneRelation(BaseModel):
     when at least ``threshold``), ``type`` in ``type_scheme`` (BioRED's Association,
     Positive_Correlation, Negative_Correlation, Bind) with ``type_probability``, ``novel``
     (the paper's finding, not cited background) with ``novel_probability``, ``evidence``
-    sentences best first (none when the genes never share a sentence)."""
+    sentences best first (none when the genes never share a sentence). Beside BioRED's type,
+    relx's mention-level reading in ``event_type_scheme`` GENIA: ``event_type`` and
+    ``direction`` (``gene1->gene2``: gene1 acts on gene2; None: undirected) of the
+    strongest (interaction score; an asserted one before a negated one) of the genes'
+    mention pairs an event types (``Phosphorylation``, ``Activation``, ``Complex``...;
+    ``Interaction`` when none is typed, or typing is off), its ``event_score`` and sentence
+    (``event_sentence_id``)."""
 
     document_id: str
     gene1: Gene
@@ -88,18 +105,17 @@ class GeneRelation(BaseModel):
     evidence: list[Evidence]
     model: str
     model_version: str
+    event_type: str = "Interaction"
+    event_type_scheme: str = "GENIA"
+    direction: str | None = None
+    event_score: float | None = None
+    event_sentence_id: str | None = None
 
 
 def gene_key(e: Entity) -> tuple[str, ...]:
-    """The gene ids a mention stands for (see the module's docstring)."""
-    given = [i.split(":", 1)[1] for i in e.norm_ids if i.startswith("NCBIGene:")]
-    if given and not e.ncbi_ids:
-        return tuple(dict.fromkeys(given))
-    if e.ncbi_ids:
-        return (e.ncbi_ids[0].split(":", 1)[1],)
-    if e.norm_ids:
-        return (e.norm_ids[0],)
-    return (f"text:{e.text.lower()}",)
+    """The gene ids a mention stands for (see the module's docstring;
+    :func:`relx.ids.gene_ids`)."""
+    return gene_ids(e.norm_ids, e.ncbi_ids, e.text)
 
 
 def save_gene_model(model: DocRelationModel, folder: str | Path, meta: dict[str, Any]) -> Path:
@@ -169,6 +185,81 @@ def gene_relations(view: DocView, model: DocRelationModel, meta: dict[str, Any],
     return out, len(cands.keys)
 
 
+def gene_xrefs(doc: Document) -> dict[str, list[str]]:
+    """Per gene id of a document's mentions (:func:`gene_key`), its namespaced ids: the id
+    itself (``NCBIGene:7157``; :func:`relx.ids.gene_namespaced`), then each HGNC/MGI id that
+    is a mention's top grounding and whose NCBI Gene id is this gene's, most mentions first
+    (so INDRA agents, network nodes' labels and the report get the gene's symbol)."""
+    from relx.genes.ncbi_gene import default_ncbi_gene
+
+    table = default_ncbi_gene()
+    counts: dict[str, dict[str, int]] = {}
+    for s in doc.sentences:
+        for e in s.entities:
+            keys = gene_key(e)
+            for g in keys:
+                counts.setdefault(g, {})
+            top = next((i for i in namespaced_ids(e.norm_ids, e.type)
+                        if not i.startswith("NCBIGene:")), None)
+            if top is None or not top.startswith(("HGNC:", "MGI:")):
+                continue
+            for g in keys:
+                if f"NCBIGene:{g}" in table.of(top):
+                    counts[g][top] = counts[g].get(top, 0) + 1
+    out = {}
+    for g, found in counts.items():
+        own = gene_namespaced(g)
+        out[g] = ([own] if own else []) + sorted(found, key=lambda i: (-found[i], i))
+    return out
+
+
+def _acting(direction: str | None, flipped: bool) -> str | None:
+    """A mention pair's ``entity1->entity2`` direction as the genes' (``gene1->gene2``...);
+    ``flipped``: its entity1 is gene2."""
+    if direction not in ("entity1->entity2", "entity2->entity1"):
+        return None
+    first = (direction == "entity1->entity2") != flipped
+    return "gene1->gene2" if first else "gene2->gene1"
+
+
+def add_event_types(rels: list[GeneRelation], found: list[Any], view: DocView) -> None:
+    """Set, in place, relx's GENIA-derived reading of each relation and of its evidence
+    sentences (see :class:`GeneRelation`, :class:`Evidence`) from the document's scored
+    mention pairs ``found`` (:class:`relx.ppi.extract.ExtractedRelation`)."""
+    ids = {m.id: m.ids for m in view.mentions}
+    wanted = {(r.gene1.id, r.gene2.id) for r in rels}
+    pairs: dict[tuple[str, str], list[tuple[Any, bool]]] = {}
+    for r in found:
+        if r.same_gene is not None:         # two names of one gene: no interaction
+            continue
+        a, b = ids.get(r.entity1.id, ()), ids.get(r.entity2.id, ())
+        for x in a:
+            for y in b:
+                if x == y or (x in b and y in a):
+                    continue
+                if (x, y) in wanted:
+                    pairs.setdefault((x, y), []).append((r, False))
+                elif (y, x) in wanted:
+                    pairs.setdefault((y, x), []).append((r, True))
+    for rel in rels:
+        found_here = pairs.get((rel.gene1.id, rel.gene2.id), [])
+        best: dict[str, tuple[Any, bool]] = {}
+        for r, flipped in found_here:
+            if r.sentence_id not in best or r.score > best[r.sentence_id][0].score:
+                best[r.sentence_id] = (r, flipped)
+        for ev in rel.evidence:
+            if ev.sentence_id in best:
+                r, flipped = best[ev.sentence_id]
+                ev.event_type, ev.direction = r.type, _acting(r.direction, flipped)
+                ev.negated, ev.speculated = bool(r.negated), bool(r.speculated)
+        typed = [(r, f) for r, f in found_here if r.type != "Interaction"]
+        if typed:
+            r, flipped = max(typed, key=lambda t: (not t[0].negated, t[0].score))
+            rel.event_type, rel.direction = r.type, _acting(r.direction, flipped)
+            rel.event_score = None if r.event_score is None else round(float(r.event_score), 4)
+            rel.event_sentence_id = r.sentence_id
+
+
 class GeneRelationExtractor(StreamingExtractor):
     """Documents -> their related gene pairs (:class:`GeneRelation`), through the interaction
     extractor (every candidate pair scored: ``threshold=-inf``) and a gene relation model.
@@ -203,6 +294,11 @@ class GeneRelationExtractor(StreamingExtractor):
                             names[g].append(text)
             rels, n = gene_relations(view, self.model, self.meta,
                                      [s.id for s in doc.sentences], names, self.max_pairs)
+            add_event_types(rels, found, view)
+            xrefs = gene_xrefs(doc)
+            for rel in rels:
+                rel.gene1.ids = xrefs.get(rel.gene1.id, [])
+                rel.gene2.ids = xrefs.get(rel.gene2.id, [])
             for s in doc.sentences:          # the document carries no mention-level pairs
                 s.relations = []
             yield doc, rels, n

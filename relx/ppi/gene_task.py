@@ -1,10 +1,12 @@
 """Document-level gene relations in a batch (:class:`relx.tasks.TaskRunner` of task
-``gene-relations``): one record per related gene pair of a document
-(:class:`relx.ppi.gene_relations.GeneRelation`), written as JSONL."""
+``gene-relations``, ``relx extract``'s default): one record per related gene pair of a
+document (:class:`relx.ppi.gene_relations.GeneRelation`). Formats get the relations
+(``gene_relations``: JSONL, TSV, INDRA) or the documents with them (``gene_documents``:
+BioC, PubTator); the batch summary writes the gene network (``network.graphml``,
+``.cyjs``, ``.sif``) and the report draws it."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,8 @@ class GeneRelationRunner(InteractionRunner):
         return {"threshold": round(float(extractor.threshold), 4)}
 
     def items(self, done: Done) -> dict[str, list[Any]]:
-        return {"gene_relations": [r for _, found, _ in done for r in found]}
+        return {"gene_relations": [r for _, found, _ in done for r in found],
+                "gene_documents": [(d, found) for d, found, _ in done]}
 
     def write_direct(self, done: Done, out: Path, owner: Callable[[int], str],
                      claim: Callable[[Path, str, str], str],
@@ -38,22 +41,24 @@ class GeneRelationRunner(InteractionRunner):
 
     def summary(self, out: Path, records: list[dict[str, Any]], settings: Mapping[str, Any]
                 ) -> dict[str, Any]:
-        return {"threshold": next((r["threshold"] for r in records
-                                   if r.get("threshold") is not None), None)}
+        """The threshold applied, and the gene network across documents."""
+        summary: dict[str, Any] = {"threshold": next(
+            (r["threshold"] for r in records if r.get("threshold") is not None), None)}
+        results = out / f"{self.task.results}.jsonl"
+        if results.is_file():
+            from relx.io.network import write_networks
+
+            try:
+                summary["network"] = {k: v for k, v in write_networks(
+                    out, relations=results).items() if k != "files"}
+            except (OSError, ValueError) as exc:   # the merged outputs stand without it
+                summary["network"] = {"error": f"{type(exc).__name__}: {exc}"}
+        return summary
 
     def write_report(self, records: list[dict[str, Any]], path: Path,
                      summary: Mapping[str, Any]) -> None:
-        """A one-table HTML page: a row per gene relation, its best evidence sentence."""
-        rows = []
-        for r in records:
-            ev = r.get("evidence") or [{}]
-            rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in (
-                r["document_id"], "/".join(r["gene1"]["names"][:2]) + f" ({r['gene1']['id']})",
-                "/".join(r["gene2"]["names"][:2]) + f" ({r['gene2']['id']})", r["type"],
-                "novel" if r["novel"] else "background", f"{r['probability']:.2f}",
-                ev[0].get("sentence", ""))) + "</tr>")
-        head = "".join(f"<th>{h}</th>" for h in ("document", "gene 1", "gene 2", "type",
-                                                 "novelty", "probability", "evidence"))
-        path.write_text("<!doctype html><meta charset=utf-8><title>relx: gene relations"
-                        f"</title><h1>relx: {len(records)} gene relations</h1><table>"
-                        f"<tr>{head}</tr>{''.join(rows)}</table>\n", encoding="utf-8")
+        """The gene network and a row per gene relation (:mod:`relx.ppi.gene_report`)."""
+        from relx.ppi.gene_report import write_gene_report
+
+        write_gene_report(records, path, title=f"relx: {len(records)} gene relations",
+                          summary=dict(summary))

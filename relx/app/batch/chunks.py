@@ -159,7 +159,12 @@ def write_parts(items: dict[str, list[Any]], parts: Path,
         spec = FORMATS[fmt]
         write_part = load_spec(spec.parts[kind])
         target = parts / (spec.part_file or fmt)
-        xs = safe_ids(items[kind], fmt, rec) if kind == "documents" else items[kind]
+        xs = items[kind]
+        if kind == "documents":
+            xs = safe_ids(xs, fmt, rec)
+        elif kind == "gene_documents":
+            xs = list(zip(safe_ids([d for d, _ in xs], fmt, rec), [r for _, r in xs],
+                          strict=True))
         try:
             _write_format(fmt, xs, lambda ys, w=write_part, p=target: w(ys, p),
                           ITEM_KINDS[kind], rec)

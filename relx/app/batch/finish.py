@@ -53,7 +53,7 @@ def assemble_input(out: Path, key: str, n_chunks: int,
         if spec is None or spec.join is None or kind is None:
             continue
         parts = [parts_dir(out, key, i) / (spec.part_file or fmt) for i in range(n_chunks)]
-        load_spec(spec.join)(parts, input_output(out, fmt, key))
+        load_spec(spec.joins.get(kind, spec.join))(parts, input_output(out, fmt, key))
 
 
 def finish_input(plan: RunPlan, done: FinishedInput) -> None:
