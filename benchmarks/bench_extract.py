@@ -10,8 +10,11 @@ undirected pairs: ``relx.load(types=False)``); with ``--task typed`` the same pl
 model on the sentences of the reported pairs, typing and directing them (``relx.load()``,
 what ``relx extract`` does by default); with ``--task events`` parse, NER proteins, grounding and the shipped event model (triggers,
 arguments, events). Last line: JSON with ``abstracts_per_s``,
-``parse_only_abstracts_per_s``, ``extract_cpu_s`` (the extraction's CPU seconds, summed
-over the processes: steadier than wall time on a shared machine), ``peak_rss_mb`` (sum of the processes' peak resident sizes).
+``parse_only_abstracts_per_s``, ``extract_cpu_s`` and ``parse_only_cpu_s`` (the
+extraction's and the parse's CPU seconds, summed over the processes: steadier than wall
+time on a shared machine; ``cpu_share_of_parse_only`` is their ratio, parse-only over
+extract, the CPU counterpart of the wall-time share), ``peak_rss_mb`` (sum of the
+processes' peak resident sizes).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ def _work(docs: list, task: str = "ppi") -> dict:
     ex = _extractor(task)
     warm_up(ex)   # as a batch worker does: what loads on first use, loaded now
     settle_heap()   # as a batch worker does once its models are loaded
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     n_sent = sum(len(d.sentences) for d in ex.parser.parse_documents(docs))
     t1, c1 = time.perf_counter(), time.process_time()
     n_rel = n_cand = n_typed = 0
@@ -57,6 +60,7 @@ def _work(docs: list, task: str = "ppi") -> dict:
             n_typed += sum(r.type != "Interaction" for r in found)
     t2 = time.perf_counter()
     return {"parse_s": t1 - t0, "extract_s": t2 - t1, "extract_cpu_s": time.process_time() - c1,
+            "parse_cpu_s": c1 - c0,
             "sentences": n_sent,
             "relations": n_rel, "candidates": n_cand, "typed": n_typed,
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
@@ -84,8 +88,13 @@ def main() -> None:
           f"({parse_s / extract_s:.0%} of parse-only throughput)")
     print(f"peak RSS: {rss:.0f} MB over {a.procs} workers + parent")
     cpu_s = sum(p["extract_cpu_s"] for p in parts)
+    parse_cpu_s = sum(p["parse_cpu_s"] for p in parts)
+    print(f"CPU: parse only {parse_cpu_s:.1f} s, end to end {cpu_s:.1f} s "
+          f"({parse_cpu_s / cpu_s:.0%})")
     print(json.dumps({"abstracts_per_s": round(n / extract_s, 1),
                       "extract_cpu_s": round(cpu_s, 1),
+                      "parse_only_cpu_s": round(parse_cpu_s, 1),
+                      "cpu_share_of_parse_only": round(parse_cpu_s / cpu_s, 3),
                       "parse_only_abstracts_per_s": round(n / parse_s, 1),
                       "peak_rss_mb": round(rss), "abstracts": n, "processes": a.procs,
                       "task": a.task}))

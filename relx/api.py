@@ -180,7 +180,9 @@ def settle_heap() -> None:
     leaves a host application's collector alone (a long-running service may call this after
     loading too).
     """
-    gc.freeze()
+    from relx.heap import freeze
+
+    freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 10, 10)
 
 

@@ -91,9 +91,13 @@ class Task:
         return getattr(importlib.import_module(module), attr)(self)
 
     def load(self, model: str | Path | None = None, **options: Any) -> Any:
-        """The task's extractor (what ``relx.load(task=...)`` returns)."""
+        """The task's extractor (what ``relx.load(task=...)`` returns), loaded with the
+        garbage collector paused (:func:`relx.heap.paused_gc`)."""
+        from relx.heap import paused_gc
+
         module, _, func = self.extractor.partition(":")
-        return getattr(importlib.import_module(module), func)(model, **options)
+        with paused_gc():
+            return getattr(importlib.import_module(module), func)(model, **options)
 
     def formats(self) -> tuple[str, ...]:
         """The output formats this task can write: those taking one of its item kinds,

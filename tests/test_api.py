@@ -114,23 +114,32 @@ print("ok")
 
 
 @pytest.mark.slow
-def test_a_worker_warms_its_extractor_before_the_heap_settles() -> None:
-    """In a fresh process: a batch worker's extractor has loaded the other species'
-    lexicons and the ortholog table (loaded on first use) before ``settle_heap``, so the
-    collector's full collections skip them too."""
+def test_a_worker_settles_its_heap_and_warms_up_only_for_a_second_chunk(tmp_path: Path
+                                                                        ) -> None:
+    """In a fresh process: a batch worker's heap settles once its extractor is loaded; a
+    one-chunk run of a human sentence loads no other species' lexicon (no warm-up); before
+    the process's second chunk the warm-up loads the other species' lexicons and the
+    ortholog table, so the collector's full collections skip them too."""
     import subprocess
     import sys
 
-    code = """
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.txt").write_text("Activated JAK1 phosphorylates STAT5.\n")
+    code = f"""
 import gc
-from relx.app.batch.plan import BatchOptions, make_plan
-from relx.app.batch.worker import extractor_for
+from pathlib import Path
+from relx.app.batch import run_batch
+from relx.app.batch.plan import BatchOptions
 from relx.genes.document import default_grounder
 from relx.genes.orthologs import default_orthologs
-extractor_for(make_plan(BatchOptions(out="unused")))
+tmp = Path({str(tmp_path)!r})
+run_batch([tmp / "a.txt"], BatchOptions(out=str(tmp / "one")))
+assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()
+assert default_grounder()._species is None
+assert default_orthologs()._from_human is None
+run_batch([tmp / "b.txt", tmp / "c.txt"], BatchOptions(out=str(tmp / "two")))
 assert default_grounder()._species is not None
 assert default_orthologs()._from_human is not None
-assert gc.get_freeze_count() > 100_000, gc.get_freeze_count()
 print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

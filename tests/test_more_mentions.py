@@ -56,3 +56,19 @@ def test_a_lower_case_name_of_one_gene_is_a_mention_but_not_a_disease():
     text = "Serum ghrelin and hippocalcin rose; glomerulosclerosis and protein did not."
     added = [text[a:b] for a, b in more_mentions(text, [])]
     assert added == ["ghrelin", "hippocalcin"]
+
+
+def test_whole_words_finds_what_the_word_pattern_found() -> None:
+    """:func:`_whole_words` (``str.find`` and boundary checks) against the regular
+    expression it replaced, on names with pattern characters, hyphens, underscores,
+    repeats and non-ASCII letters and digits around them."""
+    import re
+
+    from relx.genes.more_mentions import _whole_words
+
+    text = ("IL-2 IL-2R sIL-2 IL-2-IL-2 (IL-2) IL-2_x é IL-2é ²IL-2 IL-2² IL-2IL-2 "
+            "c-Myc c-Myc. [c-Myc] c-Myc-c-Myc NF-kappaB+ NF-kappaB+NF-kappaB+ aaa aaaa")
+    for name in ("IL-2", "c-Myc", "NF-kappaB+", "aa", "IL-2 IL-2", "é", "2"):
+        want = [m.span() for m in re.finditer(
+            r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text)]
+        assert list(_whole_words(name, text)) == want, name

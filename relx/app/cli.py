@@ -154,15 +154,19 @@ def extract(
     """
     from rich.progress import Progress, TimeElapsedColumn
 
-    from relx.app.batch import (
-        BatchOptions,
-        check_options,
-        cores,
-        input_keys,
-        list_inputs,
-        run_batch,
-    )
+    from relx.heap import paused_gc
 
+    with paused_gc():   # the batch's imports (scikit-learn...), meeting no full collection
+        from relx.app.batch import (
+            BatchOptions,
+            check_options,
+            cores,
+            input_keys,
+            list_inputs,
+            run_batch,
+        )
+
+        given_threshold = _threshold_option(threshold)
     the_task = task_option(task)
     if not (math.isfinite(max_input_mb) and max_input_mb > 0):
         raise typer.BadParameter(f"--max-input-mb must be a positive number, not {max_input_mb}")
@@ -171,7 +175,7 @@ def extract(
     jobs = jobs or cores()
     formats = tuple(dict.fromkeys([*the_task.always, *(format or [])]))
     opts = BatchOptions(out=str(out), formats=formats, input_format=input_format, model=model,
-                        spacy_model=spacy_model, threshold=_threshold_option(threshold),
+                        spacy_model=spacy_model, threshold=given_threshold,
                         ground=ground, task=the_task, chunk_size=chunk_size,
                         max_input_bytes=int(max_input_mb * 2**20),
                         max_sentence_tokens=max_sentence_tokens,

@@ -299,7 +299,9 @@ class Grounder:
         return gzip.decompress(data).decode("utf-8")
 
     def _load(self) -> dict[str, list[_Row]]:
-        with self._lock:
+        from relx.heap import paused_gc  # ~600,000 rows and lists, all long-lived
+
+        with self._lock, paused_gc():
             if self._index is None:
                 index: dict[str, list[_Row]] = {}
                 symbols: dict[str, str] = {}
@@ -338,8 +340,12 @@ class Grounder:
             return self._index
 
     def _load_species(self) -> dict[str, dict[str, list[_Row]]]:
+        if self._species is not None:   # every lookup comes here: no lock, no paused_gc
+            return self._species
+        from relx.heap import paused_gc
+
         _ = self.index
-        with self._lock:
+        with self._lock, paused_gc():
             if self._species is None:
                 species: dict[str, dict[str, list[_Row]]] = {}
                 symbols = self._symbols

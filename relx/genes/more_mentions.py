@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.ids import namespace_of
@@ -85,6 +85,26 @@ def _overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
     return any(a < span[1] and span[0] < b for a, b in spans)
 
 
+def _in_word(c: str) -> bool:
+    """``c`` is what ``[\\w-]`` matches (``re``'s Unicode ``\\w``: alphanumeric or ``_``)."""
+    return c.isalnum() or c in "_-"
+
+
+def _whole_words(name: str, text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``name`` in ``text`` as a whole word, left to right, not overlapping:
+    what ``re.finditer(r"(?<![\\w-])" + re.escape(name) + r"(?![\\w-])", text)`` finds,
+    without compiling a pattern per name."""
+    n, size = len(name), len(text)
+    i = text.find(name)
+    while i >= 0:
+        j = i + n
+        if (i == 0 or not _in_word(text[i - 1])) and (j == size or not _in_word(text[j])):
+            yield i, j
+            i = text.find(name, j)
+        else:
+            i = text.find(name, i + 1)
+
+
 def more_mentions(text: str, tagged: list[tuple[int, int]],
                   abbreviations: Iterable[tuple[str, str]] = (), *,
                   grounder: Grounder | None = None) -> list[tuple[int, int]]:
@@ -105,16 +125,18 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
     for name in names:
         if not is_gene(name):
             continue
-        for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text):
-            span = (m.start(), m.end())
+        for span in _whole_words(name, text):
             if not _overlaps(span, taken):
                 taken.append(span)
                 added.append(span)
     symbols = approved_symbols(g)
     long_of = {short.strip(): long for short, long in abbreviations}
     for m in _WORD.finditer(text):
-        word, span = m.group(), (m.start(), m.end())
-        if word not in symbols or not _symbol_like(word) or _overlaps(span, taken):
+        word = m.group()
+        if word not in symbols or not _symbol_like(word):
+            continue
+        span = m.span()
+        if _overlaps(span, taken):
             continue
         long = long_of.get(word)
         if long is not None and not set(resolve(word, grounder=g).ids[:1]) <= \
@@ -124,8 +146,11 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
         added.append(span)
     names = single_gene_names(g)
     for m in _LOWER_WORD.finditer(text):
-        word, span = m.group(), (m.start(), m.end())
-        if word in names and not _NOT_A_NAME.search(word) and not _overlaps(span, taken):
+        word = m.group()
+        if word not in names:
+            continue
+        span = m.span()
+        if not _NOT_A_NAME.search(word) and not _overlaps(span, taken):
             taken.append(span)
             added.append(span)
     return sorted(added)

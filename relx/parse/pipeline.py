@@ -388,6 +388,14 @@ class _Block:
     start: int         # offset of the block in the document's text
     last: bool
     chars: int = 0     # its length
+    abbreviations: list[Abbreviation] | None = None   # its sdoc's, once read (document offsets)
+
+    def read_abbreviations(self, sdoc: Any) -> list[Abbreviation]:
+        """:func:`_abbreviations` of the block's spaCy doc, read once (the NER's extra
+        mentions and the document both use them)."""
+        if self.abbreviations is None:
+            self.abbreviations = _abbreviations(sdoc, self.start)
+        return self.abbreviations
 
 
 def _bounded_chunks(items: Iterable[tuple[Any, _Block]], n: int, max_chars: int
@@ -552,7 +560,8 @@ class Parser:
         state = block.state
         if not state.use_ner:
             return state.given
-        found = self._ner_entities(state.doc, sdoc, block.start, len(state.found))
+        found = self._ner_entities(state.doc, sdoc, block.start, len(state.found),
+                                   block.read_abbreviations(sdoc))
         state.found += found
         return [*state.given, *found] if state.both else found
 
@@ -601,17 +610,22 @@ class Parser:
     def _add_block(block: _Block, sdoc: Any, sents: list[Sentence]) -> None:
         state = block.state
         state.sentences += [s for s in sents if s.tokens]
-        state.abbreviations += _abbreviations(sdoc, block.start)
+        state.abbreviations += block.read_abbreviations(sdoc)
 
     @staticmethod
-    def _ner_entities(doc: Document, sdoc: Any, base: int = 0, first: int = 0
-                      ) -> list[Entity]:
+    def _ner_entities(doc: Document, sdoc: Any, base: int, first: int,
+                      abbreviations: list[Abbreviation]) -> list[Entity]:
+        """The NER's mentions of a block (``sdoc`` at offset ``base``) and
+        :func:`more_mentions`, numbered from ``first``; ``abbreviations``: the block's."""
+        from relx.parse.fast import doc_text
+
+        text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
         spans = [mention_span(x) for x in sdoc.ents if x.label_.upper() in NER_LABELS]
-        spans = sorted([*spans, *more_mentions(sdoc.text, spans, [
-            (a.short_text, a.long_text) for a in _abbreviations(sdoc)])])
+        spans = sorted([*spans, *more_mentions(text, spans, [
+            (a.short_text, a.long_text) for a in abbreviations])])
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
-                   type=mention_type(sdoc.text[s:e]), text=sdoc.text[s:e])
+                   type=mention_type(text[s:e]), text=text[s:e])
             for k, (s, e) in enumerate(spans)], base, first)
 
     @staticmethod

@@ -13,6 +13,7 @@ from relx.errors import ModelError, RelxError
 
 _EXTRACTORS: dict[tuple, Any] = {}
 _ONE_THREAD = False
+_CHUNKS_RUN = 0     # chunks this process has run with an extractor
 
 
 def one_compute_thread() -> None:
@@ -33,7 +34,6 @@ def extractor_for(plan: RunPlan) -> Any:
     if k not in _EXTRACTORS:
         try:
             ex = task.load(plan.model, warm_up=False, **options)
-            warm_up(ex)     # what loads on first use, loaded before the heap settles
         except ModelError:
             raise
         except RelxError:
@@ -43,7 +43,7 @@ def extractor_for(plan: RunPlan) -> Any:
                              f"{plan.model or task.default_model}: {type(exc).__name__}: "
                              f"{exc}; reinstall or retrain it") from exc
         _EXTRACTORS[k] = ex
-        settle_heap()   # this process is relx's own
+        settle_heap()   # this process is relx's own: what loading left, frozen now
     ex = _EXTRACTORS[k]
     ex.max_sentence_tokens = plan.max_sentence_tokens
     ex.max_sentence_pairs = plan.max_sentence_pairs
@@ -53,7 +53,22 @@ def extractor_for(plan: RunPlan) -> Any:
 def run_chunk(unit: Unit, plan: RunPlan) -> dict[str, Any]:
     """One chunk here: the extractor (none for a chunk without documents: only reading
     errors), then :func:`relx.app.batch.chunks.process_chunk`; returns the chunk's record
-    (its ``seconds`` include loading the extractor)."""
+    (its ``seconds`` include loading the extractor).
+
+    The heap settles (:func:`relx.api.settle_heap`) once the extractor is loaded, again
+    after the process's first chunk, which has loaded what its documents needed (parse
+    pipeline, lexicon); before a second chunk, :func:`relx.api.warm_up` loads what is left
+    (the other species' lexicons, the ortholog table) and the heap settles once more. A
+    one-chunk run (``relx extract one.txt``) does not pay for the warm-up."""
+    global _CHUNKS_RUN
     started = time.perf_counter()
     ex = extractor_for(plan) if unit.docs else None
-    return process_chunk(unit, plan, ex, started=started)
+    if ex is not None and _CHUNKS_RUN == 1:
+        warm_up(ex)
+        settle_heap()
+    record = process_chunk(unit, plan, ex, started=started)
+    if ex is not None:
+        _CHUNKS_RUN += 1
+        if _CHUNKS_RUN == 1:
+            settle_heap()   # this process is relx's own
+    return record

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from relx.app.serve.service import Limits, Service
+from relx.heap import freeze
 from relx.tasks import Task
 
 TOKEN_ENV = "RELX_SERVE_TOKEN"
@@ -112,7 +113,7 @@ def serve(task: Task, *, host: str = "127.0.0.1", port: int = 8000, workers: int
             run_worker(service, sock, token, jobs_root, say, host, port)
             return
         gc.collect()
-        gc.freeze()   # the loaded objects: the collector no longer writes to their pages
+        freeze()   # the loaded objects: the collector no longer writes to their pages
         _fork_workers(workers, say, lambda: run_worker(service, sock, token, jobs_root, say,
                                                        host, port))
     finally:
