@@ -23,7 +23,7 @@ import numpy as np
 from lab.relations.corpus import RelDoc, any_type_pairs, fold_of, read_relations
 from lab.relations.metrics import best_threshold, confusion_markdown, prf, score
 from lab.relations.views import CACHE, load_views
-from relx.ppi.doc_features import FEATURES, candidates, pair_text
+from relx.ppi.doc_features import FEATURES, MARKER_END, candidates, pair_markers, pair_text
 from relx.ppi.doc_model import DocRelationModel
 from relx.ppi.doc_view import DocView
 
@@ -91,7 +91,8 @@ def pair_data(docs: list[RelDoc], views: dict[str, DocView], baseline_threshold:
             x, y = sorted(k)
             sent_of = {i: sorted({m.sentence for m in v.mentions if i in m.ids}) for i in k}
             both = sorted(set(sent_of[x]) & set(sent_of[y]))
-            aux_t.append(pair_text(v, x, y, both, sent_of))
+            aux_t.append(pair_markers(v, x, y, [], both, sent_of) + MARKER_END
+                         + pair_text(v, x, y, both, sent_of))
             aux_y.append(r.type)
             aux_n.append(int(r.novel))
             aux_g.append(d.pmid)
@@ -135,9 +136,11 @@ def cross_validate(data: PairData, params: dict[str, Any], random_state: int = 0
         types[te] = m.predict_type(data.X[te], t_te)[0]
         novel_p[te] = m.novel_probability(data.X[te], t_te)
     t = best_threshold(prob, data.related, data.n_gold)
-    out = score(prob, data.related, t, data.n_gold, data.types, types, data.novel, novel_p)
+    nt = params.get("novel_threshold", 0.5)
+    out = score(prob, data.related, t, data.n_gold, data.types, types, data.novel, novel_p,
+                nt)
     out["at_0.5"] = score(prob, data.related, 0.5, data.n_gold, data.types, types,
-                          data.novel, novel_p)["pairs"]
+                          data.novel, novel_p, nt)["pairs"]
     return out
 
 
@@ -183,7 +186,7 @@ def run_dev(shared: str | None = None, force: bool = False) -> dict[str, Any]:
            "baseline_relx_today": baseline_figures(dev),
            **score(prob, dev.related, model.threshold, dev.n_gold, dev.types,
                    model.predict_type(dev.X, dev.texts)[0], dev.novel,
-                   model.novel_probability(dev.X, dev.texts))}
+                   model.novel_probability(dev.X, dev.texts), model.novel_threshold)}
     DEV_LOOK.parent.mkdir(parents=True, exist_ok=True)
     DEV_LOOK.write_text(json.dumps(rep, indent=1) + "\n", encoding="utf-8")
     return rep
