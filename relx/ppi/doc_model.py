@@ -192,16 +192,17 @@ class DocRelationModel(BaseEstimator):
         """(types (n,), their probabilities (n,)): the most probable type, but the most
         common training type unless the other beats it by ``type_margin``."""
         p = self._proba(self.type_, np.asarray(X, np.float32),
-                        words_of(list(texts), self.type_words))
+                        words_of(list(texts), getattr(self, "type_words", "text")))
         best = p.argmax(axis=1)
         classes = list(self.type_.classes_)
-        if self.type_margin > 0 and self.default_type_ in classes:
+        margin = getattr(self, "type_margin", 0.0)      # models saved before 0.2.0: none
+        if margin > 0 and self.default_type_ in classes:
             d = classes.index(self.default_type_)
             rows = np.arange(len(best))
-            best = np.where(p[rows, best] - p[:, d] >= self.type_margin, best, d)
+            best = np.where(p[rows, best] - p[:, d] >= margin, best, d)
         return self.type_.classes_[best], p[np.arange(len(best)), best]
 
     def novel_probability(self, X: np.ndarray, texts: list[str]) -> np.ndarray:
         """(n,) probability that a related pair is the paper's finding (Novel)."""
         return self._proba(self.novel_, np.asarray(X, np.float32),
-                           words_of(list(texts), self.novel_words))[:, 1]
+                           words_of(list(texts), getattr(self, "novel_words", "text")))[:, 1]
