@@ -4,7 +4,7 @@
 
 Prints the fit-split cross-validation figures of every setting compared
 (``python -m lab.relations.biored --cv``), the recorded development look (the one made by
-``--dev``, read from ``runs/relations/dev-look.json``; this benchmark never looks at the
+``--dev``, read from ``runs/relations/dev-look-2.json``; this benchmark never looks at the
 development split itself) and the document-level stage's time: candidates, features and the
 three classifiers of the shipped model over the fit split's cached views (CPU seconds per
 document; the parse and mention-pair scores are the interaction extractor's, measured by

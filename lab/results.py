@@ -322,19 +322,23 @@ def render_naming(runs: Path) -> list[str]:
 
 def render_relations(runs: Path) -> list[str]:
     """Document-level gene relations on BioRED train, from ``gene-relations.json``
-    (``{"cv": ..., "dev": ...}``: reports of ``python -m lab.relations.biored --cv`` and of
-    the one ``--dev`` look; protocol in docs/relations.md)."""
+    (``{"cv": ..., "dev": ..., "dev2": ...}``: reports of ``python -m lab.relations.biored
+    --cv`` and of its registered ``--dev`` looks, the first for 0.1.0, the second for 0.2.0;
+    protocol in docs/relations.md)."""
     path = runs / "gene-relations.json"
     if not path.exists():
         return []
     r = json.loads(path.read_text())
     from lab.relations.biored import markdown
 
+    looks = [markdown(r[k]) for k in ("dev2", "dev") if k in r]
     return ["## Document-level gene relations: BioRED train (issue 51)", "",
             "Given the gold gene mentions; the model `models/gene-relations`, fitted on the "
             "fit split ([relations.md](relations.md)). The development split was looked at "
-            "once, at the end.", "", markdown(r["dev"]), "", "Fit split, 5-fold CV by "
-            "document (the settings compared):", "", markdown(r["cv"]), ""]
+            f"{'twice: for 0.2.0 (first below), and for 0.1.0' if len(looks) > 1 else 'once'}"
+            ", each time at the end.", "", *(x for look in looks for x in (look, "")),
+            "Fit split, 5-fold CV by document (the settings compared):", "",
+            markdown(r["cv"]), ""]
 
 
 def render_speed(runs: Path) -> list[str]:

@@ -165,3 +165,56 @@ def test_relx_train_and_evaluate_send_gene_relations_to_its_lab_recipe(tmp_path)
                                      "configs/ppi-klsh-rf.toml", "--train",
                                      str(tmp_path / "x.xml")], env={"COLUMNS": "200"})
         assert r.exit_code != 0 and "lab recipe" in r.output
+
+
+def test_dependency_path_gives_the_lemmas_between_the_two_heads():
+    from relx.doc import Dependency, Entity, Sentence, Span, Token
+    from relx.ppi.doc_view import dependency_path
+
+    text = "JAK1 strongly activates STAT5 and SOCS3"
+    words = text.split()
+    tokens, at = [], 0
+    lemmas = ["jak1", "strongly", "activate", "stat5", "and", "socs3"]
+    for k, (w, lemma) in enumerate(zip(words, lemmas, strict=True)):
+        at = text.index(w, at)
+        tokens.append(Token(index=k, text=w, start=at, end=at + len(w), lemma=lemma))
+        at += len(w)
+    deps = [Dependency(head=2, dependent=0, label="nsubj"),
+            Dependency(head=2, dependent=1, label="advmod"),
+            Dependency(head=2, dependent=3, label="obj"),
+            Dependency(head=3, dependent=4, label="cc"),
+            Dependency(head=3, dependent=5, label="conj")]
+    ents = [Entity(id=f"T{k}", spans=[Span(start=tokens[i].start, end=tokens[i].end)],
+                   type="Gene", text=words[i]) for k, i in enumerate((0, 3, 5))]
+    s = Sentence(id="s0", start=0, end=len(text), text=text, tokens=tokens,
+                 dependencies=deps, entities=ents)
+    graphs: dict = {}
+    assert dependency_path(s, "T0", "T1", graphs) == ("activate",)
+    assert dependency_path(s, "T0", "T2", graphs) == ("activate", "PROT")
+    assert dependency_path(s.model_copy(update={"dependencies": []}), "T0", "T1", {}) == ()
+
+
+def test_pair_markers_say_path_cues_events_place_and_stance():
+    from relx.ppi.doc_features import MARKER_END, pair_markers
+
+    v = _view()
+    v.pairs[0] = MentionPair("T0", "T1", 0, 0.9, 0.8, "Complex", 0.7, path=("bind",))
+    words = pair_markers(v, "3716", "6776", [0], [0], {"3716": [0], "6776": [0, 1]}).split()
+    assert {"pbind", "pcbind", "bcbind", "evcomplex", "attitle"} <= set(words)
+    assert "pcup" not in words
+    c = candidates(v)
+    assert MARKER_END in c.texts[0] and "pbind" in c.texts[0].split(MARKER_END)[0]
+
+
+def test_type_margin_keeps_the_common_type_unless_another_is_clearly_likelier():
+    from relx.ppi.doc_model import words_of
+
+    assert words_of(["a b ||| GENEA x", "plain"], "markers") == ["a b", ""]
+    assert words_of(["a b ||| GENEA x", "plain"], "text") == ["GENEA x", "plain"]
+    X, texts, rel, typ, nov, grp = _toy()
+    sure = DocRelationModel(max_iter=20, type_model="text", type_words="all",
+                            type_margin=1.0).fit(X, texts, rel, typ, nov, grp)
+    assert set(sure.predict_type(X, texts)[0]) == {sure.default_type_}
+    free = DocRelationModel(max_iter=20, type_model="text", type_words="all").fit(
+        X, texts, rel, typ, nov, grp)
+    assert len(set(free.predict_type(X, texts)[0])) == 2

@@ -46,6 +46,27 @@ CUES = {
     "negation": r"\b(not|no|neither|nor|without|fail\w*|unaffected|independent)\b",
 }
 _CUE_RE = {k: re.compile(v) for k, v in CUES.items()}
+#: the cue classes a type model reads on a dependency path / between two mentions
+TYPE_CUES = ("bind", "up", "down", "assoc", "expression")
+_NEGATION = re.compile(r"\b(not|no|neither|nor|without|fail\w*|unaffected|independent|"
+                       r"lack\w*|absen\w*)\b")
+#: background (citing what is known) vs finding (this paper's result) phrases
+STANCE = {
+    "background": r"\b(is known|are known|well[- ]known|previous\w*|has been (shown|reported|"
+                  r"implicated|suggested|identified|described)|have been (shown|reported|"
+                  r"implicated|suggested|identified|described)|it is (known|established)|"
+                  r"is thought|are thought|believed|recent (studies|reports)|et al|"
+                  r"\[\d+\]|emerging evidence|growing evidence|plays? (a|an) (key|important|"
+                  r"critical|central|essential) role)",
+    "finding": r"\b(we (show|found|find|demonstrate|report|identif\w*|observ\w*|conclude|"
+               r"propose|suggest|reveal\w*)|our (results|data|findings|study)|here,? we|"
+               r"in this study|in the present study|these (results|data|findings)|"
+               r"this study|herein|taken together|in conclusion|results (show|indicate|"
+               r"suggest|demonstrate|reveal))",
+}
+_STANCE_RE = {k: re.compile(v) for k, v in STANCE.items()}
+#: marks the start of the masked text after a pair's marker words (:func:`pair_markers`)
+MARKER_END = " ||| "
 #: two mentions with only a list between them ("IL-6, IL-8 and TNF"; "IL-6/IL-8")
 _LISTED = re.compile(r"\s*(,|/|and|or|,\s*and|,\s*or|-)?\s*", re.IGNORECASE)
 
@@ -136,8 +157,61 @@ def candidates(view: DocView, max_pairs: int | None = 300) -> Candidates:
                             len(genes), n_sent, sent_cues, mention_at, gene_level)
         rows.append(row)
         evidence.append(ev)
-        texts.append(pair_text(view, x, y, ev, sent_of))
+        texts.append(pair_markers(view, x, y, pair_by_genes.get((x, y), []), ev, sent_of,
+                                  mention_at) + MARKER_END
+                     + pair_text(view, x, y, ev, sent_of))
     return Candidates(view.id, keys, np.asarray(rows, np.float32), evidence, texts, capped)
+
+
+def _cue_words(prefix: str, text: str) -> list[str]:
+    low = text.lower()
+    neg = bool(_NEGATION.search(low))
+    out = []
+    for k in TYPE_CUES:
+        if _CUE_RE[k].search(low):
+            out.append(f"{prefix}{k}")
+            if neg:
+                out.append(f"{prefix}neg{k}")
+    return out
+
+
+def pair_markers(view: DocView, x: str, y: str, pair_nos: list[int], evidence: list[int],
+                 sent_of: dict[str, list[int]], mention_at: dict[str, int] | None = None
+                 ) -> str:
+    """Marker words of what the text says about a pair, for the type and novelty models:
+    ``p<lemma>`` per dependency-path word between the two genes' mentions, ``pc<cue>`` /
+    ``bc<cue>`` the cue classes (:data:`TYPE_CUES`, ``...neg...`` when negated) on the path
+    / between the mentions, ``ev<type>`` the event typer's types, ``at<where>`` where the
+    pair is said (title, first / last sentences, only adjacent sentences), ``st<stance>``
+    background vs finding phrases (:data:`STANCE`) in its sentences and their
+    neighbours."""
+    if mention_at is None:
+        mention_at = {m.id: k for k, m in enumerate(view.mentions)}
+    words: list[str] = []
+    for i in pair_nos:
+        p = view.pairs[i]
+        if p.same_gene:
+            continue
+        words += [f"p{w}" for w in p.path if w.isalpha() or w == "PROT"]
+        words += _cue_words("pc", " ".join(p.path))
+        ma, mb = view.mentions[mention_at[p.a]], view.mentions[mention_at[p.b]]
+        lo, hi = sorted((ma, mb), key=lambda m: m.start)
+        words += _cue_words("bc", view.text[lo.end:hi.start])
+        if p.type != "Interaction":
+            words.append(f"ev{p.type.lower()}")
+    n = len(view.sentences)
+    said = evidence or sorted(set(sent_of[x]) | set(sent_of[y]))
+    if not evidence:
+        words.append("atapart")
+    for s in said:
+        words.append("attitle" if s == 0 else "atfirst" if s <= 2 else
+                     "atlast" if s >= n - 2 else "atmiddle")
+    near = sorted({s + d for s in said for d in (-1, 0, 1) if 0 <= s + d < n})
+    for s in near:
+        low = view.sentence_text(s).lower()
+        words += [f"st{k}{'' if s in said else 'near'}" for k, r in _STANCE_RE.items()
+                  if r.search(low)]
+    return " ".join(words)
 
 
 def masked_sentence(view: DocView, k: int, x: str, y: str) -> str:

@@ -26,6 +26,7 @@ from sklearn.calibration import CalibratedClassifierCV
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.model_selection import GroupKFold
 
+from relx.ppi.doc_features import MARKER_END
 from relx.ppi.doc_text import PairTextClassifier
 
 
@@ -35,6 +36,16 @@ def _booster(learning_rate: float, max_iter: int, max_leaf_nodes: int, l2: float
         learning_rate=learning_rate, max_iter=max_iter, max_leaf_nodes=max_leaf_nodes,
         l2_regularization=l2, min_samples_leaf=10, random_state=random_state,
         class_weight="balanced" if balanced else None)
+
+
+def words_of(texts: list[str], which: str) -> list[str]:
+    """The part of each pair text a text model reads: ``"text"`` the masked evidence,
+    ``"markers"`` the marker words (:func:`relx.ppi.doc_features.pair_markers`), ``"all"``
+    both (a text without :data:`MARKER_END` is all evidence)."""
+    if which == "all":
+        return texts
+    parts = [t.split(MARKER_END, 1) if MARKER_END in t else ["", t] for t in texts]
+    return [p[1] if which == "text" else p[0] for p in parts]
 
 
 def _no_features(texts: list[str]) -> np.ndarray:
@@ -54,7 +65,9 @@ class DocRelationModel(BaseEstimator):
                  novel_learning_rate: float = 0.05, novel_max_iter: int = 150,
                  threshold: float = 0.5, novel_threshold: float = 0.5,
                  type_model: str = "hgb", novel_model: str = "hgb", pair_text: bool = False,
-                 text_C: float = 1.0, random_state: int = 0) -> None:
+                 text_C: float = 1.0, type_words: str = "text", novel_words: str = "text",
+                 type_C: float | None = None, type_feature_weight: float = 0.3,
+                 type_margin: float = 0.0, random_state: int = 0) -> None:
         self.learning_rate = learning_rate
         self.max_iter = max_iter
         self.max_leaf_nodes = max_leaf_nodes
@@ -73,6 +86,11 @@ class DocRelationModel(BaseEstimator):
         self.novel_model = novel_model
         self.pair_text = pair_text
         self.text_C = text_C
+        self.type_words = type_words
+        self.novel_words = novel_words
+        self.type_C = type_C
+        self.type_feature_weight = type_feature_weight
+        self.type_margin = type_margin
         self.random_state = random_state
 
     def _text(self, class_weight: str | None = None) -> PairTextClassifier:
@@ -104,36 +122,54 @@ class DocRelationModel(BaseEstimator):
                         self.l2_regularization, self.random_state)
         self.pair_ = CalibratedClassifierCV(base, method=self.calibration, cv=folds,
                                             ensemble=False).fit(design, related)
-        pos = related == 1
+        self.fit_kinds(X, texts, related, types, novel, aux)
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def fit_kinds(self, X: np.ndarray, texts: list[str], related: np.ndarray,
+                  types: np.ndarray, novel: np.ndarray,
+                  aux: tuple[list[str], np.ndarray, np.ndarray] | None = None
+                  ) -> DocRelationModel:
+        """Fit the type and novelty classifiers only (on the related pairs), as
+        :meth:`fit` does; the pair classifier is left as it is."""
+        X = np.asarray(X, np.float32)
+        texts = list(texts)
+        pos = np.asarray(related, int) == 1
         counts = Counter(np.asarray(types)[pos].tolist())
         self.default_type_ = counts.most_common(1)[0][0]
         kept = {t for t, n in counts.items() if n >= self.min_type_pairs}
         y_type = np.array([t if t in kept else self.default_type_
                            for t in np.asarray(types)[pos]])
         pos_texts = [t for t, k in zip(texts, pos, strict=True) if k]
+        type_texts = words_of(pos_texts, self.type_words)
+        novel_texts = words_of(pos_texts, self.novel_words)
         y_novel = np.asarray(novel, int)[pos]
         balanced = "balanced" if self.type_balanced else None
         aux_texts, aux_types, aux_novel = aux if aux is not None else ([], [], [])
         kept_aux = [k for k, t in enumerate(aux_types) if t in kept]
+        type_C = self.type_C if self.type_C is not None else self.text_C
         if self.type_model == "text-aux":
-            words = pos_texts + [aux_texts[k] for k in kept_aux]
+            words = type_texts + words_of([aux_texts[k] for k in kept_aux], self.type_words)
             y = np.concatenate([y_type, np.asarray(aux_types)[kept_aux]])
-            self.type_ = self._words(balanced).fit(words, _no_features(words), y)
+            self.type_ = PairTextClassifier(
+                C=type_C, class_weight=balanced, feature_weight=0.0,
+                random_state=self.random_state).fit(words, _no_features(words), y)
         elif self.type_model == "text":
-            self.type_ = self._text(balanced).fit(pos_texts, X[pos], y_type)
+            self.type_ = PairTextClassifier(
+                C=type_C, class_weight=balanced, feature_weight=self.type_feature_weight,
+                random_state=self.random_state).fit(type_texts, X[pos], y_type)
         else:
             self.type_ = _booster(self.type_learning_rate, self.type_max_iter, 15, 1.0,
                                   self.random_state, self.type_balanced).fit(X[pos], y_type)
         if self.novel_model == "text-aux":
-            words = pos_texts + list(aux_texts)
+            words = novel_texts + words_of(list(aux_texts), self.novel_words)
             y = np.concatenate([y_novel, np.asarray(aux_novel, int)])
             self.novel_ = self._words().fit(words, _no_features(words), y)
         elif self.novel_model == "text":
-            self.novel_ = self._text().fit(pos_texts, X[pos], y_novel)
+            self.novel_ = self._text().fit(novel_texts, X[pos], y_novel)
         else:
             self.novel_ = _booster(self.novel_learning_rate, self.novel_max_iter, 15, 1.0,
                                    self.random_state).fit(X[pos], y_novel)
-        self.n_features_in_ = X.shape[1]
         return self
 
     def _words(self, class_weight: str | None = None) -> PairTextClassifier:
@@ -153,11 +189,20 @@ class DocRelationModel(BaseEstimator):
         return self.pair_.predict_proba(self._pair_design(X, list(texts)))[:, 1]
 
     def predict_type(self, X: np.ndarray, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """(types (n,), their probabilities (n,))."""
-        p = self._proba(self.type_, np.asarray(X, np.float32), texts)
+        """(types (n,), their probabilities (n,)): the most probable type, but the most
+        common training type unless the other beats it by ``type_margin``."""
+        p = self._proba(self.type_, np.asarray(X, np.float32),
+                        words_of(list(texts), getattr(self, "type_words", "text")))
         best = p.argmax(axis=1)
+        classes = list(self.type_.classes_)
+        margin = getattr(self, "type_margin", 0.0)      # models saved before 0.2.0: none
+        if margin > 0 and self.default_type_ in classes:
+            d = classes.index(self.default_type_)
+            rows = np.arange(len(best))
+            best = np.where(p[rows, best] - p[:, d] >= margin, best, d)
         return self.type_.classes_[best], p[np.arange(len(best)), best]
 
     def novel_probability(self, X: np.ndarray, texts: list[str]) -> np.ndarray:
         """(n,) probability that a related pair is the paper's finding (Novel)."""
-        return self._proba(self.novel_, np.asarray(X, np.float32), texts)[:, 1]
+        return self._proba(self.novel_, np.asarray(X, np.float32),
+                           words_of(list(texts), getattr(self, "novel_words", "text")))[:, 1]

@@ -11,8 +11,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from relx.doc import Document, Entity
+import networkx as nx
+
+from relx.doc import Document, Entity, Sentence
+from relx.graphs import dependency_graph, undirected_path
 from relx.ids import is_protein_type
+from relx.structures import entity_head
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,9 @@ class MentionPair:
     negated: bool = False
     speculated: bool = False
     same_gene: bool = False
+    #: lowercased lemmas strictly between the two mentions' heads on the dependency path
+    #: (other gene mentions as ``PROT``); empty without a connecting path
+    path: tuple[str, ...] = ()
 
 
 @dataclass
@@ -61,11 +68,37 @@ class DocView:
         return cls(id=data["id"], text=data["text"],
                    sentences=[(int(a), int(b)) for a, b in data["sentences"]],
                    mentions=[Mention(**{**m, "ids": tuple(m["ids"])}) for m in data["mentions"]],
-                   pairs=[MentionPair(**p) for p in data["pairs"]])
+                   pairs=[MentionPair(**{**p, "path": tuple(p.get("path", ()))})
+                          for p in data["pairs"]])
 
     def sentence_text(self, k: int) -> str:
         a, b = self.sentences[k]
         return self.text[a:b]
+
+
+def dependency_path(sentence: Sentence, a: str, b: str, graphs: dict[str, Any]
+                    ) -> tuple[str, ...]:
+    """The lowercased lemmas strictly between entities ``a`` and ``b``'s heads on the
+    sentence's dependency path (tokens of other protein mentions as ``PROT``); ``graphs``
+    caches one graph per sentence id."""
+    if not sentence.dependencies:
+        return ()
+    if sentence.id not in graphs:
+        graphs[sentence.id] = dependency_graph(sentence)
+    graph = graphs[sentence.id]
+    e1, e2 = sentence.entity(a), sentence.entity(b)
+    h1, h2 = entity_head(sentence, e1, graph), entity_head(sentence, e2, graph)
+    if h1 is None or h2 is None or h1 == h2:
+        return ()
+    try:
+        nodes = undirected_path(graph, h1, h2)
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return ()
+    prot = {t.index for e in sentence.entities if is_protein_type(e.type)
+            for t in sentence.tokens if any(t.start < s.end and s.start < t.end
+                                            for s in e.spans)}
+    return tuple("PROT" if n in prot else str(graph.nodes[n].get("lemma", "")).lower()
+                 for n in nodes[1:-1])
 
 
 def ncbi_gene_ids(e: Entity) -> tuple[str, ...]:
@@ -84,9 +117,13 @@ def doc_view(doc: Document, relations: Iterable[Any],
     mentions = [Mention(e.id, e.start, e.end, k, ids_of(e))
                 for k, s in enumerate(doc.sentences) for e in s.entities
                 if is_protein_type(e.type)]
+    by_id = {s.id: s for s in doc.sentences}
+    graphs: dict[str, Any] = {}
     pairs = [MentionPair(r.entity1.id, r.entity2.id, index[r.sentence_id], float(r.score),
                          r.probability, r.type, r.event_score, bool(r.negated),
-                         bool(r.speculated), r.same_gene is not None)
+                         bool(r.speculated), r.same_gene is not None,
+                         dependency_path(by_id[r.sentence_id], r.entity1.id, r.entity2.id,
+                                         graphs))
              for r in relations]
     return DocView(doc.id, doc.text, [(s.start, s.end) for s in doc.sentences], mentions,
                    pairs)
