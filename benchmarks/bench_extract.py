@@ -1,6 +1,7 @@
 """End-to-end extraction vs parse-only throughput on the same GE abstracts, all cores.
 
-    python benchmarks/bench_extract.py [--limit N] [--procs P] [--task ppi|typed|events]
+    python benchmarks/bench_extract.py [--limit N] [--procs P]
+        [--task ppi|typed|events|gene-relations]
 
 Each of P processes loads the shipped models (set up as a ``relx batch`` worker: one compute
 thread, :func:`relx.api.settle_heap`), then (timed) parses its share of the
@@ -9,7 +10,8 @@ abstracts, and separately runs the whole extractor on the same share: with ``--t
 undirected pairs: ``relx.load(types=False)``); with ``--task typed`` the same plus the event
 model on the sentences of the reported pairs, typing and directing them (``relx.load()``,
 what ``relx extract`` does by default); with ``--task events`` parse, NER proteins, grounding and the shipped event model (triggers,
-arguments, events). Last line: JSON with ``abstracts_per_s``,
+arguments, events); with ``--task gene-relations`` what ``relx extract`` does by default:
+every candidate pair scored and typed, then the document-level gene relation model. Last line: JSON with ``abstracts_per_s``,
 ``parse_only_abstracts_per_s``, ``extract_cpu_s`` and ``parse_only_cpu_s`` (the
 extraction's and the parse's CPU seconds, summed over the processes: steadier than wall
 time on a shared machine; ``cpu_share_of_parse_only`` is their ratio, parse-only over
@@ -39,6 +41,10 @@ def _extractor(task: str):
         from relx.ge.extract import EventExtractor
 
         return EventExtractor()
+    if task == "gene-relations":
+        from relx.ppi.gene_relations import load
+
+        return load()
     import relx
 
     return relx.load(types=task == "typed")
@@ -50,7 +56,8 @@ def _work(docs: list, task: str = "ppi") -> dict:
     warm_up(ex)   # as a batch worker does: what loads on first use, loaded now
     settle_heap()   # as a batch worker does once its models are loaded
     t0, c0 = time.perf_counter(), time.process_time()
-    n_sent = sum(len(d.sentences) for d in ex.parser.parse_documents(docs))
+    parser = ex.pairs.parser if task == "gene-relations" else ex.parser
+    n_sent = sum(len(d.sentences) for d in parser.parse_documents(docs))
     t1, c1 = time.perf_counter(), time.process_time()
     n_rel = n_cand = n_typed = 0
     for _, found, extra in ex.annotate(docs):
@@ -67,7 +74,7 @@ def _work(docs: list, task: str = "ppi") -> dict:
 
 
 def main() -> None:
-    a = bench_args(__doc__, tasks=("ppi", "typed", "events"))
+    a = bench_args(__doc__, tasks=("ppi", "typed", "events", "gene-relations"))
     docs = ge_abstracts(a.limit)
     with ProcessPoolExecutor(a.procs, mp_context=mp.get_context("spawn")) as pool:
         parts = list(pool.map(partial(_work, task=a.task), halves(docs, a.procs)))

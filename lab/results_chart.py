@@ -79,7 +79,8 @@ def speed_svg(runs: list[dict]) -> str:
            'and extraction (blue); tick: the target share</text>']
     for i, r in enumerate(runs):
         y = head_h + i * row_h
-        name = {"ppi": "plain pairs", "typed": "typed pairs"}.get(r["task"], r["task"])
+        name = {"ppi": "plain pairs", "typed": "typed pairs",
+                "gene-relations": "gene relations"}.get(r["task"], r["task"])
         out.append(f'<text x="{label_w - 8}" y="{y + 17}" text-anchor="end">'
                    f'{escape(name)}, {r["processes"]} process{"es" * (r["processes"] > 1)}'
                    '</text>')
@@ -90,9 +91,10 @@ def speed_svg(runs: list[dict]) -> str:
                    'fill="#bbb"/>')
         out.append(f'<rect x="{label_w}" y="{y + 15}" width="{ext:.1f}" height="12" '
                    'fill="#3b75af"/>')
-        tick = label_w + parse * target.get(r["task"], 1.0)
-        out.append(f'<line x1="{tick:.1f}" y1="{y + 12}" x2="{tick:.1f}" y2="{y + 30}" '
-                   'stroke="#c33" stroke-width="2"/>')
+        if r["task"] in target:
+            tick = label_w + parse * target[r["task"]]
+            out.append(f'<line x1="{tick:.1f}" y1="{y + 12}" x2="{tick:.1f}" y2="{y + 30}" '
+                       'stroke="#c33" stroke-width="2"/>')
         out.append(f'<text x="{label_w + max(parse, ext) + 6:.1f}" y="{y + 17}">'
                    f'{r["parse_only_abstracts_per_s"]:.1f} / {r["abstracts_per_s"]:.1f} '
                    f'({share:.0%})</text>')

@@ -3,7 +3,8 @@
     python -m lab.speed_report [--limit 300] [--out docs/runs/speed.json] [--repeat 5]
 
 Runs ``benchmarks/bench_extract.py`` for plain pairs (``--task ppi``) and typed pairs
-(``--task typed``) with one and with two processes, then ``benchmarks/bench_start.py``, and
+(``--task typed``) with one and with two processes, and for ``relx extract``'s default
+(``--task gene-relations``) with one, then ``benchmarks/bench_start.py``, and
 writes their JSON lines with the load average before and after each; :mod:`lab.results`
 renders them as a table and a chart of throughput against parse-only. Run it on a quiet
 machine (nothing else on the cores): the figures are what the issue's targets are read
@@ -31,14 +32,14 @@ def _last_json(cmd: list[str]) -> dict:
 def measure(limit: int, repeat: int) -> dict:
     """Every benchmark's JSON figures, with the load average around it."""
     runs = []
-    for procs in (1, 2):
-        for task in ("ppi", "typed"):
-            before = os.getloadavg()[0]
-            got = _last_json([sys.executable, "benchmarks/bench_extract.py", "--task", task,
-                              "--procs", str(procs), "--limit", str(limit)])
-            runs.append({**got, "load_before": round(before, 2),
-                         "load_after": round(os.getloadavg()[0], 2)})
-            print(json.dumps(runs[-1]), flush=True)
+    for procs, task in ((1, "ppi"), (1, "typed"), (1, "gene-relations"), (2, "ppi"),
+                        (2, "typed")):
+        before = os.getloadavg()[0]
+        got = _last_json([sys.executable, "benchmarks/bench_extract.py", "--task", task,
+                          "--procs", str(procs), "--limit", str(limit)])
+        runs.append({**got, "load_before": round(before, 2),
+                     "load_after": round(os.getloadavg()[0], 2)})
+        print(json.dumps(runs[-1]), flush=True)
     start = _last_json([sys.executable, "benchmarks/bench_start.py", "--repeat", str(repeat)])
     start.pop("runs", None)
     return {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
