@@ -6,7 +6,7 @@ SHARED ?= ../shared
 PPI := $(SHARED)/corpora/ppi
 
 .PHONY: install test test-fast lint wheel jit-cache demo results bench clean parser-corpus train-parser \
-	parser-corpus-g8 finetune-parser ner-corpus train-ner pipeline default-model event-model silver \
+	parser-corpus-g8 finetune-parser ner-corpus train-ner pipeline default-model event-model silver silver-biored \
 	vectors hedging lexicon gene-naming calibration gene-corpora ner-genes-corpus train-ner-genes bench-genes
 
 $(BIN)/python:
@@ -156,6 +156,19 @@ $(SILVER): | install
 
 $(SILVER_2011): | install
 	$(BIN)/relx silver-ppi $(GE)/train $(GE)/devel --out $@ $(EXCLUDE_PPI)
+
+# silver PPI pairs from BioRED train's fit split (gene pairs of a document-level relation;
+# issue 51, docs/relations.md): document labels, and the trigger-word multi-instance labels
+SILVER_BIORED := runs/silver/biored-fit.jsonl
+SILVER_BIORED_MI := runs/silver/biored-fit-trigger.jsonl
+silver-biored: $(SILVER_BIORED) $(SILVER_BIORED_MI)
+
+$(SILVER_BIORED): | install
+	$(BIN)/python -m lab.relations.biored_pairs --out $@ --parses runs/silver/biored-fit-parses.jsonl
+
+$(SILVER_BIORED_MI): $(SILVER_BIORED)
+	$(BIN)/python -m lab.relations.biored_pairs --out $@ --labels trigger \
+	    --parses runs/silver/biored-fit-parses.jsonl
 
 # EigenWord vectors of the ../shared corpus text (entities blinded; about a minute): a
 # training input of configs/ppi-best.toml and its ablation rows, not shipped (a fitted model
