@@ -353,7 +353,10 @@ def render_speed(runs: Path) -> list[str]:
              "(`python -m lab.speed_report`): the GE abstracts of `benchmarks/bench_extract.py` "
              "(each process loads the shipped models as a batch worker does, then parses its "
              "share, then extracts from it); targets: typed pairs ≥ 85% and plain pairs ≥ 90% "
-             "of parse-only throughput, two processes ≥ 1.8× one.", "",
+             "of parse-only throughput, two processes ≥ 1.8× one. Each row's parse-only "
+             "figure is measured in the same processes as its extraction, on the same "
+             "abstracts; it varies between rows with what else those processes hold (the "
+             "typed run's is the lowest), so compare a share within its row.", "",
              f"![throughput against parse-only]({SPEED_CHART})", "",
              "| task | processes | parse only, abstracts/s | extraction, abstracts/s | share "
              "| peak RSS, MB | load before / after |", "|---|---|---|---|---|---|---|"]
