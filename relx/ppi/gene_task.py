@@ -7,7 +7,7 @@ BioC, PubTator); the batch summary writes the gene network (``network.graphml``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,40 +20,13 @@ class GeneRelationRunner(InteractionRunner):
 
     def models(self, model: str | None, options: Mapping[str, Any]
                ) -> list[tuple[str, str, str]]:
-        found = [(model or self.task.default_model, self.task.model_kind, "--model"),
-                 ("ppi-default", "relation model", "the gene relation model's pair scorer")]
-        event_model = self._event_model(options)
-        if event_model:
-            found.append((event_model, "event model", "--event-model (or --no-types)"))
+        found = super().models(model, options)
+        found.insert(1, ("ppi-default", "relation model", "the gene relation model's pair scorer"))
         return found
-
-    def record(self, extractor: Any) -> dict[str, Any]:
-        return {"threshold": round(float(extractor.threshold), 4)}
 
     def items(self, done: Done) -> dict[str, list[Any]]:
         return {"gene_relations": [r for _, found, _ in done for r in found],
                 "gene_documents": [(d, found) for d, found, _ in done]}
-
-    def write_direct(self, done: Done, out: Path, owner: Callable[[int], str],
-                     claim: Callable[[Path, str, str], str],
-                     on_error: Callable[[str, str, str], None]) -> None:
-        return None
-
-    def summary(self, out: Path, records: list[dict[str, Any]], settings: Mapping[str, Any]
-                ) -> dict[str, Any]:
-        """The threshold applied, and the gene network across documents."""
-        summary: dict[str, Any] = {"threshold": next(
-            (r["threshold"] for r in records if r.get("threshold") is not None), None)}
-        results = out / f"{self.task.results}.jsonl"
-        if results.is_file():
-            from relx.io.network import write_networks
-
-            try:
-                summary["network"] = {k: v for k, v in write_networks(
-                    out, relations=results).items() if k != "files"}
-            except (OSError, ValueError) as exc:   # the merged outputs stand without it
-                summary["network"] = {"error": f"{type(exc).__name__}: {exc}"}
-        return summary
 
     def write_report(self, records: list[dict[str, Any]], path: Path,
                      summary: Mapping[str, Any]) -> None:

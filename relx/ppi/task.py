@@ -57,15 +57,17 @@ class InteractionRunner:
 
     def summary(self, out: Path, records: list[dict[str, Any]], settings: Mapping[str, Any]
                 ) -> dict[str, Any]:
-        """The threshold applied, and the network across documents (``relx network``)."""
+        """The threshold applied, and the network across documents (``relx network``) of
+        the task's results file."""
         summary: dict[str, Any] = {"threshold": next(
             (r["threshold"] for r in records if r.get("threshold") is not None), None)}
-        if (out / "relations.jsonl").is_file():
+        results = out / f"{self.task.results}.jsonl"
+        if results.is_file():
             from relx.io.network import write_networks
 
             try:
-                summary["network"] = {k: v for k, v in write_networks(out).items()
-                                      if k != "files"}
+                summary["network"] = {k: v for k, v in write_networks(
+                    out, relations=results).items() if k != "files"}
             except (OSError, ValueError) as exc:   # the merged outputs stand without it
                 summary["network"] = {"error": f"{type(exc).__name__}: {exc}"}
         return summary
