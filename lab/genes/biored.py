@@ -77,35 +77,23 @@ class GoldDoc:
 def read_biored(shared: str | Path | None = None, split: str = "dev") -> list[GoldDoc]:
     """BioRED train's documents of ``split`` (:data:`SPLITS`), kept PMIDs dropped, with
     their gene mentions and gene--gene relation pairs."""
-    from relx.parse.ner_corpora import biored_part
+    from relx.parse.ner_corpora import biored_part, pubtator_blocks
 
     base = shared_dir(shared) / "corpora" / "biored"
     kept = set((base / "kept-pmids.txt").read_text().split())
     docs: dict[str, GoldDoc] = {}
-    titles: dict[str, str] = {}
-    rels: list[tuple[str, str, str]] = []
-    with gzip.open(base / "Train.PubTator.gz", "rt", encoding="utf-8") as fh:
-        for line in fh:
-            line = line.rstrip("\n")
-            head = line.split("|", 2)
-            if len(head) == 3 and head[1] in ("t", "a"):
-                if head[1] == "t":
-                    titles[head[0]] = head[2]
-                else:
-                    docs[head[0]] = GoldDoc(head[0], titles.pop(head[0]) + " " + head[2])
-                continue
-            cols = line.split("\t")
-            if len(cols) == 6 and cols[4] == GENE_TYPE:
+    for block in pubtator_blocks(base / "Train.PubTator.gz"):
+        d = docs[block.pmid] = GoldDoc(block.pmid, block.title + " " + block.abstract)
+        for cols in block.mentions:
+            if cols[4] == GENE_TYPE:
                 ids = frozenset(i.strip() for i in cols[5].replace(";", ",").split(",")
                                 if i.strip() and i.strip() != "-")
-                docs[cols[0]].genes.append(GoldMention(int(cols[1]), int(cols[2]), cols[3], ids))
-            elif len(cols) >= 4 and not cols[1].isdigit():
-                rels.append((cols[0], cols[2], cols[3]))
-    for pmid, a, b in rels:
-        d = docs[pmid]
+                d.genes.append(GoldMention(int(cols[1]), int(cols[2]), cols[3], ids))
         gene_ids = {i for m in d.genes for i in m.ids}
-        if a in gene_ids and b in gene_ids and a != b:
-            d.gene_pairs.add(frozenset((a, b)))
+        for cols in block.relations:
+            a, b = cols[2], cols[3]
+            if a in gene_ids and b in gene_ids and a != b:
+                d.gene_pairs.add(frozenset((a, b)))
     want = {"dev": lambda p: in_dev(p), "fit": lambda p: not in_dev(p),
             "all": lambda p: True, "fit-train": lambda p: biored_part(p) == "fit-train",
             "fit-held": lambda p: biored_part(p) == "fit-held"}[split]

@@ -7,7 +7,6 @@ cross-validation folds, ``(sha1(pmid) // 5) % 5``. Only ``Train.PubTator.gz`` is
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,40 +68,28 @@ class RelDoc:
 def read_relations(shared: str | Path | None = None, split: str = "fit") -> list[RelDoc]:
     """The documents of ``split`` (``dev``, ``fit``, ``all``), kept PMIDs dropped, with their
     gene mentions and gene--gene relations (both ids gene ids of the document, distinct)."""
+    from relx.parse.ner_corpora import pubtator_blocks
+
     base = shared_dir(shared) / "corpora" / "biored"
     kept = set((base / "kept-pmids.txt").read_text().split())
     docs: dict[str, RelDoc] = {}
-    titles: dict[str, str] = {}
-    rels: list[list[str]] = []
-    with gzip.open(base / "Train.PubTator.gz", "rt", encoding="utf-8") as fh:
-        for line in fh:
-            line = line.rstrip("\n")
-            head = line.split("|", 2)
-            if len(head) == 3 and head[1] in ("t", "a") and head[0].isdigit():
-                if head[1] == "t":
-                    titles[head[0]] = head[2]
-                else:
-                    title = titles.pop(head[0])
-                    docs[head[0]] = RelDoc(head[0], title + "\n" + head[2], len(title))
-                continue
-            cols = line.split("\t")
-            if len(cols) == 6:
-                ids = tuple(sorted({i.strip() for i in cols[5].replace(";", ",").split(",")
-                                    if i.strip() and i.strip() != "-"}))
-                m = GeneMention(int(cols[1]), int(cols[2]), cols[3], ids)
-                docs[cols[0]].any_mentions.append(m)
-                if cols[4] == GENE_TYPE:
-                    docs[cols[0]].genes.append(m)
-            elif len(cols) >= 4 and not cols[1].isdigit():
-                rels.append(cols)
-    for cols in rels:
-        d = docs[cols[0]]
-        a, b = cols[2], cols[3]
-        novel = len(cols) > 4 and cols[4].strip() == "Novel"
-        if a != b:
-            d.any_relations.setdefault(frozenset((a, b)), GoldRelation(cols[1], novel))
-        if a != b and {a, b} <= d.gene_ids():
-            d.relations.setdefault(frozenset((a, b)), GoldRelation(cols[1], novel))
+    for block in pubtator_blocks(base / "Train.PubTator.gz"):
+        d = docs[block.pmid] = RelDoc(block.pmid, block.title + "\n" + block.abstract,
+                                      len(block.title))
+        for cols in block.mentions:
+            ids = tuple(sorted({i.strip() for i in cols[5].replace(";", ",").split(",")
+                                if i.strip() and i.strip() != "-"}))
+            m = GeneMention(int(cols[1]), int(cols[2]), cols[3], ids)
+            d.any_mentions.append(m)
+            if cols[4] == GENE_TYPE:
+                d.genes.append(m)
+        for cols in block.relations:
+            a, b = cols[2], cols[3]
+            novel = len(cols) > 4 and cols[4].strip() == "Novel"
+            if a != b:
+                d.any_relations.setdefault(frozenset((a, b)), GoldRelation(cols[1], novel))
+            if a != b and {a, b} <= d.gene_ids():
+                d.relations.setdefault(frozenset((a, b)), GoldRelation(cols[1], novel))
     want = {"dev": in_dev, "fit": lambda p: not in_dev(p), "all": lambda p: True}[split]
     return [d for p, d in docs.items() if p not in kept and want(p)]
 

@@ -37,7 +37,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -324,13 +324,22 @@ def biored_part(pmid: str) -> str:
     return "dev" if r == 0 else "fit-held" if r == 1 else "fit-train"
 
 
-def read_pubtator(path: Path, stats: Counter | None = None) -> list[dict]:
-    """BioRED PubTator documents as JSONL-corpus dicts: ``text`` = title + newline +
-    abstract (PubTator's offsets count one character between them), ``mentions`` with
-    ``type`` the BioRED entity type. Mentions whose text differs from the span are dropped
-    (``mention_mismatch``)."""
-    stats = Counter() if stats is None else stats
-    docs: dict[str, dict] = {}
+@dataclass
+class PubTatorBlock:
+    """One PubTator document as its raw columns: ``mentions`` (the 6-column annotation
+    lines) and ``relations`` (the other tab lines: ``PMID, type, id1, id2[, novelty]``)."""
+
+    pmid: str
+    title: str
+    abstract: str
+    mentions: list[list[str]] = field(default_factory=list)
+    relations: list[list[str]] = field(default_factory=list)
+
+
+def pubtator_blocks(path: Path) -> list[PubTatorBlock]:
+    """The documents of a (gzipped) PubTator file such as BioRED's, in file order; lines of
+    a PMID with no title and abstract before them are dropped."""
+    docs: dict[str, PubTatorBlock] = {}
     titles: dict[str, str] = {}
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         for line in fh:
@@ -340,18 +349,35 @@ def read_pubtator(path: Path, stats: Counter | None = None) -> list[dict]:
                 if head[1] == "t":
                     titles[head[0]] = head[2]
                 else:
-                    docs[head[0]] = {"id": head[0], "pmid": head[0], "mentions": [],
-                                     "text": titles.pop(head[0]) + "\n" + head[2]}
+                    docs[head[0]] = PubTatorBlock(head[0], titles.pop(head[0]), head[2])
                 continue
             cols = line.split("\t")
-            if len(cols) == 6 and cols[1].isdigit() and cols[0] in docs:
-                s, e = int(cols[1]), int(cols[2])
-                if docs[cols[0]]["text"][s:e] != cols[3]:
-                    stats["mention_mismatch"] += 1
-                    continue
-                docs[cols[0]]["mentions"].append(
-                    {"start": s, "end": e, "text": cols[3], "type": cols[4]})
+            if cols[0] not in docs:
+                continue
+            if len(cols) == 6 and cols[1].isdigit():
+                docs[cols[0]].mentions.append(cols)
+            elif len(cols) >= 4 and not cols[1].isdigit():
+                docs[cols[0]].relations.append(cols)
     return list(docs.values())
+
+
+def read_pubtator(path: Path, stats: Counter | None = None) -> list[dict]:
+    """BioRED PubTator documents as JSONL-corpus dicts: ``text`` = title + newline +
+    abstract (PubTator's offsets count one character between them), ``mentions`` with
+    ``type`` the BioRED entity type. Mentions whose text differs from the span are dropped
+    (``mention_mismatch``)."""
+    stats = Counter() if stats is None else stats
+    out = []
+    for b in pubtator_blocks(path):
+        doc = {"id": b.pmid, "pmid": b.pmid, "mentions": [], "text": b.title + "\n" + b.abstract}
+        for cols in b.mentions:
+            s, e = int(cols[1]), int(cols[2])
+            if doc["text"][s:e] != cols[3]:
+                stats["mention_mismatch"] += 1
+                continue
+            doc["mentions"].append({"start": s, "end": e, "text": cols[3], "type": cols[4]})
+        out.append(doc)
+    return out
 
 
 def biored_docs(path: Path, part: str, kept: set[str], stats: Counter | None = None
