@@ -259,6 +259,15 @@ def _pair_columns(rels: list[Relation]) -> list[str]:
             _flag(all(spec) if spec else None)]
 
 
+def _title_abstract(doc: Document) -> tuple[str, list[str]]:
+    """The document's text flattened (offsets kept) and its ``|t|`` and ``|a|`` lines."""
+    if any(c in doc.id for c in "|\t\n\r"):
+        raise ValueError(f"document id {doc.id!r} cannot be written as a PubTator PMID")
+    title, _, abstract = doc.text.partition("\n")
+    flat = _flat(title) + ("\n" + _flat(abstract) if abstract else "")
+    return flat, [f"{doc.id}|t|{_flat(title)}", f"{doc.id}|a|{_flat(abstract)}"]
+
+
 def format_pubtator(doc: Document) -> str:
     """One document as a PubTator block (with its trailing blank line).
 
@@ -276,11 +285,7 @@ def format_pubtator(doc: Document) -> str:
     for predicted relations, by the score, ``negated`` and ``speculated`` columns
     (``true``/``false``/``-``; see :func:`_pair_columns`).
     """
-    if any(c in doc.id for c in "|\t\n\r"):
-        raise ValueError(f"document id {doc.id!r} cannot be written as a PubTator PMID")
-    title, _, abstract = doc.text.partition("\n")
-    flat = _flat(title) + ("\n" + _flat(abstract) if abstract else "")
-    lines = [f"{doc.id}|t|{_flat(title)}", f"{doc.id}|a|{_flat(abstract)}"]
+    flat, lines = _title_abstract(doc)
     ents, rels = doc_annotations(doc)
     by_id = {e.id: e for e in ents}
     rels = [r for r in rels if r.label is not False and r.arg1 in by_id and r.arg2 in by_id]
@@ -330,11 +335,7 @@ def format_gene_pubtator(doc: Document, relations: Iterable[Any]) -> str:
     lowercased text; :func:`relx.ids.gene_ids`), other mentions as :func:`format_pubtator`
     writes them, then one line per relation ``PMID<TAB>Type<TAB>ID1<TAB>ID2<TAB>Novel|No``
     (``relations``: :class:`relx.ppi.gene_relations.GeneRelation`, best first)."""
-    if any(c in doc.id for c in "|\t\n\r"):
-        raise ValueError(f"document id {doc.id!r} cannot be written as a PubTator PMID")
-    title, _, abstract = doc.text.partition("\n")
-    flat = _flat(title) + ("\n" + _flat(abstract) if abstract else "")
-    lines = [f"{doc.id}|t|{_flat(title)}", f"{doc.id}|a|{_flat(abstract)}"]
+    flat, lines = _title_abstract(doc)
     ents, _ = doc_annotations(doc)
     for e in sorted(ents, key=lambda e: (e.start, e.end)):
         if is_protein_type(e.type):
