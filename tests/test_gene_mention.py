@@ -7,7 +7,13 @@ import pytest
 
 from relx.doc import Document, Entity, Sentence, Span
 from relx.genes.document import ground_document, resolve
-from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
+from relx.genes.mention import (
+    american_spelling,
+    bracket_names,
+    name_parts,
+    spelling_forms,
+    sub_name,
+)
 from relx.io.jsonl import document_to_json
 
 MOUSE = "NCBITaxon:10090"
@@ -105,17 +111,56 @@ def test_spelling_forms(text: str, forms: list[str]) -> None:
     ("type VII collagen", None, "HGNC:2214"),       # COL7A1
     ("collagen 2", MOUSE, "MGI:88452"),             # Col2a1
     ("pSTAT3", None, "HGNC:11364"),                 # STAT3
+    ("tBid", None, "HGNC:1050"),                    # BID, truncated
+    ("sICAM-1", None, "HGNC:5344"),                 # ICAM1, soluble
+    ("rhIL-2", None, "HGNC:6001"),                  # IL2, recombinant human
+    ("procaspase-9", None, "HGNC:1511"),            # CASP9, precursor
+    ("tumour necrosis factor", None, "HGNC:11892"),  # TNF
+    ("haem oxygenase-1", None, "HGNC:5013"),        # HMOX1
+    ("leukaemia inhibitory factor", None, "HGNC:6596"),  # LIF
 ])
 def test_resolve_other_spellings(text: str, taxon: str | None, expected: str) -> None:
     got = resolve(text, taxon)
     assert got.route == "spelling" and got.ids[0] == expected and got.confidence < 1
 
 
-@pytest.mark.parametrize("text", ["pRb", "p53", "collagen", "EGF receptor", "Src receptor"])
+@pytest.mark.parametrize("text", ["pRb", "p53", "collagen", "EGF receptor", "Src receptor",
+                                  "sGC", "tRNA", "proteasome", "protein"])
 def test_no_new_spelling_where_none_applies(text: str) -> None:
     forms = spelling_forms(text)
     assert not any(f.startswith("COL") or f == text[1:] or "R" + text[-1:] in f
-                   for f in forms), forms
+                   or f in (text[2:], text[3:]) for f in forms), forms
+
+
+@pytest.mark.parametrize(("text", "american"), [
+    ("tumour necrosis factor", "tumor necrosis factor"), ("haem oxygenase", "heme oxygenase"),
+    ("haematopoietic", "hematopoietic"), ("leukaemia", "leukemia"), ("Oestrogen", "Estrogen"),
+    ("oedema", "edema"), ("sulphotransferase", "sulfotransferase"),
+    ("IL-2", "IL-2"), ("Toll", "Toll"), ("tumor", "tumor"), ("oe", "oe"),
+])
+def test_american_spelling(text: str, american: str) -> None:
+    assert american_spelling(text) == american
+
+
+def test_a_domain_is_not_a_gene() -> None:
+    text = "The SH2 domain of Grb2 binds EGFR."
+    spans = {"SH2 domain": (4, 14), "Grb2": (18, 22), "EGFR": (29, 33)}
+    doc = Document(id="d", text=text, sentences=[Sentence(
+        id="d.s0", start=0, end=len(text), text=text,
+        entities=[Entity(id=f"T{i}", type="Protein", text=k, spans=[Span(start=a, end=b)])
+                  for i, (k, (a, b)) in enumerate(spans.items())])])
+    out = {e.text: e for e in ground_document(doc).sentences[0].entities}
+    assert out["SH2 domain"].type == "Entity" and not out["SH2 domain"].norm_ids
+    assert out["Grb2"].type == "Protein" and out["Grb2"].norm_ids[0] == "HGNC:4566"
+    assert out["EGFR"].type == "Protein"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("VWF A2 domain", "HGNC:12726"), ("aggrecan C-type lectin domain", "HGNC:319"),
+    ("Grb2 SH2 domain", "HGNC:4566")])
+def test_a_domain_of_a_named_protein_is_the_protein(text: str, expected: str) -> None:
+    got = resolve(text)
+    assert got.ids[0] == expected and got.route == "part" and got.span[0] == 0
 
 
 def test_spelling_inside_a_part() -> None:

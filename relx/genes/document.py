@@ -123,6 +123,10 @@ _SPECIES_PREFIX = re.compile(r"^(h|m|r)-?(?=[A-Z0-9].)")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
 _SPECIES_WORD = re.compile(r"^(human|mouse|murine|rat)\s", re.IGNORECASE)
 _NAME_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
+#: GENIA's type for protein domains and sites, given to a gene mention that names only a
+#: domain or motif (``SH2 domain``, ``PDZ domains``) and grounds to no gene
+DOMAIN_TYPE = "Entity"
+_DOMAIN = re.compile(r"[\s-](?:domains?|motifs?)$", re.IGNORECASE)
 _WORD = re.compile(r"[^\s/()\-]+")
 
 
@@ -278,6 +282,12 @@ def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> 
                     not (generic and cands[0].id.startswith("FPLX:"))):
                 found = _grounding(cands, taxon, "part", AFFIX_FACTOR * AFFIX_FACTOR)
                 return dataclasses.replace(found, span=(start, end))
+    if len(words) > 2 and _DOMAIN.search(text):   # "VWF A2 domain": the protein named first
+        first = text[:words[0][1]]
+        found = resolve(first, taxon, grounder=g, famplex=famplex)
+        if found.grounded and len(compact_form(first)) >= 3:
+            return Grounding(found.ids, round(found.confidence * AFFIX_FACTOR, 3), taxon,
+                             "part", (0, len(first)))
     return Grounding((), 0.0, taxon, "none")
 
 
@@ -355,7 +365,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     ``overwrite``; with ``keep_given`` an entity's own ids (e.g. a PubTator or BioC input's
     gene ids), namespaced (:mod:`relx.ids`), come first and relx's follow, and then its
     confidence is None. A gene mention that came without ids and grounds only to small
-    molecules (``Nutlin-3`` mis-tagged by NER) is typed ``Chemical``.
+    molecules (``Nutlin-3`` mis-tagged by NER) is typed ``Chemical``; one that names only a
+    domain and grounds to nothing (``SH2 domain``) is typed ``Entity``.
     ``ranker``: the learned ranker for mentions no lexicon key grounds
     (:mod:`relx.genes.ranker`; None: the shipped one, False: none); ``members``: the
     member a family name stands for (:mod:`relx.genes.members`; None: the shipped table,
@@ -447,6 +458,9 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         if not given and found.ids and protein and all(
                 namespace_of(i) in CHEMICAL_NAMESPACES for i in found.ids):
             out["type"] = "Chemical"
+            out["taxon"] = None
+        if not given and not found.ids and protein and _DOMAIN.search(text):
+            out["type"] = DOMAIN_TYPE     # "SH2 domain": a part of proteins, not a gene
             out["taxon"] = None
         if found.span is not None and not given:
             out["norm_span"] = _norm_span(doc, e, text, found, taxon)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["bracket_names", "name_parts", "spelling_forms", "sub_name"]
+__all__ = ["american_spelling", "bracket_names", "name_parts", "spelling_forms", "sub_name"]
 
 #: Words after a gene name that say something of it (lower case; plurals listed).
 AFTER_WORDS = frozenset("""
@@ -110,11 +110,14 @@ def spelling_forms(text: str) -> list[str]:
     type 1`` -> ``... inhibitor 1``, ``melanocortin receptor type 4`` -> ``melanocortin 4
     receptor``), an abbreviation's receptor as a symbol (``FGF receptor 2`` -> ``FGFR2``,
     ``PDGF receptor beta`` -> ``PDGFRbeta``), a numbered collagen (``type VII collagen``,
-    ``collagen 2`` -> ``COL7A1``, ``COL2A1``) and a phosphorylated form written without its
-    hyphen (``pSTAT3`` -> ``STAT3``)."""
+    ``collagen 2`` -> ``COL7A1``, ``COL2A1``), a phosphorylated form written without its
+    hyphen (``pSTAT3`` -> ``STAT3``), a form of the protein written onto its name
+    (truncated ``tBid``, soluble ``sICAM-1``, recombinant human ``rhEPO``, precursor
+    ``procaspase-9``) and British spellings (``tumour necrosis factor``, ``haem``)."""
     out = []
-    greek = _LATIN_LETTER.sub(lambda m: _LATIN_GREEK[m.group(m.lastindex)], text)
-    for form in (greek, text):
+    american = american_spelling(text)
+    greek = _LATIN_LETTER.sub(lambda m: _LATIN_GREEK[m.group(m.lastindex)], american)
+    for form in dict.fromkeys((greek, american, text)):
         m = _RECEPTOR_TYPE.match(form)
         if m:
             out.append(f"{m['x']} {m['n']} receptor")
@@ -128,7 +131,28 @@ def spelling_forms(text: str) -> list[str]:
             out.append(f"COL{_arabic(m['n'])}A1")
     if _PHOSPHO_ATTACHED.match(text):
         out.append(text[1:])
+    m = _FORM_ATTACHED.match(text)
+    if m and len(re.sub(r"\W", "", text[m.end():])) >= 3:
+        out.append(text[m.end():])
     return [f for f in dict.fromkeys(out) if f != text]
+
+
+#: British spellings in protein names, as NCBI and HGNC write them (``tumour`` -> ``tumor``,
+#: ``haem``/``leukaemia``/``ischaemia`` -> ``hem``..., ``oestrogen``/``oedema`` ->
+#: ``estrogen``, ``sulphate`` -> ``sulfate``).
+_BRITISH = ((re.compile(r"(?<=tum)our", re.IGNORECASE), "or"),
+            (re.compile(r"\b(h)aem\b", re.IGNORECASE), r"\1eme"),
+            (re.compile(r"(?<=[a-z])a(?=em)", re.IGNORECASE), ""),
+            (re.compile(r"(?<![a-z])o(?=e[a-z]{3})"), ""),
+            (re.compile(r"(?<![a-zA-Z])Oe(?=[a-z]{3})"), "E"),
+            (re.compile(r"(?<=su)lph", re.IGNORECASE), "lf"))
+
+
+def american_spelling(text: str) -> str:
+    """``text`` spelled the American way (the lexicons' way); ``text`` when it is."""
+    for pattern, to in _BRITISH:
+        text = pattern.sub(to, text)
+    return text
 
 
 _ABBREVIATION_RECEPTOR = re.compile(
@@ -138,6 +162,10 @@ _COLLAGEN = re.compile(r"^(?:type\s+)?(?P<n>[IVX]+|\d+)\s+collagen$", re.IGNOREC
 _COLLAGEN_AFTER = re.compile(r"^collagen\s+(?:type\s+)?(?P<n>[IVX]+|\d+)$", re.IGNORECASE)
 #: ``pSTAT3``, ``pAKT``, ``pJNK``: ``p`` then a symbol in capitals (not ``pRb``, ``p53``)
 _PHOSPHO_ATTACHED = re.compile(r"^p[A-Z]{2,}[A-Za-z0-9]*$")
+#: Truncated ``tBid``, soluble ``sICAM-1``/``sIL-6R``, recombinant human ``rhEPO``,
+#: precursor ``procaspase-9``/``proIL-1beta``: the letters, then the name (not ``tRNA``).
+_FORM_ATTACHED = re.compile(r"^(?:rh|[ts])(?=[A-Z](?!NA$))|"
+                            r"^pro(?=[A-Z]|caspase|insulin|collagen|renin|glucagon)")
 _ROMAN = {"I": 1, "V": 5, "X": 10}
 
 
