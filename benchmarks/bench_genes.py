@@ -228,6 +228,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--gene-relations", action="store_true",
                     help="with --parts biored: also score end-to-end gene pairs with the "
                          "document-level gene relation model (models/gene-relations)")
+    ap.add_argument("--intervals", type=int, default=0, metavar="N",
+                    help="with --parts biored: 95%% intervals from N bootstrap resamples of "
+                         "the split's documents (lab/genes/intervals.py)")
     ap.add_argument("--biored-split", choices=("dev", "fit", "fit-held"), default="dev",
                     help="BioRED train split for --parts biored (docs/genes.md: dev is scored "
                          "for reporting only)")
@@ -246,14 +249,23 @@ def main(argv: list[str] | None = None) -> None:
         from lab.genes.biored import markdown as biored_markdown
 
         docs = read_biored(a.shared, a.biored_split)
-        rep = evaluate(docs, shared=a.shared).report()
-        out["biored"] = {"split": a.biored_split, **rep}
+        tally = evaluate(docs, shared=a.shared)
+        out["biored"] = {"split": a.biored_split, **tally.report()}
         print(biored_markdown(out["biored"]))
+        got = None
         if a.gene_relations:
             out["biored"]["gene_relations"] = got = evaluate_gene_relations(docs, shared=a.shared)
             print("with the gene relation model: gene pairs by NCBI Gene id P / R / F1 "
                   "{precision:.3f} / {recall:.3f} / {f1:.3f}".format(**got["pairs"]),
                   "(ceiling {f1:.3f})".format(**got["pairs_gold_ids"]))
+        if a.intervals:
+            from lab.genes.intervals import by_document, interval_markdown
+
+            out["biored"]["intervals"] = by_document(
+                tally.documents, got and got["documents"], resamples=a.intervals)
+            print(interval_markdown(out["biored"]["intervals"]))
+        if got:
+            got.pop("documents")
     if a.json:
         a.json.write_text(json.dumps(out, indent=1))
 

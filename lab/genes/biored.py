@@ -176,6 +176,8 @@ class Tally:
     ceil_tp: int = 0
     ceil_pred: int = 0
     errors: list[tuple[str, ...]] = field(default_factory=list)
+    #: per document (pmid -> its counts), for intervals by document (lab/genes/intervals.py)
+    documents: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def report(self) -> dict[str, object]:
         found = sum(self.found.values())
@@ -201,6 +203,20 @@ class Tally:
 def score_document(gold: GoldDoc, doc: Document, relations: Iterable, ncbi: NcbiIds,
                    tally: Tally) -> None:
     """Add one document's mention, id and pair counts to ``tally``."""
+    before = {"no_id": tally.no_id, "pair_tp": tally.pair_tp, "pair_pred": tally.pair_pred,
+              "pair_gold": tally.pair_gold, **{f"found_{sp}": tally.found[sp]
+                                               for sp in ("human", "mouse", "other")},
+              **{f"right_{sp}": tally.right[sp] for sp in ("human", "mouse", "other")}}
+    _score_document(gold, doc, relations, ncbi, tally)
+    after = {"no_id": tally.no_id, "pair_tp": tally.pair_tp, "pair_pred": tally.pair_pred,
+             "pair_gold": tally.pair_gold, **{f"found_{sp}": tally.found[sp]
+                                              for sp in ("human", "mouse", "other")},
+             **{f"right_{sp}": tally.right[sp] for sp in ("human", "mouse", "other")}}
+    tally.documents[gold.pmid] = {k: after[k] - before[k] for k in after}
+
+
+def _score_document(gold: GoldDoc, doc: Document, relations: Iterable, ncbi: NcbiIds,
+                    tally: Tally) -> None:
     from relx.ids import is_protein_type
 
     ents = [e for e in _entities(doc) if is_protein_type(e.type)]
@@ -295,6 +311,7 @@ def evaluate_gene_relations(docs: list[GoldDoc], model: str | None = None,
     ncbi = ncbi or NcbiIds(shared)
     by_id = {d.pmid: d for d in docs}
     counts = collections.Counter()
+    per_doc: dict[str, dict[str, int]] = {}
     for doc, found, _ in ex.pairs._annotate([Document(id=d.pmid, text=d.text) for d in docs]):
         gold = by_id[doc.id]
         gold_ids = {e.id: sorted({i for m in gold.genes if _overlap(_span(e), (m.start, m.end))
@@ -315,9 +332,12 @@ def evaluate_gene_relations(docs: list[GoldDoc], model: str | None = None,
                     and ids[0] != ids[1]}
             counts[name, "tp"] += len(pred & gold.gene_pairs)
             counts[name, "pred"] += len(pred)
+            per_doc.setdefault(doc.id, {})[f"{name}_tp"] = len(pred & gold.gene_pairs)
+            per_doc[doc.id][f"{name}_pred"] = len(pred)
         counts["gold"] += len(gold.gene_pairs)
-    return {name: _prf(counts[name, "tp"], counts[name, "pred"], counts["gold"])
-            for name in ("pairs", "pairs_gold_ids")}
+        per_doc[doc.id]["gold"] = len(gold.gene_pairs)
+    return {**{name: _prf(counts[name, "tp"], counts[name, "pred"], counts["gold"])
+               for name in ("pairs", "pairs_gold_ids")}, "documents": per_doc}
 
 
 def markdown(rep: dict) -> str:
@@ -373,6 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--errors", type=Path, help="write the id errors here (fit split only)")
     ap.add_argument("--gene-relations", action="store_true",
                     help="also score gene pairs with the document-level gene relation model")
+    ap.add_argument("--intervals", type=int, default=0, metavar="N",
+                    help="95%% intervals from N bootstrap resamples of the split's documents")
     a = ap.parse_args(argv)
     if a.errors and a.split not in ("fit", "fit-train", "fit-held"):
         ap.error("errors are read on the fit split only (docs/genes.md)")
@@ -383,8 +405,17 @@ def main(argv: list[str] | None = None) -> int:
                                                         shared=a.shared)
         print("gene relation model: pairs {f1:.3f}".format(**rep["gene_relations"]["pairs"]),
               "ceiling {f1:.3f}".format(**rep["gene_relations"]["pairs_gold_ids"]))
-    text = json.dumps(rep, indent=1)
+    if a.intervals:
+        from lab.genes.intervals import by_document, interval_markdown
+
+        rep["intervals"] = by_document(tally.documents, (rep.get("gene_relations") or {})
+                                       .get("documents"), resamples=a.intervals)
+    documents = {"documents": tally.documents,
+                 "gene_relation_documents": rep.get("gene_relations", {}).pop("documents", None)}
+    text = json.dumps({**rep, **documents}, indent=1)
     print(markdown(rep))
+    if a.intervals:
+        print("\n" + interval_markdown(rep["intervals"]))
     if a.json:
         a.json.write_text(text + "\n", encoding="utf-8")
     if a.errors:

@@ -50,3 +50,5 @@ def test_one_document_scored_against_its_gold() -> None:
     assert rep["ids"]["found"] == 2 and rep["ids"]["human"]["best_right"] == 0.5
     assert rep["mentions"]["exact"]["tp"] == 2 and rep["pairs"]["predicted"] == 0
     assert rep["ids"]["no_id"] == 0.0
+    assert tally.documents[doc.pmid]["found_human"] == 2
+    assert tally.documents[doc.pmid]["right_human"] == 1
