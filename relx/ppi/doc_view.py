@@ -76,11 +76,11 @@ class DocView:
         return self.text[a:b]
 
 
-def dependency_path(sentence: Sentence, a: str, b: str, graphs: dict[str, Any]
+def dependency_path(sentence: Sentence, a: str, b: str, graphs: dict[Any, Any]
                     ) -> tuple[str, ...]:
     """The lowercased lemmas strictly between entities ``a`` and ``b``'s heads on the
     sentence's dependency path (tokens of other protein mentions as ``PROT``); ``graphs``
-    caches one graph per sentence id."""
+    caches one graph and its protein tokens per sentence id."""
     if not sentence.dependencies:
         return ()
     if sentence.id not in graphs:
@@ -94,7 +94,10 @@ def dependency_path(sentence: Sentence, a: str, b: str, graphs: dict[str, Any]
         nodes = undirected_path(graph, h1, h2)
     except (nx.NetworkXNoPath, nx.NodeNotFound):
         return ()
-    prot = {t.index for e in sentence.entities if is_protein_type(e.type)
+    prot = graphs.get(("prot", sentence.id))
+    if prot is None:
+        prot = graphs["prot", sentence.id] = {
+            t.index for e in sentence.entities if is_protein_type(e.type)
             for t in sentence.tokens if any(t.start < s.end and s.start < t.end
                                             for s in e.spans)}
     return tuple("PROT" if n in prot else str(graph.nodes[n].get("lemma", "")).lower()
@@ -118,7 +121,7 @@ def doc_view(doc: Document, relations: Iterable[Any],
                 for k, s in enumerate(doc.sentences) for e in s.entities
                 if is_protein_type(e.type)]
     by_id = {s.id: s for s in doc.sentences}
-    graphs: dict[str, Any] = {}
+    graphs: dict[Any, Any] = {}
     pairs = [MentionPair(r.entity1.id, r.entity2.id, index[r.sentence_id], float(r.score),
                          r.probability, r.type, r.event_score, bool(r.negated),
                          bool(r.speculated), r.same_gene is not None,

@@ -28,7 +28,9 @@ The features of one pair are a ``dict[str, float]`` (``neg:``/``spec:`` prefixed
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+from weakref import WeakKeyDictionary
 
 import networkx as nx
 
@@ -68,8 +70,27 @@ def _head(graph: nx.MultiDiGraph, i: int) -> int | None:
     return preds[0] if preds else None
 
 
+#: per sentence graph (shared and never modified, :func:`relx.structures.sentence_graph`):
+#: its tokens' governors and cue scopes, asked again for every pair of the sentence
+_MEMO: WeakKeyDictionary[nx.MultiDiGraph, dict[tuple[str, int], Any]] = WeakKeyDictionary()
+
+
+def _memo(graph: nx.MultiDiGraph, kind: str, i: int, compute: Callable[[], Any]) -> Any:
+    table = _MEMO.get(graph)
+    if table is None:
+        table = _MEMO[graph] = {}
+    hit = table.get((kind, i))
+    if hit is None:
+        hit = table[kind, i] = compute()
+    return hit
+
+
 def ancestors(graph: nx.MultiDiGraph, i: int) -> list[int]:
     """Governors of ``i`` up to the root, nearest first (cycles cut)."""
+    return _memo(graph, "ancestors", i, lambda: _ancestors(graph, i))
+
+
+def _ancestors(graph: nx.MultiDiGraph, i: int) -> list[int]:
     out, seen, cur = [], {i}, _head(graph, i)
     while cur is not None and cur not in seen:
         out.append(cur)
@@ -84,7 +105,11 @@ def subtree(graph: nx.MultiDiGraph, i: int) -> set[int]:
 
 
 def cue_scope(graph: nx.MultiDiGraph, i: int) -> set[int]:
-    """Tokens in the scope of cue token ``i`` (see the module doc)."""
+    """Tokens in the scope of cue token ``i`` (see the module doc); do not modify it."""
+    return _memo(graph, "scope", i, lambda: _cue_scope(graph, i))
+
+
+def _cue_scope(graph: nx.MultiDiGraph, i: int) -> set[int]:
     h = _head(graph, i)
     labels = {d.get("label", "") for d in graph.get_edge_data(h, i).values()} if h is not None \
         else set()
