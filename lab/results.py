@@ -316,8 +316,15 @@ def render_naming(runs: Path) -> list[str]:
     r = json.loads(path.read_text())
     from lab.genes.biored import compare_markdown
 
-    return ["## Naming genes: BioRED train, development split (issue 50)", "",
-            r["note"], "", compare_markdown(r["columns"]), ""]
+    lines = ["## Naming genes: BioRED train, development split (issue 50)", "",
+             r["note"], "", compare_markdown(r["columns"]), ""]
+    last, report = list(r["columns"].items())[-1]
+    if report.get("intervals"):
+        from lab.genes.intervals import interval_markdown
+
+        lines += [f"95% intervals by document, {last}:", "",
+                  interval_markdown(report["intervals"]), ""]
+    return lines
 
 
 def render_relations(runs: Path) -> list[str]:
