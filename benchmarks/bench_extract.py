@@ -7,9 +7,9 @@ Each of P processes loads the shipped models (set up as a ``relx batch`` worker:
 thread, :func:`relx.api.settle_heap`), then (timed) parses its share of the
 abstracts, and separately runs the whole extractor on the same share: with ``--task ppi``
 (default) parse, NER, grounding, candidate pairs and the shipped model's scores (plain,
-undirected pairs: ``relx.load(types=False)``); with ``--task typed`` the same plus the event
-model on the sentences of the reported pairs, typing and directing them (``relx.load()``,
-what ``relx extract`` does by default); with ``--task events`` parse, NER proteins, grounding and the shipped event model (triggers,
+undirected pairs: ``relx.load(task="ppi", types=False)``); with ``--task typed`` the same
+plus the event model on the sentences of the reported pairs, typing and directing them
+(``relx.load(task="ppi")``, what ``relx extract --task ppi`` does); with ``--task events`` parse, NER proteins, grounding and the shipped event model (triggers,
 arguments, events); with ``--task gene-relations`` what ``relx extract`` does by default:
 every candidate pair scored and typed, then the document-level gene relation model. Last line: JSON with ``abstracts_per_s``,
 ``parse_only_abstracts_per_s``, ``extract_cpu_s`` and ``parse_only_cpu_s`` (the
@@ -47,7 +47,7 @@ def _extractor(task: str):
         return load()
     import relx
 
-    return relx.load(types=task == "typed")
+    return relx.load(task="ppi", types=task == "typed")
 
 
 def _work(docs: list, task: str = "ppi") -> dict:

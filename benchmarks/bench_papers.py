@@ -250,7 +250,7 @@ def relations(data: Path, jats: list[Path], ge: Path) -> dict:
 
     import relx
 
-    ex = relx.load(types=False)
+    ex = relx.load(task="ppi", types=False)
     every = type(ex)(sections="all")
     rendered = data / "pdf-rendered"
     real = sorted((data / "pdf-real").glob("*.pdf"))
@@ -306,7 +306,7 @@ def end_to_end(data: Path) -> dict:
     from relx.api import limited_threads
     from relx.io.pdf import read_pdf
 
-    ex = relx.load()
+    ex = relx.load(task="ppi")
     out = {}
     for pdf in (data / "pdf-real" / "agyemanduah2014-bmchsr.pdf",
                 data / "pdf-rendered" / "1471-2180-11-174.two.pdf",

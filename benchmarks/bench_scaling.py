@@ -2,7 +2,7 @@
 
 Sizes: one plain-text document of ``--sizes`` characters (default 100 kB, 1 MB, 10 MB) made
 of the GE 2011 abstracts (``../shared/corpora/bionlp-st-ge``, or ``RELX_DATA``) joined by
-blank lines, repeated as needed. Each size runs in a fresh interpreter: ``relx.load()``
+blank lines, repeated as needed. Each size runs in a fresh interpreter: ``relx.load(task="ppi")``
 (interactions, typed), warm-up, then one ``extract`` of the document with the per-document
 limits lifted. Reported per size: wall and CPU seconds of the extraction, the child's peak
 resident memory (``os.wait4`` rusage: the whole process, models included) and its resident
@@ -61,7 +61,7 @@ def child_size(size: int) -> dict:
     import relx
 
     text = document(size)
-    ex = relx.load(max_doc_chars=None, max_doc_seconds=None)
+    ex = relx.load(task="ppi", max_doc_chars=None, max_doc_seconds=None)
     loaded_mb = _rss_mb()
     t0, c0 = time.perf_counter(), time.process_time()
     found = ex.extract(("long", text))
@@ -79,7 +79,7 @@ def child_threads(n_docs: int, n_threads: int = 4) -> dict:
     texts = ge_texts()[:n_docs]
     groups = [[(f"g{g}-{k}", t) for k, t in enumerate(texts[g::n_threads])]
               for g in range(n_threads)]
-    ex = relx.load()
+    ex = relx.load(task="ppi")
 
     def run(group: list) -> list:
         return [[r.model_dump_json() for r in found] for found in ex.pipe(group)]

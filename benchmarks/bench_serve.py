@@ -1,6 +1,6 @@
 """``relx serve`` under load, against ``relx extract --jobs W`` on the same abstracts.
 
-Times ``import relx; relx.load()`` in a fresh interpreter, then starts ``relx serve
+Times ``import relx; relx.load(task="ppi")`` in a fresh interpreter, then starts ``relx serve
 --workers W`` on a free loopback port (start to every worker's ``ready`` timed), sends the
 abstracts once (warm-up: each worker touches the pages it uses), then for each
 concurrency level sends every abstract as one request (``{"documents": [...]}``) from that
@@ -78,9 +78,10 @@ def rss_mb(pids: list[int]) -> float:
 
 
 def load_seconds() -> float:
-    """Wall seconds of ``import relx; relx.load()`` in a fresh interpreter."""
+    """Wall seconds of ``import relx; relx.load(task="ppi")`` in a fresh interpreter."""
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import relx; relx.load()"], check=True, cwd=ROOT)
+    subprocess.run([sys.executable, "-c", "import relx; relx.load(task='ppi')"], check=True,
+                   cwd=ROOT)
     return round(time.perf_counter() - t0, 2)
 
 
@@ -133,8 +134,9 @@ def batch_seconds(docs: list[tuple[str, str]], jobs: int) -> float:
         src.mkdir()
         for i, t in docs:
             (src / f"{i}.txt").write_text(t, encoding="utf-8")
-        subprocess.run([*RELX, "extract", str(src), "--out", str(Path(tmp) / "out"),
-                        "--jobs", str(jobs), "--quiet"], check=False, cwd=ROOT)
+        subprocess.run([*RELX, "extract", str(src), "--task", "ppi", "--out",
+                        str(Path(tmp) / "out"), "--jobs", str(jobs), "--quiet"], check=False,
+                       cwd=ROOT)
         return json.loads((Path(tmp) / "out" / "summary.json").read_text())["seconds"]
 
 
@@ -164,7 +166,7 @@ def main() -> None:
                      "relx_load_s": load_seconds(),
                      "batch_per_s_before": batch_rate(docs, args.workers, args.batch_copies)}
     t0 = time.perf_counter()
-    proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--workers",
+    proc = subprocess.Popen([*RELX, "serve", "--task", "ppi", "--port", str(port), "--workers",
                              str(args.workers)], stderr=subprocess.PIPE, text=True, cwd=ROOT)
     log: list[str] = []
     threading.Thread(target=lambda: log.extend(proc.stderr or []), daemon=True).start()
@@ -207,7 +209,7 @@ def main() -> None:
     figures["batch_per_s"] = round((figures["batch_per_s_before"]
                                     + figures["batch_per_s_after"]) / 2, 2)
     print(f"start to ready {figures['start_to_ready_s']} s (models loaded in "
-          f"{figures['load_s']} s; import relx; relx.load() in a fresh interpreter: "
+          f"{figures['load_s']} s; import relx; relx.load(task='ppi') in a fresh interpreter: "
           f"{figures['relx_load_s']} s); relx extract --jobs {args.workers}: "
           f"{figures['batch_per_s']} abstracts/s (marginal; before the server "
           f"{figures['batch_per_s_before']}, after {figures['batch_per_s_after']})")

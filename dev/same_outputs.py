@@ -10,7 +10,7 @@ What is compared:
   (``pairs.jsonl``: the same parsed pairs for both trees);
 * the shipped event model's predicted standoff documents for GE 2011 devel (its ``.a1``
   proteins, the tree's own parse);
-* every field of the typed relations ``relx.load()`` extracts from the first ``--abstracts``
+* every field of the typed relations ``relx.load(task="ppi")`` extracts from the first ``--abstracts``
   GE abstracts (raw text: parse, NER, grounding, scores, types), as JSON.
 """
 
@@ -44,7 +44,7 @@ def outputs(out: Path, n_abstracts: int) -> dict[str, object]:
     s = scores(find_model_dir("ppi-default"), out / "pairs.jsonl")
     events = GEExtractor.load(find_model_dir("ge-events")).predict(load_ge(DEVEL))
     typed = [[r.model_dump(mode="json") for r in found]
-             for _, found, _ in relx.load().annotate(ge_abstracts(n_abstracts))]
+             for _, found, _ in relx.load(task="ppi").annotate(ge_abstracts(n_abstracts))]
     return {"new_text": np.asarray(s["new_text"], dtype=np.float64),
             "in_domain": np.asarray(s["in_domain"], dtype=np.float64),
             "thresholds": [s["threshold"], s["in_domain_threshold"]],

@@ -33,7 +33,7 @@ def run_workload(samples: Path) -> None:
     functions and signatures: measured, with identical cache files)."""
     import relx
 
-    extractor = relx.load()
+    extractor = relx.load(task="ppi")
     for p in sorted(samples.glob("*.txt")):
         extractor.extract(p.read_text(encoding="utf-8"))
 

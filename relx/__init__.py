@@ -1,9 +1,12 @@
-"""relx: protein-protein interactions and GENIA bio-events from biomedical text.
+"""relx: gene relations, protein-protein interactions and GENIA bio-events from
+biomedical text.
 
     import relx
-    ex = relx.load()                       # interactions (task="events": GENIA events)
-    for rel in ex.extract("STAT5 is phosphorylated by JAK1 in T cells."):
-        print(rel.entity1.text, rel.entity2.text, rel.score)
+    ex = relx.load()                       # document-level gene relations (GeneRelation)
+    for rel in ex.extract("JAK1 phosphorylates STAT5. STAT5 then binds SOCS3."):
+        print(rel.gene1.id, rel.gene2.id, rel.type, rel.novel, rel.probability)
+    pairs = relx.load(task="ppi")          # mention-level pairs (ExtractedRelation)
+    events = relx.load(task="events")      # GENIA events (ExtractedEvent)
 
 ``extract`` and ``pipe`` take text, a path, a :class:`Document`, ``(id, text)`` pairs or an
 iterable of these (:mod:`relx.api`). The names below are imported when first used (PEP 562),
@@ -22,6 +25,7 @@ if TYPE_CHECKING:
     from relx.ge.extract import EventExtractor, ExtractedEvent
     from relx.io.registry import read, write
     from relx.ppi.extract import ExtractedRelation, Extractor
+    from relx.ppi.gene_relations import GeneRelation, GeneRelationExtractor
     from relx.tasks import Task
 
 # public name -> module it lives in (imported on first access)
@@ -31,23 +35,37 @@ _LAZY = {
     "ExtractedRelation": "relx.ppi.extract",
     "EventExtractor": "relx.ge.extract",
     "ExtractedEvent": "relx.ge.extract",
+    "GeneRelation": "relx.ppi.gene_relations",
+    "GeneRelationExtractor": "relx.ppi.gene_relations",
     "read": "relx.io.registry",
     "write": "relx.io.registry",
 }
 
 
-def load(model: str | None = None, *, task: str | Task = "ppi", types: bool = True,
-         event_model: str | None = None, **options: Any) -> Extractor | EventExtractor:
-    """The extractor of ``task`` ("ppi": interactions, the default; "events": GENIA
-    events) with ``model`` (default: the task's shipped model), loaded and warmed up.
-    ``options`` go to the task's extractor (:class:`Extractor` / :class:`EventExtractor`);
-    for "ppi", ``types`` (default True) types and directs each reported pair with
-    ``event_model`` (default: the shipped ``ge-events``) on the same parse
-    (:mod:`relx.ge.interactions`); ``False``: undirected ``Interaction`` pairs, faster to
-    load and run. Tasks: :data:`relx.tasks.TASKS` (a name, or the ``Task`` itself)."""
-    from relx.tasks import get_task
+def load(model: str | None = None, *, task: str | Task | None = None, types: bool = True,
+         event_model: str | None = None, **options: Any
+         ) -> GeneRelationExtractor | Extractor | EventExtractor:
+    """The extractor of ``task`` with ``model`` (default: the task's shipped model), loaded
+    and warmed up. Tasks (:data:`relx.tasks.TASKS`; a name, or the ``Task`` itself):
 
-    the_task = get_task(task)
+    - ``"gene-relations"`` (the default, :data:`relx.tasks.DEFAULT_TASK`, as ``relx
+      extract``): a :class:`GeneRelationExtractor`, whose ``extract`` gives one
+      :class:`GeneRelation` per related gene pair of a document (the records of
+      ``gene_relations.jsonl``: ``gene1`` / ``gene2`` with ``id``, ``names``, ``mentions``,
+      ``ids``; BioRED's ``type`` and ``novel`` with their probabilities; the pair's
+      calibrated ``probability``; ``evidence`` sentences; relx's GENIA ``event_type`` and
+      ``direction``);
+    - ``"ppi"``: an :class:`Extractor`, one :class:`ExtractedRelation` per interacting
+      mention pair of a sentence (``relations.jsonl``);
+    - ``"events"``: an :class:`EventExtractor`, GENIA events (:class:`ExtractedEvent`).
+
+    ``options`` go to the task's extractor; for "gene-relations" and "ppi", ``types``
+    (default True) types and directs the mention pairs with ``event_model`` (default: the
+    shipped ``ge-events``) on the same parse (:mod:`relx.ge.interactions`); ``False``:
+    undirected ``Interaction`` pairs, faster to load and run."""
+    from relx.tasks import DEFAULT_TASK, get_task
+
+    the_task = get_task(DEFAULT_TASK if task is None else task)
     typed = {"types": types, "event_model": event_model}
     options.update({k: v for k, v in typed.items() if k in the_task.options})
     return the_task.load(model, **options)
@@ -80,4 +98,4 @@ def __dir__() -> list[str]:
 
 
 __all__ = ["Document", "EventExtractor", "ExtractedEvent", "ExtractedRelation", "Extractor",
-           "__version__", "load", "read", "write"]
+           "GeneRelation", "GeneRelationExtractor", "__version__", "load", "read", "write"]

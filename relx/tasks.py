@@ -84,6 +84,7 @@ class Task:
     aliases: tuple[str, ...] = ()       # older spellings, accepted with a warning
     summary_names_task: bool = False    # the summary says which task made it
     event_model: str | None = None      # the event model typing its results by default
+    record: str | None = None           # "module:Class" of its records (pydantic)
 
     def runner_(self) -> TaskRunner:
         """Its batch behaviour (:class:`TaskRunner`), built with this task."""
@@ -98,6 +99,11 @@ class Task:
         module, _, func = self.extractor.partition(":")
         with paused_gc():
             return getattr(importlib.import_module(module), func)(model, **options)
+
+    def record_model(self) -> Any:
+        """The pydantic class of its records (what ``<results>.jsonl`` holds a line of)."""
+        module, _, attr = (self.record or "").partition(":")
+        return getattr(importlib.import_module(module), attr)
 
     def formats(self) -> tuple[str, ...]:
         """The output formats this task can write: those taking one of its item kinds,
@@ -127,7 +133,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          summary_line="{documents} documents, {sentences} sentences, {candidates} candidate "
                       "pairs -> [bold]{relations}[/] relations in {seconds} s; {errors} errors",
          mentions=("auto", "input", "relx", "both"), corpus="files",
-         event_model="ge-events"),
+         event_model="ge-events", record="relx.ppi.extract:ExtractedRelation"),
     Task(name="gene-relations", description="document-level gene relations (BioRED's types, "
          "novel vs background, evidence sentences)",
          default_model="gene-relations", model_kind="gene relation model",
@@ -141,7 +147,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
                       "gene pairs -> [bold]{relations}[/] gene relations in {seconds} s; "
                       "{errors} errors",
          mentions=("auto", "input", "relx", "both"), corpus="lab",
-         event_model="ge-events"),
+         event_model="ge-events", record="relx.ppi.gene_relations:GeneRelation"),
     Task(name="events", description="GENIA bio-events (triggers with Theme/Cause arguments)",
          default_model="ge-events", model_kind="event model", results="events",
          counts=("triggers", "events"), items=("events", "event_documents"),
@@ -152,11 +158,13 @@ TASKS: dict[str, Task] = {t.name: t for t in (
          summary_line="{documents} documents, {sentences} sentences, {triggers} triggers -> "
                       "[bold]{events}[/] events in {seconds} s; {errors} errors",
          mentions=("auto", "input", "relx"), corpus="folders",
-         aliases=("ge-events", "ge"), summary_names_task=True),
+         aliases=("ge-events", "ge"), summary_names_task=True,
+         record="relx.ge.extract:ExtractedEvent"),
 )}
 
 
-#: the task ``relx extract`` runs unless told otherwise
+#: the task ``relx extract``, ``relx serve``, ``relx.load()`` and spaCy's ``"relx"``
+#: component run unless told otherwise
 DEFAULT_TASK = "gene-relations"
 
 

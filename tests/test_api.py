@@ -167,9 +167,12 @@ def test_lazy_names_and_all() -> None:
     from relx.ge.extract import EventExtractor
     from relx.io.registry import read, write
     from relx.ppi.extract import Extractor
+    from relx.ppi.gene_relations import GeneRelation, GeneRelationExtractor
 
     assert (relx.Extractor, relx.EventExtractor, relx.read, relx.write) == \
         (Extractor, EventExtractor, read, write)
+    assert (relx.GeneRelationExtractor, relx.GeneRelation) == (GeneRelationExtractor,
+                                                               GeneRelation)
     assert set(relx.__all__) <= set(dir(relx)) | {"__version__"}
     assert all(hasattr(relx, n) for n in relx.__all__)
     with pytest.raises(AttributeError):
@@ -181,7 +184,7 @@ def test_lazy_names_and_all() -> None:
 # --- the shipped models ----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def ppi():
-    return relx.load()
+    return relx.load(task="ppi")
 
 
 @pytest.fixture(scope="module")
@@ -198,6 +201,41 @@ def _renamed(results, doc_id: str) -> list[dict]:
     with the document id)."""
     text = json.dumps(_dump(results)).replace(f'"{doc_id}"', '"text"')
     return json.loads(text.replace(f'"{doc_id}.', '"text.'))
+
+
+@pytest.fixture(scope="module")
+def genes():
+    return relx.load()
+
+
+@pytest.mark.slow
+@needs_models
+def test_load_gives_gene_relations_by_default_with_the_jsonl_records_shape(genes) -> None:
+    """``relx.load()`` is task gene-relations (:data:`relx.tasks.DEFAULT_TASK`, as ``relx
+    extract``): on a bundled sample abstract, the records ``gene_relations.jsonl`` has."""
+    from relx.errors import ConfigError
+    from relx.tasks import DEFAULT_TASK
+
+    assert DEFAULT_TASK == "gene-relations"
+    assert isinstance(genes, relx.GeneRelationExtractor)
+    text = (SAMPLES / "p53-mdm2.txt").read_text(encoding="utf-8")
+    found = genes.extract(("p53-mdm2", text))
+    assert found and all(isinstance(r, relx.GeneRelation) for r in found)
+    pairs = {frozenset((r.gene1.id, r.gene2.id)): r for r in found}
+    mdm2_p53 = pairs[frozenset(("4193", "7157"))]           # MDM2 binds p53
+    assert mdm2_p53.document_id == "p53-mdm2" and mdm2_p53.type_scheme == "BioRED"
+    assert mdm2_p53.probability >= mdm2_p53.threshold and len(mdm2_p53.evidence) > 1
+    assert "NCBIGene:4193" in (mdm2_p53.gene1.ids + mdm2_p53.gene2.ids)
+    best = mdm2_p53.evidence[0]
+    assert best.sentence == text[best.start:best.end] and best.gene1_mention
+    rec = json.loads(mdm2_p53.model_dump_json())
+    assert {"document_id", "gene1", "gene2", "probability", "threshold", "type", "novel",
+            "novel_probability", "type_probability", "evidence", "event_type", "direction",
+            "model", "model_version"} <= set(rec)
+    assert [r.model_dump() for r in genes.extract(Document(id="p53-mdm2", text=text))] == \
+        [r.model_dump() for r in found]
+    with pytest.raises(ConfigError, match="task ppi"):   # ppi's options are refused, not lost
+        relx.load(threshold=0.5, warm_up=False)
 
 
 @pytest.mark.slow

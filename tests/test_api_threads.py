@@ -74,7 +74,7 @@ def test_sentence_splitter_is_per_thread() -> None:
 def ppi():
     import relx
 
-    return relx.load()
+    return relx.load(task="ppi")
 
 
 @pytest.fixture(scope="module")

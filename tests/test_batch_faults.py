@@ -37,7 +37,7 @@ QUIET = ["--quiet", "--no-ground"]
 def extractor():
     import relx
 
-    return relx.load(ground=False)   # typed, as relx extract
+    return relx.load(task="ppi", ground=False)   # typed, as relx extract
 
 
 def _texts() -> list[tuple[str, str]]:

@@ -34,7 +34,7 @@ QUIET = ["--quiet", "--no-ground"]
 def extractor():
     import relx
 
-    return relx.load(ground=False)
+    return relx.load(task="ppi", ground=False)
 
 
 def _run(*args: str) -> object:

@@ -35,7 +35,7 @@ TEXT = ("Interleukin-2 (IL-2) binds to the IL-2 receptor. Activated JAK1 phospho
 def extractor():
     import relx
 
-    return relx.load()
+    return relx.load(task="ppi")
 
 
 def test_candidate_pairs() -> None:
@@ -352,7 +352,7 @@ def test_negated_pairs_are_flagged(extractor) -> None:
 
     text = ("In contrast, the phosphatase SHP-1 dephosphorylates JAK3. We did not detect any "
             "interaction between SHP-1 and STAT5.")
-    ex = relx.load(threshold=0.0)
+    ex = relx.load(task="ppi", threshold=0.0)
     got = {(r.entity1.text, r.entity2.text): r.negated for r in ex.extract(text)}
     assert got[("SHP-1", "STAT5")] is True and got[("SHP-1", "JAK3")] is False
     reported = {(r.entity1.text, r.entity2.text) for r in extractor.extract(text)}

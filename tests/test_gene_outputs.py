@@ -12,7 +12,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from conftest import FIXTURES, SHARED
+from conftest import FIXTURES, ROOT, SHARED
 
 from relx.doc import Document, Entity, Sentence, Span
 from relx.io.bioc_genes import write_bioc_gene_relations
@@ -26,6 +26,7 @@ from relx.ppi.gene_relations import Evidence, Gene, GeneRelation, add_event_type
 from relx.ppi.gene_report import render_gene_report
 
 BIORED_TRAIN = SHARED / "corpora" / "biored" / "Train.PubTator.gz"
+SAMPLES = ROOT / "corpora" / "abstracts"      # the bundled sample abstracts
 
 TITLE = "ATM phosphorylates TP53."
 ABSTRACT = "MDM2 binds p53 in U2OS cells. ATM levels correlate with MDM2."
@@ -402,3 +403,101 @@ def test_gene_nodes_keep_their_ncbi_id_and_take_the_symbol_as_label(typed) -> No
     assert net.nodes() == ["NCBIGene:4193", "NCBIGene:7157"]
     assert net.labels["NCBIGene:7157"] == "TP53" and net.labels["NCBIGene:4193"] == "MDM2"
     assert net.ncbi["NCBIGene:7157"] == "NCBIGene:7157"
+
+
+# --- brat (relx.io.brat_genes) -------------------------------------------------------------
+def _brat_norms(ann: str) -> dict[str, set[str]]:
+    """T id -> its ``N`` lines' ids (the ``bioc`` library's brat reader skips ``N`` lines)."""
+    out: dict[str, set[str]] = {}
+    for line in ann.splitlines():
+        if line.startswith("N"):
+            _, ref, _ = line.split("\t")
+            kind, tid, db_id = ref.split(" ")
+            assert kind == "Reference"
+            out.setdefault(tid, set()).add(db_id)
+    return out
+
+
+def test_brat_joins_the_closest_mentions_when_no_pair_was_scored(typed, tmp_path: Path) -> None:
+    from bioc import brat
+
+    from relx.io.brat_genes import write_brat_gene_relations
+
+    doc, rels = typed
+    write_brat_gene_relations([(doc, rels)], tmp_path)
+    with open(tmp_path / "12345.txt", encoding="utf-8") as t, \
+            open(tmp_path / "12345.ann", encoding="utf-8") as a:
+        bdoc = brat.load(t, a)
+    ents = {e.id: e for e in bdoc.entities}
+    args = [(r.type, ents[r.arguments["Arg1"]].text, ents[r.arguments["Arg2"]].text)
+            for r in bdoc.relations]
+    # the fixture's evidence names no mention pair: the genes' closest mentions in the
+    # evidence sentence (MDM2 -- p53, not the title's nearer TP53), gene1 -> gene2; with no
+    # evidence (MDM2 -- ATM) the closest in the document, across a sentence
+    assert args == [("Positive_Correlation", "ATM", "TP53"), ("Bind", "MDM2", "p53"),
+                    ("Association", "ATM", "MDM2"), ("Negative_Correlation", "MDM2", "ATM")]
+    assert {e.type for e in bdoc.entities} == {"Gene"}
+
+
+@pytest.mark.slow
+def test_brat_gene_relations_read_back_as_the_jsonl_says(tmp_path: Path) -> None:
+    """``relx extract --format brat`` (the default task) on two bundled sample abstracts,
+    read back with the ``bioc`` library's brat reader: one ``R`` per relation of
+    ``gene_relations.jsonl`` with its BioRED type between its genes' mentions in the
+    strongest evidence sentence, ``Novel`` and ``Confidence`` attributes, NCBI Gene ids."""
+    import shutil
+
+    from bioc import brat
+    from typer.testing import CliRunner
+
+    from relx.app.cli import app
+    from relx.io.brat_genes import BIORED_TYPES, confidence
+    from relx.model_store import models_dir
+
+    if not (models_dir() / "gene-relations" / "meta.json").exists():
+        pytest.skip("models/gene-relations not trained")
+    inp, out = tmp_path / "in", tmp_path / "out"
+    inp.mkdir()
+    for name in ("p53-mdm2.txt", "jak-stat.txt"):
+        shutil.copy(SAMPLES / name, inp / name)
+    r = CliRunner().invoke(app, ["extract", str(inp), "--out", str(out), "--format", "brat",
+                                 "--quiet"])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in (out / "gene_relations.jsonl").read_text().splitlines()]
+    assert {row["document_id"] for row in rows} == {"p53-mdm2", "jak-stat"}
+    for stem in ("p53-mdm2", "jak-stat"):
+        folder = out / "brat" / f"{stem}.txt"
+        conf = (folder / "annotation.conf").read_text("utf-8")
+        assert "Novel\tArg:<RELATION>" in conf and "Value:low|medium|high" in conf
+        assert "NCBIGene\t" in (folder / "tools.conf").read_text("utf-8")
+        ann = (folder / f"{stem}.ann").read_text("utf-8")
+        with open(folder / f"{stem}.txt", encoding="utf-8") as t, \
+                open(folder / f"{stem}.ann", encoding="utf-8") as a:
+            bdoc = brat.load(t, a)
+        norms = _brat_norms(ann)
+        ents = {e.id: e for e in bdoc.entities}
+        assert ents and {e.type for e in ents.values()} == {"Gene"}
+        for e in ents.values():           # spans and texts point into the document's text
+            start, end = e.total_span
+            assert bdoc.text[start:end] == e.text
+        mine = [row for row in rows if row["document_id"] == stem]
+        assert len(bdoc.relations) == len(mine) > 0
+        attrs: dict[str, dict[str, set[str]]] = {}
+        for att in bdoc.attributes:
+            attrs.setdefault(att.refid, {})[att.type] = att.attributes
+        notes = {n.refid: n.text for n in bdoc.notes}
+        for rel, row in zip(bdoc.relations, mine, strict=True):
+            assert rel.type == row["type"] and rel.type in (*BIORED_TYPES, *conf.split())
+            one, two = ents[rel.arguments["Arg1"]], ents[rel.arguments["Arg2"]]
+            assert one.text in row["gene1"]["names"] and two.text in row["gene2"]["names"]
+            for ent, gene in ((one, row["gene1"]), (two, row["gene2"])):
+                if gene["id"].isdigit():
+                    assert f"NCBIGene:{gene['id']}" in norms[ent.id]
+            scored = [ev for ev in row["evidence"] if ev["gene1_mention"]]
+            if scored:                    # both mentions in the strongest sentence
+                best = max(scored, key=lambda ev: ev["score"])
+                assert all(best["start"] <= e.total_span[0] < best["end"]
+                           for e in (one, two))
+            assert ("Novel" in attrs[rel.id]) == row["novel"]
+            assert attrs[rel.id]["Confidence"] == {confidence(row["probability"])}
+            assert f"probability={row['probability']:.4f}" in notes[rel.id]

@@ -198,7 +198,7 @@ def test_extracted_relations_of_the_shipped_model_load_in_indra(tmp_path: Path) 
     import relx
     from relx.io.registry import read
 
-    docs = [d for d, _, _ in relx.load().annotate(read(samples))]
+    docs = [d for d, _, _ in relx.load(task="ppi").annotate(read(samples))]
     out = tmp_path / "samples.json"
     write(docs, out, "indra")
     stmts = _load(out)

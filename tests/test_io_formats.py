@@ -586,7 +586,7 @@ def test_extracted_negation_reaches_every_format(tmp_path):
 
     text = ("In contrast, the phosphatase SHP-1 dephosphorylates JAK3. We did not detect any "
             "interaction between SHP-1 and STAT5.")   # negated by the learnt detector
-    ex = relx.load(threshold=0.0)
+    ex = relx.load(task="ppi", threshold=0.0)
     ((doc, found, _),) = list(ex.annotate([Document(id="424242", text=text)]))
     flags = {(r.entity1.text, r.entity2.text): r.negated for r in found}
     assert True in flags.values() and False in flags.values()

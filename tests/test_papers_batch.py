@@ -65,7 +65,7 @@ def _lines(path: Path) -> list[dict]:
 def extractor():
     import relx
 
-    return relx.load()
+    return relx.load(task="ppi")
 
 
 @pytest.fixture(scope="module")

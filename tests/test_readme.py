@@ -27,6 +27,9 @@ def _run_python_blocks(path: Path) -> None:
 def test_readme_python_examples_run(capsys):
     _run_python_blocks(ROOT / "README.md")
     out = capsys.readouterr().out
+    # relx.load(): the default task, document-level gene relations
+    assert re.search(r"^MDM2 p53 (Association|Bind|Positive_Correlation|Negative_Correlation) "
+                     r"(True|False) 0\.\d+$", out, re.M), out
     assert re.search(r"^SOCS3 JAK1 Inhibition entity1->entity2 0\.\d+$", out, re.M), out
     assert re.search(r"^(JAK1|STAT5) (JAK1|STAT5) \w+ (entity[12]->entity[12]|None) 0\.\d+$",
                      out, re.M), out

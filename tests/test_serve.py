@@ -81,16 +81,13 @@ class Server:
         return status, json.loads(out)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+def start_server(log: Path, *options: str) -> Server:
+    """``relx serve`` with ``options`` on a free port, once it is ready."""
     if not (os.environ.get("RELX_DATA") or (ROOT.parent / "shared").is_dir()):
         pytest.skip("no RELX_DATA")
     port = _free_port()
-    log = tmp_path_factory.mktemp("serve") / "server.log"
     with open(log, "wb") as fh:
-        proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--queue", "1",
-                                 "--max-body-mb", "1", "--max-doc-chars", "5000",
-                                 "--token", TOKEN],
+        proc = subprocess.Popen([*RELX, "serve", "--port", str(port), *options],
                                 stdout=fh, stderr=subprocess.STDOUT, env=_env(), cwd=ROOT)
     srv = Server(port, proc, log)
     deadline = time.time() + 600
@@ -104,14 +101,27 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
     else:
         proc.kill()
         pytest.fail(f"relx serve did not get ready:\n{log.read_text()}")
-    yield srv
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+    return srv
+
+
+def stop_server(srv: Server) -> None:
+    if srv.proc.poll() is None:
+        srv.proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(60)
+            srv.proc.wait(60)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            srv.proc.kill()
             raise
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Server:
+    """Task ppi (mention-level pairs; ``test_serve_genes.py``: the default task)."""
+    srv = start_server(tmp_path_factory.mktemp("serve") / "server.log", "--task", "ppi",
+                       "--queue", "1", "--max-body-mb", "1", "--max-doc-chars", "5000",
+                       "--token", TOKEN)
+    yield srv
+    stop_server(srv)
 
 
 def test_health_ready_models_and_openapi(server: Server) -> None:
@@ -477,7 +487,8 @@ def test_two_workers_forked_after_the_load_share_jobs_and_stop_on_sigterm(
     port = _free_port()
     log = tmp_path / "workers.log"
     with open(log, "wb") as fh:
-        proc = subprocess.Popen([*RELX, "serve", "--port", str(port), "--workers", "2"],
+        proc = subprocess.Popen([*RELX, "serve", "--task", "ppi", "--port", str(port),
+                                 "--workers", "2"],
                                 stdout=fh, stderr=subprocess.STDOUT, env=_env(), cwd=ROOT)
     srv = Server(port, proc, log)
     try:

@@ -1,8 +1,8 @@
 """spaCy integration, each check in a fresh Python process that never imports relx itself:
 ``spacy.load`` of relx's pipeline finds its factories through entry points, and
-``nlp.add_pipe("relx_ppi")`` / ``("relx_events")`` give the same results as the relx API on
-the same text. (The entry points exist once relx is installed: ``pip install -e .`` or the
-wheel.)"""
+``nlp.add_pipe("relx")`` (the default task, gene relations) / ``("relx_ppi")`` /
+``("relx_events")`` give the same results as the relx API on the same text. (The entry
+points exist once relx is installed: ``pip install -e .`` or the wheel.)"""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import json
 import subprocess
 import sys
 import textwrap
+import tomllib
 from importlib.metadata import entry_points
 
 import pytest
+from conftest import ROOT
 
 from relx.model_store import models_dir
 
@@ -23,6 +25,11 @@ if not all((models_dir() / m / "meta.json").exists()
 
 FACTORIES = {"pysbd_sentencizer", "abbreviation_detector", "relx_sentencizer",
              "relx_pos_lemma", "relx_ppi", "relx_events"}
+GENE_FACTORIES = {"relx", "relx_gene_relations"}
+#: an install made before the gene relation factories lacks their entry points: the fresh
+#: process then imports relx's components module first (``pip install -e .`` registers them)
+_REGISTERED = GENE_FACTORIES <= {ep.name for ep in entry_points(group="spacy_factories")}
+_GENE_IMPORT = "" if _REGISTERED else "import relx.app.spacy_components"
 
 
 def _run(code: str) -> dict:
@@ -34,9 +41,31 @@ def _run(code: str) -> dict:
 
 
 def test_relx_declares_its_factories_as_spacy_entry_points() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    source = project["project"]["entry-points"]["spacy_factories"]
+    assert FACTORIES | GENE_FACTORIES <= set(source)
+    assert source["relx"] == "relx.app.spacy_components:make_relx"
+    assert source["relx_gene_relations"] == \
+        "relx.app.spacy_components:make_relx_gene_relations"
     declared = {ep.name: ep.value for ep in entry_points(group="spacy_factories")}
     assert FACTORIES <= set(declared), "reinstall relx (pip install -e .) to register them"
     assert declared["relx_ppi"] == "relx.app.spacy_components:make_relx_ppi"
+    if not _REGISTERED:
+        pytest.skip("the installed relx predates the gene relation factories: "
+                    "pip install -e . registers them")
+
+
+def test_a_threshold_the_task_does_not_take_is_refused_before_loading() -> None:
+    import spacy
+
+    from relx.app import spacy_components  # noqa: F401  (the factories, whatever is installed)
+    from relx.errors import ConfigError
+
+    nlp = spacy.blank("en")
+    with pytest.raises(ConfigError, match="threshold is not an option of task gene-relations"):
+        nlp.add_pipe("relx", config={"threshold": 0.5})
+    with pytest.raises(ConfigError, match="task events"):
+        nlp.add_pipe("relx", config={"task": "events", "threshold": 0.5})
 
 
 @pytest.mark.slow
@@ -81,7 +110,7 @@ def test_components_add_what_the_api_extracts() -> None:
                "piped_rel": [dump(d._.relations) for d in piped],
                "piped_ev": [dump(d._.events) for d in piped]}
         import relx   # only now: the API's own results on the same texts
-        ppi, events = relx.load(), relx.load(task="events")
+        ppi, events = relx.load(task="ppi"), relx.load(task="events")
         pairs = [(f"pmid-{i}", t) for i, t in enumerate(texts)]
         want = {"one": dump(ppi.extract(texts[0])),
                 "piped_rel": [dump(f) for f in ppi.pipe(pairs)],
@@ -108,3 +137,44 @@ def test_relation_component_on_relx_own_spacy_pipeline() -> None:
                           "pairs": [[r.entity1.text, r.entity2.text] for r in doc._.relations]}}))
     """)
     assert out["ents"] and ["SOCS3", "JAK1"] in out["pairs"]
+
+
+@pytest.mark.slow
+def test_the_default_component_puts_gene_relations_beside_the_pairs() -> None:
+    out = _run(f"""
+        import json
+        import spacy
+        {_GENE_IMPORT}
+        texts = [open({str(ROOT / "corpora" / "abstracts" / "p53-mdm2.txt")!r}).read(),
+                 "No proteins here."]
+        nlp = spacy.blank("en")
+        nlp.add_pipe("relx")                 # the default task: gene relations
+        nlp.add_pipe("relx_ppi")
+        docs = []
+        for i, t in enumerate(texts):
+            d = nlp.make_doc(t)
+            d.user_data["id"] = f"pmid-{{i}}"
+            docs.append(d)
+        piped = list(nlp.pipe(docs))
+        one = nlp(texts[0])
+        dump = lambda rs: [r.model_dump(mode="json") for r in rs]
+        got = {{"one": dump(one._.gene_relations), "pairs": dump(one._.relations),
+               "piped": [dump(d._.gene_relations) for d in piped],
+               "pipes": nlp.pipe_names}}
+        import relx   # only now: the API's own results on the same texts
+        genes, ppi = relx.load(), relx.load(task="ppi")
+        want = {{"one": dump(genes.extract(texts[0])), "pairs": dump(ppi.extract(texts[0])),
+                "piped": [dump(f) for f in genes.pipe([(f"pmid-{{i}}", t)
+                                                       for i, t in enumerate(texts)])]}}
+        print(json.dumps({{"got": got, "want": want}}))
+    """)
+    got, want = out["got"], out["want"]
+    assert got["pipes"] == ["relx", "relx_ppi"]
+    assert got["one"] and got["one"] == want["one"] and got["pairs"] == want["pairs"]
+    assert got["piped"] == want["piped"] and got["piped"][1] == []
+    genes = {frozenset((r["gene1"]["id"], r["gene2"]["id"])): r for r in got["one"]}
+    assert frozenset(("4193", "7157")) in genes          # MDM2 -- p53, document-level
+    assert all(r["document_id"] == "text" and r["type_scheme"] == "BioRED" and r["evidence"]
+               for r in got["one"])
+    assert {r["document_id"] for r in got["piped"][0]} == {"pmid-0"}
+    assert any("gene1" not in r and "entity1" in r for r in got["pairs"])

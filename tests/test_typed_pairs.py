@@ -116,7 +116,7 @@ def typed():
         pytest.skip("shipped models missing")
     import relx
 
-    return relx.load()
+    return relx.load(task="ppi")
 
 
 @pytest.mark.slow
@@ -139,7 +139,7 @@ def test_the_typed_pass_keeps_the_pairs_and_scores_and_adds_types(typed):
 
     text = ("SOCS3 inhibits JAK1, and TRAF2 binds TRADD. IL-2 induces the expression of "
             "Bcl-2. JAK1 was detected with STAT5 in T cells.")
-    plain = relx.load(types=False).extract(text)
+    plain = relx.load(task="ppi", types=False).extract(text)
     rels = typed.extract(text)
     key = lambda r: (r.entity1.start, r.entity2.start, r.score)  # noqa: E731
     assert sorted(map(key, rels)) == sorted(map(key, plain))      # same pairs, same scores

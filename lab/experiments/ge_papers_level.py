@@ -153,7 +153,7 @@ def pairs(split: str, by_paper: dict[str, list[StandoffDocument]]) -> dict:
     import relx
     from relx.ge.ppi_pairs import interacting_pairs
 
-    ex = relx.load(types=False, warm_up=False)
+    ex = relx.load(task="ppi", types=False, warm_up=False)
     out: dict = {}
     mentions: dict[str, dict[str, dict[tuple[int, int], list[str]]]] = {}
     for given in (True, False):

@@ -9,7 +9,7 @@ in the development split when ``sha1(pmid) % 5 == 0`` (86 abstracts), else in th
 Never BioRED Dev/Test: only ``Train.PubTator.gz`` is read, and documents listed in
 ``kept-pmids.txt`` are dropped.
 
-relx runs as a user runs it (``relx.load()`` on the raw title + abstract): its tagger,
+relx runs as a user runs it (``relx.load(task="ppi")`` on the raw title + abstract): its tagger,
 species, grounding and relation model. Scored against the gold ``GeneOrGeneProduct``
 mentions (NCBI Gene ids) and gene--gene relations:
 
@@ -273,7 +273,7 @@ def gene_mentions(shared: str | Path | None = None, split: str = "fit",
     from relx.ids import is_protein_type
 
     docs = read_biored(shared, split)
-    ex = relx.load(types=False, ground=False)
+    ex = relx.load(task="ppi", types=False, ground=False)
     for d_no, (gold, (doc, _, _)) in enumerate(zip(docs, ex.annotate(
             [Document(id=d.pmid, text=d.text) for d in docs]), strict=True)):
         ents = [e for e in _entities(ground_document(doc, **ground_options))
@@ -284,10 +284,10 @@ def gene_mentions(shared: str | Path | None = None, split: str = "fit",
 
 def evaluate(docs: list[GoldDoc], extractor=None, ncbi: NcbiIds | None = None,
              shared: str | Path | None = None) -> Tally:
-    """Run ``extractor`` (default ``relx.load()``) on the raw texts and score them."""
+    """Run ``extractor`` (default ``relx.load(task="ppi")``) on the raw texts and score them."""
     import relx
 
-    ex = extractor or relx.load()
+    ex = extractor or relx.load(task="ppi")
     ncbi = ncbi or NcbiIds(shared)
     tally = Tally()
     inputs = [Document(id=d.pmid, text=d.text) for d in docs]

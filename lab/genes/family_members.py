@@ -68,7 +68,7 @@ def cross_validate(shared: Path | None, folds: int = 5, min_count: int = 2,
     ncbi = NcbiIds(shared)
     to_local = {v: k for k, v in ncbi.to_ncbi.items()}
     fam, orth = default_famplex(), default_orthologs()
-    ex = relx.load(types=False, ground=False)
+    ex = relx.load(task="ppi", types=False, ground=False)
     parsed = [d for d, _, _ in ex.annotate([Document(id=g.pmid, text=g.text) for g in docs])]
     per_doc = []
     for gold, doc in zip(docs, parsed, strict=True):

@@ -30,7 +30,7 @@ def build_views(docs: list[RelDoc], log=None) -> list[DocView]:
     """The views of ``docs`` through relx (parse, interaction scores, event types)."""
     import relx
 
-    ex = relx.load(threshold=float("-inf"), same_gene_pairs=True, ground=False,
+    ex = relx.load(task="ppi", threshold=float("-inf"), same_gene_pairs=True, ground=False,
                    mentions="input")
     out = []
     t0 = time.time()

@@ -45,7 +45,9 @@ def extract(
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("relx-out"),
     format: Annotated[list[str] | None, typer.Option(
         "--format", help=f"Output format (repeatable): {_output_formats()}. brat folders "
-                         "include annotation.conf. Every gene-relations and ppi batch also "
+                         "include annotation.conf (gene relations: each an R line between "
+                         "its genes' strongest mention pair, NCBI Gene ids as N lines, "
+                         "tools.conf). Every gene-relations and ppi batch also "
                          "writes network.graphml, .cyjs and .sif.")
     ] = None,
     input_format: Annotated[str | None, typer.Option(help=_INPUT_FORMAT)] = None,

@@ -14,6 +14,7 @@ from relx.app.serve.service import (
     DEFAULT_MAX_DOC_SECONDS,
     DEFAULT_QUEUE,
 )
+from relx.tasks import DEFAULT_TASK
 
 
 @app.command(rich_help_panel="Extract")
@@ -27,7 +28,9 @@ def serve(
                     "time; the models are loaded once, then the workers are forked and "
                     "share their pages.")] = 1,
     task: Annotated[str, typer.Option(
-        help="'ppi' (protein pairs: relations) or 'events' (GENIA events).")] = "ppi",
+        help="'gene-relations' (document-level gene pairs, as relx extract: the records of "
+             "gene_relations.jsonl), 'ppi' (mention-level protein pairs: relations) or "
+             "'events' (GENIA events).")] = DEFAULT_TASK,
     model: Annotated[str | None, typer.Option(
         help="Model name or directory (default: the task's shipped model).")] = None,
     token: Annotated[str | None, typer.Option(
@@ -48,8 +51,9 @@ def serve(
              "error).")] = DEFAULT_MAX_DOC_SECONDS,
 ) -> None:
     """Serve extraction over HTTP (FastAPI on uvicorn): **POST /extract** (JSON text or
-    documents, or an uploaded file in any format relx reads; `?format=` indra, pubtator,
-    bioc, tsv, jsonl; `?threshold=`, `sections`, `mentions`, `orthologs` as in relx
+    documents, or an uploaded file in any format relx reads; the task's records as JSON,
+    `{"gene_relations": [...]}` by default, or `?format=` jsonl, html, indra, pubtator,
+    bioc, tsv; `?sections=`, `mentions`, `orthologs`, `threshold` (ppi) as in relx
     extract), **POST /jobs**, **GET /health**, **GET /ready**, **GET /models**, the page at
     **GET /** and the OpenAPI description at **GET /docs**.
 

@@ -1,7 +1,8 @@
 """brat output (https://brat.nlplab.org): a collection folder per input, ready to open.
 
 Each folder holds ``<doc>.txt``, ``<doc>.ann`` and the collection's ``annotation.conf`` (so
-brat shows the types without configuration work):
+brat shows the types without configuration work); document-level gene relations (task
+``gene-relations``) are written by :mod:`relx.io.brat_genes`:
 
 - relations (:func:`write_brat`): ``T`` proteins (other entity types, e.g. ``Chemical``
   from a PubTator input, keep their type), ``R`` relations (``Interaction`` for untyped
@@ -80,8 +81,8 @@ def _write(folder: Path, stem: str, text: str, lines: list[str]) -> None:
         fh.write("\n".join(lines) + ("\n" if lines else ""))
 
 
-def _conf(folder: Path, conf: str) -> None:
-    with atomic_open(folder / "annotation.conf") as fh:
+def _conf(folder: Path, conf: str, name: str = "annotation.conf") -> None:
+    with atomic_open(folder / name) as fh:
         fh.write(conf)
 
 
@@ -168,7 +169,7 @@ def write_brat_events(done: Sequence[tuple[Document, list, StandoffDocument]],
 
 def join_brat(parts: list[Path], target: Path) -> None:
     """brat folders: every ``.txt``/``.ann`` pair (a stem met again gets ``-2``...) and one
-    ``annotation.conf``, as one folder swapped in whole."""
+    ``annotation.conf`` (and ``tools.conf``, when written), as one folder swapped in whole."""
     import os
     import shutil
 
@@ -184,7 +185,7 @@ def join_brat(parts: list[Path], target: Path) -> None:
             continue
         for f in sorted(p.iterdir()):
             if f.suffix != ".ann":
-                if f.name == "annotation.conf" and not (tmp / f.name).exists():
+                if f.name in ("annotation.conf", "tools.conf") and not (tmp / f.name).exists():
                     shutil.copy(f, tmp / f.name)
                 continue
             stem, k = f.stem, 1

@@ -165,9 +165,11 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
                              "gene_relations": "relx.io.tsv:write_gene_tsv_part"},
            join="relx.io.tsv:join_tsv", part_file="found.tsv", output="tsv/{key}.tsv",
            joins={"gene_relations": "relx.io.tsv:join_gene_tsv"}),
-    Format("brat", "brat collection folders with annotation.conf (relx.io.brat; written only)",
+    Format("brat", "brat collection folders with annotation.conf (relx.io.brat, relx.io.brat_genes; "
+           "written only)",
            (".txt",), parts={"documents": "relx.io.brat:write_brat",
-                             "event_documents": "relx.io.brat:write_brat_events"},
+                             "event_documents": "relx.io.brat:write_brat_events",
+                             "gene_documents": "relx.io.brat_genes:write_brat_gene_relations"},
            join="relx.io.brat:join_brat", part_file="brat", output="brat/{key}",
            companions=(".ann",)),
     Format("indra", "INDRA Statements, a JSON list (relx.io.indra; written only)", (".json",),

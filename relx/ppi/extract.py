@@ -1,7 +1,7 @@
 """Relation extraction from text and documents: parse, tag and ground proteins, score pairs.
 
     import relx
-    ex = relx.load()                       # the shipped default model
+    ex = relx.load(task="ppi")             # the shipped default model (ppi-default)
     for rel in ex.extract("STAT5 is phosphorylated by JAK1."):
         print(rel.entity1.text, rel.entity2.text, rel.score)
     for found in ex.pipe([("pmid-1", "JAK1 binds STAT5."), ("pmid-2", "...")]):
@@ -220,7 +220,7 @@ class Extractor(StreamingExtractor):
     limit while extracting (:func:`relx.api.limited_threads`; ``None``: no limit).
     ``warm_up``: load the parse pipeline and lexicon and run one sentence through every
     stage now, so that the first call is as fast as the next ones (:func:`load` does).
-    ``typer``: types and directs the reported pairs on the same parse (``relx.load``
+    ``typer``: types and directs the reported pairs on the same parse (``relx.load(task="ppi")``
     passes an event model's :class:`relx.ge.interactions.EventTyper`; None: every pair is
     an undirected ``Interaction``). ``mentions``: which protein mentions a document gets
     (``auto``: its own when it brings some, else the tagger's; ``input``, ``relx``,

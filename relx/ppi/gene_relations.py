@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity
+from relx.errors import ConfigError
 from relx.ids import gene_ids, gene_namespaced, namespaced_ids
 from relx.model_store import ModelKind, find_model_dir, load_skops
 from relx.ppi.doc_features import candidates
@@ -63,8 +64,10 @@ class Gene(BaseModel):
 
 class Evidence(BaseModel):
     """A sentence holding both genes (document offsets, end exclusive); ``score``: the best
-    interaction-model score of the genes' mention pairs in it; of that pair, relx's GENIA-
-    derived ``event_type`` (``Interaction``: no event supports it) and ``direction``
+    interaction-model score of the genes' mention pairs in it; that pair's mentions of
+    ``gene1`` and ``gene2`` (``gene1_mention``, ``gene2_mention``: the document's entity
+    ids, as the BioC and brat outputs' annotations have them) and relx's GENIA-derived
+    ``event_type`` (``Interaction``: no event supports it) and ``direction``
     (``gene1->gene2``, ``gene2->gene1``, None: undirected), ``negated``, ``speculated``
     (all None when the genes have no mention pair in the sentence)."""
 
@@ -73,6 +76,8 @@ class Evidence(BaseModel):
     start: int
     end: int
     score: float | None = None
+    gene1_mention: str | None = None
+    gene2_mention: str | None = None
     event_type: str | None = None
     direction: str | None = None
     negated: bool | None = None
@@ -156,20 +161,27 @@ def gene_relations(view: DocView, model: DocRelationModel, meta: dict[str, Any],
     types, type_p = model.predict_type(cands.X, cands.texts)
     novel_p = model.novel_probability(cands.X, cands.texts)
     counts = {g: sum(g in m.ids for m in view.mentions) for k in cands.keys for g in k}
-    best: dict[int, float] = {}
     out = []
     for i, (x, y) in enumerate(cands.keys):
         if prob[i] < model.threshold:
             continue
         sx = {m.id for m in view.mentions if x in m.ids}
         sy = {m.id for m in view.mentions if y in m.ids}
-        best = {}
+        best: dict[int, tuple[float, str, str]] = {}   # sentence -> (score, x's, y's mention)
         for p in view.pairs:
-            if (p.a in sx and p.b in sy) or (p.a in sy and p.b in sx):
-                best[p.sentence] = max(best.get(p.sentence, -1e9), p.score)
+            if p.a in sx and p.b in sy:
+                found = (p.score, p.a, p.b)
+            elif p.a in sy and p.b in sx:
+                found = (p.score, p.b, p.a)
+            else:
+                continue
+            if p.sentence not in best or p.score > best[p.sentence][0]:
+                best[p.sentence] = found
         evidence = [Evidence(sentence_id=sentence_ids[k], sentence=view.sentence_text(k),
                              start=view.sentences[k][0], end=view.sentences[k][1],
-                             score=round(best[k], 4) if k in best else None)
+                             score=round(best[k][0], 4) if k in best else None,
+                             gene1_mention=best[k][1] if k in best else None,
+                             gene2_mention=best[k][2] if k in best else None)
                     for k in cands.evidence[i]]
         out.append(GeneRelation(
             document_id=view.id,
@@ -264,12 +276,18 @@ class GeneRelationExtractor(StreamingExtractor):
     """Documents -> their related gene pairs (:class:`GeneRelation`), through the interaction
     extractor (every candidate pair scored: ``threshold=-inf``) and a gene relation model.
     ``options`` go to :func:`relx.load_interactions` (``types``, ``mentions``, ``ground``,
-    ``orthologs``...; ``threshold`` and ``same_gene_pairs`` are the model's business)."""
+    ``orthologs``...); ``threshold`` and ``same_gene_pairs`` are the model's business (a
+    :class:`~relx.errors.ConfigError` when given: they are options of task ``ppi``)."""
 
     def __init__(self, model: str | Path | None = None, *, warm_up: bool = False,
                  max_pairs: int | None = 300, **options: Any) -> None:
         from relx import load_interactions
 
+        given = [k for k in ("threshold", "same_gene_pairs") if options.get(k) is not None]
+        if given:
+            raise ConfigError(f"{' and '.join(given)}: an option of task ppi (mention-level "
+                              "pairs: relx.load(task='ppi', ...)); gene relations use "
+                              "their model's threshold")
         options = {k: v for k, v in options.items()
                    if k not in ("threshold", "same_gene_pairs")}
         self._model_ref = GIVEN_OBJECT if isinstance(model, DocRelationModel) else model
@@ -280,6 +298,7 @@ class GeneRelationExtractor(StreamingExtractor):
         self.pairs = load_interactions(threshold=float("-inf"), same_gene_pairs=True,
                                        warm_up=warm_up, **options)
         self.ground = False          # the interaction extractor grounds
+        self.max_doc_chars = self.pairs.max_doc_chars   # checked by annotate, before it
 
     def _annotate(self, docs: list[Document]
                   ) -> Iterator[tuple[Document, list[GeneRelation], int]]:

@@ -25,7 +25,7 @@ from relx.io.html import (
 )
 from relx.io.html import escape as _e
 
-__all__ = ["render_gene_report", "write_gene_report"]
+__all__ = ["COLUMNS", "gene_row", "render_gene_report", "write_gene_report"]
 
 COLUMNS = (("document", "Document", "text"), ("gene1", "Gene 1", "text"),
            ("gene2", "Gene 2", "text"), ("type", "BioRED type", "text"),
@@ -55,7 +55,8 @@ def _marked(sentence: str, names: list[str]) -> str:
     return "".join([*out, _e(sentence[at:])])
 
 
-def _row(rel: Mapping[str, Any]) -> str:
+def gene_row(rel: Mapping[str, Any]) -> str:
+    """One gene relation dict as a table row (:data:`COLUMNS`)."""
     g1, g2 = rel.get("gene1") or {}, rel.get("gene2") or {}
     evidence = rel.get("evidence") or []
     names = [str(n) for g in (g1, g2) for n in g.get("names") or ()]
@@ -109,7 +110,7 @@ def render_gene_report(relations: list[dict], *, title: str,
                     "for counts and probabilities.</figcaption></figure>"
                     if svg else "<p>No gene relations.</p>")
     return page(title=title, counts=counts, summary=summary, network_html=network_html,
-                heads=heads, rows="\n".join(_row(r) for r in ordered), what="Gene relations",
+                heads=heads, rows="\n".join(gene_row(r) for r in ordered), what="Gene relations",
                 top_html=interactions_table(net), top_title="Top gene relations")
 
 

@@ -149,7 +149,7 @@ def make_app(state: State) -> FastAPI:
                               "docs/serve.md.")
     app.add_middleware(Guard, state=state)
     _handlers(app)
-    _openapi(app)
+    _openapi(app, service)
 
     @app.get("/", include_in_schema=False)
     def page() -> HTMLResponse:
@@ -306,19 +306,42 @@ def _handlers(app: FastAPI) -> None:
                                    "has it)")
 
 
-def _openapi(app: FastAPI) -> None:
+def _schemas(model: Any) -> tuple[str, dict[str, Any]]:
+    """A pydantic class's name and its schemas (its own and those it refers to)."""
+    schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    defs = schema.pop("$defs", {})
+    return model.__name__, {model.__name__: schema, **defs}
+
+
+def _openapi(app: FastAPI, service: Service) -> None:
     """The OpenAPI description with the request body's schema (from
-    :class:`ExtractRequest`) among its components."""
+    :class:`ExtractRequest`) and the JSON answer of ``POST /extract``: the task's records
+    (its :meth:`~relx.tasks.Task.record_model`, the lines of ``<results>.jsonl``), the
+    per-document errors and the document count, among its components."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             spec = get_openapi(title=app.title, version=app.version,
                                description=app.description, routes=app.routes)
-            schema = ExtractRequest.model_json_schema(
-                ref_template="#/components/schemas/{model}")
-            defs = schema.pop("$defs", {})
-            spec.setdefault("components", {}).setdefault("schemas", {}).update(
-                {"ExtractRequest": schema, **defs})
+            schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+            schemas.update(_schemas(ExtractRequest)[1])
+            task = service.task
+            name, records = _schemas(task.record_model())
+            schemas.update(records)
+            schemas["ExtractResponse"] = {
+                "type": "object", "required": [task.results, "errors", "documents"],
+                "properties": {
+                    task.results: {"type": "array", "description": f"task {task.name}'s "
+                                   f"records, as {task.results}.jsonl has them",
+                                   "items": {"$ref": f"#/components/schemas/{name}"}},
+                    "errors": {"type": "array", "items": {"type": "object"},
+                               "description": "per-document errors"},
+                    "documents": {"type": "integer"}}}
+            answer = {"description": "the records (format=json; other formats: the "
+                                     "format's file)", "content": {"application/json": {
+                                         "schema": {"$ref": "#/components/schemas/"
+                                                            "ExtractResponse"}}}}
+            spec["paths"]["/extract"]["post"]["responses"]["200"] = answer
             app.openapi_schema = json.loads(json.dumps(spec))
         return app.openapi_schema
 

@@ -29,17 +29,18 @@ class Options(BaseModel):
     threshold: float | Literal["in-domain"] | None = Field(
         default=None, description="report pairs scoring above this number (0 to 1), or "
                                   "'in-domain': the model's scores and threshold for text "
-                                  "like its training corpus (ppi only)")
+                                  "like its training corpus (ppi only; gene relations use "
+                                  "their model's)")
     sections: str | None = Field(
         default=None, max_length=1000,
         description="parts of papers read, comma-separated: title, abstract, body, captions, "
                     "footnotes, refs, back, all, or section types (RESULTS, METHODS...)")
     mentions: Literal["auto", "input", "relx", "both"] | None = Field(
         default=None, description="whose protein mentions: the input's own (auto, input), "
-                                  "relx's tagger's (relx) or both (ppi only)")
+                                  "relx's tagger's (relx) or both (ppi, gene-relations)")
     orthologs: Literal["human"] | None = Field(
         default=None, description="'human': each protein's ids start with its human "
-                                  "orthologs (ppi only)")
+                                  "orthologs (ppi, gene-relations)")
 
     @field_validator("threshold", mode="before")
     @classmethod
@@ -107,10 +108,17 @@ class Calibrations:
 def configured(extractor: Any, options: Options, calibrations: Calibrations) -> Any:
     """``extractor`` with ``options`` (checked by :func:`check`): itself when none is set,
     else a shallow copy with its own threshold, sections, mentions or orthologs (the
-    models, the parse pipeline and the lexicons shared)."""
+    models, the parse pipeline and the lexicons shared); for a gene relation extractor,
+    a copy whose mention-level extractor (``pairs``) is so configured."""
     given = options.given()
     if not given:
         return extractor
+    inner = getattr(extractor, "pairs", None)
+    if inner is not None:   # gene relations: its mention-level extractor reads the documents
+        view = copy.copy(extractor)
+        view.__dict__.pop("_skipped", None)
+        view.pairs = configured(inner, options, calibrations)
+        return view
     from relx.io.papers import sections_option
 
     view = copy.copy(extractor)

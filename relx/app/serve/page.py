@@ -1,7 +1,9 @@
 """``GET /``: a page to paste text or drop a file and see what relx finds, and the HTML
-fragment it shows (``POST /extract?format=html``), made of the HTML report's parts
-(:mod:`relx.io.html`): the network, the interactions table and each relation's sentence
-with its two proteins highlighted."""
+fragment it shows (``POST /extract?format=html``), made of the HTML reports' parts: the
+network, the top pairs and a row per record -- for gene relations (:func:`gene_fragment`,
+:mod:`relx.ppi.gene_report`) the genes, BioRED's type and novelty, relx's GENIA reading and
+the best evidence sentence; for interactions (:func:`fragment`, :mod:`relx.io.html`) each
+relation's sentence with its two proteins highlighted."""
 
 from __future__ import annotations
 
@@ -44,11 +46,36 @@ def fragment(records: Iterable[Mapping[str, Any]], errors: list[dict[str, Any]])
                  '<table class="relations"><thead><tr><th>document</th><th>protein 1</th>'
                  "<th>protein 2</th><th>type</th><th>score</th><th>sentence</th></tr></thead>"
                  f"<tbody>{''.join(rows)}</tbody></table>"]
-    if errors:
-        parts.append('<ul class="errors">' + "".join(
-            f"<li>{escape(e.get('document'))}: {escape(e.get('message'))}</li>"
-            for e in errors) + "</ul>")
-    return f'<div id="found" data-relations="{len(recs)}">' + "".join(parts) + "</div>"
+    return (f'<div id="found" data-relations="{len(recs)}">' + "".join(parts + _errors(errors))
+            + "</div>")
+
+
+def _errors(errors: list[dict[str, Any]]) -> list[str]:
+    if not errors:
+        return []
+    return ['<ul class="errors">' + "".join(
+        f"<li>{escape(e.get('document'))}: {escape(e.get('message'))}</li>"
+        for e in errors) + "</ul>"]
+
+
+def gene_fragment(records: Iterable[Mapping[str, Any]], errors: list[dict[str, Any]]) -> str:
+    """The gene network, the top gene pairs and a row per gene relation (the records of
+    ``gene_relations.jsonl``), best first."""
+    from relx.ppi.gene_report import COLUMNS, gene_row
+
+    recs = sorted(records, key=lambda r: -float(r.get("probability") or 0))
+    if not recs:
+        parts = ['<p class="none">No gene relations found.</p>']
+    else:
+        net = network(recs, lexicon_symbol())
+        svg, caption = network_svg(net, width=640, height=400, max_nodes=60, seed=0)
+        heads = "".join(f"<th>{escape(label)}</th>" for _, label, _ in COLUMNS)
+        parts = [f'<figure class="network">{svg}<figcaption>{escape(caption)}</figcaption>'
+                 "</figure>", interactions_table(net),
+                 f'<table class="relations"><thead><tr>{heads}</tr></thead>'
+                 f"<tbody>{''.join(gene_row(r) for r in recs)}</tbody></table>"]
+    return (f'<div id="found" data-relations="{len(recs)}">' + "".join(parts + _errors(errors))
+            + "</div>")
 
 
 PAGE = """<!doctype html>
@@ -58,7 +85,7 @@ body{font-family:system-ui,sans-serif;margin:1.5rem;max-width:70rem}
 textarea{width:100%;height:9rem}#drop{border:2px dashed #999;padding:1rem;margin:.5rem 0}
 #drop.over{background:#eef}.errors{color:#a00}
 </style></head><body>
-<h1>relx: protein interactions in text</h1>
+<h1>relx: gene relations and protein interactions in text</h1>
 <form id="form"><textarea id="text" placeholder="Paste an abstract or a paper's text"></textarea>
 <div id="drop">Drop a PDF, JATS, PubMed XML, BioC or PubTator file here, or
 <input type="file" id="file"></div>

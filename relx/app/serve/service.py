@@ -33,6 +33,8 @@ DEFAULT_MAX_DOC_SECONDS = 120.0
 DEFAULT_QUEUE = 8
 #: documents in one request
 MAX_DOCUMENTS = 1000
+#: per task results, the function of :mod:`relx.app.serve.page` drawing them (``format=html``)
+FRAGMENTS = {"relations": "fragment", "gene_relations": "gene_fragment"}
 
 
 class ServeError(RelxError):
@@ -175,7 +177,7 @@ class Service:
         self.model = model
         self.calibrations = Calibrations(model)
         self.queue = threading.BoundedSemaphore(self.limits.queue)
-        html = ("html",) if task.results == "relations" else ()   # the page's fragment
+        html = ("html",) if task.results in FRAGMENTS else ()   # the page's fragment
         self.formats = ("json", "jsonl", *html,
                         *(f for f in task.formats() if _one_file(task, f)))
 
@@ -294,7 +296,7 @@ class Service:
     # -- output ---------------------------------------------------------------------------
 
     def records(self, done: list[tuple[Any, list[Any], Any]]) -> list[Any]:
-        """The task's records (relations, events) of per-document results."""
+        """The task's records (gene relations, relations, events) of per-document results."""
         return self.runner.items(done).get(self.task.results, [])
 
     def render(self, answer: Answer, fmt: str) -> tuple[bytes, str]:
@@ -308,9 +310,10 @@ class Service:
                     "errors": answer.errors, "documents": answer.documents}
             return json.dumps(body).encode("utf-8"), "application/json"
         if fmt == "html":
-            from relx.app.serve.page import fragment
+            from relx.app.serve import page
 
-            text = fragment([r.model_dump(mode="json") for r in records], answer.errors)
+            draw = getattr(page, FRAGMENTS[self.task.results])
+            text = draw([r.model_dump(mode="json") for r in records], answer.errors)
             return text.encode("utf-8"), "text/html; charset=utf-8"
         if fmt == "jsonl":
             text = "".join(r.model_dump_json() + "\n" for r in records)
@@ -331,8 +334,9 @@ class Service:
             load_spec(spec.parts[kind])(given, part)
             target = Path(tmp) / ("out" + (spec.write_suffixes[:1] or spec.suffixes[:1]
                                            or ("",))[0])
-            if spec.join:
-                load_spec(spec.join)([part], target)
+            join = spec.joins.get(kind, spec.join)
+            if join:
+                load_spec(join)([part], target)
             else:
                 target = part
             body = target.read_bytes() if target.exists() else b""
