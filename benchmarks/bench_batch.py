@@ -11,7 +11,9 @@ Builds one ``PubmedArticleSet`` of ``--articles`` articles (default 10,000) from
   scheduler and nannies), with the load average before and after each run;
 - the ratios ``--jobs 2`` / 1 process and Dask 2 workers / 1 worker;
 - a ``--jobs 2`` run and a 2-worker Dask run in which one worker process is SIGKILLed once
-  half the chunks are done: each must end with exit 0, no error and a ``relations.jsonl``
+  half the chunks are done: each must end with exit 0, no error and a results file
+  (``relations.jsonl`` for ``--task ppi``, the default here, so docs/batch.md's figures
+  stay comparable; ``gene_relations.jsonl`` for ``--task gene-relations``)
   equal (sorted) to an uninterrupted run's.
 
 Printed figures, not a timed test; throughput means something only on a quiet machine (the
@@ -126,9 +128,10 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def extract_cmd(inp: Path, out: Path, chunk: int, *extra: str) -> list[str]:
+def extract_cmd(inp: Path, out: Path, chunk: int, *extra: str, task: str = "ppi"
+                ) -> list[str]:
     return [sys.executable, "-m", "relx.app.cli", "extract", str(inp), "--out", str(out),
-            "--quiet", "--chunk-size", str(chunk), *extra]
+            "--quiet", "--chunk-size", str(chunk), "--task", task, *extra]
 
 
 def timed_run(name: str, cmd: list[str], out: Path, workers: int, dask: bool = False,
@@ -212,7 +215,10 @@ def main() -> None:
                     help="runs to leave out: one, jobs2, dask1, dask2, kill, daskkill")
     ap.add_argument("--dask-config", choices=("quiet", "default"), default="quiet",
                     help="worker settings of the local Dask cluster (quiet: QUIET_WORKER)")
+    ap.add_argument("--task", choices=("ppi", "gene-relations"), default="ppi",
+                    help="relx extract's task (default ppi: docs/batch.md's figures)")
     args = ap.parse_args()
+    results_file = "relations.jsonl" if args.task == "ppi" else "gene_relations.jsonl"
     args.work.mkdir(parents=True, exist_ok=True)
     inp = args.work / "pubmed-bench.xml.gz"
     distinct = build_input(inp, args.articles)
@@ -225,7 +231,7 @@ def main() -> None:
     c, w = args.chunk_size, args.work
 
     def cmd(name: str, *extra: str) -> list[str]:
-        return extract_cmd(inp, w / name, c, *extra)
+        return extract_cmd(inp, w / name, c, *extra, task=args.task)
 
     if "one" not in args.skip:
         results["one"] = timed_run("1 process", cmd("one"), w / "one", 1)
@@ -265,12 +271,12 @@ def main() -> None:
         results["jobs2"] = timed_run("--jobs 2", cmd("jobs2", "--jobs", "2"), w / "jobs2", 2)
         ref_key = "jobs2"
     if ref_key is not None:
-        ref = sorted_lines(w / ref_key / "relations.jsonl")
+        ref = sorted_lines(w / ref_key / results_file)
         for k, r in results.items():
-            same = sorted_lines(w / k / "relations.jsonl") == ref
+            same = sorted_lines(w / k / results_file) == ref
             note = (f" (exit {r['exit']}, {r['errors']} errors, killed pid {r['killed_pid']})"
                     if "killed_pid" in r else "")
-            print(f"{k}: sorted relations.jsonl equal to the uninterrupted {ref_key!r} run's: "
+            print(f"{k}: sorted {results_file} equal to the uninterrupted {ref_key!r} run's: "
                   f"{same}{note}")
 
 
