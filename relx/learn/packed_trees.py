@@ -31,14 +31,21 @@ from relx.numba_cache import cached_jit, ensure_numba_cache
 
 PACKED_ATTRIBUTES = ("roots_", "node_is_leaf_", "split_feature_", "split_threshold_",
                      "leaf_value_")
+#: what a loaded model (format >= 4) keeps instead of the packed arrays but ``roots_``: the
+#: per-node arrays prediction walks (:func:`walk_from_compact`)
+WALK_ATTRIBUTES = ("walk_feature_", "walk_threshold_", "walk_right_", "walk_leaf_row_",
+                   "leaf_table_")
 
 ensure_numba_cache(__file__)   # before the @cached_jit() definitions
 
 
 class PackedTreesMixin:
-    """Prediction from the packed arrays named in ``PACKED_ATTRIBUTES``."""
+    """Prediction from the packed arrays named in ``PACKED_ATTRIBUTES`` (a fitted model),
+    or from the per-node arrays of :data:`WALK_ATTRIBUTES` (a loaded one)."""
 
     def _set_packed(self, packed: tuple[np.ndarray, ...]) -> None:
+        for name in WALK_ATTRIBUTES:
+            vars(self).pop(name, None)
         for name, value in zip(PACKED_ATTRIBUTES, packed, strict=True):
             setattr(self, name, value)
         _EXPANDED.pop(self, None)
@@ -47,23 +54,40 @@ class PackedTreesMixin:
         """The packed trees as :func:`compact_trees` stores them (a model file holds a third
         of the bytes); everything else as sklearn keeps it."""
         state = dict(super().__getstate__())  # a copy: Python's default is the live __dict__
+        if all(a in state for a in WALK_ATTRIBUTES):
+            state.update(zip(PACKED_ATTRIBUTES[1:], packed_from_walk(
+                *(state.pop(a) for a in WALK_ATTRIBUTES)), strict=True))
         if all(a in state for a in PACKED_ATTRIBUTES):
             state["compact_trees"] = compact_trees(*(state.pop(a) for a in PACKED_ATTRIBUTES))
         return state
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
-        if "compact_trees" in state:  # model format >= 4
-            state.update(zip(PACKED_ATTRIBUTES, expand_compact(state.pop("compact_trees")),
-                             strict=True))
+        if "compact_trees" in state:  # model format >= 4: straight to the walked arrays
+            state.update(walk_from_compact(state.pop("compact_trees")))
         super().__setstate__(state)
         _EXPANDED.pop(self, None)
 
+    def __getattr__(self, name: str) -> np.ndarray:
+        """A loaded model's ``PACKED_ATTRIBUTES`` (but ``roots_``), derived from the arrays
+        it keeps (:data:`WALK_ATTRIBUTES`) when asked for."""
+        if name in PACKED_ATTRIBUTES[1:]:
+            walk = vars(self)
+            if all(a in walk for a in WALK_ATTRIBUTES):
+                derived = packed_from_walk(*(walk[a] for a in WALK_ATTRIBUTES))
+                return derived[PACKED_ATTRIBUTES.index(name) - 1]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def _packed_proba(self, X: np.ndarray) -> np.ndarray:
         """(N, n_classes) mean leaf class probabilities of the packed trees."""
+        own = vars(self)
+        if all(a in own for a in WALK_ATTRIBUTES):
+            feature, threshold, right, leaf_row, table = (own[a] for a in WALK_ATTRIBUTES)
+            return _walk(np.asfortranarray(X, dtype=np.float32), self.roots_, feature,
+                         threshold, right, leaf_row, table)
         cached = _EXPANDED.get(self)
         if cached is None:
-            if "node_right_" in vars(self):  # format 2: per-node arrays, a value on every node
+            if "node_right_" in own:  # format 2: per-node arrays, a value on every node
                 nodes = (self.node_feature_, self.node_threshold_, self.node_right_,
                          np.arange(len(self.node_right_), dtype=np.int32))
             else:
@@ -232,21 +256,57 @@ def from_byte_planes(planes: np.ndarray, dtype: type) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(planes, np.uint8).T).view(dtype).reshape(-1)
 
 
-def expand_compact(c: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-    """:func:`compact_trees`'s arrays -> ``PACKED_ATTRIBUTES`` (int32 features, float64
-    thresholds, bool leaf flags, float64 leaf rows)."""
+def _compact_splits(c: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """:func:`compact_trees`'s arrays -> roots (int32), leaf flags (bool), split features
+    (int32) and thresholds (float32, in split order)."""
     if "split_feature_planes" in c:
         planes = c["split_feature_planes"]
         narrow = from_byte_planes(planes, smallest_uint(256 ** len(planes)))
     else:
         narrow = np.asarray(c["split_feature"])
-    threshold = np.empty(len(narrow), dtype=np.float64)
+    threshold = np.empty(len(narrow), dtype=np.float32)
     threshold[np.argsort(narrow, kind="stable")] = from_byte_planes(
         c["split_threshold_planes"], np.float32)
-    feature = narrow.astype(np.int32)
     is_leaf = np.unpackbits(c["node_is_leaf"], count=int(c["n_nodes"][0])).astype(bool)
+    return np.asarray(c["roots"], np.int32), is_leaf, narrow.astype(np.int32), threshold
+
+
+def expand_compact(c: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """:func:`compact_trees`'s arrays -> ``PACKED_ATTRIBUTES`` (int32 features, float64
+    thresholds, bool leaf flags, float64 leaf rows)."""
+    roots, is_leaf, feature, threshold = _compact_splits(c)
     value = np.asarray(c["leaf_table"], dtype=np.float64)[np.asarray(c["leaf_index"], np.intp)]
-    return np.asarray(c["roots"], np.int32), is_leaf, feature, threshold, value
+    return roots, is_leaf, feature, threshold.astype(np.float64), value
+
+
+def walk_from_compact(c: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """:func:`compact_trees`'s arrays -> ``roots_`` and the :data:`WALK_ATTRIBUTES`: per node
+    its feature (int32, -1 at leaves), threshold (float32: every stored threshold is one,
+    so a float32 input splits as against the float64), right child (int32, -1 at leaves)
+    and row of ``leaf_table_`` (int32, -1 at inner nodes); ``leaf_table_`` the distinct
+    leaf rows (float64). 16 bytes a node where the packed arrays and their expansion took
+    ~36 (leaf rows repeat: a few thousand distinct among a million leaves); the same leaf
+    values, so the same sums."""
+    roots, is_leaf, feature, threshold = _compact_splits(c)
+    node_feature, node_threshold, right, leaf_row = expand_trees(
+        roots, is_leaf, feature, threshold.astype(np.float64))
+    del is_leaf, feature, threshold
+    leaf = leaf_row >= 0
+    leaf_row[leaf] = np.asarray(c["leaf_index"], np.int32)[leaf_row[leaf]]
+    return {"roots_": roots, "walk_feature_": node_feature,
+            "walk_threshold_": node_threshold.astype(np.float32), "walk_right_": right,
+            "walk_leaf_row_": leaf_row,
+            "leaf_table_": np.ascontiguousarray(c["leaf_table"], dtype=np.float64)}
+
+
+def packed_from_walk(feature: np.ndarray, threshold: np.ndarray, right: np.ndarray,
+                     leaf_row: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The :data:`WALK_ATTRIBUTES` -> ``PACKED_ATTRIBUTES`` but ``roots_`` (leaf flags,
+    int32 split features, float64 thresholds, float64 leaf rows): what
+    :func:`expand_compact` gives for the same model."""
+    inner = right != -1
+    return (~inner, feature[inner].astype(np.int32), threshold[inner].astype(np.float64),
+            table[leaf_row[~inner]])
 
 
 def _snap_thresholds(feature: np.ndarray, threshold: np.ndarray, grids: list[np.ndarray]) -> None:
