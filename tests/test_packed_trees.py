@@ -193,7 +193,7 @@ def test_loaded_model_keeps_only_the_walked_arrays_and_saves_the_same_state():
     back.__setstate__(state)
     assert set(WALK_ATTRIBUTES) <= set(vars(back))
     assert not set(PACKED_ATTRIBUTES[1:]) & set(vars(back))
-    assert back.walk_threshold_.dtype == np.float32
+    assert back.walk_threshold_.dtype == np.float32 and back.walk_feature_.dtype == np.uint16
     assert len(back.leaf_table_) < len(m.leaf_value_) // 10
     for a, want in zip(PACKED_ATTRIBUTES, expand_compact(state["compact_trees"]), strict=True):
         got = getattr(back, a)
@@ -227,15 +227,15 @@ def test_byte_planes_round_trip_and_narrow_types():
     assert smallest_uint(70000) is np.uint32
 
 
-def _walk_rows(X: np.ndarray, roots, feature, threshold, right, leaf_row, value) -> np.ndarray:
+def _walk_rows(X: np.ndarray, roots, feature, threshold, child, value) -> np.ndarray:
     """Each row down each tree on its own, in Python: what ``_walk`` groups rows for."""
     out = np.zeros((len(X), value.shape[1]))
     for r in roots:
         for i in range(len(X)):
             node = r
-            while right[node] != -1:
-                node = node + 1 if X[i, feature[node]] <= threshold[node] else right[node]
-            out[i] += value[leaf_row[node]]
+            while child[node] >= 0:
+                node = node + 1 if X[i, feature[node]] <= threshold[node] else child[node]
+            out[i] += value[-1 - child[node]]
     return out / len(roots)
 
 
