@@ -16,7 +16,8 @@ every candidate pair scored and typed, then the document-level gene relation mod
 extraction's and the parse's CPU seconds, summed over the processes: steadier than wall
 time on a shared machine; ``cpu_share_of_parse_only`` is their ratio, parse-only over
 extract, the CPU counterpart of the wall-time share), ``peak_rss_mb`` (sum of the
-processes' peak resident sizes).
+processes' peak resident sizes; ``worker_peak_rss_mb``: the largest worker's,
+``parent_peak_rss_mb``: this process's).
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ def main() -> None:
         parts = list(pool.map(partial(_work, task=a.task), halves(docs, a.procs)))
     parse_s = max(p["parse_s"] for p in parts)
     extract_s = max(p["extract_s"] for p in parts)
-    rss = sum(p["rss_mb"] for p in parts) + resource.getrusage(
-        resource.RUSAGE_SELF).ru_maxrss / 1024
+    parent_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = sum(p["rss_mb"] for p in parts) + parent_rss
     n = len(docs)
     found, scored = ("events", "triggers") if a.task == "events" else (
         "relations", "candidate pairs")
@@ -93,7 +94,8 @@ def main() -> None:
     print(f"parse only: {parse_s:.1f} s = {n / parse_s:.1f} abstracts/s")
     print(f"end to end: {extract_s:.1f} s = {n / extract_s:.1f} abstracts/s "
           f"({parse_s / extract_s:.0%} of parse-only throughput)")
-    print(f"peak RSS: {rss:.0f} MB over {a.procs} workers + parent")
+    print(f"peak RSS: {rss:.0f} MB over {a.procs} workers + parent (largest worker "
+          f"{max(p['rss_mb'] for p in parts):.0f} MB, parent {parent_rss:.0f} MB)")
     cpu_s = sum(p["extract_cpu_s"] for p in parts)
     parse_cpu_s = sum(p["parse_cpu_s"] for p in parts)
     print(f"CPU: parse only {parse_cpu_s:.1f} s, end to end {cpu_s:.1f} s "
@@ -103,7 +105,9 @@ def main() -> None:
                       "parse_only_cpu_s": round(parse_cpu_s, 1),
                       "cpu_share_of_parse_only": round(parse_cpu_s / cpu_s, 3),
                       "parse_only_abstracts_per_s": round(n / parse_s, 1),
-                      "peak_rss_mb": round(rss), "abstracts": n, "processes": a.procs,
+                      "peak_rss_mb": round(rss),
+                      "worker_peak_rss_mb": round(max(p["rss_mb"] for p in parts)),
+                      "parent_peak_rss_mb": round(parent_rss), "abstracts": n, "processes": a.procs,
                       "task": a.task}))
 
 

@@ -241,6 +241,8 @@ def is_none(value: object) -> bool:
 #: held while a batch is extracted: one batch at a time per process (see the module
 #: docstring); re-entrant, so a stage may call another extractor (the event typer)
 EXTRACTING = threading.RLock()
+#: the extractors whose batch is being extracted now, outermost first (under EXTRACTING)
+_BATCHES_OPEN: list[Any] = []
 
 
 class StreamingExtractor:
@@ -303,8 +305,16 @@ class StreamingExtractor:
     def _locked(self, docs: list[Document]) -> list[tuple[Document, list[Any], Any]]:
         if not docs:
             return []
+        from relx.structures import forget_sentences
+
         with EXTRACTING:
-            return list(self._annotate(docs))
+            if not _BATCHES_OPEN:   # a new batch, not one inside another's (typing pairs)
+                forget_sentences()   # the last batch's sentence graphs: not read again
+            _BATCHES_OPEN.append(self)
+            try:
+                return list(self._annotate(docs))
+            finally:
+                _BATCHES_OPEN.pop()
 
     @property
     def skipped(self) -> dict[str, int]:

@@ -96,13 +96,27 @@ def _cached(sentence: Sentence) -> _Cached:
     return entry
 
 
+#: what :func:`forget_sentences` empties too: other modules' caches of the last batch
+_ALSO_FORGET: list[Callable[[], None]] = []
+
+
+def also_forget(clear: Callable[[], None]) -> None:
+    """Have :func:`forget_sentences` call ``clear`` too (a cache of the last batch's
+    sentences or pairs kept by another module)."""
+    _ALSO_FORGET.append(clear)
+
+
 def forget_sentences() -> None:
-    """Empty the sentence-graph cache. For a long-running process between requests (``relx
-    serve``): a finished request's sentences are never read again, yet the cache would keep
-    the last :data:`CACHE_SENTENCES` of them with their tokens and graphs (~70 MB). Call it
-    while no other thread extracts (under :data:`relx.api.EXTRACTING`)."""
+    """Empty the sentence-graph cache (and the caches named to :func:`also_forget`). For a
+    long-running process between requests (``relx serve``) and before each batch
+    (:meth:`relx.api.StreamingExtractor.annotate`): a finished batch's sentences are never
+    read again, yet the cache would keep the last :data:`CACHE_SENTENCES` of them with
+    their tokens and graphs (~70 MB). Call it while no other thread extracts (under
+    :data:`relx.api.EXTRACTING`)."""
     _graph_cache.clear()
     _graph_by_tokens.clear()
+    for clear in _ALSO_FORGET:
+        clear()
 
 
 def sentence_graph(sentence: Sentence) -> nx.MultiDiGraph:

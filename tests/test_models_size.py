@@ -51,6 +51,20 @@ def test_compact_coef_round_trip_is_bitwise_with_signed_zeros_and_nan() -> None:
     assert int(c["n_distinct"][0]) < np.count_nonzero(np.any(w != 0, axis=0))  # columns once
 
 
+def test_column_major_weights_score_sparse_rows_bitwise_the_same() -> None:
+    """``restore_coefs(column_major=...)``: the same weights in column-major order, which
+    scipy's sparse rows times ``coef_.T`` read without copying; the same scores."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(1)
+    w = _hashed_like(rng)
+    f = expand_coef(compact_coef(w), "F")
+    assert f.flags["F_CONTIGUOUS"] and f.T.flags["C_CONTIGUOUS"]
+    assert np.array_equal(_bits(f), _bits(w))
+    X = sp.random(200, w.shape[1], density=0.002, format="csr", random_state=2)
+    assert np.array_equal(_bits(X @ f.T), _bits(X @ w.T))
+
+
 def test_compact_coef_of_an_all_zero_matrix() -> None:
     w = np.zeros((2, 64))
     assert np.array_equal(_bits(expand_coef(compact_coef(w))), _bits(w))

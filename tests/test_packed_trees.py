@@ -181,6 +181,32 @@ def test_saved_state_is_compact_and_predicts_bitwise_the_same():
         assert np.array_equal(p.view(np.uint64), q.view(np.uint64))
 
 
+def test_loaded_model_keeps_only_the_walked_arrays_and_saves_the_same_state():
+    """A loaded model keeps the per-node arrays it walks (float32 thresholds, distinct leaf
+    rows), answers for the packed attributes from them, and saves the state it came from."""
+    from relx.learn.packed_trees import WALK_ATTRIBUTES, expand_compact
+
+    X, y = _continuous_data()
+    m = PackedExtraTrees(n_estimators=20, random_state=0).fit(X, y)
+    state = m.__getstate__()
+    back = PackedExtraTrees.__new__(PackedExtraTrees)
+    back.__setstate__(state)
+    assert set(WALK_ATTRIBUTES) <= set(vars(back))
+    assert not set(PACKED_ATTRIBUTES[1:]) & set(vars(back))
+    assert back.walk_threshold_.dtype == np.float32 and back.walk_feature_.dtype == np.uint16
+    assert len(back.leaf_table_) < len(m.leaf_value_) // 10
+    for a, want in zip(PACKED_ATTRIBUTES, expand_compact(state["compact_trees"]), strict=True):
+        got = getattr(back, a)
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    again = back.__getstate__()["compact_trees"]
+    assert again.keys() == state["compact_trees"].keys()
+    for k, v in state["compact_trees"].items():
+        assert again[k].dtype == v.dtype and again[k].tobytes() == v.tobytes()
+    refit = back.fit(X, y)   # fitting again: the packed arrays, no stale walked ones
+    assert not set(WALK_ATTRIBUTES) & set(vars(refit))
+    np.testing.assert_array_equal(refit.predict_proba(X), m.predict_proba(X))
+
+
 def test_model_format_3_forest_state_still_loads():
     """Format 3 saved the packed attributes themselves (float64 thresholds, int32 features)."""
     X, y = _continuous_data()
@@ -201,15 +227,15 @@ def test_byte_planes_round_trip_and_narrow_types():
     assert smallest_uint(70000) is np.uint32
 
 
-def _walk_rows(X: np.ndarray, roots, feature, threshold, right, leaf_row, value) -> np.ndarray:
+def _walk_rows(X: np.ndarray, roots, feature, threshold, child, value) -> np.ndarray:
     """Each row down each tree on its own, in Python: what ``_walk`` groups rows for."""
     out = np.zeros((len(X), value.shape[1]))
     for r in roots:
         for i in range(len(X)):
             node = r
-            while right[node] != -1:
-                node = node + 1 if X[i, feature[node]] <= threshold[node] else right[node]
-            out[i] += value[leaf_row[node]]
+            while child[node] >= 0:
+                node = node + 1 if X[i, feature[node]] <= threshold[node] else child[node]
+            out[i] += value[-1 - child[node]]
     return out / len(roots)
 
 
@@ -219,13 +245,12 @@ def test_grouped_walk_equals_row_by_row_on_the_shipped_event_forest():
     by one: bitwise the same probabilities, on the shipped event model's forest and the
     KLSH codes of its reference paths (and a few rows: the one-by-one branch)."""
     from relx.ge.extract import resolve_event_model
-    from relx.learn.packed_trees import _EXPANDED, _walk
+    from relx.learn.packed_trees import WALK_ATTRIBUTES, _walk
 
     edges = resolve_event_model(None).edges
     forest = edges.forest
     X = np.asfortranarray(edges.klsh.transform(edges.klsh.reference_), dtype=np.float32)
-    forest.predict_proba(X[:1])   # expands the node arrays
-    args = (forest.roots_, *_EXPANDED[forest], forest.leaf_value_)
+    args = (forest.roots_, *(getattr(forest, a) for a in WALK_ATTRIBUTES))   # as loaded
     for rows in (X, X[:5]):
         rows = np.asfortranarray(rows)
         assert _walk(rows, *args).tobytes() == _walk_rows(rows, *args).tobytes()

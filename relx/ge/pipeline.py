@@ -292,7 +292,8 @@ class GEExtractor:
         meta, parts = load_skops(directory, TRUSTED_TYPES, kind)
         meta_path = Path(directory) / "meta.json"
         with reading_model_file(Path(directory) / kind.skops_file, kind.name, kind.error):
-            restore_coefs(parts, parts.pop("compact_coef", {}))
+            restore_coefs(parts, parts.pop("compact_coef", {}),   # they score hashed rows
+                          column_major=("trigger_model", "edge_linear"))
             vocabularies = (json.loads(parts.pop("vocabularies_json").tobytes().decode("utf-8"))
                             if "vocabularies_json" in parts else meta)   # format <= 2: meta.json
             try:

@@ -29,7 +29,11 @@ class FamPlex:
         self._by_members: dict[frozenset[str], str] = {}
 
     def _load(self) -> dict[str, list[tuple[str, str]]]:
-        with self._lock:
+        if self._up is not None:   # every lookup comes here: no lock, no paused_gc
+            return self._up
+        from relx.heap import paused_gc  # tens of thousands of long-lived objects
+
+        with self._lock, paused_gc():
             if self._up is None:
                 if self.path is not None:
                     data = self.path.read_bytes()

@@ -33,13 +33,15 @@ import os
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from relx.errors import ConfigError
+from relx.genes.lexicon_table import LexiconRows, RowsBuilder
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
     from relx.doc import Document, Entity
@@ -260,6 +262,7 @@ def taxon_id(taxon: str | int | None) -> str | None:
 
 
 _Row = tuple[str, str, str]  # (id, source, form)
+_NO_ROWS: Mapping[str, list[_Row]] = MappingProxyType({})
 
 
 class Grounder:
@@ -280,12 +283,13 @@ class Grounder:
         unknown = self.exclude_sources - set(SOURCES)
         if unknown:
             raise ConfigError(f"unknown lexicon sources {sorted(unknown)} (known: {SOURCES})")
-        self._index: dict[str, list[_Row]] | None = None
+        self._index: LexiconRows | None = None
+        self._ids: dict[str, int] = {}     # id -> number, shared by the tables
         self._symbols: dict[str, str] = {}
         self._lock = threading.Lock()
         self._cache: dict[str, list[GroundingCandidate]] = {}
         self._deferred = ""
-        self._species: dict[str, dict[str, list[_Row]]] | None = None
+        self._species: dict[str, LexiconRows] | None = None
         self._species_cache: dict[tuple[str, str], list[GroundingCandidate]] = {}
         self._orthologs = orthologs
         self._receptors: dict[str, frozenset[str]] = {}   # taxon -> ids named receptor
@@ -298,12 +302,12 @@ class Grounder:
             data = resources.files("relx").joinpath("data/lexicon.tsv.gz").read_bytes()
         return gzip.decompress(data).decode("utf-8")
 
-    def _load(self) -> dict[str, list[_Row]]:
-        from relx.heap import paused_gc  # ~600,000 rows and lists, all long-lived
+    def _load(self) -> LexiconRows:
+        from relx.heap import paused_gc  # ~200,000 rows of long-lived strings
 
         with self._lock, paused_gc():
             if self._index is None:
-                index: dict[str, list[_Row]] = {}
+                rows = RowsBuilder(SOURCES, self._ids)
                 symbols: dict[str, str] = {}
                 text = self._read_text()
                 pos = 0
@@ -324,22 +328,18 @@ class Grounder:
                         key, cid, symbol, source, form, _ = line.split("\t")
                     else:  # relx-lexicon/1 (HGNC and FamPlex only): no taxon column
                         key, cid, symbol, source, form = line.split("\t")
+                    if skip and source in skip:
+                        cid = rows.intern_id(cid)
+                    else:
+                        cid = rows.add(key or form.lower(), cid, source, form)
                     if symbol and cid not in symbols:
                         symbols[cid] = symbol
-                    if skip and source in skip:
-                        continue
-                    key = key or form.lower()
-                    row = (cid, source, form or key)
-                    rows = index.get(key)
-                    if rows is None:
-                        index[key] = [row]
-                    else:
-                        rows.append(row)
+                del text
                 self._symbols = symbols
-                self._index = index
+                self._index = rows.build()
             return self._index
 
-    def _load_species(self) -> dict[str, dict[str, list[_Row]]]:
+    def _load_species(self) -> dict[str, LexiconRows]:
         if self._species is not None:   # every lookup comes here: no lock, no paused_gc
             return self._species
         from relx.heap import paused_gc
@@ -347,32 +347,34 @@ class Grounder:
         _ = self.index
         with self._lock, paused_gc():
             if self._species is None:
-                species: dict[str, dict[str, list[_Row]]] = {}
+                builders: dict[str, RowsBuilder] = {}
                 symbols = self._symbols
                 for line in self._deferred.splitlines():
                     key, cid, symbol, source, form, taxon = line.split("\t")
                     if not taxon or taxon == "9606":
                         raise ConfigError(f"lexicon rows out of order at {line!r}")
+                    rows = builders.get(taxon)
+                    if rows is None:
+                        rows = builders[taxon] = RowsBuilder(SOURCES, self._ids)
+                    if source in self.exclude_sources:
+                        cid = rows.intern_id(cid)
+                    else:
+                        cid = rows.add(key or form.lower(), cid, source, form)
                     if symbol and cid not in symbols:
                         symbols[cid] = symbol
-                    if source in self.exclude_sources:
-                        continue
-                    key = key or form.lower()
-                    species.setdefault(f"NCBITaxon:{taxon}", {}).setdefault(key, []).append(
-                        (cid, source, form or key))
                 self._deferred = ""
-                self._species = species
+                self._species = {f"NCBITaxon:{t}": b.build() for t, b in builders.items()}
             return self._species
 
     @property
-    def index(self) -> dict[str, list[_Row]]:
+    def index(self) -> LexiconRows:
         """normalised key -> [(id, source, form)] of the human and shared rows (loads the
-        lexicon on first use)."""
+        lexicon on first use; a read-only mapping, :class:`LexiconRows`)."""
         return self._index if self._index is not None else self._load()
 
-    def species_index(self, taxon: str | int) -> dict[str, list[_Row]]:
+    def species_index(self, taxon: str | int) -> Mapping[str, list[_Row]]:
         """normalised key -> [(id, source, form)] of one species' genes (empty if none)."""
-        return self._load_species().get(taxon_id(taxon) or "", {})
+        return self._load_species().get(taxon_id(taxon) or "", _NO_ROWS)
 
     @property
     def orthologs(self) -> Orthologs:
@@ -524,8 +526,8 @@ class Grounder:
         if ids is None:
             rows = self.index if taxon == HUMAN else self.species_index(taxon)
             ids = self._receptors[taxon] = frozenset(
-                cid for key, found in rows.items() if "receptor" in key
-                for cid, source, _ in found if source == "name")
+                cid for key in rows if "receptor" in key
+                for cid, source, _ in rows[key] if source == "name")
         return ids
 
     def _orthologs_in(self, hgnc_id: str, taxon: str) -> list[str]:

@@ -53,8 +53,8 @@ def approved_symbols(grounder: Grounder) -> frozenset[str]:
         found = _SYMBOLS.get(key)
         if found is None:
             found = frozenset(
-                form or k for k, rows in grounder.index.items()
-                for cid, source, form in rows if source == "symbol" and cid.startswith("HGNC:"))
+                form for _, (cid, _, form) in grounder.index.rows_of_sources(("symbol",))
+                if cid.startswith("HGNC:"))
             _SYMBOLS[key] = found
     return found
 
@@ -66,14 +66,20 @@ def single_gene_names(grounder: Grounder) -> frozenset[str]:
     with _LOCK:
         found = _NAMES.get(key)
         if found is None:
+            index = grounder.index
             found = frozenset(
-                k for k, rows in grounder.index.items()
-                if k.isalpha() and k.islower() and len(k) >= 5
-                and len({cid for cid, _, _ in rows}) == 1
-                and all(cid.startswith("HGNC:") and source in _NAME_SOURCES
-                        and (form or k) == k for cid, source, form in rows))
+                k for k in index if k.isalpha() and k.islower() and len(k) >= 5
+                and _single_gene_name(k, index[k]))
             _NAMES[key] = found
     return found
+
+
+def _single_gene_name(key: str, rows: list[tuple[str, str, str]]) -> bool:
+    """``rows`` (of lexicon key ``key``) name one HGNC gene, written as the key, through
+    :data:`_NAME_SOURCES` only."""
+    return len({cid for cid, _, _ in rows}) == 1 and all(
+        cid.startswith("HGNC:") and source in _NAME_SOURCES and form == key
+        for cid, source, form in rows)
 
 
 def _symbol_like(word: str) -> bool:

@@ -31,7 +31,11 @@ class NcbiGene:
         self._ids: dict[str, tuple[str, ...]] | None = None
 
     def _load(self) -> dict[str, tuple[str, ...]]:
-        with self._lock:
+        if self._ids is not None:   # every lookup comes here: no lock, no paused_gc
+            return self._ids
+        from relx.heap import paused_gc  # tens of thousands of long-lived objects
+
+        with self._lock, paused_gc():
             if self._ids is None:
                 if self.path is not None:
                     data = self.path.read_bytes()

@@ -28,24 +28,32 @@ def _codes(text: bytes) -> np.ndarray:
 
 
 class NgramIndex:
-    """3-gram postings of ``keys`` (ASCII after compaction; other keys are skipped)."""
+    """3-gram postings of ``keys`` (ASCII after compaction; other keys are skipped): the
+    key numbers of each distinct 3-gram, in one int32 array sorted by 3-gram then key,
+    ``_starts[i]:_starts[i + 1]`` those of 3-gram ``_codes[i]`` (4 bytes a posting)."""
 
     def __init__(self, keys: Iterable[str]) -> None:
         kept = [k for k in keys if len(k) >= MIN_KEY and k.isascii()]
         self.keys: list[str] = kept
         if not kept:
-            self._codes = np.zeros(0, dtype=np.int64)
+            self._codes = np.zeros(0, dtype=np.int32)
+            self._starts = np.zeros(1, dtype=np.int64)
             self._owner = np.zeros(0, dtype=np.int32)
             self._sizes = np.zeros(0, dtype=np.int32)
             return
-        joined = np.frombuffer("\x00".join(kept).encode("ascii"), dtype=np.uint8)
-        a = joined.astype(np.int64)
-        codes = (a[:-2] << 16) | (a[1:-1] << 8) | a[2:]
-        owner = np.cumsum(joined == 0, dtype=np.int32)[:-2]
-        ok = (joined[:-2] != 0) & (joined[1:-1] != 0) & (joined[2:] != 0)
-        pairs = np.unique((codes[ok] << 20) | owner[ok].astype(np.int64))  # distinct per key
-        self._codes = pairs >> 20
+        # (3-gram << 20 | key) of each key's distinct 3-grams, a block of keys at a time
+        # (the int64 temporaries of all keys at once took ~100 MB at the peak)
+        blocks = [_postings(kept[i:i + _BLOCK], i) for i in range(0, len(kept), _BLOCK)]
+        pairs = np.concatenate(blocks)
+        del blocks
+        pairs.sort()      # distinct values: keys do not repeat across blocks
+        codes = pairs >> 20
         self._owner = (pairs & ((1 << 20) - 1)).astype(np.int32)
+        del pairs
+        first = np.flatnonzero(np.diff(codes)) + 1
+        self._starts = np.concatenate([[0], first, [len(codes)]]).astype(np.int64)
+        self._codes = codes[self._starts[:-1]].astype(np.int32)
+        del codes
         self._sizes = np.bincount(self._owner, minlength=len(kept)).astype(np.int32)
 
     def __len__(self) -> int:
@@ -58,13 +66,28 @@ class NgramIndex:
         if not key.isascii() or len(key) < 3 or not self.keys:
             return []
         q = _codes(key.encode("ascii"))
-        lo = np.searchsorted(self._codes, q, side="left")
-        hi = np.searchsorted(self._codes, q, side="right")
-        if not (hi > lo).any():
+        at = np.minimum(np.searchsorted(self._codes, q), len(self._codes) - 1)
+        at = at[self._codes[at] == q]
+        if not at.size:
             return []
-        hits = np.concatenate([self._owner[a:b] for a, b in zip(lo, hi, strict=True) if b > a])
+        hits = np.concatenate([self._owner[self._starts[i]:self._starts[i + 1]] for i in at])
         owners, shared = np.unique(hits, return_counts=True)
         dice = 2.0 * shared / (q.size + self._sizes[owners])
         order = np.argsort(-dice, kind="stable")[:k]
         return [(self.keys[owners[i]], round(float(dice[i]), 4)) for i in order
                 if dice[i] >= min_dice]
+
+
+#: keys whose postings are made together
+_BLOCK = 16_384
+
+
+def _postings(keys: list[str], first: int) -> np.ndarray:
+    """The distinct ``3-gram << 20 | key number`` of each of ``keys`` (numbered from
+    ``first``), sorted, int64."""
+    joined = np.frombuffer("\x00".join(keys).encode("ascii"), dtype=np.uint8)
+    a = joined.astype(np.int64)
+    codes = (a[:-2] << 16) | (a[1:-1] << 8) | a[2:]
+    owner = np.cumsum(joined == 0, dtype=np.int32)[:-2] + first
+    ok = (joined[:-2] != 0) & (joined[1:-1] != 0) & (joined[2:] != 0)
+    return np.unique((codes[ok] << 20) | owner[ok].astype(np.int64))

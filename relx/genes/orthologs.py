@@ -44,7 +44,11 @@ class Orthologs:
         self._to_human: dict[str, tuple[str, ...]] = {}
 
     def _load(self) -> dict[str, dict[str, tuple[str, ...]]]:
-        with self._lock:
+        if self._from_human is not None:   # every lookup comes here: no lock, no paused_gc
+            return self._from_human
+        from relx.heap import paused_gc  # tens of thousands of long-lived objects
+
+        with self._lock, paused_gc():
             if self._from_human is None:
                 if self.path is not None:
                     data = self.path.read_bytes()

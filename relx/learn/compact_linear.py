@@ -74,8 +74,9 @@ def _unplane(planes: np.ndarray) -> np.ndarray:
     return from_byte_planes(planes, smallest_uint(256 ** len(planes))).astype(np.int64)
 
 
-def expand_coef(c: dict[str, np.ndarray]) -> np.ndarray:
-    """:func:`compact_coef`'s arrays -> the (k, n) C-contiguous float64 weights."""
+def expand_coef(c: dict[str, np.ndarray], order: str = "C") -> np.ndarray:
+    """:func:`compact_coef`'s arrays -> the (k, n) float64 weights, C-contiguous (``order``
+    ``"F"``: column-major, the same values)."""
     k, n = (int(x) for x in c["shape"])
     columns = np.cumsum(_unplane(c["column_gaps_planes"]))
     column_row = _unplane(c["column_row_planes"])
@@ -85,7 +86,7 @@ def expand_coef(c: dict[str, np.ndarray]) -> np.ndarray:
               else np.asarray(c["values"], np.float64))
     rows = np.zeros((k, d), np.uint64)
     rows[nonzero] = values.view(np.uint64)
-    w = np.zeros((k, n), np.uint64)
+    w = np.zeros((k, n), np.uint64, order=order)
     w[:, columns] = rows[:, column_row]
     return w.view(np.float64)
 
@@ -104,7 +105,11 @@ def strip_coefs(parts: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[s
     return out, coefs
 
 
-def restore_coefs(parts: dict[str, Any], coefs: dict[str, dict[str, np.ndarray]]) -> None:
-    """Put the weights :func:`strip_coefs` took out back on the loaded models (in place)."""
+def restore_coefs(parts: dict[str, Any], coefs: dict[str, dict[str, np.ndarray]],
+                  column_major: tuple[str, ...] = ()) -> None:
+    """Put the weights :func:`strip_coefs` took out back on the loaded models (in place);
+    those of ``column_major`` column-major: a model that only scores sparse rows, which
+    scipy multiplies by ``coef_.T`` after copying it to C order unless it already is (a
+    copy of all the weights per call: 50 MB for the GE trigger model)."""
     for name, c in coefs.items():
-        parts[name].coef_ = expand_coef(c)
+        parts[name].coef_ = expand_coef(c, "F" if name in column_major else "C")

@@ -173,7 +173,8 @@ class RandomSubspaceForest(PackedTreesMixin, ClassifierMixin, BaseEstimator):
         if not hasattr(self, "roots_") and hasattr(self, "ensemble_"):
             self._pack(self.ensemble_, None)  # a model saved before the trees were packed
         check_is_fitted(self, "roots_")
-        X = validate_data(self, X, reset=False, dtype=np.float32, order="C")
+        # column-major, as _packed_proba walks it: no second copy of X
+        X = validate_data(self, X, reset=False, dtype=np.float32, order="F")
         return self._packed_proba(X)
 
     def predict(self, X) -> np.ndarray:

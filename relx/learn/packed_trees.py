@@ -7,8 +7,10 @@ sample counts, class values); fully grown trees on ~36,000 candidate pairs have 
 nodes each. A packed ensemble keeps the nodes of all trees in sklearn's depth-first order
 (the left child of node ``i`` is ``i + 1``) and stores only what cannot be derived: which
 nodes are leaves, each split's feature and threshold, and each leaf's class probabilities.
-The right children and the node -> leaf row map are rebuilt once per process on the first
-prediction (:func:`expand_trees`; not saved). Each threshold is moved to the midpoint
+The right children and the node -> leaf row map are rebuilt (:func:`expand_trees`; not
+saved) when a model is loaded, into the per-node arrays prediction walks
+(:func:`walk_from_compact`; the packed arrays are then derived only when asked for), or on
+a freshly fitted model's first prediction. Each threshold is moved to the midpoint
 between the two training values of its feature around it (ET draws it uniformly there), so
 it sends every training value the same way as before and the thresholds of binary features
 repeat, which the model file's compression exploits. For inputs whose columns take only
@@ -31,14 +33,20 @@ from relx.numba_cache import cached_jit, ensure_numba_cache
 
 PACKED_ATTRIBUTES = ("roots_", "node_is_leaf_", "split_feature_", "split_threshold_",
                      "leaf_value_")
+#: what a loaded model (format >= 4) keeps instead of the packed arrays but ``roots_``: the
+#: per-node arrays prediction walks (:func:`walk_from_compact`)
+WALK_ATTRIBUTES = ("walk_feature_", "walk_threshold_", "walk_child_", "leaf_table_")
 
 ensure_numba_cache(__file__)   # before the @cached_jit() definitions
 
 
 class PackedTreesMixin:
-    """Prediction from the packed arrays named in ``PACKED_ATTRIBUTES``."""
+    """Prediction from the packed arrays named in ``PACKED_ATTRIBUTES`` (a fitted model),
+    or from the per-node arrays of :data:`WALK_ATTRIBUTES` (a loaded one)."""
 
     def _set_packed(self, packed: tuple[np.ndarray, ...]) -> None:
+        for name in WALK_ATTRIBUTES:
+            vars(self).pop(name, None)
         for name, value in zip(PACKED_ATTRIBUTES, packed, strict=True):
             setattr(self, name, value)
         _EXPANDED.pop(self, None)
@@ -47,33 +55,51 @@ class PackedTreesMixin:
         """The packed trees as :func:`compact_trees` stores them (a model file holds a third
         of the bytes); everything else as sklearn keeps it."""
         state = dict(super().__getstate__())  # a copy: Python's default is the live __dict__
+        if all(a in state for a in WALK_ATTRIBUTES):
+            state.update(zip(PACKED_ATTRIBUTES[1:], packed_from_walk(
+                *(state.pop(a) for a in WALK_ATTRIBUTES)), strict=True))
         if all(a in state for a in PACKED_ATTRIBUTES):
             state["compact_trees"] = compact_trees(*(state.pop(a) for a in PACKED_ATTRIBUTES))
         return state
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
-        if "compact_trees" in state:  # model format >= 4
-            state.update(zip(PACKED_ATTRIBUTES, expand_compact(state.pop("compact_trees")),
-                             strict=True))
+        if "compact_trees" in state:  # model format >= 4: straight to the walked arrays
+            state.update(walk_from_compact(state.pop("compact_trees")))
         super().__setstate__(state)
         _EXPANDED.pop(self, None)
 
+    def __getattr__(self, name: str) -> np.ndarray:
+        """A loaded model's ``PACKED_ATTRIBUTES`` (but ``roots_``), derived from the arrays
+        it keeps (:data:`WALK_ATTRIBUTES`) when asked for."""
+        if name in PACKED_ATTRIBUTES[1:]:
+            walk = vars(self)
+            if all(a in walk for a in WALK_ATTRIBUTES):
+                derived = packed_from_walk(*(walk[a] for a in WALK_ATTRIBUTES))
+                return derived[PACKED_ATTRIBUTES.index(name) - 1]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def _packed_proba(self, X: np.ndarray) -> np.ndarray:
         """(N, n_classes) mean leaf class probabilities of the packed trees."""
-        cached = _EXPANDED.get(self)
-        if cached is None:
-            if "node_right_" in vars(self):  # format 2: per-node arrays, a value on every node
-                nodes = (self.node_feature_, self.node_threshold_, self.node_right_,
-                         np.arange(len(self.node_right_), dtype=np.int32))
-            else:
-                nodes = expand_trees(self.roots_, self.node_is_leaf_, self.split_feature_,
-                                     self.split_threshold_)
-            cached = _EXPANDED[self] = nodes
+        own = vars(self)
+        if all(a in own for a in WALK_ATTRIBUTES):
+            nodes = tuple(own[a] for a in WALK_ATTRIBUTES)
+        else:
+            nodes = _EXPANDED.get(self)
+            if nodes is None:
+                if "node_right_" in own:  # format 2: per-node arrays, a value on every node
+                    right = self.node_right_
+                    nodes = (self.node_feature_, self.node_threshold_, child_array(
+                        right, np.arange(len(right), dtype=np.int32)), self.leaf_value_)
+                else:
+                    feature, threshold, right, leaf_row = expand_trees(
+                        self.roots_, self.node_is_leaf_, self.split_feature_,
+                        self.split_threshold_)
+                    nodes = (feature, threshold, child_array(right, leaf_row), self.leaf_value_)
+                _EXPANDED[self] = nodes
         # column-major: the rows walking a tree read its upper nodes' features side by
         # side (2-3x faster than row-major once X outgrows the cache)
-        return _walk(np.asfortranarray(X, dtype=np.float32), self.roots_, *cached,
-                     self.leaf_value_)
+        return _walk(np.asfortranarray(X, dtype=np.float32), self.roots_, *nodes)
 
 
 _EXPANDED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # estimator -> node arrays
@@ -120,7 +146,8 @@ class PackedExtraTrees(PackedTreesMixin, ClassifierMixin, BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         """(N, n_classes) mean of the trees' leaf class probabilities."""
         check_is_fitted(self, "roots_")
-        X = validate_data(self, X, dtype=np.float32, reset=False, order="C")
+        # column-major, as _packed_proba walks it: no second copy of X
+        X = validate_data(self, X, dtype=np.float32, reset=False, order="F")
         return self._packed_proba(X)
 
     def predict(self, X) -> np.ndarray:
@@ -232,21 +259,65 @@ def from_byte_planes(planes: np.ndarray, dtype: type) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(planes, np.uint8).T).view(dtype).reshape(-1)
 
 
-def expand_compact(c: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-    """:func:`compact_trees`'s arrays -> ``PACKED_ATTRIBUTES`` (int32 features, float64
-    thresholds, bool leaf flags, float64 leaf rows)."""
+def _compact_splits(c: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """:func:`compact_trees`'s arrays -> roots (int32), leaf flags (bool), split features
+    (int32) and thresholds (float32, in split order)."""
     if "split_feature_planes" in c:
         planes = c["split_feature_planes"]
         narrow = from_byte_planes(planes, smallest_uint(256 ** len(planes)))
     else:
         narrow = np.asarray(c["split_feature"])
-    threshold = np.empty(len(narrow), dtype=np.float64)
+    threshold = np.empty(len(narrow), dtype=np.float32)
     threshold[np.argsort(narrow, kind="stable")] = from_byte_planes(
         c["split_threshold_planes"], np.float32)
-    feature = narrow.astype(np.int32)
     is_leaf = np.unpackbits(c["node_is_leaf"], count=int(c["n_nodes"][0])).astype(bool)
+    return np.asarray(c["roots"], np.int32), is_leaf, narrow.astype(np.int32), threshold
+
+
+def expand_compact(c: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """:func:`compact_trees`'s arrays -> ``PACKED_ATTRIBUTES`` (int32 features, float64
+    thresholds, bool leaf flags, float64 leaf rows)."""
+    roots, is_leaf, feature, threshold = _compact_splits(c)
     value = np.asarray(c["leaf_table"], dtype=np.float64)[np.asarray(c["leaf_index"], np.intp)]
-    return np.asarray(c["roots"], np.int32), is_leaf, feature, threshold, value
+    return roots, is_leaf, feature, threshold.astype(np.float64), value
+
+
+def child_array(right: np.ndarray, leaf_row: np.ndarray) -> np.ndarray:
+    """Per node, what :func:`_walk` follows: an inner node's right child (> 0), or at a
+    leaf ``-1 - row`` of its row of leaf values (int32)."""
+    return np.where(right >= 0, right, -1 - leaf_row).astype(np.int32)
+
+
+def walk_from_compact(c: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """:func:`compact_trees`'s arrays -> ``roots_`` and the :data:`WALK_ATTRIBUTES`: per node
+    its feature (uint16 when the features fit, else int32; 0 at leaves), threshold
+    (float32: every stored threshold is one, so a float32 input splits as against the
+    float64) and :func:`child_array` entry (a leaf's: its row of ``leaf_table_``, the
+    distinct leaf rows, float64). 10 bytes a node where the packed arrays and their
+    expansion took ~36 (leaf rows repeat: a few thousand distinct among a million leaves);
+    the same leaf values, so the same sums."""
+    roots, is_leaf, feature, threshold = _compact_splits(c)
+    node_feature, node_threshold, right, leaf_row = expand_trees(
+        roots, is_leaf, feature, threshold.astype(np.float64))
+    del is_leaf, feature, threshold
+    leaf = leaf_row >= 0
+    leaf_row[leaf] = np.asarray(c["leaf_index"], np.int32)[leaf_row[leaf]]
+    node_feature[leaf] = 0
+    narrow = np.uint16 if node_feature.max(initial=0) < 2 ** 16 else np.int32
+    return {"roots_": roots, "walk_feature_": node_feature.astype(narrow),
+            "walk_threshold_": node_threshold.astype(np.float32),
+            "walk_child_": child_array(right, leaf_row),
+            "leaf_table_": np.ascontiguousarray(c["leaf_table"], dtype=np.float64)}
+
+
+def packed_from_walk(feature: np.ndarray, threshold: np.ndarray, child: np.ndarray,
+                     table: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The :data:`WALK_ATTRIBUTES` -> ``PACKED_ATTRIBUTES`` but ``roots_`` (leaf flags,
+    int32 split features, float64 thresholds, float64 leaf rows): what
+    :func:`expand_compact` gives for the same model."""
+    inner = child >= 0
+    return (~inner, feature[inner].astype(np.int32), threshold[inner].astype(np.float64),
+            table[-1 - child[~inner]])
 
 
 def _snap_thresholds(feature: np.ndarray, threshold: np.ndarray, grids: list[np.ndarray]) -> None:
@@ -314,16 +385,16 @@ _SMALL_GROUP = 16
 
 @cached_jit(nogil=True)
 def _leaf(X: np.ndarray, i: int, node: int, feature: np.ndarray, threshold: np.ndarray,
-          right: np.ndarray) -> int:
-    """The leaf row ``i`` of X reaches from ``node``."""
-    while right[node] != -1:
-        node = node + 1 if X[i, feature[node]] <= threshold[node] else right[node]
-    return node
+          child: np.ndarray) -> int:
+    """The row of leaf values of the leaf row ``i`` of X reaches from ``node``."""
+    while child[node] >= 0:
+        node = node + 1 if X[i, feature[node]] <= threshold[node] else child[node]
+    return -1 - child[node]
 
 
 @cached_jit(nogil=True)
 def _walk(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.ndarray,
-          right: np.ndarray, leaf_row: np.ndarray, value: np.ndarray) -> np.ndarray:
+          child: np.ndarray, value: np.ndarray) -> np.ndarray:
     """(N, n_classes) mean leaf values of the trees for the rows of X.
 
     Tree by tree, so one tree's nodes stay in cache for all rows; each row still sums its
@@ -345,10 +416,10 @@ def _walk(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.n
         while top:
             top -= 1
             node, lo, hi = stack[top, 0], stack[top, 1], stack[top, 2]
-            if right[node] == -1 or hi - lo <= _SMALL_GROUP:
+            if child[node] < 0 or hi - lo <= _SMALL_GROUP:
                 for t in range(lo, hi):
                     i = idx[t]
-                    row = leaf_row[_leaf(X, i, node, feature, threshold, right)]
+                    row = _leaf(X, i, node, feature, threshold, child)
                     for c in range(k):
                         out[i, c] += value[row, c]
                 continue
@@ -364,7 +435,7 @@ def _walk(X: np.ndarray, roots: np.ndarray, feature: np.ndarray, threshold: np.n
             idx[lo:lo + nl] = left[:nl]
             idx[lo + nl:hi] = rest[:nr]
             if nr:
-                stack[top, 0], stack[top, 1], stack[top, 2] = right[node], lo + nl, hi
+                stack[top, 0], stack[top, 1], stack[top, 2] = child[node], lo + nl, hi
                 top += 1
             if nl:
                 stack[top, 0], stack[top, 1], stack[top, 2] = node + 1, lo, lo + nl

@@ -142,7 +142,11 @@ class KLSHEncoder(TransformerMixin, BaseEstimator):
             return (s1 < s2).astype(np.uint8)
         if self.hash_function == "kulis":
             k_xr = k_xr - k_xr.mean(axis=1, keepdims=True)
-        return (k_xr @ self.weights_ + self.offsets_ > 0).astype(np.uint8)
+        scores = k_xr @ self.weights_
+        if scores.dtype != np.result_type(scores, self.offsets_):
+            return (scores + self.offsets_ > 0).astype(np.uint8)
+        scores += self.offsets_   # in place: the same sums, one (N, H) array fewer at a time
+        return (scores > 0).view(np.uint8)
 
     def transform(self, X) -> np.ndarray:
         """(N, H) uint8 hashcodes."""

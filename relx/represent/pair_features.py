@@ -60,6 +60,7 @@ from relx.structures import (
     PROT1,
     PROT2,
     _roles,
+    also_forget,
     entity_head,
     pack_strings,
     sentence_graph,
@@ -79,6 +80,8 @@ _last_dicts: list = []
 # the last transform's (pairs, settings and vocabulary, matrix): members with the same
 # columns (ppi-best's lr, nb and gbt members) build the matrix once per batch
 _last_matrix: list = []
+also_forget(_last_dicts.clear)   # a finished batch's pairs: not read again
+also_forget(_last_matrix.clear)
 
 
 def _same_pairs(last: tuple, X: Sequence[PairInstance]) -> bool:

@@ -1,0 +1,74 @@
+"""The compact lexicon rows (relx.genes.lexicon_table) answer as the dict of lists did."""
+
+from __future__ import annotations
+
+import gzip
+from importlib import resources
+
+from relx.genes.lexicon import SOURCES, Grounder
+from relx.genes.lexicon_table import RowsBuilder
+
+
+def test_rows_keep_key_order_row_order_and_forms() -> None:
+    b = RowsBuilder(SOURCES)
+    b.add("il2", "HGNC:6001", "symbol", "IL2")
+    b.add("tcgf", "HGNC:6001", "alias", "TCGF")
+    b.add("il2", "FPLX:IL2", "famplex", "")          # form empty: the key itself
+    b.add("il2", "HGNC:6001", "alias", "Il2")
+    t = b.build()
+    assert list(t) == ["il2", "tcgf"] and len(t) == 2 and t.n_rows == 4
+    assert t["il2"] == [("HGNC:6001", "symbol", "IL2"), ("FPLX:IL2", "famplex", "il2"),
+                        ("HGNC:6001", "alias", "Il2")]
+    assert t.get("tcgf") == [("HGNC:6001", "alias", "TCGF")]
+    assert t.get("nope", ()) == () and "nope" not in t and "il2" in t
+    assert dict(t.items()) == {k: t[k] for k in t}
+    assert t["il2"][0][0] is t["tcgf"][0][0]          # one string per id
+
+
+def _dict_of_lists(exclude: frozenset[str] = frozenset()) -> dict[str, dict[str, list]]:
+    """The shipped lexicon read as Grounder kept it before the compact rows: per taxon
+    (``""``: human and shared rows), key -> [(id, source, form)] in file order."""
+    text = gzip.decompress(resources.files("relx").joinpath("data/lexicon.tsv.gz")
+                           .read_bytes()).decode("utf-8")
+    lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")][1:]
+    out: dict[str, dict[str, list]] = {}
+    for line in lines:
+        key, cid, _, source, form, taxon = line.split("\t")
+        if source in exclude:
+            continue
+        taxon = "" if taxon in ("", "9606") else f"NCBITaxon:{taxon}"
+        key = key or form.lower()
+        out.setdefault(taxon, {}).setdefault(key, []).append((cid, source, form or key))
+    return out
+
+
+def _same(table, want: dict[str, list]) -> None:
+    assert list(table) == list(want)                   # keys in the same order
+    assert len(table) == len(want)
+    for key, rows in table.items():
+        assert rows == want[key]
+    for key in list(want)[::97]:
+        assert table.get(key) == want[key] and table[key] == want[key] and key in table
+    for sources in ({"symbol"}, {"famplex", "previous"}):
+        assert list(table.rows_of_sources(sources)) == [
+            (k, r) for k, rows in want.items() for r in rows if r[1] in sources]
+
+
+def test_shipped_lexicon_rows_equal_the_dict_of_lists() -> None:
+    """Every key and row of the shipped lexicon, human and each species, as before."""
+    want = _dict_of_lists()
+    g = Grounder()
+    _same(g.index, want.pop(""))
+    assert want   # mouse and rat
+    for taxon, rows in want.items():
+        _same(g.species_index(taxon), rows)
+    assert g.species_index("NCBITaxon:7227") == {}
+
+
+def test_excluded_sources_are_left_out_as_before() -> None:
+    skip = frozenset({"ncbi_name", "ncbi_synonym", "designation"})
+    want = _dict_of_lists(skip)
+    g = Grounder(exclude_sources=skip)
+    _same(g.index, want.pop(""))
+    for taxon, rows in want.items():
+        _same(g.species_index(taxon), rows)
