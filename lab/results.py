@@ -363,15 +363,19 @@ def render_speed(runs: Path) -> list[str]:
              "of parse-only throughput, two processes ≥ 1.8× one. Each row's parse-only "
              "figure is measured in the same processes as its extraction, on the same "
              "abstracts; it varies between rows with what else those processes hold (the "
-             "typed run's is the lowest), so compare a share within its row.", "",
+             "typed run's is the lowest), so compare a share within its row. Peak RSS: "
+             "the largest worker's (target ≤ 1 GB), then the sum over the workers and the "
+             "parent.", "",
              f"![throughput against parse-only]({SPEED_CHART})", "",
              "| task | processes | parse only, abstracts/s | extraction, abstracts/s | share "
-             "| peak RSS, MB | load before / after |", "|---|---|---|---|---|---|---|"]
+             "| peak RSS, MB (worker / sum) | load before / after |",
+             "|---|---|---|---|---|---|---|"]
     for x in r["extract"]:
         lines.append(f"| {x['task']} | {x['processes']} | {x['parse_only_abstracts_per_s']} | "
                      f"{x['abstracts_per_s']} | "
                      f"{x['abstracts_per_s'] / x['parse_only_abstracts_per_s']:.0%} | "
-                     f"{x['peak_rss_mb']} | {x['load_before']} / {x['load_after']} |")
+                     f"{x.get('worker_peak_rss_mb', '-')} / {x['peak_rss_mb']} | "
+                     f"{x['load_before']} / {x['load_after']} |")
     s = r["start"]
     lines += ["", f"Start-up, median of {s['repeat']} (`benchmarks/bench_start.py`): "
               f"`relx.load()` {s['load_s']['median']:.2f} s, `relx extract one.txt` "
