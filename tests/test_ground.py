@@ -733,3 +733,12 @@ def test_species_lookups_after_loading_leave_the_collector_alone(
     monkeypatch.setattr(relx.heap, "paused_gc", loading)
     assert mini_species.species_index(MOUSE)
     assert tids("IL-2", RAT, mini_species) == ["RGD:620047"]
+
+
+def test_gene_segments_come_after_the_genes_of_proteins() -> None:
+    """``A20`` is an alias of TNFAIP3 and of IGKV1-27 (an immunoglobulin gene segment):
+    the deubiquitinase the literature means comes first; the segment stays a candidate."""
+    from relx.genes.lexicon import default_grounder
+
+    ids = [c.id for c in default_grounder().ground("A20")]
+    assert ids[:2] == ["HGNC:11896", "HGNC:5735"]

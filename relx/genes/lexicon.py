@@ -210,8 +210,14 @@ def _id_order(cid: str) -> tuple[int, int, str]:
     return ns_rank, int(local) if local.isdigit() else 0, cid
 
 
+#: immunoglobulin and T-cell receptor gene segments (``IGKV1-27``, ``Igkv1-117``): among
+#: equal candidates, after the genes of a protein (``A20``: TNFAIP3 before IGKV1-27)
+_GENE_SEGMENT = re.compile(r"^(?:IG[HKL]|TR[ABDG])[VDJC]\d", re.IGNORECASE)
+
+
 def _rank(cands: Iterable[GroundingCandidate]) -> list[GroundingCandidate]:
-    return sorted(cands, key=lambda c: (-c.score, _SOURCE_RANK[c.source], _id_order(c.id)))
+    return sorted(cands, key=lambda c: (-c.score, _SOURCE_RANK[c.source],
+                                        bool(_GENE_SEGMENT.match(c.symbol)), _id_order(c.id)))
 
 
 def confidence(cands: list[GroundingCandidate]) -> float:
