@@ -233,6 +233,12 @@ def run_raw(train: str, test: str, shared: Path, runs: Path, method: str = "KLSH
     return res
 
 
+def _run_json(runs: Path, name: str) -> dict | None:
+    """The figures file ``runs/name`` (a results section's source), None when it is absent."""
+    path = runs / name
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
 def render_pipeline(runs: Path) -> list[str]:
     """The parse pipeline's own scores, from ``parser.json`` / ``ner.json`` / ``bench_*.json``
     reports in ``runs`` (written by ``relx parser evaluate --json`` etc.)."""
@@ -271,10 +277,9 @@ GENE_SETS = (("pc_test", "BioNLP-ST 2013 PC test (external)"),
 def render_genes(runs: Path) -> list[str]:
     """Gene/protein mentions, the shipped tagger against the one before it, from
     ``genes.json`` (``benchmarks/bench_genes.py --json``; protocol in docs/genes.md)."""
-    path = runs / "genes.json"
-    if not path.exists():
+    r = _run_json(runs, "genes.json")
+    if r is None:
         return []
-    r = json.loads(path.read_text())
     old, new = r["old"], r["new"]
     lines = ["## Gene/protein mentions (issue 41)", "",
              f"{old['model']} vs {new['model']} (`benchmarks/bench_genes.py`; training data, "
@@ -295,10 +300,10 @@ def render_genes(runs: Path) -> list[str]:
 def render_grounding(runs: Path) -> list[str]:
     """Species and grounding of gene mentions, from ``grounding.json``
     (``benchmarks/bench_genes.py --parts grounding --json``; protocol in docs/genes.md)."""
-    path = runs / "grounding.json"
-    if not path.exists():
+    r = _run_json(runs, "grounding.json")
+    if r is None:
         return []
-    fig = json.loads(path.read_text())["grounding"]
+    fig = r["grounding"]
     return ["## Species and grounding of gene mentions (issue 41)", "",
             "Organism mentions relx finds, and LocText's gold protein mentions grounded by "
             "`relx.genes.document.ground_document`. LocText train is the development split of "
@@ -310,10 +315,9 @@ def render_naming(runs: Path) -> list[str]:
     """Gene naming on BioRED train's development split, before and after issue 50, from
     ``naming.json`` (``{"columns": {name: report}, "note": ...}``; reports of
     ``benchmarks/bench_genes.py --parts biored``; protocol in docs/genes.md)."""
-    path = runs / "naming.json"
-    if not path.exists():
+    r = _run_json(runs, "naming.json")
+    if r is None:
         return []
-    r = json.loads(path.read_text())
     from lab.genes.biored import compare_markdown
 
     lines = ["## Naming genes: BioRED train, development split (issue 50)", "",
@@ -332,10 +336,9 @@ def render_relations(runs: Path) -> list[str]:
     (``{"cv": ..., "dev": ..., "dev2": ...}``: reports of ``python -m lab.relations.biored
     --cv`` and of its registered ``--dev`` looks, the first for 0.1.0, the second for 0.2.0;
     protocol in docs/relations.md)."""
-    path = runs / "gene-relations.json"
-    if not path.exists():
+    r = _run_json(runs, "gene-relations.json")
+    if r is None:
         return []
-    r = json.loads(path.read_text())
     from lab.relations.biored import markdown
 
     looks = [markdown(r[k]) for k in ("dev2", "dev") if k in r]
@@ -351,10 +354,9 @@ def render_relations(runs: Path) -> list[str]:
 def render_speed(runs: Path) -> list[str]:
     """Extraction speed on this machine, from ``speed.json`` (``python -m lab.speed_report``:
     ``benchmarks/bench_extract.py`` per task and process count, ``benchmarks/bench_start.py``)."""
-    path = runs / "speed.json"
-    if not path.exists():
+    r = _run_json(runs, "speed.json")
+    if r is None:
         return []
-    r = json.loads(path.read_text())
     lines = ["## Speed (issue 52)", "",
              f"Measured {r['measured']} on {r['cpus']} cores with nothing else running "
              "(`python -m lab.speed_report`): the GE abstracts of `benchmarks/bench_extract.py` "
@@ -386,10 +388,9 @@ def render_speed(runs: Path) -> list[str]:
 
 def render_events(runs: Path) -> list[str]:
     """GE event extraction, from ``ge-events.json`` (``python -m lab.ge evaluate``)."""
-    f = runs / "ge-events.json"
-    if not f.exists():
+    r = _run_json(runs, "ge-events.json")
+    if r is None:
         return []
-    r = json.loads(f.read_text())
     train = " + ".join(f"GE {Path(d).parent.name} {Path(d).name}" for d in r.get("train", [])) \
         or "GE 2011 train"
     test = Path(str(r.get("test", "2011/devel")))
@@ -429,10 +430,9 @@ def render_events(runs: Path) -> list[str]:
 
 def render_typed(runs: Path) -> list[str]:
     """Typed, directed pairs, from ``typed-pairs.json`` (``python -m lab.typed_eval``)."""
-    f = runs / "typed-pairs.json"
-    if not f.is_file():
+    r = _run_json(runs, "typed-pairs.json")
+    if r is None:
         return []
-    r = json.loads(f.read_text())
     lines = ["## Typed, directed interactions (GE 2011 devel)", "",
              f"The typed pass (`relx extract`, `relx.load()`) runs the event model "
              f"({r['event_model']} {r['event_model_version']}) on the pair scorer's parse and "
