@@ -237,3 +237,38 @@ def test_sub_name() -> None:
     words = [(0, 3), (4, 6), (7, 14)]
     assert not sub_name(text, words, 0, 1)   # "RAB" before its number
     assert sub_name(text, words, 2, 3)       # the last word
+
+
+@pytest.mark.parametrize(("text", "part"), [
+    ("androgen receptor antagonist flutamide", "androgen receptor"),
+    ("CCK1 receptor antagonist L-364,718", "CCK1 receptor"),
+    ("TSPO ligand", "TSPO"),
+    ("apoE-containing lipoproteins", "apoE"),
+    ("DISC1-related functional", "DISC1"),
+    ("NF-kappaB-dependent transcription", "NF-kappaB"),
+])
+def test_the_name_before_an_attribute(text: str, part: str) -> None:
+    assert _parts(text)[-1] == part
+
+
+def test_a_participle_inside_a_name_is_not_cut() -> None:
+    assert _parts("AMP-activated protein kinase") == []      # the gene's own name
+    assert resolve("AMP-activated protein kinase", "NCBITaxon:10116").ids[:1] != (
+        "HMDB:HMDB00045",)                                   # never AMP, the chemical
+
+
+@pytest.mark.parametrize(("text", "taxon", "expected", "part"), [
+    ("glucose transporter GLUT2", MOUSE, "MGI:1095438", "GLUT2"),   # Slc2a2, other case
+    ("lactate transporters GLUT1", MOUSE, "MGI:95755", "GLUT1"),
+    ("androgen receptor antagonist flutamide", None, "HGNC:644", "androgen receptor"),
+])
+def test_resolve_the_gene_inside_a_descriptive_span(text: str, taxon: str | None,
+                                                    expected: str, part: str) -> None:
+    got = resolve(text, taxon)
+    assert got.route == "part" and got.ids[0] == expected
+    assert got.span is not None and text[slice(*got.span)] == part
+
+
+@pytest.mark.parametrize("text", ["AMP-alpha2", "TGF-betaRI"])
+def test_a_word_joined_by_a_hyphen_is_no_symbol_of_its_own(text: str) -> None:
+    assert resolve(text, "NCBITaxon:10116").route != "part"

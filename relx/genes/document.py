@@ -33,6 +33,10 @@ its own species), trying in order:
    lower-case word). The part grounded is ``Grounding.span`` and the entity's
    ``norm_span``.
 
+A mention that still grounds to nothing and heads a numbered series of gene names
+(``superoxide dismutase``: SOD1, SOD2, SOD3) takes the member the document names, else
+member 1 (:mod:`relx.genes.series`); then the learned ranker tries the rest.
+
 Around these, **abbreviations** defined in the document: a short form whose grounding is
 empty or ambiguous takes its long form's when that grounds; a long form that
 does not ground takes its short form's when that is unambiguous.
@@ -82,6 +86,7 @@ from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameCandidate, NameRanker, candidates, default_ranker
+from relx.genes.series import SERIES_FACTOR, series_member
 from relx.genes.species import MAMMALS, assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -128,6 +133,7 @@ _NAME_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
 DOMAIN_TYPE = "Entity"
 _DOMAIN = re.compile(r"[\s-](?:domains?|motifs?)$", re.IGNORECASE)
 _WORD = re.compile(r"[^\s/()\-]+")
+_SYMBOL_WORD = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9]{2,}$")
 
 
 def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
@@ -265,7 +271,8 @@ def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> 
         taxon = _PREFIX_TAXON[said.group(1)[0].lower()]
     for start, end in name_parts(text):
         found = resolve(text[start:end], taxon, grounder=g, famplex=famplex)
-        if found.grounded:
+        if found.grounded and not all(namespace_of(i) in CHEMICAL_NAMESPACES
+                                      for i in found.ids):
             inner = found.span or (0, end - start)
             return Grounding(found.ids, round(found.confidence * AFFIX_FACTOR, 3), taxon,
                              "part", (start + inner[0], start + inner[1]))
@@ -277,7 +284,12 @@ def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> 
                 continue
             cands = g.ground(text[start:end], taxon)
             generic = size == 1 and text[start:end].islower()   # "phosphatase", "actin"
-            if (cands and _exact(cands[0]) and len(compact_form(text[start:end])) >= 3
+            # the last word written as a symbol may match in another case ("glucose
+            # transporter GLUT2": Glut2 in mouse)
+            head_symbol = size == 1 and i == len(words) - 1 and text[start - 1:start].isspace() \
+                and bool(_SYMBOL_WORD.match(text[start:end]))
+            if (cands and (_exact(cands[0]) or head_symbol)
+                    and len(compact_form(text[start:end])) >= 3
                     and namespace_of(cands[0].id) in _NAME_NAMESPACES and
                     not (generic and cands[0].id.startswith("FPLX:"))):
                 found = _grounding(cands, taxon, "part", AFFIX_FACTOR * AFFIX_FACTOR)
@@ -322,6 +334,32 @@ def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,
             return {}
         return {"norm_ids": [hit[0].id], "grounded": True, "norm_confidence": round(hit[1], 3),
                 "ncbi_ids": to_ncbi.ncbi_ids([hit[0].id])}
+
+    return with_entity_updates(doc, update)
+
+
+def _series_ungrounded(doc: Document, g: Grounder, to_ncbi: NcbiGene) -> Document:
+    """``doc`` with its gene mentions that ground to nothing and head a numbered name series
+    (``superoxide dismutase``) given the member they stand for
+    (:func:`relx.genes.series.series_member`), at ``SERIES_FACTOR`` confidence."""
+    ents = [e for s in doc.sentences for e in s.entities]
+    if not any(_is_gene(e.type) and not e.norm_ids for e in ents):
+        return doc
+    context = frozenset(e.norm_ids[0] for e in ents if e.norm_ids)
+    memo: dict[tuple[str, str | None], str | None] = {}
+
+    def update(e: Entity) -> dict[str, object]:
+        if e.norm_ids or not _is_gene(e.type):
+            return {}
+        text = _text(doc, e)
+        key = (_key(text), e.taxon)
+        if key not in memo:
+            memo[key] = series_member(g, text, e.taxon, context)
+        found = memo[key]
+        if found is None:
+            return {}
+        return {"norm_ids": [found], "grounded": True, "norm_confidence": SERIES_FACTOR,
+                "ncbi_ids": to_ncbi.ncbi_ids([found])}
 
     return with_entity_updates(doc, update)
 
@@ -479,6 +517,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         return Span(start=s.start + own.span[0], end=s.start + own.span[1])
 
     grounded = with_entity_updates(doc, update, overwrite=overwrite)
+    grounded = _series_ungrounded(grounded, g, to_ncbi)
     rank = default_ranker() if ranker is None or ranker is True else ranker or None
     if rank is not None:
         grounded = _rank_ungrounded(grounded, g, rank, to_ncbi)

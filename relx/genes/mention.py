@@ -51,6 +51,18 @@ _ATTACHED = re.compile(
 _MIRNA = re.compile(r"(?:^|-)(?:mi[Rr]|MIR|let)$")
 _BEFORE_ATTACHED = re.compile(r"^(?:phosphorylated|phospho)-(?=\w)", re.IGNORECASE)
 _TOKEN = re.compile(r"\S+")
+#: A word after a gene's name that makes the span another thing (``androgen receptor
+#: antagonist flutamide``, ``TSPO ligand``): the name is the words before it.
+_ATTRIBUTE_WORD = re.compile(
+    r"(?:^|(?<=[\s-]))(?:antagonists?|agonists?|ligands?|blockers?|inhibitors?)(?=$|[\s,;])",
+    re.IGNORECASE)
+#: A participle written onto the name (``apoE-containing``, ``DISC1-related``,
+#: ``NF-kappaB-dependent``): the name is what comes before the hyphen.
+_PARTICIPLE = re.compile(
+    r"-(?:containing|related|mediated|dependent|induced|expressing|positive|negative|"
+    r"specific|derived|associated|regulated|stimulated|activated|targeted)(?=$|[\s,;])"
+    r"(?!\s+(?:protein|kinase|receptor|factor|channel|enzyme|ligase|phosphatase|"
+    r"transporter|subunit|domain)s?\b)", re.IGNORECASE)
 
 
 def _is_context(token: str, after: bool, before: str = "") -> bool:
@@ -89,6 +101,12 @@ def name_parts(text: str) -> list[tuple[int, int]]:
             break
         end = m.start()
         out.append((start, end))
+    for pattern in (_ATTRIBUTE_WORD, _PARTICIPLE):
+        m = pattern.search(text)
+        if m is not None:
+            end = len(text[:m.start()].rstrip(" -"))
+            if end >= 2:
+                out.append((0, end))
     return [s for s in dict.fromkeys(out) if s != (0, len(text))]
 
 

@@ -1,0 +1,52 @@
+"""A class name heading a numbered series of gene names (relx.genes.series) and the
+document pass that grounds with it; the class names are BioRED fit-split mentions."""
+
+from __future__ import annotations
+
+import pytest
+
+from relx.doc import Document, Entity, Sentence, Span
+from relx.genes.document import ground_document
+from relx.genes.lexicon import HUMAN, MOUSE, RAT, default_grounder
+from relx.genes.series import SERIES_FACTOR, series_member
+
+
+@pytest.mark.parametrize(("text", "taxon", "symbol"), [
+    ("superoxide dismutase", MOUSE, "Sod1"),
+    ("superoxide dismutase", RAT, "Sod1"),        # the human member's ortholog
+    ("nitric oxide synthase", MOUSE, "Nos1"),
+    ("presenilin", MOUSE, "Psen1"),
+    ("cyclooxygenase", HUMAN, "PTGS1"),
+    ("serotonin transporter", HUMAN, "SLC6A4"),
+    ("superoxide dismutases", HUMAN, "SOD1"),     # a plural
+    ("cAMP response element-binding protein", HUMAN, "CREB1"),   # an NCBI designation
+])
+def test_the_first_member(text: str, taxon: str, symbol: str) -> None:
+    g = default_grounder()
+    assert g.symbol(series_member(g, text, taxon)) == symbol
+
+
+@pytest.mark.parametrize("text", ["kinase", "protein kinase", "receptors", "interleukin",
+                                  "caspase", "SOD", "angiotensin-converting enzyme",
+                                  "cysteine protease", "metalloprotease"])  # designations
+def test_no_series(text: str) -> None:
+    assert series_member(default_grounder(), text, HUMAN) is None
+
+
+def test_the_member_the_document_names() -> None:
+    g = default_grounder()
+    ptgs2 = next(c.id for c in g.ground("PTGS2", HUMAN))
+    assert g.symbol(series_member(g, "cyclooxygenase", HUMAN, {ptgs2})) == "PTGS2"
+
+
+def test_ground_document_grounds_a_class_name() -> None:
+    text = "Superoxide dismutase activity fell in the liver of the mice."
+    ents = [Entity(id="T1", type="Protein", spans=[Span(start=0, end=20)])]
+    doc = Document(id="d", text=text, sentences=[
+        Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)])
+    e = ground_document(doc).sentences[0].entities[0]
+    assert e.taxon == MOUSE
+    assert default_grounder().symbol(e.norm_ids[0]) == "Sod1"
+    assert e.ncbi_ids == ["NCBIGene:20655"]
+    assert e.norm_confidence is not None and 0 < e.norm_confidence <= 1
+    assert SERIES_FACTOR == 0.5
