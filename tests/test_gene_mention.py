@@ -116,6 +116,7 @@ def test_spelling_forms(text: str, forms: list[str]) -> None:
     ("rhIL-2", None, "HGNC:6001"),                  # IL2, recombinant human
     ("procaspase-9", None, "HGNC:1511"),            # CASP9, precursor
     ("tumour necrosis factor", None, "HGNC:11892"),  # TNF
+    ("corticotrophin-releasing hormone", None, "HGNC:2355"),  # CRH
     ("haem oxygenase-1", None, "HGNC:5013"),        # HMOX1
     ("leukaemia inhibitory factor", None, "HGNC:6596"),  # LIF
 ])
@@ -137,6 +138,8 @@ def test_no_new_spelling_where_none_applies(text: str) -> None:
     ("haematopoietic", "hematopoietic"), ("leukaemia", "leukemia"), ("Oestrogen", "Estrogen"),
     ("oedema", "edema"), ("sulphotransferase", "sulfotransferase"),
     ("IL-2", "IL-2"), ("Toll", "Toll"), ("tumor", "tumor"), ("oe", "oe"),
+    ("Corticotrophin-releasing hormone", "Corticotropin-releasing hormone"),
+    ("gonadotrophin", "gonadotropin"), ("neurotrophin", "neurotrophin"),   # its own name
 ])
 def test_american_spelling(text: str, american: str) -> None:
     assert american_spelling(text) == american

@@ -20,6 +20,8 @@ from relx.genes.series import SERIES_FACTOR, series_member
     ("serotonin transporter", HUMAN, "SLC6A4"),
     ("superoxide dismutases", HUMAN, "SOD1"),     # a plural
     ("cAMP response element-binding protein", HUMAN, "CREB1"),   # an NCBI designation
+    ("melanocortin receptor", HUMAN, "MC1R"),     # the number before the last word
+    ("melanocortin receptors", HUMAN, "MC1R"),
 ])
 def test_the_first_member(text: str, taxon: str, symbol: str) -> None:
     g = default_grounder()
@@ -37,6 +39,12 @@ def test_the_member_the_document_names() -> None:
     g = default_grounder()
     ptgs2 = next(c.id for c in g.ground("PTGS2", HUMAN))
     assert g.symbol(series_member(g, "cyclooxygenase", HUMAN, {ptgs2})) == "PTGS2"
+
+
+def test_the_member_the_document_names_inside_the_name() -> None:
+    g = default_grounder()
+    mc4r = next(c.id for c in g.ground("MC4R", HUMAN))
+    assert g.symbol(series_member(g, "melanocortin receptor", HUMAN, {mc4r})) == "MC4R"
 
 
 def test_ground_document_grounds_a_class_name() -> None:

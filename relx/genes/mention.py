@@ -163,7 +163,9 @@ _BRITISH = ((re.compile(r"(?<=tum)our", re.IGNORECASE), "or"),
             (re.compile(r"(?<=[a-z])a(?=em)", re.IGNORECASE), ""),
             (re.compile(r"(?<![a-z])o(?=e[a-z]{3})"), ""),
             (re.compile(r"(?<![a-zA-Z])Oe(?=[a-z]{3})"), "E"),
-            (re.compile(r"(?<=su)lph", re.IGNORECASE), "lf"))
+            (re.compile(r"(?<=su)lph", re.IGNORECASE), "lf"),
+            (re.compile(r"(gonado|cortico|thyro|somato|melano|mammo|lacto)trophin",
+                        re.IGNORECASE), r"\1tropin"))
 
 
 def american_spelling(text: str) -> str:

@@ -5,7 +5,8 @@ lexicon lists the class name itself, but the lexicon has names that are the clas
 a member number (``superoxide dismutase 1``, ``... 2``, ``... 3``). Curators (BioRED)
 annotate such a mention with the series' first member, or with the member the document
 names elsewhere; :func:`series_member` does the same for a mention that grounds to nothing.
-Names come from the curated sources (``SOURCES``). A mouse or rat mention takes the member of its own lexicon, else the human member's ortholog.
+Names come from the curated sources (``SOURCES``). A mouse or rat mention takes the member
+of its own lexicon, else the human member's ortholog.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections.abc import Iterable
 
 from relx.genes.lexicon import HUMAN, Grounder, normalize_key, taxon_id
 
-__all__ = ["MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR", "SOURCES", "series_member"]
+__all__ = ["MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR", "SOURCES",
+           "series_member"]
 
 #: the shortest class name (compact, letters only) a series is looked up for
 MIN_LETTERS = 8
@@ -33,37 +35,57 @@ MIN_WORDS_NCBI = 3
 _OWN = {HUMAN: "HGNC:", "NCBITaxon:10090": "MGI:", "NCBITaxon:10116": "RGD:"}
 
 
-def _members(g: Grounder, key: str, taxon: str, n: int, any_source: bool) -> list[str]:
-    """The genes of ``taxon`` whose name is the class name ``key`` and member ``n``, from
+def _members(g: Grounder, key: str, taxon: str, any_source: bool) -> list[str]:
+    """The genes of ``taxon`` with the lexicon key ``key`` (a member's name), from
     ``SOURCES`` or, with ``any_source``, any gene source."""
     rows = g.index if taxon == HUMAN else g.species_index(taxon)
     prefix = _OWN.get(taxon)
-    ids = [cid for cid, source, _form in rows.get(f"{key}{n}", ())
+    ids = [cid for cid, source, _form in rows.get(key, ())
            if prefix and cid.startswith(prefix) and (any_source or source in SOURCES)]
     if not ids and taxon != HUMAN and prefix:
-        ids = [o for h in _members(g, key, HUMAN, n, any_source)
+        ids = [o for h in _members(g, key, HUMAN, any_source)
                for o in g.orthologs.from_human(h, taxon)]
     return list(dict.fromkeys(ids))
+
+
+def _series(text: str) -> list[list[str]]:
+    """The lexicon keys of the members of the series ``text`` may head, one list per way
+    of numbering, each in member order: the number after the name (``superoxide dismutase
+    1``) or before its last word (``melanocortin 1 receptor``); a plural's singular too."""
+    words = [normalize_key(w) for w in text.split()]
+    if words and words[-1].endswith("s"):
+        singular = [*words[:-1], words[-1][:-1]]
+        forms = [words, singular] if len(words[-1]) > 3 else [words]
+    else:
+        forms = [words]
+    out = []
+    for ws in forms:
+        key = "".join(ws)
+        out.append([f"{key}{n}" for n in range(1, MAX_MEMBER + 1)])
+        if len(ws) >= 2:
+            head, last = "".join(ws[:-1]), ws[-1]
+            out.append([f"{head}{n}{last}" for n in range(1, MAX_MEMBER + 1)])
+    return out
 
 
 def series_member(g: Grounder, text: str, taxon: str | None,
                   document_ids: Iterable[str] = ()) -> str | None:
     """The gene a class name ``text`` stands for in ``taxon`` (human by default): the one
-    member of its series that ``document_ids`` (the ids of the document's other mentions)
-    name, else the series' member 1 when that is one gene; None when ``text`` heads no
-    series (fewer than ``MIN_LETTERS`` letters, a digit, or no member 1 in the lexicon)."""
+    member of its series (:func:`_series`) that ``document_ids`` (the ids of the
+    document's other mentions) name, else member 1 when that is one
+    gene; None when ``text`` heads no series (fewer than ``MIN_LETTERS`` letters, a digit,
+    or no first member in the lexicon)."""
     taxon = taxon_id(taxon) or HUMAN
     key = normalize_key(text)
     if len(key) < MIN_LETTERS or not _LETTERS.match(key):
         return None
     wordy = len(text.split()) >= MIN_WORDS_NCBI
-    for base in dict.fromkeys((key, key[:-1] if key.endswith("s") else key)):
-        first = _members(g, base, taxon, 1, wordy)
+    in_document = set(document_ids)
+    for keys in _series(text):
+        first = _members(g, keys[0], taxon, wordy)
         if not first:
             continue
-        in_document = set(document_ids)
-        named = {i for n in range(1, MAX_MEMBER + 1) for i in _members(g, base, taxon, n, wordy)
-                 if i in in_document}
+        named = {i for k in keys for i in _members(g, k, taxon, wordy) if i in in_document}
         if len(named) == 1:
             return named.pop()
         return first[0] if len(first) == 1 else None
