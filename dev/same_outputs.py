@@ -11,7 +11,9 @@ What is compared:
 * the shipped event model's predicted standoff documents for GE 2011 devel (its ``.a1``
   proteins, the tree's own parse);
 * every field of the typed relations ``relx.load(task="ppi")`` extracts from the first ``--abstracts``
-  GE abstracts (raw text: parse, NER, grounding, scores, types), as JSON.
+  GE abstracts (raw text: parse, NER, grounding, scores, types), as JSON;
+* every field of the document-level gene relations ``relx.load()`` (the default task,
+  "gene-relations") extracts from the same abstracts, as JSON.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ DEVEL = SHARED / "corpora" / "bionlp-st-ge" / "2011" / "devel"
 
 
 def outputs(out: Path, n_abstracts: int) -> dict[str, object]:
-    """The three outputs above (``out/pairs.jsonl`` is made first when missing)."""
+    """The four outputs above (``out/pairs.jsonl`` is made first when missing)."""
     import relx
     from relx.ge.data import load_ge
     from relx.ge.pipeline import GEExtractor
@@ -45,10 +47,12 @@ def outputs(out: Path, n_abstracts: int) -> dict[str, object]:
     events = GEExtractor.load(find_model_dir("ge-events")).predict(load_ge(DEVEL))
     typed = [[r.model_dump(mode="json") for r in found]
              for _, found, _ in relx.load(task="ppi").annotate(ge_abstracts(n_abstracts))]
+    genes = [[r.model_dump(mode="json") for r in found]
+             for _, found, _ in relx.load().annotate(ge_abstracts(n_abstracts))]
     return {"new_text": np.asarray(s["new_text"], dtype=np.float64),
             "in_domain": np.asarray(s["in_domain"], dtype=np.float64),
             "thresholds": [s["threshold"], s["in_domain_threshold"]],
-            "events": [d.model_dump_json() for d in events], "typed": typed}
+            "events": [d.model_dump_json() for d in events], "typed": typed, "genes": genes}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,15 +66,16 @@ def main(argv: list[str] | None = None) -> int:
     if a.mode == "save":
         np.savez(a.out / "scores.npz", new_text=now["new_text"], in_domain=now["in_domain"])
         (a.out / "rest.json").write_text(json.dumps(
-            {k: now[k] for k in ("thresholds", "events", "typed")}))
+            {k: now[k] for k in ("thresholds", "events", "typed", "genes")}))
         print(f"saved {len(now['new_text'])} pair scores, {len(now['events'])} event "
-              f"documents, {sum(map(len, now['typed']))} typed relations to {a.out}")
+              f"documents, {sum(map(len, now['typed']))} typed relations, "
+              f"{sum(map(len, now['genes']))} gene relations to {a.out}")
         return 0
     ref = np.load(a.out / "scores.npz")
     rest = json.loads((a.out / "rest.json").read_text())
     checks = {k: np.array_equal(now[k].view(np.uint64), ref[k].view(np.uint64))
               for k in ("new_text", "in_domain")}
-    checks |= {k: now[k] == rest[k] for k in ("thresholds", "events", "typed")}
+    checks |= {k: now[k] == rest[k] for k in ("thresholds", "events", "typed", "genes")}
     for k, ok in checks.items():
         print(f"{k:10s} {'same' if ok else 'DIFFERENT'}")
     return 0 if all(checks.values()) else 1

@@ -218,3 +218,26 @@ def test_type_margin_keeps_the_common_type_unless_another_is_clearly_likelier():
     free = DocRelationModel(max_iter=20, type_model="text", type_words="all").fit(
         X, texts, rel, typ, nov, grp)
     assert len(set(free.predict_type(X, texts)[0])) == 2
+
+
+def test_a_batch_of_documents_gets_what_each_document_gets_alone():
+    from dataclasses import replace
+
+    from relx.ppi.gene_relations import documents_gene_relations, gene_relations
+
+    X, texts, rel, typ, nov, grp = _toy()
+    model = DocRelationModel(max_iter=20, type_model="text", type_words="all",
+                             novel_model="text-aux", threshold=0.0).fit(
+        X, texts, rel, typ, nov, grp, aux=(["GENEA and GENEB"], np.array(["Bind"]),
+                                           np.array([0])))
+    meta = {"name": "toy", "version": "1"}
+    one = _view()
+    other = replace(one, id="d2", pairs=[MentionPair("T0", "T1", 0, 0.2, 0.1)])
+    lone = replace(one, id="d3", mentions=one.mentions[:1], pairs=[])   # one gene: none
+    docs = [(v, ["s0", "s1", "s2"], {"3716": ["JAK1"]}) for v in (one, lone, other)]
+    batch = documents_gene_relations(docs, model, meta)
+    alone = [gene_relations(v, model, meta, sids, names) for v, sids, names in docs]
+    assert [n for _, n in batch] == [6, 0, 6] and batch[1] == ([], 0)
+    assert [[r.model_dump() for r in rels] for rels, _ in batch] == \
+        [[r.model_dump() for r in rels] for rels, _ in alone]
+    assert batch[0][0] and {r.document_id for r in batch[2][0]} == {"d2"}

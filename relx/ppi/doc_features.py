@@ -131,6 +131,7 @@ def candidates(view: DocView, max_pairs: int | None = 300) -> Candidates:
                 if x != y:
                     pair_by_genes[tuple(sorted((x, y)))].append(p_no)
     sent_cues = [_cues(view.sentence_text(k)) for k in range(len(view.sentences))]
+    stances: dict[int, list[str]] = {}
 
     def distance(x: str, y: str) -> int:
         return min(abs(a - b) for a in sent_of[x] for b in sent_of[y])
@@ -158,7 +159,7 @@ def candidates(view: DocView, max_pairs: int | None = 300) -> Candidates:
         rows.append(row)
         evidence.append(ev)
         texts.append(pair_markers(view, x, y, pair_by_genes.get((x, y), []), ev, sent_of,
-                                  mention_at) + MARKER_END
+                                  mention_at, stances) + MARKER_END
                      + pair_text(view, x, y, ev, sent_of))
     return Candidates(view.id, keys, np.asarray(rows, np.float32), evidence, texts, capped)
 
@@ -176,15 +177,16 @@ def _cue_words(prefix: str, text: str) -> list[str]:
 
 
 def pair_markers(view: DocView, x: str, y: str, pair_nos: list[int], evidence: list[int],
-                 sent_of: dict[str, list[int]], mention_at: dict[str, int] | None = None
-                 ) -> str:
+                 sent_of: dict[str, list[int]], mention_at: dict[str, int] | None = None,
+                 stances: dict[int, list[str]] | None = None) -> str:
     """Marker words of what the text says about a pair, for the type and novelty models:
     ``p<lemma>`` per dependency-path word between the two genes' mentions, ``pc<cue>`` /
     ``bc<cue>`` the cue classes (:data:`TYPE_CUES`, ``...neg...`` when negated) on the path
     / between the mentions, ``ev<type>`` the event typer's types, ``at<where>`` where the
     pair is said (title, first / last sentences, only adjacent sentences), ``st<stance>``
     background vs finding phrases (:data:`STANCE`) in its sentences and their
-    neighbours."""
+    neighbours. ``mention_at`` (mention id -> index) and ``stances`` (sentence -> its
+    :data:`STANCE` classes, filled as they are found) are the document's, when kept."""
     if mention_at is None:
         mention_at = {m.id: k for k, m in enumerate(view.mentions)}
     words: list[str] = []
@@ -207,10 +209,12 @@ def pair_markers(view: DocView, x: str, y: str, pair_nos: list[int], evidence: l
         words.append("attitle" if s == 0 else "atfirst" if s <= 2 else
                      "atlast" if s >= n - 2 else "atmiddle")
     near = sorted({s + d for s in said for d in (-1, 0, 1) if 0 <= s + d < n})
+    stances = {} if stances is None else stances
     for s in near:
-        low = view.sentence_text(s).lower()
-        words += [f"st{k}{'' if s in said else 'near'}" for k, r in _STANCE_RE.items()
-                  if r.search(low)]
+        if s not in stances:
+            low = view.sentence_text(s).lower()
+            stances[s] = [k for k, r in _STANCE_RE.items() if r.search(low)]
+        words += [f"st{k}{'' if s in said else 'near'}" for k in stances[s]]
     return " ".join(words)
 
 

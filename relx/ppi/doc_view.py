@@ -14,9 +14,9 @@ from typing import Any
 import networkx as nx
 
 from relx.doc import Document, Entity, Sentence
-from relx.graphs import dependency_graph, undirected_path
+from relx.graphs import undirected_path
 from relx.ids import is_protein_type
-from relx.structures import entity_head
+from relx.structures import entity_head, entity_tokens, sentence_graph
 
 
 @dataclass(frozen=True)
@@ -80,11 +80,13 @@ def dependency_path(sentence: Sentence, a: str, b: str, graphs: dict[Any, Any]
                     ) -> tuple[str, ...]:
     """The lowercased lemmas strictly between entities ``a`` and ``b``'s heads on the
     sentence's dependency path (tokens of other protein mentions as ``PROT``); ``graphs``
-    caches one graph and its protein tokens per sentence id."""
+    caches one graph and its protein tokens per sentence id (the graph the pair scorer
+    built for the same sentence object, :func:`relx.structures.sentence_graph`, with the
+    entity heads it found)."""
     if not sentence.dependencies:
         return ()
     if sentence.id not in graphs:
-        graphs[sentence.id] = dependency_graph(sentence)
+        graphs[sentence.id] = sentence_graph(sentence)
     graph = graphs[sentence.id]
     e1, e2 = sentence.entity(a), sentence.entity(b)
     h1, h2 = entity_head(sentence, e1, graph), entity_head(sentence, e2, graph)
@@ -97,9 +99,8 @@ def dependency_path(sentence: Sentence, a: str, b: str, graphs: dict[Any, Any]
     prot = graphs.get(("prot", sentence.id))
     if prot is None:
         prot = graphs["prot", sentence.id] = {
-            t.index for e in sentence.entities if is_protein_type(e.type)
-            for t in sentence.tokens if any(t.start < s.end and s.start < t.end
-                                            for s in e.spans)}
+            i for e in sentence.entities if is_protein_type(e.type)
+            for i in entity_tokens(sentence, e)}
     return tuple("PROT" if n in prot else str(graph.nodes[n].get("lemma", "")).lower()
                  for n in nodes[1:-1])
 

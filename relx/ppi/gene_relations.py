@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
@@ -28,7 +29,7 @@ from relx.doc import Document, Entity
 from relx.errors import ConfigError
 from relx.ids import gene_ids, gene_namespaced, namespaced_ids
 from relx.model_store import ModelKind, find_model_dir, load_skops
-from relx.ppi.doc_features import candidates
+from relx.ppi.doc_features import Candidates, candidates
 from relx.ppi.doc_model import DocRelationModel
 from relx.ppi.doc_view import DocView, doc_view
 
@@ -154,12 +155,44 @@ def gene_relations(view: DocView, model: DocRelationModel, meta: dict[str, Any],
                    sentence_ids: list[str], names: dict[str, list[str]],
                    max_pairs: int | None = 300) -> tuple[list[GeneRelation], int]:
     """The related gene pairs of one document view (and its number of candidates)."""
-    cands = candidates(view, max_pairs)
-    if not cands.keys:
-        return [], 0
-    prob = model.pair_probability(cands.X, cands.texts)
-    types, type_p = model.predict_type(cands.X, cands.texts)
-    novel_p = model.novel_probability(cands.X, cands.texts)
+    return documents_gene_relations([(view, sentence_ids, names)], model, meta, max_pairs)[0]
+
+
+#: one document for :func:`documents_gene_relations`: its view, sentence ids, gene names
+DocInput = tuple[DocView, list[str], dict[str, list[str]]]
+
+
+def documents_gene_relations(docs: list[DocInput], model: DocRelationModel,
+                             meta: dict[str, Any], max_pairs: int | None = 300
+                             ) -> list[tuple[list[GeneRelation], int]]:
+    """:func:`gene_relations` of each document, the model run once on all their candidates
+    (each row's probabilities are its own: the same as one document at a time)."""
+    cands = [candidates(view, max_pairs) for view, _, _ in docs]
+    rows = [c for c in cands if c.keys]
+    if not rows:
+        return [([], 0) for _ in docs]
+    X = np.concatenate([c.X for c in rows])
+    texts = [t for c in rows for t in c.texts]
+    prob = model.pair_probability(X, texts)
+    types, type_p = model.predict_type(X, texts)
+    novel_p = model.novel_probability(X, texts)
+    out, at = [], 0
+    for (view, sentence_ids, names), c in zip(docs, cands, strict=True):
+        if not c.keys:
+            out.append(([], 0))
+            continue
+        part = slice(at, at + len(c.keys))
+        at += len(c.keys)
+        out.append((_related(view, c, prob[part], types[part], type_p[part], novel_p[part],
+                             model, meta, sentence_ids, names), len(c.keys)))
+    return out
+
+
+def _related(view: DocView, cands: Candidates, prob: np.ndarray, types: np.ndarray,
+             type_p: np.ndarray, novel_p: np.ndarray, model: DocRelationModel,
+             meta: dict[str, Any], sentence_ids: list[str], names: dict[str, list[str]]
+             ) -> list[GeneRelation]:
+    """The gene relations of one document's scored candidates, most probable first."""
     counts = {g: sum(g in m.ids for m in view.mentions) for k in cands.keys for g in k}
     out = []
     for i, (x, y) in enumerate(cands.keys):
@@ -194,7 +227,7 @@ def gene_relations(view: DocView, model: DocRelationModel, meta: dict[str, Any],
             model=str(meta.get("name", DEFAULT_GENE_MODEL)),
             model_version=str(meta.get("version", "0"))))
     out.sort(key=lambda r: -r.probability)
-    return out, len(cands.keys)
+    return out
 
 
 def gene_xrefs(doc: Document) -> dict[str, list[str]]:
@@ -302,6 +335,9 @@ class GeneRelationExtractor(StreamingExtractor):
 
     def _annotate(self, docs: list[Document]
                   ) -> Iterator[tuple[Document, list[GeneRelation], int]]:
+        """The batch's documents with their gene relations, the gene relation model run
+        once on the batch's candidates (:func:`documents_gene_relations`)."""
+        done, inputs = [], []
         for doc, found, _ in self.pairs._annotate(docs):
             view = doc_view(doc, found, gene_key)
             names: dict[str, list[str]] = {}
@@ -311,8 +347,10 @@ class GeneRelationExtractor(StreamingExtractor):
                         text = e.text or doc.text[e.start:e.end]
                         if text not in names.setdefault(g, []):
                             names[g].append(text)
-            rels, n = gene_relations(view, self.model, self.meta,
-                                     [s.id for s in doc.sentences], names, self.max_pairs)
+            done.append((doc, found, view))
+            inputs.append((view, [s.id for s in doc.sentences], names))
+        related = documents_gene_relations(inputs, self.model, self.meta, self.max_pairs)
+        for (doc, found, view), (rels, n) in zip(done, related, strict=True):
             add_event_types(rels, found, view)
             xrefs = gene_xrefs(doc)
             for rel in rels:

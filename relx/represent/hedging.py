@@ -28,7 +28,7 @@ The features of one pair are a ``dict[str, float]`` (``neg:``/``spec:`` prefixed
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -71,11 +71,13 @@ def _head(graph: nx.MultiDiGraph, i: int) -> int | None:
 
 
 #: per sentence graph (shared and never modified, :func:`relx.structures.sentence_graph`):
-#: its tokens' governors and cue scopes, asked again for every pair of the sentence
-_MEMO: WeakKeyDictionary[nx.MultiDiGraph, dict[tuple[str, int], Any]] = WeakKeyDictionary()
+#: its tokens' governors and cue scopes and its cue tokens, asked again for every pair of
+#: the sentence
+_MEMO: WeakKeyDictionary[nx.MultiDiGraph, dict[tuple[str, Hashable], Any]] = \
+    WeakKeyDictionary()
 
 
-def _memo(graph: nx.MultiDiGraph, kind: str, i: int, compute: Callable[[], Any]) -> Any:
+def _memo(graph: nx.MultiDiGraph, kind: str, i: Hashable, compute: Callable[[], Any]) -> Any:
     table = _MEMO.get(graph)
     if table is None:
         table = _MEMO[graph] = {}
@@ -183,21 +185,35 @@ def hedging_features(x: PairInstance, lexicons: dict[str, frozenset[str]]
     h1, h2, path, lca = pair_path(s, graph, e1, e2)
     if lca is not None:
         f["lca=" + token_word(s, lca)] = 1.0
-    mention = set(span1) | set(span2) | {t for e in s.entities for t in entity_tokens(s, e)}
-    for typ, words in lexicons.items():
+    mention = frozenset(span1) | frozenset(span2) | {t for e in s.entities
+                                                      for t in entity_tokens(s, e)}
+    cues = _memo(graph, "cues", (tuple(lexicons.items()), mention),
+                 lambda: _cue_tokens(s, lexicons, mention))
+    for typ, i, w, kind in cues:
         p = PREFIX[typ]
+        f[f"{p}:sent:{kind}"] = 1.0
+        f[f"{p}:cue={w}"] = 1.0
+        for r in cue_relations(s, graph, i, span1, span2, h1, h2, path, lca):
+            f[f"{p}:{kind}:{r}"] = 1.0
+            if not r.startswith("dist="):
+                f[f"{p}:cue={w}:{r}"] = 1.0
+    return f
+
+
+def _cue_tokens(s: Sentence, lexicons: dict[str, frozenset[str]], mention: frozenset[int]
+                ) -> list[tuple[str, int, str, str]]:
+    """``(type, token, word, "seed" / "learnt")`` of each token of ``s`` outside ``mention``
+    that is a cue of a type's lexicon, by type then token: the same for every pair of the
+    sentence (memoised per sentence graph by :func:`hedging_features`)."""
+    out = []
+    for typ, words in lexicons.items():
         for i, t in enumerate(s.tokens):
             w = token_word(s, i)
             if i in mention or (w not in words and t.text.lower() not in words):
                 continue
-            kind = "seed" if w in SEED_CUES[typ] or t.text.lower() in SEED_CUES[typ] else "learnt"
-            f[f"{p}:sent:{kind}"] = 1.0
-            f[f"{p}:cue={w}"] = 1.0
-            for r in cue_relations(s, graph, i, span1, span2, h1, h2, path, lca):
-                f[f"{p}:{kind}:{r}"] = 1.0
-                if not r.startswith("dist="):
-                    f[f"{p}:cue={w}:{r}"] = 1.0
-    return f
+            seed = w in SEED_CUES[typ] or t.text.lower() in SEED_CUES[typ]
+            out.append((typ, i, w, "seed" if seed else "learnt"))
+    return out
 
 
 def learn_cue_lexicon(X: Sequence[PairInstance], y: Sequence[bool], *, min_count: int = 3,
