@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -85,7 +86,7 @@ from relx.genes.lexicon import (
 from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
-from relx.genes.ranker import NameCandidate, NameRanker, candidates, default_ranker
+from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
 from relx.genes.species import MAMMALS, assign_species, find_species
 from relx.ids import (
@@ -311,57 +312,62 @@ def _generic_class(text: str) -> bool:
             and text[1:] == text[1:].lower() and bool(CLASS_NOUN.search(text)))
 
 
-def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,
-                     to_ncbi: NcbiGene) -> Document:
-    """``doc`` with its gene mentions that no lexicon key grounds given the ranker's best
-    candidate, when it is sure enough (:mod:`relx.genes.ranker`)."""
+#: how a pass over ungrounded gene mentions names one: (text, taxon, the ids of the
+#: document's grounded mentions) -> (id, confidence), or None
+_Namer = Callable[[str, str | None, frozenset[str]], tuple[str, float] | None]
+
+
+def _name_ungrounded(doc: Document, to_ncbi: NcbiGene, name: _Namer,
+                     eligible: Callable[[str], bool] = lambda text: True) -> Document:
+    """``doc`` with each gene mention that has no id (and whose text is ``eligible``) given
+    the id ``name`` finds for it, once per surface form and species."""
     ents = [e for s in doc.sentences for e in s.entities]
     if not any(_is_gene(e.type) and not e.norm_ids for e in ents):
         return doc
     context = frozenset(e.norm_ids[0] for e in ents if e.norm_ids)
-    memo: dict[tuple[str, str | None], tuple[NameCandidate, float] | None] = {}
+    memo: dict[tuple[str, str | None], tuple[str, float] | None] = {}
 
     def update(e: Entity) -> dict[str, object]:
+        if e.norm_ids or not _is_gene(e.type):
+            return {}
         text = _text(doc, e)
-        if (e.norm_ids or not _is_gene(e.type) or len(_key(text)) < MIN_RANKED
-                or _generic_class(text)):
+        if not eligible(text):
             return {}
         key = (_key(text), e.taxon)
         if key not in memo:
-            memo[key] = ranker.best(candidates(g, text, e.taxon, context))
+            memo[key] = name(text, e.taxon, context)
         hit = memo[key]
         if hit is None:
             return {}
-        return {"norm_ids": [hit[0].id], "grounded": True, "norm_confidence": round(hit[1], 3),
-                "ncbi_ids": to_ncbi.ncbi_ids([hit[0].id])}
+        return {"norm_ids": [hit[0]], "grounded": True, "norm_confidence": hit[1],
+                "ncbi_ids": to_ncbi.ncbi_ids([hit[0]])}
 
     return with_entity_updates(doc, update)
+
+
+def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,
+                     to_ncbi: NcbiGene) -> Document:
+    """``doc`` with its gene mentions that no lexicon key grounds given the ranker's best
+    candidate, when it is sure enough (:mod:`relx.genes.ranker`)."""
+    def name(text: str, taxon: str | None, context: frozenset[str]
+             ) -> tuple[str, float] | None:
+        hit = ranker.best(candidates(g, text, taxon, context))
+        return None if hit is None else (hit[0].id, round(hit[1], 3))
+
+    return _name_ungrounded(doc, to_ncbi, name, lambda text: len(_key(text)) >= MIN_RANKED
+                            and not _generic_class(text))
 
 
 def _series_ungrounded(doc: Document, g: Grounder, to_ncbi: NcbiGene) -> Document:
     """``doc`` with its gene mentions that ground to nothing and head a numbered name series
     (``superoxide dismutase``) given the member they stand for
     (:func:`relx.genes.series.series_member`), at ``SERIES_FACTOR`` confidence."""
-    ents = [e for s in doc.sentences for e in s.entities]
-    if not any(_is_gene(e.type) and not e.norm_ids for e in ents):
-        return doc
-    context = frozenset(e.norm_ids[0] for e in ents if e.norm_ids)
-    memo: dict[tuple[str, str | None], str | None] = {}
+    def name(text: str, taxon: str | None, context: frozenset[str]
+             ) -> tuple[str, float] | None:
+        found = series_member(g, text, taxon, context)
+        return None if found is None else (found, SERIES_FACTOR)
 
-    def update(e: Entity) -> dict[str, object]:
-        if e.norm_ids or not _is_gene(e.type):
-            return {}
-        text = _text(doc, e)
-        key = (_key(text), e.taxon)
-        if key not in memo:
-            memo[key] = series_member(g, text, e.taxon, context)
-        found = memo[key]
-        if found is None:
-            return {}
-        return {"norm_ids": [found], "grounded": True, "norm_confidence": SERIES_FACTOR,
-                "ncbi_ids": to_ncbi.ncbi_ids([found])}
-
-    return with_entity_updates(doc, update)
+    return _name_ungrounded(doc, to_ncbi, name)
 
 
 def _from_orthologs(g: Grounder, text: str) -> list[GroundingCandidate]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from relx.genes.lexicon import HUMAN, Grounder, normalize_key, taxon_id
+from relx.genes.lexicon import GENE_NAMESPACE, HUMAN, Grounder, normalize_key, taxon_id
 
 __all__ = ["MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR", "SOURCES",
            "series_member"]
@@ -32,14 +32,13 @@ _LETTERS = re.compile(r"^[a-z]+$")
 #: response element-binding protein``)
 SOURCES = frozenset({"symbol", "name", "alias", "previous", "ncbi_name"})
 MIN_WORDS_NCBI = 3
-_OWN = {HUMAN: "HGNC:", "NCBITaxon:10090": "MGI:", "NCBITaxon:10116": "RGD:"}
 
 
 def _members(g: Grounder, key: str, taxon: str, any_source: bool) -> list[str]:
     """The genes of ``taxon`` with the lexicon key ``key`` (a member's name), from
     ``SOURCES`` or, with ``any_source``, any gene source."""
     rows = g.index if taxon == HUMAN else g.species_index(taxon)
-    prefix = _OWN.get(taxon)
+    prefix = f"{GENE_NAMESPACE[taxon]}:" if taxon in GENE_NAMESPACE else None
     ids = [cid for cid, source, _form in rows.get(key, ())
            if prefix and cid.startswith(prefix) and (any_source or source in SOURCES)]
     if not ids and taxon != HUMAN and prefix:
@@ -85,7 +84,8 @@ def series_member(g: Grounder, text: str, taxon: str | None,
         first = _members(g, keys[0], taxon, wordy)
         if not first:
             continue
-        named = {i for k in keys for i in _members(g, k, taxon, wordy) if i in in_document}
+        named = {i for k in keys for i in _members(g, k, taxon, wordy)
+                 if i in in_document} if in_document else set()
         if len(named) == 1:
             return named.pop()
         return first[0] if len(first) == 1 else None
