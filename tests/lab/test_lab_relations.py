@@ -58,3 +58,33 @@ def test_scores_count_gold_pairs_that_are_no_candidate() -> None:
     assert out["type_accuracy"] == 0.0 and out["confusion"] == {"Bind -> Association": 1}
     assert out["novelty"]["f1"] == 1.0
     assert "| Bind | 1 | 0 |" in confusion_markdown(out["confusion"])
+
+
+def test_end_to_end_candidates_are_labelled_and_scored_by_ncbi_gene_id() -> None:
+    """relx's own gene keys (an NCBI id, an HGNC id, a text gene) map to NCBI Gene ids; a
+    candidate is related when its pair of ids is a gold pair, and the pairs are scored once
+    each, a gene without an id never."""
+    from lab.relations.corpus import GoldRelation, RelDoc
+    from lab.relations.end_to_end import e2e_data, e2e_figures
+    from relx.ppi.doc_view import DocView, Mention, MentionPair
+
+    class Ncbi:
+        def ncbi(self, cid: str) -> str | None:
+            return {"HGNC:3236": "1956"}.get(cid)
+
+    text = "EGFR binds GRB2. EGFR and foo."
+    view = DocView("1", text, [(0, 16), (17, 30)], [
+        Mention("T1", 0, 4, 0, ("HGNC:3236",)), Mention("T2", 11, 15, 0, ("2885",)),
+        Mention("T3", 17, 21, 1, ("1956",)), Mention("T4", 26, 29, 1, ("text:foo",))],
+        [MentionPair("T1", "T2", 0, 2.0, 0.9), MentionPair("T3", "T4", 1, 1.0, 0.6)])
+    doc = RelDoc("1", text, 0, relations={frozenset(("1956", "2885")):
+                                         GoldRelation("Bind", True)})
+    data = e2e_data([doc], {"1": view}, Ncbi())
+    by_pair = dict(zip(data.pair, data.related.tolist(), strict=True))
+    assert by_pair[frozenset(("1956", "2885"))] == 1
+    assert None in by_pair and by_pair[None] == 0       # EGFR--foo: foo has no id
+    assert set(data.types.tolist()) == {"Bind", ""}
+    prob = np.where(data.related == 1, 0.9, 0.8)
+    fold = int(data.folds[0])
+    assert e2e_figures(data, prob, {fold: 0.5}) == prf(1, 1, 1)
+    assert e2e_figures(data, prob, {fold: 0.95}) == prf(0, 0, 1)
