@@ -217,14 +217,18 @@ hedging: install
 	$(BIN)/python -m lab.hedging evaluate --test $(GE)/devel --out docs/runs/hedging-devel.json
 
 # relx/data/lexicon.tsv.gz, the HGNC + MGI + RGD + FamPlex + NCBI Gene grounding lexicon, and
-# orthologs.tsv.gz, famplex_relations.tsv.gz, ncbi_gene.tsv.gz (HGNC/MGI -> NCBI Gene ids)
+# orthologs.tsv.gz, famplex_relations.tsv.gz, ncbi_gene.tsv.gz (HGNC/MGI/RGD -> NCBI Gene ids)
 # beside it: lab/lexicon.py (lab.lexicon_build) on ../shared/lexicons
+# HCOP: an HCOP ortholog table (python -m lab.hcop on babelgene's R/sysdata.rda,
+# github.com/igordot/babelgene @ ab61c52) for rat NCBI Gene ids; without it the shipped rat rows
+# are kept.
 # HGNC_NAMES: an HGNC complete set (alias and previous names); the shipped lexicon used
 # hgnc_complete_set.txt.gz of 2018-11-07 from github.com/lyijin/common @ 436e3ec. Without it
 # the shipped file's rows other than NCBI's are kept (--keep-rows), so those names stay.
 lexicon: install
 	$(BIN)/python -m lab.lexicon build --shared $(SHARED) --out relx/data/lexicon.tsv.gz \
-		$(if $(HGNC_NAMES),--hgnc-names $(HGNC_NAMES),--keep-rows relx/data/lexicon.tsv.gz)
+		$(if $(HGNC_NAMES),--hgnc-names $(HGNC_NAMES),--keep-rows relx/data/lexicon.tsv.gz) \
+		$(if $(HCOP),--hcop $(HCOP))
 
 # relx/data/gene_ranker.json, family_members.json, confidence_calibration.json: the learned
 # parts of gene naming (relx.genes.ranker, .members, .confidence), fitted in this order on

@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--keep-rows", type=Path, default=None,
                    help="an earlier lexicon whose rows other than NCBI's are kept (the "
                         "shipped HGNC alias/previous names when no --hgnc-names is given)")
+    b.add_argument("--hcop", type=Path, default=None,
+                   help="an HCOP ortholog table (python -m lab.hcop): rat NCBI Gene ids for "
+                        "RGD ids; without it the shipped table's rat rows are kept")
     b.add_argument("--lexicon-only", action="store_true",
                    help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz, "
                         "ncbi_gene.tsv.gz beside it")
@@ -59,8 +62,9 @@ def main(argv: list[str] | None = None) -> int:
             stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")
             stats["famplex_relations"] = build_famplex_relations(
                 args.shared, folder / "famplex_relations.tsv.gz")
-            stats["ncbi_gene"] = build_ncbi_gene(args.shared, folder / "ncbi_gene.tsv.gz",
-                                                 lexicon_ids(args.out))
+            stats["ncbi_gene"] = build_ncbi_gene(
+                args.shared, folder / "ncbi_gene.tsv.gz", lexicon_ids(args.out),
+                hcop=args.hcop, keep=folder / "ncbi_gene.tsv.gz")
         print(json.dumps(stats, indent=2))
     else:
         g = Grounder(args.lexicon)

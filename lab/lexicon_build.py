@@ -8,7 +8,8 @@
 * ``famplex_relations.tsv.gz`` (:func:`build_famplex_relations`): FamPlex ``isa``/``partof``
   edges between namespaced ids (``HGNC:6871 isa FPLX:ERK``; read by :mod:`relx.genes.same_gene`).
 * ``ncbi_gene.tsv.gz`` (:func:`build_ncbi_gene`): HGNC/MGI id -> NCBI Gene id, from NCBI
-  Gene ``gene_info`` dbXrefs (read by :mod:`relx.genes.ncbi_gene`).
+  Gene ``gene_info`` dbXrefs, and RGD id -> rat NCBI Gene id through the RGD symbol in HCOP's
+  rat orthologs (:func:`hcop_rat_links`; read by :mod:`relx.genes.ncbi_gene`).
 
 With NCBI Gene's ``gene_info`` tables (``lexicons/ncbi-gene/``), the lexicon also has their
 names of the human and mouse genes it knows (:data:`relx.genes.lexicon.NCBI_SOURCES`): the
@@ -503,11 +504,45 @@ def lexicon_ids(path: Path) -> set[str]:
         return {ln.split("\t", 2)[1] for ln in fh if not ln.startswith(("#", "key\t"))}
 
 
-def build_ncbi_gene(shared: Path, out: Path, ids: set[str] | None = None) -> dict:
-    """Write the HGNC/MGI id -> NCBI Gene id table (``id ncbi``, one row per pair, by
-    namespace and number) from the ``gene_info`` dbXrefs, for the ids ``ids`` (those of the
-    lexicon; None: all); return its statistics."""
+def hcop_rat_links(shared: Path, hcop: Path) -> dict[str, list[str]]:
+    """RGD id -> rat NCBI Gene id: the RGD symbol (``../shared``'s RGD table) looked up among
+    the rat symbols of an HCOP ortholog table (``lab.hcop``: ``taxon_id``, ``symbol``,
+    ``entrez`` columns; rat symbols are RGD's, one NCBI id each)."""
+    rat: dict[str, set[str]] = {}
+    for r in _read_tsv(Path(hcop)):
+        if r.get("taxon_id") == "10116" and r.get("symbol") and (r.get("entrez") or "").isdigit():
+            rat.setdefault(r["symbol"], set()).add(r["entrez"])
+    path = _find(Path(shared), "rgd")
+    links: dict[str, list[str]] = {}
+    for r in _read_tsv(path, csv.QUOTE_NONE) if path else ():
+        got = rat.get((r.get("symbol") or "").strip(), set())
+        if len(got) == 1:
+            links[f"RGD:{r['ID'].strip()}"] = sorted(got)
+    return links
+
+
+def _kept_rat_links(path: Path) -> dict[str, list[str]]:
+    """The ``RGD:`` rows of an earlier NCBI Gene table."""
+    links: dict[str, list[str]] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("RGD:"):
+                cid, gene = line.rstrip("\n").split("\t")
+                links.setdefault(cid, []).append(gene)
+    return links
+
+
+def build_ncbi_gene(shared: Path, out: Path, ids: set[str] | None = None,
+                    hcop: Path | None = None, keep: Path | None = None) -> dict:
+    """Write the HGNC/MGI/RGD id -> NCBI Gene id table (``id ncbi``, one row per pair, by
+    namespace and number) from the ``gene_info`` dbXrefs and, for rat, an HCOP ortholog table
+    (``hcop``; without it the ``RGD:`` rows of an earlier table ``keep``), for the ids
+    ``ids`` (those of the lexicon; None: all); return its statistics."""
     links = ncbi_gene_links(Path(shared))
+    if hcop is not None:
+        links.update(hcop_rat_links(Path(shared), hcop))
+    elif keep is not None and Path(keep).exists():
+        links.update(_kept_rat_links(Path(keep)))
     if ids is not None:
         links = {k: v for k, v in links.items() if k in ids}
 
@@ -515,13 +550,14 @@ def build_ncbi_gene(shared: Path, out: Path, ids: set[str] | None = None) -> dic
         ns, _, local = cid.partition(":")
         return ns, int(local) if local.isdigit() else 0
 
-    lines = ["# relx-ncbi-gene/1 HGNC/MGI id -> NCBI Gene id (NCBI Gene gene_info dbXrefs)",
-             "id\tncbi"]
+    lines = ["# relx-ncbi-gene/1 HGNC/MGI/RGD id -> NCBI Gene id (NCBI Gene gene_info "
+             "dbXrefs; rat: RGD symbol -> HCOP rat orthologs)", "id\tncbi"]
     lines += [f"{cid}\t{g}" for cid in sorted(links, key=order) for g in links[cid]]
     size = _write_gz(Path(out), "\n".join(lines) + "\n")
     return {"path": str(out), "bytes": size, "pairs": len(lines) - 2,
             "hgnc_ids": sum(1 for c in links if c.startswith("HGNC:")),
-            "mgi_ids": sum(1 for c in links if c.startswith("MGI:"))}
+            "mgi_ids": sum(1 for c in links if c.startswith("MGI:")),
+            "rgd_ids": sum(1 for c in links if c.startswith("RGD:"))}
 
 
 def build_famplex_relations(shared: Path, out: Path) -> dict:

@@ -1,11 +1,11 @@
-"""NCBI Gene ids of human and mouse genes: ``HGNC:6001`` -> ``NCBIGene:3558``,
-``MGI:96548`` -> ``NCBIGene:16183`` (the ids corpora, PubTator and INDRA's ``EGID`` use).
-
-Rat genes keep their RGD ids: no NCBI Gene table of rat is in relx's data.
+"""NCBI Gene ids of human, mouse and rat genes: ``HGNC:6001`` -> ``NCBIGene:3558``,
+``MGI:96548`` -> ``NCBIGene:16183``, ``RGD:620047`` -> ``NCBIGene:116562`` (the ids corpora,
+PubTator and INDRA's ``EGID`` use).
 
 Table file (``relx/data/ncbi_gene.tsv.gz``, :func:`lab.lexicon_build.build_ncbi_gene`, from
-NCBI Gene ``gene_info`` dbXrefs): gzip TSV, ``#`` comments, header ``id ncbi``, one row per
-(HGNC/MGI id, NCBI GeneID) of the genes the lexicon knows.
+NCBI Gene ``gene_info`` dbXrefs; rat: the RGD symbol among HCOP's rat orthologs, so a rat gene
+with no human ortholog there has none): gzip TSV, ``#`` comments, header ``id ncbi``, one row
+per (HGNC/MGI/RGD id, NCBI GeneID) of the genes the lexicon knows.
 """
 
 from __future__ import annotations
@@ -53,12 +53,12 @@ class NcbiGene:
             return self._ids
 
     def of(self, cid: str) -> tuple[str, ...]:
-        """The NCBI Gene ids (``NCBIGene:n``) of one HGNC/MGI id; () for others."""
+        """The NCBI Gene ids (``NCBIGene:n``) of one HGNC/MGI/RGD id; () for others."""
         return self._load().get(cid, ())
 
     def ncbi_ids(self, ids: Iterable[str]) -> list[str]:
         """The NCBI Gene ids of ``ids`` in their order, repeats dropped: an ``NCBIGene`` id
-        as it is, an HGNC/MGI id mapped, other ids (FamPlex, RGD, chemicals) none."""
+        as it is, an HGNC/MGI/RGD id mapped, other ids (FamPlex, chemicals) none."""
         out: list[str] = []
         for cid in ids:
             cid = namespaced_id(cid)
