@@ -13,7 +13,9 @@ features), ``"text"`` (:class:`relx.ppi.doc_text.PairTextClassifier`) or ``"text
 n-grams only, learned from the gene pairs and ``aux``: the masked texts, types and novelty of
 relations between other entity types, e.g. BioRED's chemical--gene and disease--gene ones); ``pair_text``: the
 pair model also reads a text classifier's probability (out of fold by document while
-fitting).
+fitting); ``pair_events=False``: the pair classifier does not read the event typer's columns
+(:data:`EVENT_COLUMNS`), so only the pairs it reports need typing; the type and novelty
+classifiers read them.
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ from sklearn.calibration import CalibratedClassifierCV
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.model_selection import GroupKFold
 
-from relx.ppi.doc_features import MARKER_END
+from relx.ppi.doc_features import FEATURES, MARKER_END
 from relx.ppi.doc_text import PairTextClassifier
+
+#: the columns of :data:`relx.ppi.doc_features.FEATURES` the event typer fills
+EVENT_COLUMNS = [k for k, name in enumerate(FEATURES) if name.startswith("event_")]
 
 
 def _booster(learning_rate: float, max_iter: int, max_leaf_nodes: int, l2: float,
@@ -67,7 +72,8 @@ class DocRelationModel(BaseEstimator):
                  type_model: str = "hgb", novel_model: str = "hgb", pair_text: bool = False,
                  text_C: float = 1.0, type_words: str = "text", novel_words: str = "text",
                  type_C: float | None = None, type_feature_weight: float = 0.3,
-                 type_margin: float = 0.0, random_state: int = 0) -> None:
+                 type_margin: float = 0.0, pair_events: bool = True,
+                 random_state: int = 0) -> None:
         self.learning_rate = learning_rate
         self.max_iter = max_iter
         self.max_leaf_nodes = max_leaf_nodes
@@ -91,13 +97,24 @@ class DocRelationModel(BaseEstimator):
         self.type_C = type_C
         self.type_feature_weight = type_feature_weight
         self.type_margin = type_margin
+        self.pair_events = pair_events
         self.random_state = random_state
 
     def _text(self, class_weight: str | None = None) -> PairTextClassifier:
         return PairTextClassifier(C=self.text_C, class_weight=class_weight,
                                   random_state=self.random_state)
 
+    def _pair_X(self, X: np.ndarray) -> np.ndarray:
+        """``X`` as the pair classifier reads it: without the event typer's columns when
+        ``pair_events`` is False (models saved before 0.3.0: with them)."""
+        if getattr(self, "pair_events", True):
+            return X
+        X = np.array(X, np.float32)
+        X[:, EVENT_COLUMNS] = 0.0
+        return X
+
     def _pair_design(self, X: np.ndarray, texts: list[str]) -> np.ndarray:
+        X = self._pair_X(X)
         if not self.pair_text:
             return X
         p = self.pair_text_.predict_proba(texts, X)[:, 1]
@@ -110,6 +127,7 @@ class DocRelationModel(BaseEstimator):
         texts = list(texts)
         related = np.asarray(related, int)
         folds = list(GroupKFold(n_splits=self.calibration_folds).split(X, related, groups))
+        kinds_X, X = X, self._pair_X(X)
         design = X
         if self.pair_text:
             oof = np.zeros(len(X))
@@ -122,7 +140,7 @@ class DocRelationModel(BaseEstimator):
                         self.l2_regularization, self.random_state)
         self.pair_ = CalibratedClassifierCV(base, method=self.calibration, cv=folds,
                                             ensemble=False).fit(design, related)
-        self.fit_kinds(X, texts, related, types, novel, aux)
+        self.fit_kinds(kinds_X, texts, related, types, novel, aux)
         self.n_features_in_ = X.shape[1]
         return self
 
