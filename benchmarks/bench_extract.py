@@ -11,7 +11,7 @@ undirected pairs: ``relx.load(task="ppi", types=False)``); with ``--task typed``
 plus the event model on the sentences of the reported pairs, typing and directing them
 (``relx.load(task="ppi")``, what ``relx extract --task ppi`` does); with ``--task events`` parse, NER proteins, grounding and the shipped event model (triggers,
 arguments, events); with ``--task gene-relations`` what ``relx extract`` does by default:
-every candidate pair scored and typed, then the document-level gene relation model. Last line: JSON with ``abstracts_per_s``,
+every candidate pair scored and typed, then the document-level gene relation model (a model whose pair classifier reads no event types would type only the reported pairs' sentences). Last line: JSON with ``abstracts_per_s``,
 ``parse_only_abstracts_per_s``, ``extract_cpu_s`` and ``parse_only_cpu_s`` (the
 extraction's and the parse's CPU seconds, summed over the processes: steadier than wall
 time on a shared machine; ``cpu_share_of_parse_only`` is their ratio, parse-only over

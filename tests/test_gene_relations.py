@@ -241,3 +241,53 @@ def test_a_batch_of_documents_gets_what_each_document_gets_alone():
     assert [[r.model_dump() for r in rels] for rels, _ in batch] == \
         [[r.model_dump() for r in rels] for rels, _ in alone]
     assert batch[0][0] and {r.document_id for r in batch[2][0]} == {"d2"}
+
+
+def test_a_pair_classifier_without_event_types_ignores_them():
+    """``pair_events=False``: the pair probability does not move with the event columns,
+    where a model that reads them follows them (here they alone carry the label)."""
+    from relx.ppi.doc_model import EVENT_COLUMNS
+
+    _, texts, rel, typ, nov, grp = _toy()
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(len(rel), len(FEATURES))).astype(np.float32)
+    X[:, EVENT_COLUMNS] += 3.0 * rel[:, None]
+    blank = X.copy()
+    blank[:, EVENT_COLUMNS] = 0.0
+    assert [FEATURES[k] for k in EVENT_COLUMNS] == [f for f in FEATURES if f.startswith("event_")]
+    m = DocRelationModel(max_iter=30, pair_events=False, random_state=0).fit(
+        X, texts, rel, typ, nov, grp)
+    np.testing.assert_array_equal(m.pair_probability(X, texts), m.pair_probability(blank, texts))
+    typed = DocRelationModel(max_iter=30, random_state=0).fit(X, texts, rel, typ, nov, grp)
+    p = typed.pair_probability(X, texts)
+    assert p[rel == 1].mean() > 0.8 and typed.pair_probability(blank, texts)[rel == 1].mean() < 0.5
+
+
+def test_the_extractor_types_only_the_reported_pairs_sentences_as_a_typed_run_does(tmp_path):
+    """With a model whose pair classifier reads no event types (here the shipped one with
+    ``pair_events=False``) the interaction extractor runs untyped and the extractor types
+    only the sentences of the pairs it reports: the records are those of the same model
+    with every candidate pair typed."""
+    if not (models_dir() / "gene-relations" / "meta.json").exists():
+        pytest.skip("models/gene-relations not trained")
+    from relx.doc import Document
+    from relx.ppi.gene_relations import load, load_gene_model, save_gene_model
+
+    meta, model = load_gene_model()
+    model.pair_events = False
+    folder = save_gene_model(model, tmp_path / "untyped-pairs", meta)
+    text = ("JAK1 binds and phosphorylates STAT5 in T cells. SOCS3 inhibits JAK1 kinase "
+            "activity. IL-2 induces the expression of SOCS3. TP53 and MDM2 were not "
+            "measured. BRCA1 is mentioned alone.")
+    lazy = load(folder, warm_up=False)
+    assert lazy.typer is not None and lazy.pairs.typer is None
+    assert load(warm_up=False).typer is None         # the shipped model reads event types
+    full = load(folder, warm_up=False)
+    full.pairs.typer, full.typer = full.typer, None       # every candidate pair typed
+    docs = [Document(id="d1", text=text)]
+    got = [r.model_dump() for _, rels, _ in lazy.annotate(docs) for r in rels]
+    want = [r.model_dump() for _, rels, _ in full.annotate([docs[0].model_copy(deep=True)])
+            for r in rels]
+    assert got and got == want
+    assert any(ev.get("event_type") not in (None, "Interaction")
+               for r in got for ev in r["evidence"])

@@ -46,11 +46,16 @@ EARLIER: dict[str, dict[str, Any]] = {
     "hgb-small": SMALL,
     "hgb-small+aux-novelty-C3": {**SMALL, "novel_model": "text-aux", "text_C": 3.0},
     "hgb-small+aux-novelty-C10": {**SMALL, **AUX_NOVELTY},
+    # the pair classifier without event types: met the CV rule, not shipped (its development
+    # look fell by more than issue 52 allows; docs/relations.md)
+    "markers-types+aux-novelty-C10+pair-untyped": {**SMALL, **AUX_NOVELTY, **MARKER_TYPES,
+                                                   "pair_events": False},
 }
 #: the setting the --dev look uses, chosen on the fit split's CV (docs/relations.md)
 CHOSEN = "markers-types+aux-novelty-C10"
-#: the development look of the current CHOSEN (the second: the first, for 0.1.0, is recorded
-#: in docs/runs/gene-relations.json and docs/relations.md)
+#: the development look of the current CHOSEN (the second: the first, for 0.1.0, and the
+#: third, for the unshipped pair-untyped model, are in docs/runs/gene-relations*.json and
+#: docs/relations.md)
 DEV_LOOK = CACHE / "dev-look-2.json"
 
 

@@ -8,7 +8,7 @@ relx's own mentions").
 ``--views`` runs relx as ``relx extract`` does (tagger, grounding, every mention pair scored
 and typed) and caches the document views, genes keyed as the gene relation extractor keys
 them (:func:`relx.ppi.gene_relations.gene_key`). ``--cv`` compares, by 5-fold CV by document,
-the setting :data:`lab.relations.biored.CHOSEN` trained on the gold-mention candidates (G),
+the setting of gene-relations 0.2.0 (:data:`SETTING`) trained on the gold-mention candidates (G),
 on the end-to-end candidates (E) and on both (G+E); each outer fold's threshold comes from an
 inner CV on that fold's training data; every model is scored on the held-out documents'
 end-to-end gene pairs by NCBI Gene id and on their gold-mention candidates.
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from lab.genes.biored import NcbiIds
-from lab.relations.biored import CHOSEN, GRID, MAX_PAIRS, PairData, _baseline_threshold, pair_data
+from lab.relations.biored import EARLIER, MAX_PAIRS, PairData, _baseline_threshold, pair_data
 from lab.relations.corpus import RelDoc, fold_of, read_relations
 from lab.relations.metrics import best_threshold, prf
 from lab.relations.views import CACHE, load_views
@@ -37,6 +37,8 @@ from relx.ppi.doc_model import DocRelationModel
 from relx.ppi.doc_view import DocView
 
 VARIANTS = ("G", "E", "G+E")
+#: the setting compared (gene-relations 0.2.0's, as registered)
+SETTING = "markers-types+aux-novelty-C10"
 
 
 def e2e_cache(split: str = "fit") -> Path:
@@ -185,8 +187,8 @@ def run_cv(shared: str | None = None, variants: tuple[str, ...] = VARIANTS,
     docs = read_relations(shared, "fit")
     g = pair_data(docs, load_views(), _baseline_threshold())
     e = e2e_data(docs, load_e2e_views(), NcbiIds(shared))
-    params = GRID[CHOSEN]
-    rep: dict[str, Any] = {"setting": CHOSEN, "documents": len(docs),
+    params = EARLIER[SETTING]
+    rep: dict[str, Any] = {"setting": SETTING, "documents": len(docs),
                            "gold_mention_candidates": len(g.related),
                            "e2e_candidates": len(e.related),
                            "e2e_candidates_related": int(e.related.sum()),

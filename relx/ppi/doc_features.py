@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -107,9 +108,11 @@ def _cues(text: str) -> dict[str, int]:
     return {k: len(r.findall(low)) for k, r in _CUE_RE.items()}
 
 
-def candidates(view: DocView, max_pairs: int | None = 300) -> Candidates:
+def candidates(view: DocView, max_pairs: int | None = 300,
+               only: Collection[tuple[str, str]] | None = None) -> Candidates:
     """The candidate gene pairs of ``view`` and their features; at most ``max_pairs``, the
-    pairs whose genes come closest (sentence distance, then mention counts) kept."""
+    pairs whose genes come closest (sentence distance, then mention counts) kept; ``only``:
+    of those, just these pairs (their features as among all of them)."""
     by_id: dict[str, list[int]] = defaultdict(list)          # gene id -> mention indices
     for k, m in enumerate(view.mentions):
         for i in m.ids:
@@ -152,6 +155,8 @@ def candidates(view: DocView, max_pairs: int | None = 300) -> Candidates:
         keys.sort(key=lambda k: (distance(*k), -count[k[0]] * count[k[1]]))
         capped = len(keys) - max_pairs
         keys = sorted(keys[:max_pairs])
+    if only is not None:
+        keys = [k for k in keys if k in only]
     rows, evidence, texts = [], [], []
     for x, y in keys:
         row, ev = _features(view, x, y, pair_by_genes.get((x, y), []), sent_of, count, rank,

@@ -17,7 +17,8 @@ best id of any kind, else its lowercased text. Mention-level pairs stay the ``pp
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
-from relx.doc import Document, Entity
+from relx.doc import Document, Entity, Sentence
 from relx.errors import ConfigError
 from relx.ids import gene_ids, gene_namespaced, namespaced_ids
 from relx.model_store import ModelKind, find_model_dir, load_skops
@@ -160,13 +161,19 @@ def gene_relations(view: DocView, model: DocRelationModel, meta: dict[str, Any],
 
 #: one document for :func:`documents_gene_relations`: its view, sentence ids, gene names
 DocInput = tuple[DocView, list[str], dict[str, list[str]]]
+#: the reported gene pairs of each document -> its views with those pairs' sentences typed
+TypeReported = Callable[[list[list[tuple[str, str]]]], list[DocView]]
 
 
 def documents_gene_relations(docs: list[DocInput], model: DocRelationModel,
-                             meta: dict[str, Any], max_pairs: int | None = 300
+                             meta: dict[str, Any], max_pairs: int | None = 300,
+                             typed: TypeReported | None = None
                              ) -> list[tuple[list[GeneRelation], int]]:
     """:func:`gene_relations` of each document, the model run once on all their candidates
-    (each row's probabilities are its own: the same as one document at a time)."""
+    (each row's probabilities are its own: the same as one document at a time). ``typed``:
+    for a model whose pair classifier reads no event types, the views again once the
+    sentences of each document's reported gene pairs are typed (see
+    :meth:`GeneRelationExtractor._annotate`); the type and novelty classifiers read those."""
     cands = [candidates(view, max_pairs) for view, _, _ in docs]
     rows = [c for c in cands if c.keys]
     if not rows:
@@ -174,8 +181,31 @@ def documents_gene_relations(docs: list[DocInput], model: DocRelationModel,
     X = np.concatenate([c.X for c in rows])
     texts = [t for c in rows for t in c.texts]
     prob = model.pair_probability(X, texts)
-    types, type_p = model.predict_type(X, texts)
-    novel_p = model.novel_probability(X, texts)
+    if typed is None:
+        types, type_p = model.predict_type(X, texts)
+        novel_p = model.novel_probability(X, texts)
+    else:    # the type and novelty classifiers read the reported pairs, typed
+        reported, offsets, at = [], [], 0
+        for c in cands:
+            reported.append({k for k, q in zip(c.keys, prob[at:at + len(c.keys)], strict=True)
+                             if q >= model.threshold})
+            offsets.append(at)
+            at += len(c.keys)
+        views = typed([sorted(r) for r in reported])
+        docs = [(v, sentence_ids, names) for v, (_, sentence_ids, names)
+                in zip(views, docs, strict=True)]
+        again = [candidates(v, max_pairs, only=r) if r else None
+                 for v, r in zip(views, reported, strict=True)]
+        rows = [c for c in again if c is not None]
+        types = np.full(len(prob), "", dtype=object)
+        type_p, novel_p = np.zeros(len(prob)), np.zeros(len(prob))
+        if rows:
+            where = [off + c.keys.index(k) for c, a, off in zip(cands, again, offsets,
+                                                                strict=True)
+                     if a is not None for k in a.keys]
+            X2, texts2 = np.concatenate([c.X for c in rows]), [t for c in rows for t in c.texts]
+            types[where], type_p[where] = model.predict_type(X2, texts2)
+            novel_p[where] = model.novel_probability(X2, texts2)
     out, at = [], 0
     for (view, sentence_ids, names), c in zip(docs, cands, strict=True):
         if not c.keys:
@@ -307,7 +337,9 @@ def add_event_types(rels: list[GeneRelation], found: list[Any], view: DocView) -
 
 class GeneRelationExtractor(StreamingExtractor):
     """Documents -> their related gene pairs (:class:`GeneRelation`), through the interaction
-    extractor (every candidate pair scored: ``threshold=-inf``) and a gene relation model.
+    extractor (every candidate pair scored: ``threshold=-inf``) and a gene relation model;
+    when the model's pair classifier reads no event types (``pair_events=False``), the event
+    typer types only the sentences of the pairs it reports (``typer``), else every pair.
     ``options`` go to :func:`relx.load_interactions` (``types``, ``mentions``, ``ground``,
     ``orthologs``...); ``threshold`` and ``same_gene_pairs`` are the model's business (a
     :class:`~relx.errors.ConfigError` when given: they are options of task ``ppi``)."""
@@ -330,13 +362,18 @@ class GeneRelationExtractor(StreamingExtractor):
         self.threshold = self.model.threshold
         self.pairs = load_interactions(threshold=float("-inf"), same_gene_pairs=True,
                                        warm_up=warm_up, **options)
+        self.typer = None     # typing only the reported pairs' sentences (pair_events=False)
+        if not getattr(self.model, "pair_events", True) and self.pairs.typer is not None:
+            self.typer, self.pairs.typer = self.pairs.typer, None
         self.ground = False          # the interaction extractor grounds
         self.max_doc_chars = self.pairs.max_doc_chars   # checked by annotate, before it
 
     def _annotate(self, docs: list[Document]
                   ) -> Iterator[tuple[Document, list[GeneRelation], int]]:
         """The batch's documents with their gene relations, the gene relation model run
-        once on the batch's candidates (:func:`documents_gene_relations`)."""
+        once on the batch's candidates (:func:`documents_gene_relations`); with a typer of
+        its own (a model whose pair classifier reads no event types), only the sentences of
+        the gene pairs it reports are typed."""
         done, inputs = [], []
         for doc, found, _ in self.pairs._annotate(docs):
             view = doc_view(doc, found, gene_key)
@@ -347,9 +384,24 @@ class GeneRelationExtractor(StreamingExtractor):
                         text = e.text or doc.text[e.start:e.end]
                         if text not in names.setdefault(g, []):
                             names[g].append(text)
-            done.append((doc, found, view))
+            done.append([doc, found, view])
             inputs.append((view, [s.id for s in doc.sentences], names))
-        related = documents_gene_relations(inputs, self.model, self.meta, self.max_pairs)
+
+        def typed(reported: list[list[tuple[str, str]]]) -> list[DocView]:
+            parts = []       # per document: its sentences to type, as a document
+            for (doc, _, view), pairs in zip(done, reported, strict=True):
+                chosen = reported_sentences(doc, view, pairs)
+                parts.append(doc.model_copy(update={"sentences": chosen}) if chosen else None)
+            if any(parts):   # one call for the batch, as a typed run makes
+                self.typer.type_relations([d for d in parts if d is not None])
+            for item, part in zip(done, parts, strict=True):
+                if part is not None:
+                    item[1] = with_types(item[1], part.sentences)
+                    item[2] = retyped_view(item[2], item[0], item[1])
+            return [view for _, _, view in done]
+
+        related = documents_gene_relations(inputs, self.model, self.meta, self.max_pairs,
+                                           typed if self.typer is not None else None)
         for (doc, found, view), (rels, n) in zip(done, related, strict=True):
             add_event_types(rels, found, view)
             xrefs = gene_xrefs(doc)
@@ -359,6 +411,45 @@ class GeneRelationExtractor(StreamingExtractor):
             for s in doc.sentences:          # the document carries no mention-level pairs
                 s.relations = []
             yield doc, rels, n
+
+
+def retyped_view(view: DocView, doc: Document, found: list[Any]) -> DocView:
+    """``view`` with its mention pairs' event types from ``found`` (the same records, some
+    typed since): what :func:`relx.ppi.doc_view.doc_view` of ``found`` gives, without
+    parsing the dependency paths again."""
+    typed = {(r.sentence_id, r.entity1.id, r.entity2.id): r for r in found
+             if r.type != "Interaction"}
+    sids = [s.id for s in doc.sentences]
+    pairs = []
+    for p in view.pairs:
+        r = typed.get((sids[p.sentence], p.a, p.b))
+        pairs.append(p if r is None else replace(p, type=r.type, event_score=r.event_score))
+    return replace(view, pairs=pairs)
+
+
+def reported_sentences(doc: Document, view: DocView, pairs: list[tuple[str, str]]
+                       ) -> list[Sentence]:
+    """The sentences of ``doc`` holding a scored mention pair of one of the gene pairs
+    ``pairs`` (what their features and evidence read)."""
+    genes = {m.id: m.ids for m in view.mentions}
+    wanted = {frozenset(k) for k in pairs}
+    keep = {p.sentence for p in view.pairs
+            if any(frozenset((x, y)) in wanted for x in genes.get(p.a, ())
+                   for y in genes.get(p.b, ()) if x != y)}
+    return [s for k, s in enumerate(doc.sentences) if k in keep and s.relations]
+
+
+def with_types(found: list[Any], sentences: list[Sentence]) -> list[Any]:
+    """``found`` (a document's scored mention-pair records) with the event types the typer
+    set on the relations of ``sentences``."""
+    typed = {(s.id, r.arg1, r.arg2): r for s in sentences for r in s.relations
+             if r.type not in (None, "PPI")}
+    out = []
+    for rec in found:
+        r = typed.get((rec.sentence_id, rec.entity1.id, rec.entity2.id))
+        out.append(rec if r is None else rec.model_copy(update={
+            "type": r.type, "direction": r.direction, "event_score": r.event_score}))
+    return out
 
 
 #: the gene relation extractor for a model (default: the shipped ``gene-relations``)
