@@ -44,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
                         "shipped HGNC alias/previous names when no --hgnc-names is given)")
     b.add_argument("--hcop", type=Path, default=None,
                    help="an HCOP ortholog table (python -m lab.hcop): rat NCBI Gene ids for "
-                        "RGD ids; without it the shipped table's rat rows are kept")
+                        "RGD ids and rat orthologs the HGNC table lacks; without it the "
+                        "shipped tables' rat rows are kept")
     b.add_argument("--lexicon-only", action="store_true",
                    help="do not write orthologs.tsv.gz, famplex_relations.tsv.gz, "
                         "ncbi_gene.tsv.gz beside it")
@@ -59,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
             hgnc_names=args.hgnc_names, ncbi=not args.no_ncbi_names, keep=args.keep_rows)
         if not args.lexicon_only:
             folder = args.out.parent
-            stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz")
+            stats["orthologs"] = build_orthologs(args.shared, folder / "orthologs.tsv.gz",
+                                                 hcop=args.hcop,
+                                                 keep=folder / "orthologs.tsv.gz")
             stats["famplex_relations"] = build_famplex_relations(
                 args.shared, folder / "famplex_relations.tsv.gz")
             stats["ncbi_gene"] = build_ncbi_gene(

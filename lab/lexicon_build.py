@@ -4,7 +4,8 @@
   MGI (mouse) and RGD (rat) rows, each group sorted by key (``Grounder`` relies on the order:
   it parses the mouse/rat rows only when a mouse or rat mention is grounded).
 * ``orthologs.tsv.gz`` (:func:`build_orthologs`): human gene -> mouse and rat orthologs, from
-  the HGNC table's MGI/RGD columns (read by :mod:`relx.genes.orthologs`).
+  the HGNC table's MGI/RGD columns, rat ones it lacks from HCOP (read by
+  :mod:`relx.genes.orthologs`).
 * ``famplex_relations.tsv.gz`` (:func:`build_famplex_relations`): FamPlex ``isa``/``partof``
   edges between namespaced ids (``HGNC:6871 isa FPLX:ERK``; read by :mod:`relx.genes.same_gene`).
 * ``ncbi_gene.tsv.gz`` (:func:`build_ncbi_gene`): HGNC/MGI id -> NCBI Gene id, from NCBI
@@ -477,25 +478,70 @@ def build_lexicon(
     }
 
 
-def build_orthologs(shared: Path, out: Path) -> dict:
+def hcop_rat_orthologs(shared: Path, hcop: Path) -> dict[str, str]:
+    """HGNC local id -> RGD local id of the human genes HCOP gives exactly one rat ortholog
+    that is one RGD gene (by its symbol), through the human gene's NCBI Gene id."""
+    to_ncbi = {c: ids[0] for c, ids in ncbi_gene_links(Path(shared)).items()
+               if c.startswith("HGNC:") and len(ids) == 1}
+    rat: dict[str, set[str]] = {}
+    for r in _read_tsv(Path(hcop)):
+        if r.get("taxon_id") == "10116" and r.get("symbol"):
+            rat.setdefault(r.get("human_entrez", ""), set()).add(r["symbol"])
+    path = _find(Path(shared), "rgd")
+    by_symbol: dict[str, set[str]] = {}
+    for r in _read_tsv(path, csv.QUOTE_NONE) if path else ():
+        by_symbol.setdefault((r.get("symbol") or "").strip(), set()).add(r["ID"].strip())
+    out = {}
+    for cid, gene in to_ncbi.items():
+        ids = {i for sym in rat.get(gene, ()) for i in by_symbol.get(sym, ())}
+        if len(ids) == 1:
+            out[cid.partition(":")[2]] = ids.pop()
+    return out
+
+
+def _kept_rat_orthologs(path: Path) -> dict[str, str]:
+    """HGNC local id -> the rat column of an earlier ortholog table."""
+    out = {}
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) == 3 and cols[0].isdigit() and cols[2]:
+                out[cols[0]] = cols[2]
+    return out
+
+
+def build_orthologs(shared: Path, out: Path, hcop: Path | None = None,
+                    keep: Path | None = None) -> dict:
     """Write the human -> mouse/rat ortholog table (``hgnc mgi rgd``, local ids, several
-    joined by ``,``) from the HGNC table's MGI and RGD columns; return its statistics."""
+    joined by ``,``) from the HGNC table's MGI and RGD columns, a rat gene the HGNC table
+    gives none taken from an HCOP ortholog table (``hcop``; without it, from an earlier
+    table ``keep``); return its statistics."""
     rows = _read_hgnc(_find_hgnc(Path(shared)))
-    lines = ["# relx-orthologs/1 human HGNC -> mouse MGI, rat RGD (from the HGNC table)",
-             "hgnc\tmgi\trgd"]
+    extra: dict[str, str] = {}
+    if hcop is not None:
+        extra = hcop_rat_orthologs(Path(shared), Path(hcop))
+    elif keep is not None and Path(keep).exists():
+        extra = _kept_rat_orthologs(Path(keep))
+    lines = ["# relx-orthologs/1 human HGNC -> mouse MGI, rat RGD (from the HGNC table; "
+             "rat genes it lacks from HCOP)", "hgnc\tmgi\trgd"]
     pairs = Counter()
     for r in sorted(rows, key=lambda r: int(r["HGNC ID"].partition(":")[2])):
+        local = r["HGNC ID"].partition(":")[2]
         cols = []
         for col, ns in (("Mouse genome database ID(supplied by MGI)", "MGI"),
                         ("Rat genome database ID(supplied by RGD)", "RGD")):
             ids = [_qualify(ns, i).partition(":")[2] for i in _split_list(r.get(col))]
+            if ns == "RGD" and not ids and local in extra:
+                ids = extra[local].split(",")
+                pairs["RGD from HCOP"] += len(ids)
             pairs[ns] += len(ids)
             cols.append(",".join(ids))
         if any(cols):
-            lines.append(f"{r['HGNC ID'].partition(':')[2]}\t{cols[0]}\t{cols[1]}")
+            lines.append(f"{local}\t{cols[0]}\t{cols[1]}")
     size = _write_gz(Path(out), "\n".join(lines) + "\n")
     return {"path": str(out), "bytes": size, "human_genes": len(lines) - 2,
-            "mouse_pairs": pairs["MGI"], "rat_pairs": pairs["RGD"]}
+            "mouse_pairs": pairs["MGI"], "rat_pairs": pairs["RGD"],
+            "rat_pairs_from_hcop": pairs["RGD from HCOP"]}
 
 
 def lexicon_ids(path: Path) -> set[str]:
