@@ -80,8 +80,11 @@ def load_interactions(model: str | None = None, *, types: bool = True,
     if types and "typer" not in options:
         from relx.ge.interactions import EventTyper
 
-        options["typer"] = EventTyper(event_model)
-    return load_ppi(model, **options)
+        options["typer"] = EventTyper(event_model)   # its model loads beside the next one
+    ex = load_ppi(model, **options)
+    if ex.typer is not None:
+        _ = ex.typer.model       # loaded (or its error raised) before the extractor is returned
+    return ex
 
 
 def __getattr__(name: str) -> Any:

@@ -16,6 +16,7 @@ import os
 import tomllib
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -249,3 +250,14 @@ def resolve_model(model: str | Path | Loaded | None, loaded: type[Loaded], defau
         return model
     return load(find_model_dir(default if model is None else str(model), what=kind.name,
                                error=kind.error))
+
+
+def in_background(load: Callable[..., Loaded], *args: Any) -> Future[Loaded]:
+    """``load(*args)`` started in a thread of its own, so that models load beside each other
+    (their decompression releases the GIL); ``.result()`` gives the model or raises what
+    loading raised."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="relx-load")
+    try:
+        return pool.submit(load, *args)
+    finally:
+        pool.shutdown(wait=False)

@@ -185,14 +185,30 @@ class EventTyper:
     def __init__(self, model: str | Path | GEExtractor | None = None, *,
                  trigger_bias: float | None = TYPING_TRIGGER_BIAS,
                  edge_bias: float | None = TYPING_EDGE_BIAS) -> None:
+        from relx.model_store import in_background
+
         self.trigger_bias = trigger_bias
         self.edge_bias = edge_bias
         self._model_ref = None if isinstance(model, GEExtractor) else model
         self._given = isinstance(model, GEExtractor)
-        self.model = resolve_event_model(model)
-        meta = getattr(self.model, "meta", None) or {}
-        self.name = str(meta.get("name", "ge-events"))
-        self.version = str(meta.get("version", "0"))
+        self._model: GEExtractor | None = model if self._given else None
+        # loads beside whatever is loaded next (the interaction model); see :attr:`model`
+        self._loading = None if self._given else in_background(resolve_event_model, model)
+
+    @property
+    def model(self) -> GEExtractor:
+        """The event model (waits for it, or raises what loading it raised)."""
+        if self._model is None:
+            self._model = self._loading.result()
+        return self._model
+
+    @property
+    def name(self) -> str:
+        return str((getattr(self.model, "meta", None) or {}).get("name", "ge-events"))
+
+    @property
+    def version(self) -> str:
+        return str((getattr(self.model, "meta", None) or {}).get("version", "0"))
 
     def __reduce__(self) -> tuple:
         """Pickled as its model's name or directory: a worker process loads its own copy."""

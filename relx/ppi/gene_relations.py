@@ -347,6 +347,7 @@ class GeneRelationExtractor(StreamingExtractor):
     def __init__(self, model: str | Path | None = None, *, warm_up: bool = False,
                  max_pairs: int | None = 300, **options: Any) -> None:
         from relx import load_interactions
+        from relx.model_store import in_background
 
         given = [k for k in ("threshold", "same_gene_pairs") if options.get(k) is not None]
         if given:
@@ -357,11 +358,12 @@ class GeneRelationExtractor(StreamingExtractor):
                    if k not in ("threshold", "same_gene_pairs")}
         self._model_ref = GIVEN_OBJECT if isinstance(model, DocRelationModel) else model
         self._options = {**options, "max_pairs": max_pairs}
-        self.meta, self.model = load_gene_model(model)
-        self.max_pairs = max_pairs
-        self.threshold = self.model.threshold
+        loading = in_background(load_gene_model, model)    # beside the interaction models
         self.pairs = load_interactions(threshold=float("-inf"), same_gene_pairs=True,
                                        warm_up=warm_up, **options)
+        self.meta, self.model = loading.result()
+        self.max_pairs = max_pairs
+        self.threshold = self.model.threshold
         self.typer = None     # typing only the reported pairs' sentences (pair_events=False)
         if not getattr(self.model, "pair_events", True) and self.pairs.typer is not None:
             self.typer, self.pairs.typer = self.pairs.typer, None
