@@ -10,7 +10,7 @@
   edges between namespaced ids (``HGNC:6871 isa FPLX:ERK``; read by :mod:`relx.genes.same_gene`).
 * ``ncbi_gene.tsv.gz`` (:func:`build_ncbi_gene`): HGNC/MGI id -> NCBI Gene id, from NCBI
   Gene ``gene_info`` dbXrefs, and RGD id -> rat NCBI Gene id through the RGD symbol in HCOP's
-  rat orthologs (:func:`hcop_rat_links`; read by :mod:`relx.genes.ncbi_gene`).
+  rat orthologs (:func:`lab.hcop.hcop_rat_links`; read by :mod:`relx.genes.ncbi_gene`).
 
 With NCBI Gene's ``gene_info`` tables (``lexicons/ncbi-gene/``), the lexicon also has their
 names of the human and mouse genes it knows (:data:`relx.genes.lexicon.NCBI_SOURCES`): the
@@ -478,27 +478,6 @@ def build_lexicon(
     }
 
 
-def hcop_rat_orthologs(shared: Path, hcop: Path) -> dict[str, str]:
-    """HGNC local id -> RGD local id of the human genes HCOP gives exactly one rat ortholog
-    that is one RGD gene (by its symbol), through the human gene's NCBI Gene id."""
-    to_ncbi = {c: ids[0] for c, ids in ncbi_gene_links(Path(shared)).items()
-               if c.startswith("HGNC:") and len(ids) == 1}
-    rat: dict[str, set[str]] = {}
-    for r in _read_tsv(Path(hcop)):
-        if r.get("taxon_id") == "10116" and r.get("symbol"):
-            rat.setdefault(r.get("human_entrez", ""), set()).add(r["symbol"])
-    path = _find(Path(shared), "rgd")
-    by_symbol: dict[str, set[str]] = {}
-    for r in _read_tsv(path, csv.QUOTE_NONE) if path else ():
-        by_symbol.setdefault((r.get("symbol") or "").strip(), set()).add(r["ID"].strip())
-    out = {}
-    for cid, gene in to_ncbi.items():
-        ids = {i for sym in rat.get(gene, ()) for i in by_symbol.get(sym, ())}
-        if len(ids) == 1:
-            out[cid.partition(":")[2]] = ids.pop()
-    return out
-
-
 def _kept_rat_orthologs(path: Path) -> dict[str, str]:
     """HGNC local id -> the rat column of an earlier ortholog table."""
     out = {}
@@ -519,6 +498,8 @@ def build_orthologs(shared: Path, out: Path, hcop: Path | None = None,
     rows = _read_hgnc(_find_hgnc(Path(shared)))
     extra: dict[str, str] = {}
     if hcop is not None:
+        from lab.hcop import hcop_rat_orthologs
+
         extra = hcop_rat_orthologs(Path(shared), Path(hcop))
     elif keep is not None and Path(keep).exists():
         extra = _kept_rat_orthologs(Path(keep))
@@ -550,23 +531,6 @@ def lexicon_ids(path: Path) -> set[str]:
         return {ln.split("\t", 2)[1] for ln in fh if not ln.startswith(("#", "key\t"))}
 
 
-def hcop_rat_links(shared: Path, hcop: Path) -> dict[str, list[str]]:
-    """RGD id -> rat NCBI Gene id: the RGD symbol (``../shared``'s RGD table) looked up among
-    the rat symbols of an HCOP ortholog table (``lab.hcop``: ``taxon_id``, ``symbol``,
-    ``entrez`` columns; rat symbols are RGD's, one NCBI id each)."""
-    rat: dict[str, set[str]] = {}
-    for r in _read_tsv(Path(hcop)):
-        if r.get("taxon_id") == "10116" and r.get("symbol") and (r.get("entrez") or "").isdigit():
-            rat.setdefault(r["symbol"], set()).add(r["entrez"])
-    path = _find(Path(shared), "rgd")
-    links: dict[str, list[str]] = {}
-    for r in _read_tsv(path, csv.QUOTE_NONE) if path else ():
-        got = rat.get((r.get("symbol") or "").strip(), set())
-        if len(got) == 1:
-            links[f"RGD:{r['ID'].strip()}"] = sorted(got)
-    return links
-
-
 def _kept_rat_links(path: Path) -> dict[str, list[str]]:
     """The ``RGD:`` rows of an earlier NCBI Gene table."""
     links: dict[str, list[str]] = {}
@@ -586,6 +550,8 @@ def build_ncbi_gene(shared: Path, out: Path, ids: set[str] | None = None,
     ``ids`` (those of the lexicon; None: all); return its statistics."""
     links = ncbi_gene_links(Path(shared))
     if hcop is not None:
+        from lab.hcop import hcop_rat_links
+
         links.update(hcop_rat_links(Path(shared), hcop))
     elif keep is not None and Path(keep).exists():
         links.update(_kept_rat_links(Path(keep)))
