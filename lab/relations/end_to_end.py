@@ -30,7 +30,7 @@ from lab.genes.biored import NcbiIds
 from lab.relations.biored import EARLIER, MAX_PAIRS, PairData, _baseline_threshold, pair_data
 from lab.relations.corpus import RelDoc, fold_of, read_relations
 from lab.relations.metrics import best_threshold, prf
-from lab.relations.views import CACHE, load_views
+from lab.relations.views import CACHE, load_views, write_views
 from relx.doc import Document
 from relx.ppi.doc_features import FEATURES, candidates
 from relx.ppi.doc_model import DocRelationModel
@@ -186,7 +186,7 @@ def run_cv(shared: str | None = None, variants: tuple[str, ...] = VARIANTS,
            log=print) -> dict[str, Any]:
     docs = read_relations(shared, "fit")
     g = pair_data(docs, load_views(), _baseline_threshold())
-    e = e2e_data(docs, load_e2e_views(), NcbiIds(shared))
+    e = e2e_data(docs, load_views(path=e2e_cache()), NcbiIds(shared))
     params = EARLIER[SETTING]
     rep: dict[str, Any] = {"setting": SETTING, "documents": len(docs),
                            "gold_mention_candidates": len(g.related),
@@ -212,11 +212,6 @@ def run_cv(shared: str | None = None, variants: tuple[str, ...] = VARIANTS,
     return rep
 
 
-def load_e2e_views(split: str = "fit") -> dict[str, DocView]:
-    with e2e_cache(split).open(encoding="utf-8") as fh:
-        return {v.id: v for v in (DocView.from_json(json.loads(line)) for line in fh)}
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     which = ap.add_mutually_exclusive_group(required=True)
@@ -227,15 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path)
     a = ap.parse_args(argv)
     if a.views:
-        views = build_e2e_views(read_relations(a.shared, "fit"))
-        out = e2e_cache()
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_suffix(".tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            for v in views:
-                fh.write(json.dumps(v.to_json()) + "\n")
-        tmp.replace(out)
-        print(f"{len(views)} views -> {out}")
+        write_views(build_e2e_views(read_relations(a.shared, "fit")), e2e_cache())
         return 0
     rep = run_cv(a.shared, tuple(a.variants.split(",")))
     if a.json:

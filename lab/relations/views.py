@@ -41,10 +41,21 @@ def build_views(docs: list[RelDoc], log=None) -> list[DocView]:
     return out
 
 
-def load_views(split: str = "all") -> dict[str, DocView]:
-    """The cached views by PMID (run this module first)."""
-    with cache_path(split).open(encoding="utf-8") as fh:
+def load_views(split: str = "all", path: Path | None = None) -> dict[str, DocView]:
+    """The cached views by PMID (run this module first); ``path``: another cache file."""
+    with (path or cache_path(split)).open(encoding="utf-8") as fh:
         return {v.id: v for v in (DocView.from_json(json.loads(line)) for line in fh)}
+
+
+def write_views(views: list[DocView], out: Path) -> None:
+    """Cache ``views`` as a JSON line each, atomically."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for v in views:
+            fh.write(json.dumps(v.to_json()) + "\n")
+    tmp.replace(out)
+    print(f"{len(views)} views -> {out}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,16 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="all", choices=("all", "fit", "dev"))
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
-    out = a.out or cache_path(a.split)
-    out.parent.mkdir(parents=True, exist_ok=True)
     docs = read_relations(split=a.split)
-    views = build_views(docs, log=lambda m: print(m, flush=True))
-    tmp = out.with_suffix(".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for v in views:
-            fh.write(json.dumps(v.to_json()) + "\n")
-    tmp.replace(out)
-    print(f"{len(views)} views -> {out}")
+    write_views(build_views(docs, log=lambda m: print(m, flush=True)),
+                a.out or cache_path(a.split))
     return 0
 
 

@@ -106,7 +106,7 @@ class DocRelationModel(BaseEstimator):
 
     def _pair_X(self, X: np.ndarray) -> np.ndarray:
         """``X`` as the pair classifier reads it: without the event typer's columns when
-        ``pair_events`` is False (models saved before 0.3.0: with them)."""
+        ``pair_events`` is False (models saved without the attribute: with them)."""
         if getattr(self, "pair_events", True):
             return X
         X = np.array(X, np.float32)
