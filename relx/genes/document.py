@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from relx.doc import Document, Entity, Span, SpeciesMention
+from relx.genes.annotated_names import AnnotatedNames, default_annotated_names
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
@@ -345,6 +346,33 @@ def _name_ungrounded(doc: Document, to_ncbi: NcbiGene, name: _Namer,
     return with_entity_updates(doc, update)
 
 
+def _lexicon_taxon(taxon: str | None) -> str | None:
+    """The species whose lexicons name a mention of ``taxon``: a mammal with no lexicon here
+    (sheep, dog, pig...) as human, its genes as their human orthologs."""
+    return HUMAN if taxon in MAMMALS and taxon not in GENE_NAMESPACE else taxon
+
+
+def _annotated_names(doc: Document, names: AnnotatedNames, to_ncbi: NcbiGene) -> Document:
+    """``doc`` with its gene mentions that have no id named from the dictionary of annotated
+    names, and, with its ``override_share``, a grounded mention's best id replaced by the
+    name's annotated gene (:mod:`relx.genes.annotated_names`)."""
+    doc = _name_ungrounded(doc, to_ncbi, lambda text, taxon, _: names.best(
+        text, _lexicon_taxon(taxon)))
+    if names.settings["override_share"] is None:
+        return doc
+
+    def update(e: Entity) -> dict[str, object]:
+        if not e.norm_ids or not _is_gene(e.type) or e.norm_confidence is None:
+            return {}       # no id, not a gene, or ids the input gave
+        hit = names.override(_text(doc, e), _lexicon_taxon(e.taxon))
+        if hit is None or hit[0] == e.norm_ids[0]:
+            return {}
+        ids = [hit[0], *(i for i in e.norm_ids if i != hit[0])]
+        return {"norm_ids": ids, "norm_confidence": hit[1], "ncbi_ids": to_ncbi.ncbi_ids(ids)}
+
+    return with_entity_updates(doc, update)
+
+
 def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,
                      to_ncbi: NcbiGene) -> Document:
     """``doc`` with its gene mentions that no lexicon key grounds given the ranker's best
@@ -401,7 +429,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
                     famplex: FamPlex | None = None, ncbi: NcbiGene | None = None,
                     ranker: NameRanker | bool | None = None,
                     members: FamilyMembers | bool | None = None,
-                    calibration: ConfidenceMap | bool | None = None) -> Document:
+                    calibration: ConfidenceMap | bool | None = None,
+                    annotated: AnnotatedNames | bool | None = None) -> Document:
     """A copy of ``doc`` whose entities carry ``norm_ids`` (best first), ``norm_confidence``,
     ``grounded``, ``ncbi_ids`` (the NCBI Gene ids of ``norm_ids``, from ``ncbi``, default
     the shipped table) and, for genes/proteins, ``taxon``; ``doc.species`` lists the
@@ -415,7 +444,9 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     (:mod:`relx.genes.ranker`; None: the shipped one, False: none); ``members``: the
     member a family name stands for (:mod:`relx.genes.members`; None: the shipped table,
     False: none); ``calibration``: the map of raw confidences to probabilities
-    (:mod:`relx.genes.confidence`; None: the shipped one, False: raw scores).
+    (:mod:`relx.genes.confidence`; None: the shipped one, False: raw scores);
+    ``annotated``: the names annotators gave ids (:mod:`relx.genes.annotated_names`; None:
+    the shipped dictionary, False: none), before the ranker.
     """
     g = grounder or default_grounder()
     fam = famplex or default_famplex()
@@ -459,7 +490,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     def lexicon_of(taxon: str | None) -> str | None:
         """The species whose lexicon grounds a mention of ``taxon``: a mammal with no
         lexicon here (sheep, dog, pig...) is grounded as its human ortholog."""
-        return HUMAN if taxon in MAMMALS and taxon not in GENE_NAMESPACE else taxon
+        return _lexicon_taxon(taxon)
 
     # a long form with its abbreviation inside ("cyclooxygenase (COX)-2"): the mention and
     # the document's later uses of the short form ("COX-2") take its grounding
@@ -524,6 +555,10 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
 
     grounded = with_entity_updates(doc, update, overwrite=overwrite)
     grounded = _series_ungrounded(grounded, g, to_ncbi)
+    names = (default_annotated_names() if annotated is None or annotated is True
+             else annotated or None)
+    if names is not None:
+        grounded = _annotated_names(grounded, names, to_ncbi)
     rank = default_ranker() if ranker is None or ranker is True else ranker or None
     if rank is not None:
         grounded = _rank_ungrounded(grounded, g, rank, to_ncbi)
