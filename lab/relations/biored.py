@@ -51,6 +51,8 @@ EARLIER: dict[str, dict[str, Any]] = {
     "markers-types+aux-novelty-C10+pair-untyped": {**SMALL, **AUX_NOVELTY, **MARKER_TYPES,
                                                    "pair_events": False},
 }
+#: every named setting, today's and earlier rounds'
+SETTINGS: dict[str, dict[str, Any]] = {**EARLIER, **GRID}
 #: the setting the --dev look uses, chosen on the fit split's CV (docs/relations.md)
 CHOSEN = "markers-types+aux-novelty-C10"
 #: the development look of the current CHOSEN (the second: the first, for 0.1.0, and the

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from lab.genes.biored import NcbiIds
-from lab.relations.biored import EARLIER, MAX_PAIRS, PairData, _baseline_threshold, pair_data
+from lab.relations.biored import MAX_PAIRS, SETTINGS, PairData, _baseline_threshold, pair_data
 from lab.relations.corpus import RelDoc, fold_of, read_relations
 from lab.relations.metrics import best_threshold, prf
 from lab.relations.views import CACHE, load_views, write_views
@@ -187,7 +187,7 @@ def run_cv(shared: str | None = None, variants: tuple[str, ...] = VARIANTS,
     docs = read_relations(shared, "fit")
     g = pair_data(docs, load_views(), _baseline_threshold())
     e = e2e_data(docs, load_views(path=e2e_cache()), NcbiIds(shared))
-    params = EARLIER[SETTING]
+    params = SETTINGS[SETTING]
     rep: dict[str, Any] = {"setting": SETTING, "documents": len(docs),
                            "gold_mention_candidates": len(g.related),
                            "e2e_candidates": len(e.related),

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lab.relations.biored import EARLIER, _baseline_threshold, cross_validate, pair_data
+from lab.relations.biored import SETTINGS, _baseline_threshold, cross_validate, pair_data
 from lab.relations.corpus import read_relations
 from lab.relations.views import load_views
 from relx.ppi.doc_view import DocView
@@ -35,7 +35,7 @@ def untyped(views: dict[str, DocView]) -> dict[str, DocView]:
 def run(shared: str | None = None, log=print) -> dict[str, Any]:
     docs = read_relations(shared, "fit")
     typed = load_views()
-    params = EARLIER[SETTING]
+    params = SETTINGS[SETTING]
     out: dict[str, Any] = {"setting": SETTING}
     for name, views, extra in (("typed", typed, {}), ("untyped", untyped(typed), {}),
                                ("pair-untyped", typed, {"pair_events": False})):

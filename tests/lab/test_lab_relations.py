@@ -88,3 +88,14 @@ def test_end_to_end_candidates_are_labelled_and_scored_by_ncbi_gene_id() -> None
     fold = int(data.folds[0])
     assert e2e_figures(data, prob, {fold: 0.5}) == prf(1, 1, 1)
     assert e2e_figures(data, prob, {fold: 0.95}) == prf(0, 0, 1)
+
+
+def test_every_experiment_names_a_known_setting() -> None:
+    """The settings the experiments compare resolve (a setting moved between the current
+    grid and earlier rounds' still does)."""
+    from lab.relations import end_to_end, untyped
+    from lab.relations.biored import CHOSEN, EARLIER, GRID, SETTINGS
+
+    assert SETTINGS == {**EARLIER, **GRID}
+    for name in (CHOSEN, end_to_end.SETTING, untyped.SETTING):
+        assert SETTINGS[name]["novel_model"] == "text-aux"   # gene-relations 0.2.0's kind
