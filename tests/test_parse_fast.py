@@ -52,7 +52,8 @@ def test_maxout_matches_thinc(pieces: int) -> None:
 def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
     """FastNumpyOps + relx_sentencizer + relx_pos_lemma vs blis + scispacy's
     pysbd_sentencizer + attribute_ruler + lemmatizer, on the
-    fixture texts and real GE abstracts (when ../shared is present)."""
+    fixture texts and real GE abstracts (when ../shared is present); none of them ends a
+    sentence with a name's last letter, where relx_sentencizer differs on purpose (below)."""
     import spacy
     from thinc.api import NumpyOps, get_current_ops, set_current_ops
 
@@ -124,3 +125,32 @@ def test_segmenter_matches_stock_pysbd() -> None:
     for text in texts:
         assert [(s.sent, s.start, s.end) for s in fast.segment(text)] == \
             [(s.sent, s.start, s.end) for s in stock.segment(text)], text[:80]
+
+
+@pytest.mark.parametrize(("text", "sentences", "tokens"), [
+    ("Bax and Bak release cytochrome c. Bcl-2 binds Bax.",
+     ["Bax and Bak release cytochrome c.", "Bcl-2 binds Bax."], ["cytochrome", "c", "."]),
+    ("It was blocked by protein kinase C. We next studied p53.",
+     ["It was blocked by protein kinase C.", "We next studied p53."], ["kinase", "C", "."]),
+    ("Cells lacking cyclin E.", ["Cells lacking cyclin E."], ["cyclin", "E", "."]),
+    ("Cells infected with S. Typhimurium and E. coli were lysed by J. Smith. The end.",
+     ["Cells infected with S. Typhimurium and E. coli were lysed by J. Smith.", "The end."],
+     ["S.", "E.", "J."]),
+])
+def test_a_name_ending_in_a_letter_ends_its_sentence(text: str, sentences: list[str],
+                                                     tokens: list[str]) -> None:
+    """``protein kinase C.`` ends its sentence with the letter as a token of its own (stock
+    pysbd and spaCy keep ``C. We`` inside one sentence, ``C.`` one token); initials and
+    genus abbreviations stay as they were."""
+    import spacy
+
+    from relx.parse.fast import relx_sentencizer
+
+    doc = relx_sentencizer(spacy.blank("en")(text))
+    assert [s.text for s in doc.sents] == sentences
+    words = [t.text for t in doc]
+    assert all(w in words for w in tokens)
+    assert "".join(t.text_with_ws for t in doc) == text
+    if tokens[-1] == ".":
+        i = words.index(tokens[-2])
+        assert words[i - 1:i + 2] == tokens

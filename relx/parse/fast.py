@@ -276,8 +276,12 @@ def doc_text(doc: Any) -> str:
 
 
 def relx_sentencizer(doc: Any) -> Any:
-    """Sentence starts from pysbd, exactly as scispacy's ``pysbd_sentencizer`` (written
-    as one ``SENT_START`` array instead of a token attribute per token)."""
+    """Sentence starts from pysbd, as scispacy's ``pysbd_sentencizer`` gives them (written
+    as one ``SENT_START`` array instead of a token attribute per token), but for a name
+    ending in one letter at the end of a sentence (``protein kinase C.``, ``cyclin E.``,
+    ``cytochrome c.``): the letter and the period become two tokens (spaCy's tokenizer keeps
+    ``C.`` whole, as an initial), and a capitalised word after them starts a sentence (pysbd
+    reads ``E. Cells`` as an initial and a name). See :func:`_letter_stops`."""
     from scispacy.consts import ABBREVIATIONS
     from spacy.attrs import IDX, LENGTH, SENT_START
 
@@ -292,6 +296,16 @@ def relx_sentencizer(doc: Any) -> Any:
             starts.add(span.start_char)
     offsets = doc.to_array([IDX, LENGTH]).tolist()
     words = [text[i:i + n] for i, n in offsets]
+    stops = _letter_stops(words, [i for i, _ in offsets], starts)
+    if stops:
+        with doc.retokenize() as retokenizer:
+            for i in stops:
+                retokenizer.split(doc[i], [words[i][0], "."], heads=[(doc[i], 0), (doc[i], 0)])
+        for i in stops:
+            if i + 1 < len(offsets):
+                starts.add(offsets[i + 1][0])
+        offsets = doc.to_array([IDX, LENGTH]).tolist()
+        words = [text[i:i + n] for i, n in offsets]
     out = np.empty(len(words), dtype=np.int64)
     for i, (idx, _) in enumerate(offsets):
         if idx in starts:  # unless after an abbreviation or a leading run of newlines
@@ -302,6 +316,37 @@ def relx_sentencizer(doc: Any) -> Any:
         out[i] = 1 if start else -1
     doc.from_array([SENT_START], out.astype(np.uint64).reshape(-1, 1))
     return doc
+
+
+#: one letter and a period, one token (spaCy's tokenizer exceptions: ``C.``, ``c.``)
+_LETTER_PERIOD = re.compile(r"^[A-Za-z]\.$")
+#: a lower-case word, the head of a name that ends in a letter (``kinase``, ``cyclin``)
+_NAME_WORD = re.compile(r"^[a-z][a-z-]{2,}$")
+#: words after which ``S.`` is an initial or a genus (``by J. Smith``, ``and S. Typhimurium``)
+_BEFORE_INITIAL = frozenset((
+    "and", "or", "nor", "but", "the", "of", "by", "with", "from", "for", "into", "onto",
+    "than", "versus", "via", "including", "between", "against", "among", "like", "both",
+    "either", "neither", "and/or", "except", "whereas", "while", "unlike"))
+
+
+def _letter_stops(words: list[str], idx: list[int], starts: set[int]) -> list[int]:
+    """Indices, last first, of the tokens ``X.`` (one letter and a period) that end a
+    sentence after the name they end: the word before is a lower-case word of three letters
+    or more that does not introduce initials or genus names (:data:`_BEFORE_INITIAL`), and
+    the token is the last, or pysbd starts a sentence after it, or a capitalised word
+    follows it (``cyclin E. Cells`` -- ``E. coli`` is left alone)."""
+    out = []
+    for i in range(len(words) - 1, 0, -1):
+        if not _LETTER_PERIOD.match(words[i]):
+            continue
+        before = words[i - 1]
+        if not _NAME_WORD.match(before) or before in _BEFORE_INITIAL:
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if (not nxt.strip() or idx[i + 1] in starts
+                or nxt[:1].isupper()):
+            out.append(i)
+    return out
 
 
 @functools.lru_cache(maxsize=1)
