@@ -154,3 +154,22 @@ def test_a_name_ending_in_a_letter_ends_its_sentence(text: str, sentences: list[
     if tokens[-1] == ".":
         i = words.index(tokens[-2])
         assert words[i - 1:i + 2] == tokens
+
+
+def test_greek_letters_read_as_their_spelled_out_names() -> None:
+    """A word with Greek letters has the NORM of its spelled-out form, so the tagger finds
+    ``TNF-α`` as it finds ``TNF-alpha``; other words keep their norms."""
+    from spacy.attrs import NORM
+
+    from relx.parse.pipeline import spell_greek_norms
+
+    nlp = load_nlp()
+    doc = nlp.tokenizer("TNF-α and IκBα bind NF-κB, not TNF-alpha.")
+    norms = {t.text: t.norm_ for t in doc}
+    assert norms["TNF-α"] == norms["TNF-alpha"] == "tnf-alpha"
+    assert norms["IκBα"] == "ikappabalpha" and norms["and"] == "and"
+    found = [e.text for e in nlp("In HeLa cells, TNF-α activates NF-κB and IκBα is degraded.").ents]
+    assert "TNF-α" in found and "IκBα" in found
+    getter = nlp.vocab.lex_attr_getters[NORM]
+    spell_greek_norms(nlp)                                  # idempotent
+    assert nlp.vocab.lex_attr_getters[NORM] is getter

@@ -100,10 +100,47 @@ def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> 
     if "pysbd_sentencizer" in nlp.pipe_names:  # same boundaries, several times faster
         nlp.replace_pipe("pysbd_sentencizer", "relx_sentencizer")
     fuse_pos_lemma(nlp)  # same POS and lemmas in one memoised pass
+    spell_greek_norms(nlp)
     # scispacy's abbreviation detector warns on every document that its (empty) global
     # matcher has no patterns
     warnings.filterwarnings("ignore", message=r"\[W036\] The component 'matcher'")
     return nlp
+
+
+#: Greek letters and the names corpora spell them with (``TNF-alpha``, ``NF-kappaB``)
+GREEK_NAMES = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
+    "ξ": "xi", "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau",
+    "υ": "upsilon", "φ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega"}
+_GREEK = str.maketrans({**GREEK_NAMES, **{k.upper(): v for k, v in GREEK_NAMES.items()
+                                          if k != "ς"}})
+
+
+def spell_greek_norms(nlp: Any) -> None:
+    """Give a word with Greek letters the NORM of its spelled-out form (``TNF-α`` ->
+    ``tnf-alpha``): the tagger embeds tokens by NORM and learned genes from corpora that
+    spell the letters out, while PubMed, PMC and PDFs write them as Unicode. Words without
+    Greek letters keep their norms (idempotent)."""
+    from spacy.attrs import NORM
+
+    getters = nlp.vocab.lex_attr_getters
+    norm = getters.get(NORM)
+    if norm is None or getattr(norm, "spells_greek", False):
+        return
+
+    def spelled(text: str) -> str:
+        return norm(text.translate(_GREEK)) if _has_greek(text) else norm(text)
+
+    spelled.spells_greek = True   # type: ignore[attr-defined]
+    getters[NORM] = spelled
+    for lex in nlp.vocab:       # lexemes made before (the model's own vocabulary)
+        if _has_greek(lex.orth_):
+            lex.norm_ = spelled(lex.orth_)
+
+
+def _has_greek(text: str) -> bool:
+    return any("\u0370" <= c <= "\u03ff" for c in text)
 
 
 @contextlib.contextmanager
