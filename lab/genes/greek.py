@@ -46,6 +46,12 @@ def greek_copy(text: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(out), edits
 
 
+def _spelled(text: str) -> str:
+    """Greek letters written as their names again (the inverse of :func:`greek_copy`)."""
+    names = {v: k for k, v in LETTERS.items()}
+    return "".join(names.get(c, c) for c in text)
+
+
 def new_offset(offset: int, edits: list[tuple[int, int]]) -> int:
     """An offset of the old text in the new (edits end at or before it shift it)."""
     k = bisect.bisect_right([end for end, _ in edits], offset)
@@ -62,7 +68,7 @@ def greek_docs(docs: list[GoldDoc]) -> list[GoldDoc]:
         for m in d.genes:
             start, end = new_offset(m.start, edits), new_offset(m.end, edits)
             genes.append(GoldMention(start, end, text[start:end], m.ids))
-            if greek_copy(m.text)[0] != text[start:end]:
+            if _spelled(text[start:end]) != m.text:
                 raise ValueError(f"{d.pmid}: {m.text!r} maps to {text[start:end]!r}")
         out.append(dataclasses.replace(d, text=text, genes=genes))
     return out

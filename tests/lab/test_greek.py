@@ -22,3 +22,7 @@ def test_gold_mentions_follow_their_text() -> None:
     assert out.text == "IκBα binds NF-κB."
     assert [out.text[m.start:m.end] for m in out.genes] == ["IκBα", "NF-κB"]
     assert [m.ids for m in out.genes] == [m.ids for m in doc.genes]
+    text = "Protein kinase C alpha-mediated signals."   # the mention ends before the hyphen
+    (out,) = greek_docs([GoldDoc("2", text, [GoldMention(0, 22, "Protein kinase C alpha",
+                                                         frozenset({"5578"}))])])
+    assert out.text[out.genes[0].start:out.genes[0].end] == "Protein kinase C α"
