@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from relx.genes.more_mentions import approved_symbols, more_mentions
+from relx.genes.more_mentions import approved_symbols, more_mentions, written_symbols
 
 
 def spans_of(text: str, *words: str) -> list[tuple[int, int]]:
@@ -72,3 +72,23 @@ def test_whole_words_finds_what_the_word_pattern_found() -> None:
         want = [m.span() for m in re.finditer(
             r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text)]
         assert list(_whole_words(name, text)) == want, name
+
+
+def test_a_previous_or_alias_symbol_of_one_gene_can_be_a_mention():
+    from relx.genes.lexicon import default_grounder
+
+    g = default_grounder()
+    written = written_symbols(g, ("previous", "alias"))
+    assert {"CTGF", "CYR61", "PDL1"} <= written                 # CCN2, CCN1, CD274
+    assert "TAZ" not in written                                 # TAFAZZIN's and WWTR1's
+    assert not written & approved_symbols(g)
+    assert written_symbols(g, ("previous",)) <= written
+    text = "CTGF and CYR61 fell, as did TAZ."
+    assert more_mentions(text, []) == []                        # not by default (round 13)
+    from relx.genes import more_mentions as module
+
+    keep, module.WRITTEN_SOURCES = module.WRITTEN_SOURCES, ("previous",)
+    try:
+        assert [text[a:b] for a, b in more_mentions(text, [])] == ["CTGF", "CYR61"]
+    finally:
+        module.WRITTEN_SOURCES = keep

@@ -395,7 +395,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="also score gene pairs with the document-level gene relation model")
     ap.add_argument("--intervals", type=int, default=0, metavar="N",
                     help="95%% intervals from N bootstrap resamples of the split's documents")
+    ap.add_argument("--written-sources", metavar="S,S",
+                    help="lexicon sources of the previous/alias symbols taken as written "
+                         "(relx.genes.more_mentions.WRITTEN_SOURCES; 'none': none)")
     a = ap.parse_args(argv)
+    if a.written_sources is not None:
+        from relx.genes import more_mentions
+
+        more_mentions.WRITTEN_SOURCES = tuple(
+            s for s in a.written_sources.split(",") if s and s != "none")
     if a.errors and a.split not in ("fit", "fit-train", "fit-held"):
         ap.error("errors are read on the fit split only (docs/genes.md)")
     tally = evaluate(read_biored(a.shared, a.split), shared=a.shared)

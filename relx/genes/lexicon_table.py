@@ -64,15 +64,23 @@ class LexiconRows(Mapping[str, list[Row]]):
     def n_rows(self) -> int:
         return len(self._cid)
 
-    def rows_of_sources(self, sources: Iterable[str]) -> Iterator[tuple[str, Row]]:
+    def rows_of_sources(self, sources: Iterable[str], *, one_id: bool = False
+                        ) -> Iterator[tuple[str, Row]]:
         """``(key, row)`` of every row from one of ``sources``, by key (what iterating
-        :meth:`items` and filtering the rows gives, without building the others)."""
+        :meth:`items` and filtering the rows gives, without building the others); with
+        ``one_id``, only of the keys whose rows all name one id."""
         import numpy as np
 
         codes = [i for i, s in enumerate(self._sources) if s in set(sources)]
         picked = np.flatnonzero(np.isin(np.frombuffer(self._src, dtype=np.uint8), codes))
-        key_no = np.searchsorted(np.frombuffer(self._starts, dtype=np.int64), picked,
-                                 side="right") - 1
+        starts = np.frombuffer(self._starts, dtype=np.int64)
+        key_no = np.searchsorted(starts, picked, side="right") - 1
+        if one_id and len(picked):
+            cid = np.frombuffer(self._cid, dtype=self._cid.typecode)
+            single = (np.minimum.reduceat(cid, starts[:-1]) ==
+                      np.maximum.reduceat(cid, starts[:-1]))
+            keep = single[key_no]
+            picked, key_no = picked[keep], key_no[keep]
         keys = list(self._keys)
         ids, names, cid, src, forms = self._ids, self._sources, self._cid, self._src, self._forms
         for j, k in zip(picked.tolist(), key_no.tolist(), strict=True):

@@ -11,9 +11,11 @@ text block's tagged mentions:
    (:func:`relx.genes.document.resolve`, human): a tagged disease or drug name is not
    copied around;
 2. **symbols as written**: a word that is, case for case, an approved HGNC symbol of three
-   characters or more with a digit or three capitals (``FASN``, ``SOD1``, not ``Was``),
-   unless the text defines it as the short form of a long form that does not ground to that
-   gene (``coronary artery disease (CAD)``).
+   characters or more with a digit or three capitals (``FASN``, ``SOD1``, not ``Was``) --
+   or, with :data:`WRITTEN_SOURCES` (none by default), such a previous or alias symbol of
+   one gene that names nothing else (``CTGF``: :func:`written_symbols`) -- unless the
+   text defines it as the short form of a long form that does not ground to that gene
+   (``coronary artery disease (CAD)``).
 
 Measured on BioRED train's fit split (docs/genes.md, "Mention completion"): gene mention
 overlap recall 0.765 -> 0.855 at precision 0.879 -> 0.86.
@@ -28,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.ids import namespace_of
 
-__all__ = ["approved_symbols", "more_mentions", "single_gene_names"]
+__all__ = ["approved_symbols", "more_mentions", "single_gene_names", "written_symbols"]
 
 #: namespaces a copied name must ground to: genes and FamPlex entries, not chemicals
 GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
@@ -40,8 +42,13 @@ _LOWER_WORD = re.compile(r"(?<![\w-])[a-z]{5,}(?![\w-])")
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: lexicon sources a lower-case name may come from
 _NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous"})
+#: lexicon sources of the other symbols a gene is written with, taken as mentions: none
+#: (docs/genes.md, round 13: previous and alias symbols cost more precision than they
+#: gain recall on BioRED's fit split; ``lab.genes.biored --written-sources`` measures them)
+WRITTEN_SOURCES: tuple[str, ...] = ()
 _LOCK = threading.Lock()
 _SYMBOLS: dict[int, frozenset[str]] = {}
+_WRITTEN: dict[tuple[int, tuple[str, ...]], frozenset[str]] = {}
 _NAMES: dict[int, frozenset[str]] = {}
 
 
@@ -56,6 +63,26 @@ def approved_symbols(grounder: Grounder) -> frozenset[str]:
                 form for _, (cid, _, form) in grounder.index.rows_of_sources(("symbol",))
                 if cid.startswith("HGNC:"))
             _SYMBOLS[key] = found
+    return found
+
+
+def written_symbols(grounder: Grounder, sources: tuple[str, ...] | None = None
+                    ) -> frozenset[str]:
+    """Previous and alias symbols (``sources``, default :data:`WRITTEN_SOURCES`) of one HGNC
+    gene as written (``CTGF``, ``PD-L1``): symbol-like, not an approved symbol, and their
+    lexicon key names that gene and nothing else (cached per grounder and sources)."""
+    sources = WRITTEN_SOURCES if sources is None else tuple(sources)
+    key = (id(grounder), sources)
+    with _LOCK:
+        found = _WRITTEN.get(key)
+    if found is not None:
+        return found
+    approved = approved_symbols(grounder)
+    found = frozenset(
+        form for _, (cid, _, form) in grounder.index.rows_of_sources(sources, one_id=True)
+        if cid.startswith("HGNC:") and form not in approved and _symbol_like(form))
+    with _LOCK:
+        _WRITTEN[key] = found
     return found
 
 
@@ -136,10 +163,11 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
                 taken.append(span)
                 added.append(span)
     symbols = approved_symbols(g)
+    written = written_symbols(g) if WRITTEN_SOURCES else frozenset()
     long_of = {short.strip(): long for short, long in abbreviations}
     for m in _WORD.finditer(text):
         word = m.group()
-        if word not in symbols or not _symbol_like(word):
+        if not ((word in symbols and _symbol_like(word)) or word in written):
             continue
         span = m.span()
         if _overlaps(span, taken):
