@@ -157,8 +157,9 @@ def test_a_name_ending_in_a_letter_ends_its_sentence(text: str, sentences: list[
 
 
 def test_greek_letters_read_as_their_spelled_out_names() -> None:
-    """A word with Greek letters has the NORM of its spelled-out form, so the tagger finds
-    ``TNF-α`` as it finds ``TNF-alpha``; other words keep their norms."""
+    """A word with Greek letters or Unicode hyphens has the NORM of its spelled-out form
+    with ASCII hyphens, so the tagger finds ``TNF‐α`` as it finds ``TNF-alpha``; other words
+    keep their norms."""
     from spacy.attrs import NORM
 
     from relx.parse.pipeline import spell_greek_norms
@@ -168,6 +169,8 @@ def test_greek_letters_read_as_their_spelled_out_names() -> None:
     norms = {t.text: t.norm_ for t in doc}
     assert norms["TNF-α"] == norms["TNF-alpha"] == "tnf-alpha"
     assert norms["IκBα"] == "ikappabalpha" and norms["and"] == "and"
+    hyphens = {t.text: t.norm_ for t in nlp.tokenizer("IL\u20106 and NF\u2010\u03baB")}
+    assert hyphens["IL\u20106"] == "il-6" and hyphens["NF\u2010\u03baB"] == "nf-kappab"
     found = [e.text for e in nlp("In HeLa cells, TNF-α activates NF-κB and IκBα is degraded.").ents]
     assert "TNF-α" in found and "IκBα" in found
     getter = nlp.vocab.lex_attr_getters[NORM]

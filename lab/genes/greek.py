@@ -1,11 +1,12 @@
 """BioRED train with Greek letters as PubMed writes them (docs/genes.md, naming round 12).
 
-    python -m lab.genes.greek [--split fit|dev] [--json out.json]
+    python -m lab.genes.greek [--split fit|dev] [--hyphens] [--without] [--json out.json]
 
 BioRED's texts spell Greek letters out (``TNF-alpha``); PubMed XML, PMC and PDFs write
 ``TNF-α``. :func:`greek_copy` writes each letter name attached to a word or number
 (``TNF-alpha``, ``IL-1beta``, ``NF-kappaB``, ``IkappaBalpha``) or starting a hyphenated word
-(``beta-catenin``) as its letter and maps the gold mentions' offsets; the copy is scored as
+(``beta-catenin``) as its letter and maps the gold mentions' offsets (``--hyphens``: the
+hyphen copy, round 14: every hyphen inside a word written as U+2010); the copy is scored as
 :mod:`lab.genes.biored` scores the split, with the tagger's Greek norms
 (:func:`relx.parse.pipeline.spell_greek_norms`) and without them (``--without``).
 """
@@ -74,6 +75,21 @@ def greek_docs(docs: list[GoldDoc]) -> list[GoldDoc]:
     return out
 
 
+#: a hyphen between two letters or digits (``IL-6``, ``NF-kappaB``, ``beta-catenin``)
+_INNER_HYPHEN = re.compile(r"(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])")
+
+
+def hyphen_docs(docs: list[GoldDoc]) -> list[GoldDoc]:
+    """The documents with every hyphen between two letters or digits written as U+2010, as
+    publishers' XML writes many (one character for one: the gold offsets stay)."""
+    out = []
+    for d in docs:
+        text = _INNER_HYPHEN.sub("\u2010", d.text)
+        genes = [GoldMention(m.start, m.end, text[m.start:m.end], m.ids) for m in d.genes]
+        out.append(dataclasses.replace(d, text=text, genes=genes))
+    return out
+
+
 def score(docs: list[GoldDoc], greek_norms: bool, gene_relations: bool = True) -> dict:
     """The benchmark's figures for ``docs``, the tagger with or without Greek norms."""
     import relx
@@ -98,14 +114,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=("fit", "dev"), default="fit")
     ap.add_argument("--without", action="store_true",
                     help="the tagger without Greek norms (the pipeline before round 12)")
+    ap.add_argument("--hyphens", action="store_true",
+                    help="the hyphen copy instead (round 14: '-' inside words as U+2010)")
     ap.add_argument("--json", help="write the figures here")
     a = ap.parse_args(argv)
-    docs = greek_docs(read_biored(None, a.split))
-    n = sum(len(greek_copy(d.text)[1]) for d in read_biored(None, a.split))
-    print(f"{a.split} split: {len(docs)} abstracts, {n} letter names written as letters",
-          file=sys.stderr)
+    plain = read_biored(None, a.split)
+    if a.hyphens:
+        docs = hyphen_docs(plain)
+        n = sum(len(_INNER_HYPHEN.findall(d.text)) for d in plain)
+        what = "hyphens written as U+2010"
+    else:
+        docs = greek_docs(plain)
+        n = sum(len(greek_copy(d.text)[1]) for d in plain)
+        what = "letter names written as letters"
+    print(f"{a.split} split: {len(docs)} abstracts, {n} {what}", file=sys.stderr)
     rep = score(docs, not a.without)
-    label = f"Greek copy, {'without' if a.without else 'with'} Greek norms"
+    label = (f"{'hyphen' if a.hyphens else 'Greek'} copy, "
+             f"{'without' if a.without else 'with'} the spelled norms")
     print(compare_markdown({label: rep}))
     if a.json:
         Path(a.json).write_text(json.dumps(rep, indent=1) + "\n")

@@ -113,15 +113,17 @@ GREEK_NAMES = {
     "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
     "ξ": "xi", "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau",
     "υ": "upsilon", "φ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega"}
-_GREEK = str.maketrans({**GREEK_NAMES, **{k.upper(): v for k, v in GREEK_NAMES.items()
-                                          if k != "ς"}})
+#: hyphens and minus signs publishers write in names (``IL‐6``: U+2010) -> ``-``
+HYPHENS = "\u2010\u2011\u2012\u2212"
+_SPELLED = str.maketrans({**GREEK_NAMES, **{k.upper(): v for k, v in GREEK_NAMES.items()
+                                            if k != "ς"}, **dict.fromkeys(HYPHENS, "-")})
 
 
 def spell_greek_norms(nlp: Any) -> None:
-    """Give a word with Greek letters the NORM of its spelled-out form (``TNF-α`` ->
-    ``tnf-alpha``): the tagger embeds tokens by NORM and learned genes from corpora that
-    spell the letters out, while PubMed, PMC and PDFs write them as Unicode. Words without
-    Greek letters keep their norms (idempotent)."""
+    """Give a word with Greek letters or Unicode hyphens the NORM of its spelled-out,
+    ASCII-hyphenated form (``TNF‐α`` -> ``tnf-alpha``): the tagger embeds tokens by NORM
+    and learned genes from corpora that write ``TNF-alpha``, while PubMed, PMC and PDFs
+    write the letters and publishers' hyphens. Other words keep their norms (idempotent)."""
     from spacy.attrs import NORM
 
     getters = nlp.vocab.lex_attr_getters
@@ -130,17 +132,17 @@ def spell_greek_norms(nlp: Any) -> None:
         return
 
     def spelled(text: str) -> str:
-        return norm(text.translate(_GREEK)) if _has_greek(text) else norm(text)
+        return norm(text.translate(_SPELLED)) if _to_spell(text) else norm(text)
 
     spelled.spells_greek = True   # type: ignore[attr-defined]
     getters[NORM] = spelled
     for lex in nlp.vocab:       # lexemes made before (the model's own vocabulary)
-        if _has_greek(lex.orth_):
+        if _to_spell(lex.orth_):
             lex.norm_ = spelled(lex.orth_)
 
 
-def _has_greek(text: str) -> bool:
-    return any("\u0370" <= c <= "\u03ff" for c in text)
+def _to_spell(text: str) -> bool:
+    return any("\u0370" <= c <= "\u03ff" or c in HYPHENS for c in text)
 
 
 @contextlib.contextmanager

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lab.genes.biored import GoldDoc, GoldMention
-from lab.genes.greek import greek_copy, greek_docs, new_offset
+from lab.genes.greek import greek_copy, greek_docs, hyphen_docs, new_offset
 
 
 def test_letter_names_attached_to_names_become_letters() -> None:
@@ -26,3 +26,11 @@ def test_gold_mentions_follow_their_text() -> None:
     (out,) = greek_docs([GoldDoc("2", text, [GoldMention(0, 22, "Protein kinase C alpha",
                                                          frozenset({"5578"}))])])
     assert out.text[out.genes[0].start:out.genes[0].end] == "Protein kinase C α"
+
+
+def test_the_hyphen_copy_writes_inner_hyphens_as_u2010() -> None:
+    text = "IL-6 and NF-kappaB - not a dash - bind."
+    doc = GoldDoc("1", text, [GoldMention(0, 4, "IL-6", frozenset({"3569"}))])
+    (out,) = hyphen_docs([doc])
+    assert out.text == "IL\u20106 and NF\u2010kappaB - not a dash - bind."
+    assert out.genes[0].text == "IL\u20106" and out.genes[0].start == 0
