@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from conftest import SHARED
@@ -52,8 +54,9 @@ def test_maxout_matches_thinc(pieces: int) -> None:
 def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
     """FastNumpyOps + relx_sentencizer + relx_pos_lemma vs blis + scispacy's
     pysbd_sentencizer + attribute_ruler + lemmatizer, on the
-    fixture texts and real GE abstracts (when ../shared is present); none of them ends a
-    sentence with a name's last letter, where relx_sentencizer differs on purpose (below)."""
+    fixture texts and real GE abstracts (when ../shared is present), but for the texts where
+    relx_sentencizer splits a full stop from a name's last letter on purpose (below): those
+    differ by splits only."""
     import spacy
     from thinc.api import NumpyOps, get_current_ops, set_current_ops
 
@@ -74,7 +77,14 @@ def test_fast_pipeline_annotates_exactly_like_the_stock_one() -> None:
     assert stock.get_pipe_meta("pysbd_sentencizer").factory == "pysbd_sentencizer"
     texts = TEXTS + _ge_texts(25)
     a, b = _annotations(fast.pipe(texts)), _annotations(stock.pipe(texts))
-    assert sum(len(x) for x in a) > 100 and a == b
+    same = [k for k, (x, y) in enumerate(zip(a, b, strict=True))
+            if [t[0] for t in x] == [t[0] for t in y]]
+    # the texts where relx splits a stop from a name's last letter (below) differ on purpose
+    assert len(same) >= len(texts) - 8 and sum(len(a[k]) for k in same) > 100
+    assert [a[k] for k in same] == [b[k] for k in same]
+    for k in set(range(len(texts))) - set(same):
+        assert "".join(t[0] for t in a[k]) == "".join(t[0] for t in b[k])
+        assert len(a[k]) > len(b[k])                  # only splits
     assert sum(t[1] for d in a for t in d) >= len(texts) * 2  # sentences were found
     assert {"NOUN", "VERB", "PUNCT"} <= {t[3] for d in a for t in d}
     assert ("phosphorylated", "phosphorylate") in {(t[0], t[6]) for d in a for t in d}
@@ -127,12 +137,20 @@ def test_segmenter_matches_stock_pysbd() -> None:
             [(s.sent, s.start, s.end) for s in stock.segment(text)], text[:80]
 
 
+@functools.lru_cache(maxsize=1)
+def _tokenizer():
+    """The shipped pipeline's tokenizer (scispacy's rules: ``NF-kappaB.`` one token)."""
+    return load_nlp().tokenizer
+
+
 @pytest.mark.parametrize(("text", "sentences", "tokens"), [
     ("Bax and Bak release cytochrome c. Bcl-2 binds Bax.",
      ["Bax and Bak release cytochrome c.", "Bcl-2 binds Bax."], ["cytochrome", "c", "."]),
     ("It was blocked by protein kinase C. We next studied p53.",
      ["It was blocked by protein kinase C.", "We next studied p53."], ["kinase", "C", "."]),
     ("Cells lacking cyclin E.", ["Cells lacking cyclin E."], ["cyclin", "E", "."]),
+    ("It needs cytochrome c.\nNext.", ["It needs cytochrome c.\n", "Next."],
+     ["cytochrome", "c", "."]),
     ("Cells infected with S. Typhimurium and E. coli were lysed by J. Smith. The end.",
      ["Cells infected with S. Typhimurium and E. coli were lysed by J. Smith.", "The end."],
      ["S.", "E.", "J."]),
@@ -140,20 +158,18 @@ def test_segmenter_matches_stock_pysbd() -> None:
 def test_a_name_ending_in_a_letter_ends_its_sentence(text: str, sentences: list[str],
                                                      tokens: list[str]) -> None:
     """``protein kinase C.`` ends its sentence with the letter as a token of its own (stock
-    pysbd and spaCy keep ``C. We`` inside one sentence, ``C.`` one token); initials and
-    genus abbreviations stay as they were."""
-    import spacy
-
+    pysbd and spaCy keep ``C. We`` inside one sentence, ``C.`` one token); a line break stays
+    with the sentence before it; initials and genus abbreviations stay as they were."""
     from relx.parse.fast import relx_sentencizer
 
-    doc = relx_sentencizer(spacy.blank("en")(text))
+    doc = relx_sentencizer(_tokenizer()(text))
     assert [s.text for s in doc.sents] == sentences
     words = [t.text for t in doc]
     assert all(w in words for w in tokens)
     assert "".join(t.text_with_ws for t in doc) == text
     if tokens[-1] == ".":
         i = words.index(tokens[-2])
-        assert words[i - 1:i + 2] == tokens
+        assert words[i + 2 - len(tokens):i + 2] == tokens
 
 
 def test_greek_letters_read_as_their_spelled_out_names() -> None:

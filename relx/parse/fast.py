@@ -301,8 +301,8 @@ def relx_sentencizer(doc: Any) -> Any:
         with doc.retokenize() as retokenizer:
             for i in stops:
                 retokenizer.split(doc[i], [words[i][0], "."], heads=[(doc[i], 0), (doc[i], 0)])
-        for i in stops:
-            if i + 1 < len(offsets):
+        for i in stops:     # the next word starts a sentence (not a line break)
+            if i + 1 < len(offsets) and words[i + 1].strip():
                 starts.add(offsets[i + 1][0])
         offsets = doc.to_array([IDX, LENGTH]).tolist()
         words = [text[i:i + n] for i, n in offsets]
