@@ -313,8 +313,9 @@ def render_grounding(runs: Path) -> list[str]:
 
 def render_naming(runs: Path) -> list[str]:
     """Gene naming on BioRED train's development split, before and after issue 50, from
-    ``naming.json`` (``{"columns": {name: report}, "note": ...}``; reports of
-    ``benchmarks/bench_genes.py --parts biored``; protocol in docs/genes.md)."""
+    ``naming.json`` (``{"columns": {name: report}, "note": ..., "unicode": {"columns": ...,
+    "note": ...}}``; reports of ``benchmarks/bench_genes.py --parts biored`` and, for the
+    Greek and hyphen copies, ``python -m lab.genes.greek``; protocol in docs/genes.md)."""
     r = _run_json(runs, "naming.json")
     if r is None:
         return []
@@ -328,6 +329,9 @@ def render_naming(runs: Path) -> list[str]:
 
         lines += [f"95% intervals by document, {last}:", "",
                   interval_markdown(report["intervals"]), ""]
+    if r.get("unicode"):
+        lines += ["### The same abstracts with Greek letters and Unicode hyphens", "",
+                  r["unicode"]["note"], "", compare_markdown(r["unicode"]["columns"]), ""]
     return lines
 
 
