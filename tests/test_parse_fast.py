@@ -178,7 +178,7 @@ def test_greek_letters_read_as_their_spelled_out_names() -> None:
     keep their norms."""
     from spacy.attrs import NORM
 
-    from relx.parse.pipeline import spell_greek_norms
+    from relx.parse.norms import spell_greek_norms
 
     nlp = load_nlp()
     doc = nlp.tokenizer("TNF-α and IκBα bind NF-κB, not TNF-alpha.")

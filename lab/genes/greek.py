@@ -8,7 +8,7 @@ BioRED's texts spell Greek letters out (``TNF-alpha``); PubMed XML, PMC and PDFs
 (``beta-catenin``) as its letter and maps the gold mentions' offsets (``--hyphens``: the
 hyphen copy, round 14: every hyphen inside a word written as U+2010); the copy is scored as
 :mod:`lab.genes.biored` scores the split, with the tagger's Greek norms
-(:func:`relx.parse.pipeline.spell_greek_norms`) and without them (``--without``).
+(:func:`relx.parse.norms.spell_greek_norms`) and without them (``--without``).
 """
 
 from __future__ import annotations

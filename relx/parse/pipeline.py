@@ -28,6 +28,7 @@ from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
 from relx.genes.more_mentions import more_mentions
 from relx.model_store import models_dir, reading_model_file
+from relx.parse.norms import spell_greek_norms
 from relx.parse.paper_mentions import mention_span, mention_type, short_form_mentions
 
 DEFAULT_PIPELINE = "relx_bio_sm"
@@ -105,44 +106,6 @@ def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> 
     # matcher has no patterns
     warnings.filterwarnings("ignore", message=r"\[W036\] The component 'matcher'")
     return nlp
-
-
-#: Greek letters and the names corpora spell them with (``TNF-alpha``, ``NF-kappaB``)
-GREEK_NAMES = {
-    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ζ": "zeta",
-    "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
-    "ξ": "xi", "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau",
-    "υ": "upsilon", "φ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega"}
-#: hyphens and minus signs publishers write in names (``IL‐6``: U+2010) -> ``-``
-HYPHENS = "\u2010\u2011\u2012\u2212"
-_SPELLED = str.maketrans({**GREEK_NAMES, **{k.upper(): v for k, v in GREEK_NAMES.items()
-                                            if k != "ς"}, **dict.fromkeys(HYPHENS, "-")})
-
-
-def spell_greek_norms(nlp: Any) -> None:
-    """Give a word with Greek letters or Unicode hyphens the NORM of its spelled-out,
-    ASCII-hyphenated form (``TNF‐α`` -> ``tnf-alpha``): the tagger embeds tokens by NORM
-    and learned genes from corpora that write ``TNF-alpha``, while PubMed, PMC and PDFs
-    write the letters and publishers' hyphens. Other words keep their norms (idempotent)."""
-    from spacy.attrs import NORM
-
-    getters = nlp.vocab.lex_attr_getters
-    norm = getters.get(NORM)
-    if norm is None or getattr(norm, "spells_greek", False):
-        return
-
-    def spelled(text: str) -> str:
-        return norm(text.translate(_SPELLED)) if _to_spell(text) else norm(text)
-
-    spelled.spells_greek = True   # type: ignore[attr-defined]
-    getters[NORM] = spelled
-    for lex in nlp.vocab:       # lexemes made before (the model's own vocabulary)
-        if _to_spell(lex.orth_):
-            lex.norm_ = spelled(lex.orth_)
-
-
-def _to_spell(text: str) -> bool:
-    return any("\u0370" <= c <= "\u03ff" or c in HYPHENS for c in text)
 
 
 @contextlib.contextmanager
