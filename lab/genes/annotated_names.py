@@ -20,16 +20,15 @@ without a dictionary.
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
 import json
 import sys
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 
 from lab.genes.biored import GoldDoc, NcbiIds, Tally, _score_document, read_biored
 from relx.genes.annotated_names import AnnotatedNames, Entry, entries_from, write_table
+from relx.genes.ncbi_gene import default_ncbi_gene
 from relx.genes.orthologs import default_orthologs
 
 #: variant -> where the dictionary acts (docs/genes.md, round 10)
@@ -48,11 +47,10 @@ def fold(pmid: str, k: int = 5) -> int:
 
 def local_ids() -> dict[str, list[str]]:
     """NCBI Gene id (bare) -> relx's HGNC / MGI / RGD ids, from the shipped table."""
-    data = resources.files("relx").joinpath("data/ncbi_gene.tsv.gz").read_bytes()
     out: dict[str, list[str]] = {}
-    for line in gzip.decompress(data).decode("utf-8").splitlines()[2:]:
-        cid, ncbi = line.split("\t")
-        out.setdefault(ncbi, []).append(cid)
+    for cid, genes in default_ncbi_gene().items():
+        for gene in genes:
+            out.setdefault(gene.removeprefix("NCBIGene:"), []).append(cid)
     return out
 
 

@@ -54,28 +54,31 @@ class AnnotatedNames:
         self._entries: dict[str, Entry] | None = dict(entries) if entries is not None else None
         self._settings: dict[str, object] = {"min_docs": 1, "min_share": 0.5,
                                              "override_share": None}
+        self._ready = False
         self._orthologs = orthologs
         self._lock = threading.Lock()
 
     def _load(self) -> dict[str, Entry]:
-        if self._entries is not None and self._settings.get("loaded"):
-            return self._entries
-        with self._lock:
-            if self._entries is None:
-                data = (self.path.read_bytes() if self.path is not None else
-                        resources.files("relx").joinpath("data/annotated_names.tsv.gz")
-                        .read_bytes())
-                self._entries, settings = _parse(gzip.decompress(data).decode("utf-8"))
-                self._settings.update(settings)
-            self._settings.update({k: v for k, v in self._given.items() if v is not None})
-            self._settings["loaded"] = True
-        return self._entries
+        """The entries, the file's settings and then the given ones in force (once)."""
+        if not self._ready:
+            with self._lock:
+                if not self._ready:
+                    if self._entries is None:
+                        data = (self.path.read_bytes() if self.path is not None else
+                                resources.files("relx").joinpath(
+                                    "data/annotated_names.tsv.gz").read_bytes())
+                        self._entries, settings = _parse(gzip.decompress(data).decode("utf-8"))
+                        self._settings.update(settings)
+                    self._settings.update({k: v for k, v in self._given.items()
+                                           if v is not None})
+                    self._ready = True
+        return self._entries   # type: ignore[return-value]
 
     @property
     def settings(self) -> dict[str, object]:
         """``min_docs``, ``min_share`` and ``override_share`` in force."""
         self._load()
-        return {k: v for k, v in self._settings.items() if k != "loaded"}
+        return dict(self._settings)
 
     def genes(self, text: str, taxon: str | None) -> tuple[int, list[tuple[str, int]]]:
         """The documents naming ``text`` and its genes in species ``taxon`` (human, mouse or

@@ -487,11 +487,6 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             return None
         return assigned[e.id].taxon if e.id in assigned else HUMAN
 
-    def lexicon_of(taxon: str | None) -> str | None:
-        """The species whose lexicon grounds a mention of ``taxon``: a mammal with no
-        lexicon here (sheep, dog, pig...) is grounded as its human ortholog."""
-        return _lexicon_taxon(taxon)
-
     # a long form with its abbreviation inside ("cyclooxygenase (COX)-2"): the mention and
     # the document's later uses of the short form ("COX-2") take its grounding
     bracketed: dict[str, Grounding] = {}
@@ -503,7 +498,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             start, end = e.spans[0].start, e.spans[0].end
             names = bracket_names(doc.text[start:end], doc.text[max(0, start - 3):start],
                                   doc.text[end:end + 40])
-            taxon = lexicon_of(taxon_of(e))
+            taxon = _lexicon_taxon(taxon_of(e))
             for name in names:
                 found = mention(name, taxon)
                 if found.grounded:
@@ -515,7 +510,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     def update(e: Entity) -> dict[str, object]:
         protein = _is_gene(e.type)
         own = taxon_of(e)
-        taxon = lexicon_of(own)
+        taxon = _lexicon_taxon(own)
         text = _text(doc, e)
         found = bracketed.get(e.id) or senses.get((_key(text), taxon)) or \
             entity_grounding(text, taxon)

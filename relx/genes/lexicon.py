@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without t
 
 __all__ = [
     "CLASS_NOUN",
+    "GREEK_TABLE",
     "HUMAN",
     "MOUSE",
     "NCBI_SOURCES",
@@ -124,9 +125,10 @@ _GREEK = {
     "σ": "sigma", "ς": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi",
     "χ": "chi", "ψ": "psi", "ω": "omega",
 }  # fmt: skip
-_GREEK_TABLE = {ord(k): v for k, v in _GREEK.items()}
-_GREEK_TABLE.update({ord(k.upper()): v for k, v in _GREEK.items() if k.upper() != k})
-_GREEK_TABLE[ord("ß")] = "beta"  # German sharp s, a frequent stand-in for beta in abstracts
+#: ``str.translate`` table: each Greek letter (either case) -> its spelled-out name
+GREEK_TABLE = {ord(k): v for k, v in _GREEK.items()}
+GREEK_TABLE.update({ord(k.upper()): v for k, v in _GREEK.items() if k.upper() != k})
+GREEK_TABLE[ord("ß")] = "beta"  # German sharp s, a frequent stand-in for beta in abstracts
 _NON_ALNUM = re.compile(r"[\W_]+")
 _GREEK_WORD = re.compile(r"(alpha|beta|gamma|delta|epsilon|kappa)", re.IGNORECASE)
 _SUFFIX = re.compile(r"(proteins?|genes?|mrnas?)$", re.IGNORECASE)
@@ -142,7 +144,7 @@ def compact_form(text: str) -> str:
 
     ``IL-2``, ``IL 2`` and ``IL/2`` all give ``IL2``; ``NF-κB`` gives ``NFkappaB``.
     """
-    text = unicodedata.normalize("NFKC", text).translate(_GREEK_TABLE)
+    text = unicodedata.normalize("NFKC", text).translate(GREEK_TABLE)
     return _NON_ALNUM.sub("", text)
 
 

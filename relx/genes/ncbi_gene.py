@@ -56,6 +56,10 @@ class NcbiGene:
         """The NCBI Gene ids (``NCBIGene:n``) of one HGNC/MGI/RGD id; () for others."""
         return self._load().get(cid, ())
 
+    def items(self) -> Iterable[tuple[str, tuple[str, ...]]]:
+        """``(HGNC/MGI/RGD id, its NCBI Gene ids)`` of every gene of the table."""
+        return self._load().items()
+
     def ncbi_ids(self, ids: Iterable[str]) -> list[str]:
         """The NCBI Gene ids of ``ids`` in their order, repeats dropped: an ``NCBIGene`` id
         as it is, an HGNC/MGI/RGD id mapped, other ids (FamPlex, chemicals) none."""

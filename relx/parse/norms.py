@@ -11,18 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["GREEK_NAMES", "HYPHENS", "spell_greek_norms"]
+from relx.genes.lexicon import GREEK_TABLE
 
-#: Greek letters and the names corpora spell them with (``TNF-alpha``, ``NF-kappaB``)
-GREEK_NAMES = {
-    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ζ": "zeta",
-    "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
-    "ξ": "xi", "ο": "omicron", "π": "pi", "ρ": "rho", "σ": "sigma", "ς": "sigma", "τ": "tau",
-    "υ": "upsilon", "φ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega"}
+__all__ = ["HYPHENS", "spell_greek_norms"]
+
 #: hyphens and minus signs publishers write in names (``IL‐6``: U+2010) -> ``-``
 HYPHENS = "\u2010\u2011\u2012\u2212"
-_SPELLED = str.maketrans({**GREEK_NAMES, **{k.upper(): v for k, v in GREEK_NAMES.items()
-                                            if k != "ς"}, **dict.fromkeys(HYPHENS, "-")})
+#: Greek letters spelled out as the lexicon spells them, publishers' hyphens as ``-``
+_SPELLED = {**GREEK_TABLE, **{ord(c): "-" for c in HYPHENS}}
 
 
 def spell_greek_norms(nlp: Any) -> None:
