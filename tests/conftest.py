@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# relx's array cache (relx.array_cache) for the test run, not the user's: shared by the
+# workers and runs (entries are named by their content, so sharing is safe)
+os.environ.setdefault("RELX_CACHE_DIR", str(Path(tempfile.gettempdir()) / (
+    f"relx-test-cache-{getattr(os, 'getuid', lambda: 'user')()}")))
 FIXTURES = Path(__file__).parent / "fixtures"
 SHARED = Path(os.environ.get("RELX_DATA", ROOT.parent / "shared"))
 PPI = SHARED / "corpora" / "ppi"

@@ -27,7 +27,6 @@ beside it).
 
 from __future__ import annotations
 
-import gzip
 import math
 import os
 import re
@@ -41,7 +40,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from relx.errors import ConfigError
-from relx.genes.lexicon_table import LexiconRows, RowsBuilder
+from relx.genes.lexicon_table import COLUMNS, LexiconFile, LexiconRows
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
     from relx.doc import Document, Entity
@@ -49,6 +48,7 @@ if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without t
 
 __all__ = [
     "CLASS_NOUN",
+    "COLUMNS",
     "GREEK_TABLE",
     "HUMAN",
     "MOUSE",
@@ -67,15 +67,12 @@ __all__ = [
 ]
 
 LEXICON_FORMAT = "relx-lexicon/2"
-COLUMNS = ("key", "id", "symbol", "source", "form", "taxon")
-_COLUMNS_V1 = COLUMNS[:5]
 
 HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 #: (shared folder name, namespace, taxon) of the non-human gene lexicons
 SPECIES_LEXICONS = (("mgi", "MGI", MOUSE), ("rgd", "RGD", RAT))
 #: the gene namespace of each species with a lexicon
 GENE_NAMESPACE = {HUMAN: "HGNC", MOUSE: "MGI", RAT: "RGD"}
-_SPECIES_ROW = re.compile(r"\t(?!9606$)\d+$", re.MULTILINE)  # a row of a non-human gene
 
 #: HGNC locus types kept: the ones whose products can be proteins.
 PROTEIN_LOCUS_TYPES = frozenset(
@@ -292,59 +289,31 @@ class Grounder:
         if unknown:
             raise ConfigError(f"unknown lexicon sources {sorted(unknown)} (known: {SOURCES})")
         self._index: LexiconRows | None = None
-        self._ids: dict[str, int] = {}     # id -> number, shared by the tables
+        self._lexicon_file: LexiconFile | None = None
         self._symbols: dict[str, str] = {}
         self._lock = threading.Lock()
         self._cache: dict[str, list[GroundingCandidate]] = {}
-        self._deferred = ""
         self._species: dict[str, LexiconRows] | None = None
         self._species_cache: dict[tuple[str, str], list[GroundingCandidate]] = {}
         self._orthologs = orthologs
         self._receptors: dict[str, frozenset[str]] = {}   # taxon -> ids named receptor
 
     # loading
-    def _read_text(self) -> str:
-        if self.path is not None:
-            data = self.path.read_bytes()
-        else:
-            data = resources.files("relx").joinpath("data/lexicon.tsv.gz").read_bytes()
-        return gzip.decompress(data).decode("utf-8")
+    def _file(self) -> LexiconFile:
+        if self._lexicon_file is None:
+            if self.path is not None:
+                data = self.path.read_bytes()
+            else:
+                data = resources.files("relx").joinpath("data/lexicon.tsv.gz").read_bytes()
+            self._lexicon_file = LexiconFile(data, SOURCES, self.exclude_sources)
+        return self._lexicon_file
 
     def _load(self) -> LexiconRows:
         from relx.heap import paused_gc  # ~200,000 rows of long-lived strings
 
         with self._lock, paused_gc():
             if self._index is None:
-                rows = RowsBuilder(SOURCES, self._ids)
-                symbols: dict[str, str] = {}
-                text = self._read_text()
-                pos = 0
-                while text.startswith("#", pos):
-                    pos = text.index("\n", pos) + 1
-                end = text.find("\n", pos)
-                header = tuple(text[pos:end if end >= 0 else None].split("\t"))
-                if header not in (COLUMNS, _COLUMNS_V1):
-                    raise ConfigError(f"not a relx lexicon: header {text[pos:end]!r}")
-                wide = header == COLUMNS
-                # mouse/rat rows come last: parsed only when first needed
-                m = _SPECIES_ROW.search(text, end) if wide and end >= 0 else None
-                cut = text.rfind("\n", 0, m.start()) + 1 if m else len(text)
-                self._deferred = text[cut:]
-                skip = self.exclude_sources
-                for line in text[end + 1:cut].splitlines() if end >= 0 else ():
-                    if wide:
-                        key, cid, symbol, source, form, _ = line.split("\t")
-                    else:  # relx-lexicon/1 (HGNC and FamPlex only): no taxon column
-                        key, cid, symbol, source, form = line.split("\t")
-                    if skip and source in skip:
-                        cid = rows.intern_id(cid)
-                    else:
-                        cid = rows.add(key or form.lower(), cid, source, form)
-                    if symbol and cid not in symbols:
-                        symbols[cid] = symbol
-                del text
-                self._symbols = symbols
-                self._index = rows.build()
+                self._index, self._symbols = self._file().human()
             return self._index
 
     def _load_species(self) -> dict[str, LexiconRows]:
@@ -355,23 +324,11 @@ class Grounder:
         _ = self.index
         with self._lock, paused_gc():
             if self._species is None:
-                builders: dict[str, RowsBuilder] = {}
-                symbols = self._symbols
-                for line in self._deferred.splitlines():
-                    key, cid, symbol, source, form, taxon = line.split("\t")
-                    if not taxon or taxon == "9606":
-                        raise ConfigError(f"lexicon rows out of order at {line!r}")
-                    rows = builders.get(taxon)
-                    if rows is None:
-                        rows = builders[taxon] = RowsBuilder(SOURCES, self._ids)
-                    if source in self.exclude_sources:
-                        cid = rows.intern_id(cid)
-                    else:
-                        cid = rows.add(key or form.lower(), cid, source, form)
-                    if symbol and cid not in symbols:
-                        symbols[cid] = symbol
-                self._deferred = ""
-                self._species = {f"NCBITaxon:{t}": b.build() for t, b in builders.items()}
+                tables, symbols = self._file().species()
+                for cid, symbol in symbols.items():   # a human row's symbol comes first
+                    self._symbols.setdefault(cid, symbol)
+                self._lexicon_file = None
+                self._species = tables
             return self._species
 
     @property

@@ -1,0 +1,145 @@
+"""relx.array_cache: arrays derived from relx's files, kept on disk between processes; and
+the two things kept there (the lexicon's tables, the PPI model's walked trees) read back
+equal to what building them gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from relx import array_cache
+from relx.array_cache import digest, join_strings, load, load_or_build, split_strings, store
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("RELX_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_entries_round_trip_with_their_dtypes(cache) -> None:
+    arrays = {"a": np.arange(5, dtype=np.uint16), "b": np.linspace(0, 1, 7, dtype=np.float32),
+              "c": np.zeros((2, 3), dtype=np.int64)}
+    path = store("x-1", arrays)
+    assert path == cache / "x-1.npz" and path.is_file()
+    back = load("x-1")
+    assert back.keys() == arrays.keys()
+    for k, v in arrays.items():
+        assert back[k].dtype == v.dtype and back[k].shape == v.shape
+        assert back[k].tobytes() == v.tobytes()
+    assert load("x-2") is None
+    assert not [p for p in cache.iterdir() if p.name.endswith(".tmp")]   # renamed into place
+
+
+def test_digest_tells_contents_and_order_apart() -> None:
+    a = np.arange(4, dtype=np.int32)
+    assert digest(b"x", a) == digest(b"x", a.copy())
+    assert digest(b"x", a) != digest(b"x", a.astype(np.int64))    # dtype
+    assert digest(b"x", a) != digest(b"x", a.reshape(2, 2))       # shape
+    assert digest(b"x", a) != digest(a, b"x")
+    assert digest("ab", "c") != digest("a", "bc")
+
+
+def test_a_broken_or_refused_entry_is_rebuilt(cache) -> None:
+    calls = []
+
+    def build():
+        calls.append(1)
+        return {"v": np.array([1, 2, 3])}
+
+    def read(arrays):
+        if arrays["v"].shape != (3,):
+            raise ValueError("not this")
+        return arrays["v"].tolist()
+
+    assert load_or_build("e", build, read) == [1, 2, 3] and len(calls) == 1
+    assert load_or_build("e", build, read) == [1, 2, 3] and len(calls) == 1   # read back
+    (cache / "e.npz").write_bytes(b"not a zip file")
+    assert load("e") is None
+    assert load_or_build("e", build, read) == [1, 2, 3] and len(calls) == 2
+    store("e", {"v": np.array([1, 2])})                                   # refused by read
+    assert load_or_build("e", build, read) == [1, 2, 3] and len(calls) == 3
+    assert load("e")["v"].tolist() == [1, 2, 3]                           # and replaced
+
+
+def test_off_and_unwritable_settings(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("RELX_CACHE_DIR", "0")
+    assert array_cache.cache_dir() is None
+    assert store("x", {"a": np.zeros(1)}) is None and load("x") is None
+    assert load_or_build("x", lambda: {"a": np.ones(2)}, lambda a: a["a"].sum()) == 2.0
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder would be")
+    monkeypatch.setenv("RELX_CACHE_DIR", str(blocked / "cache"))
+    folder = array_cache.cache_dir()
+    assert folder is not None and folder.name.startswith("relx-cache-")   # the temp folder
+
+
+def test_strings_round_trip() -> None:
+    words = ["IL-2", "", "TNF-α", "a b", ""]
+    assert split_strings(join_strings(words), len(words)) == words
+    assert split_strings(join_strings([]), 0) == []
+    with pytest.raises(ValueError):
+        split_strings(join_strings(words), 4)
+
+
+def _tables(g) -> list:
+    return [list(g.index.items()), sorted(g._symbols.items()),
+            {t: list(rows.items()) for t, rows in g._load_species().items()}]
+
+
+def test_lexicon_tables_read_back_equal_the_built_ones(cache, monkeypatch) -> None:
+    from relx.genes.lexicon import Grounder
+    from relx.genes.lexicon_table import LexiconFile
+
+    built = Grounder()
+    want = _tables(built)
+    names = sorted(p.name for p in cache.iterdir())
+    assert len(names) == 2 and names[0].endswith("-human.npz") and names[1].endswith(
+        "-species.npz")
+
+    def no_build(self):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(LexiconFile, "_build_human", no_build)
+    monkeypatch.setattr(LexiconFile, "_build_species", no_build)
+    again = Grounder()
+    assert _tables(again) == want
+    assert again.symbol("MGI:96548") == built.symbol("MGI:96548") is not None
+    # another set of sources is another entry, built afresh
+    with pytest.raises(AssertionError, match="built again"):
+        _ = Grounder(exclude_sources={"designation"}).index
+
+
+def test_a_truncated_lexicon_entry_is_rebuilt(cache) -> None:
+    from relx.genes.lexicon import Grounder
+
+    want = _tables(Grounder())
+    human = next(cache.glob("*-human.npz"))
+    human.write_bytes(human.read_bytes()[: human.stat().st_size // 2])
+    assert _tables(Grounder()) == want
+    assert load(human.stem) is not None                   # written whole again
+
+
+def test_walked_trees_read_back_predict_bitwise_the_same(cache, monkeypatch) -> None:
+    import relx.learn.packed_trees as packed
+    from relx.learn.packed_trees import WALK_ATTRIBUTES, PackedExtraTrees
+
+    rng = np.random.default_rng(0)
+    X = rng.random((400, 6)).astype(np.float32)
+    y = (X[:, 0] + 0.3 * rng.random(400) > 0.6).astype(int)
+    state = PackedExtraTrees(n_estimators=10, random_state=0).fit(X, y).__getstate__()
+    first = PackedExtraTrees.__new__(PackedExtraTrees)
+    first.__setstate__(dict(state))
+    assert len(list(cache.glob("trees-*.npz"))) == 1
+
+    def no_walk(c):
+        raise AssertionError("expanded again")
+
+    monkeypatch.setattr(packed, "walk_from_compact", no_walk)
+    second = PackedExtraTrees.__new__(PackedExtraTrees)
+    second.__setstate__(dict(state))
+    for a in ("roots_", *WALK_ATTRIBUTES):
+        assert getattr(second, a).dtype == getattr(first, a).dtype
+        assert getattr(second, a).tobytes() == getattr(first, a).tobytes()
+    Xq = rng.random((200, 6)).astype(np.float32)
+    assert first.predict_proba(Xq).tobytes() == second.predict_proba(Xq).tobytes()
