@@ -369,7 +369,9 @@ def render_speed(runs: Path) -> list[str]:
              "of parse-only throughput, two processes ≥ 1.8× one. Each row's parse-only "
              "figure is measured in the same processes as its extraction, on the same "
              "abstracts; it varies between rows with what else those processes hold (the "
-             "typed run's is the lowest), so compare a share within its row. Peak RSS: "
+             "typed run's is the lowest), so compare a share within its row; on this "
+             "virtual machine one tree's shares differ by as much as 20 points between runs, "
+             "so trees are compared in one interleaved run (`dev/bench_ab.sh`). Peak RSS: "
              "the largest worker's (target ≤ 1 GB), then the sum over the workers and the "
              "parent.", "",
              f"![throughput against parse-only]({SPEED_CHART})", "",

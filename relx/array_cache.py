@@ -39,9 +39,13 @@ FORMAT = "relx-array-cache/1"
 T = TypeVar("T")
 
 
-def _writable(directory: Path) -> bool:
+def _writable(directory: Path, own: bool = False) -> bool:
+    """``directory`` exists or can be made, and a file can be written in it; with ``own``,
+    it also belongs to this user (a shared temporary folder: nobody else's entries)."""
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if own and hasattr(os, "getuid") and directory.stat().st_uid != os.getuid():
+            return False
         tempfile.TemporaryFile(dir=directory).close()
     except OSError:
         return False
@@ -52,12 +56,13 @@ def _writable(directory: Path) -> bool:
 def _dir_for(setting: str, xdg: str, home: str) -> Path | None:
     if setting in ("0", "off", "none"):
         return None
-    candidates = [Path(setting)] if setting else []
-    if not setting:
-        candidates.append(Path(xdg) / "relx" if xdg else Path(home) / ".cache" / "relx")
+    folder = Path(setting) if setting else (
+        Path(xdg) / "relx" if xdg else Path(home) / ".cache" / "relx")
+    if _writable(folder):
+        return folder
     uid = getattr(os, "getuid", lambda: "user")()
-    candidates.append(Path(tempfile.gettempdir()) / f"relx-cache-{uid}")
-    return next((d for d in candidates if _writable(d)), None)
+    fallback = Path(tempfile.gettempdir()) / f"relx-cache-{uid}"
+    return fallback if _writable(fallback, own=True) else None
 
 
 def cache_dir() -> Path | None:
