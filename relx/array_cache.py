@@ -30,8 +30,8 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["FORMAT", "cache_dir", "digest", "join_strings", "load", "load_or_build",
-           "split_strings", "store"]
+__all__ = ["FORMAT", "cache_dir", "clear", "digest", "entries", "join_strings", "load",
+           "load_or_build", "split_strings", "store"]
 
 #: part of every entry's name: raise it when a builder's output changes for the same input
 FORMAT = "relx-array-cache/1"
@@ -133,6 +133,24 @@ def load_or_build(name: str, build: Callable[[], Mapping[str, np.ndarray]],
     built = dict(build())
     store(name, built)
     return read(built)
+
+
+def entries() -> list[Path]:
+    """The entries in the cache folder now (none when the cache is off)."""
+    folder = cache_dir()
+    return sorted(folder.glob("*.npz")) if folder is not None else []
+
+
+def clear() -> int:
+    """Delete every entry (the next start rebuilds what it needs); how many were deleted."""
+    gone = 0
+    for path in entries():
+        try:
+            path.unlink()
+            gone += 1
+        except FileNotFoundError:   # another process's clear
+            pass
+    return gone
 
 
 def join_strings(strings: Iterable[str]) -> np.ndarray:

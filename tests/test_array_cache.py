@@ -143,3 +143,18 @@ def test_walked_trees_read_back_predict_bitwise_the_same(cache, monkeypatch) -> 
         assert getattr(second, a).tobytes() == getattr(first, a).tobytes()
     Xq = rng.random((200, 6)).astype(np.float32)
     assert first.predict_proba(Xq).tobytes() == second.predict_proba(Xq).tobytes()
+
+
+def test_relx_models_names_the_cache_and_clears_it(cache) -> None:
+    from typer.testing import CliRunner
+
+    from relx.app.cli import app
+
+    store("a", {"x": np.zeros(1000)})
+    store("b", {"x": np.zeros(10)})
+    shown = CliRunner().invoke(app, ["models"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    assert f"start-up cache: {cache} (2 entries, 0 MB)" in shown.output
+    cleared = CliRunner().invoke(app, ["models", "--clear-cache"], env={"COLUMNS": "200"})
+    assert cleared.exit_code == 0 and "deleted 2 start-up cache entries" in cleared.output
+    assert array_cache.entries() == [] and load("a") is None

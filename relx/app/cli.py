@@ -330,10 +330,17 @@ def _write_report(out: Path, report: Path, summary: dict, task: Task) -> None:
 def models(
     path: Annotated[Path | None, typer.Option(help="Folder to list (default: relx's models/).")]
     = None,
+    clear_cache: Annotated[bool, typer.Option(
+        "--clear-cache", help="Delete the start-up cache (the lexicon's tables and the "
+                              "models' tree arrays, rebuilt by the next run).")] = False,
 ) -> None:
     """List the installed models (relation, event, parse pipeline): version, size, training
-    data and where they are."""
+    data and where they are; and the start-up cache (``RELX_CACHE_DIR``; ``0``: off)."""
+    from relx import array_cache
     from relx.model_store import installed_models, models_dir
+
+    if clear_cache:
+        err.print(f"deleted {array_cache.clear()} start-up cache entries")
 
     t = Table(title=f"relx models in {path or models_dir()}")
     for col in ("name", "kind", "task", "version", "MB"):
@@ -344,6 +351,10 @@ def models(
         t.add_row(m["name"], m["kind"], str(m["task"]), str(m["version"]), str(m["size_mb"]),
                   m["trained_on"])
     Console().print(t)
+    folder, kept = array_cache.cache_dir(), array_cache.entries()
+    size = sum(p.stat().st_size for p in kept) / 1e6
+    Console().print(f"start-up cache: {folder} ({len(kept)} entries, {size:.0f} MB)"
+                    if folder is not None else "start-up cache: off")
     if not found:
         raise typer.Exit(1)
 
