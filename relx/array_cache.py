@@ -15,13 +15,17 @@ them here as NumPy arrays and later processes read them back (tens of millisecon
 - Where: ``RELX_CACHE_DIR``, else ``$XDG_CACHE_HOME/relx``, else ``~/.cache/relx``; when that
   cannot be written, ``<tempdir>/relx-cache-<uid>``. ``RELX_CACHE_DIR=0`` turns the cache
   off (everything is rebuilt in memory, as it would be anyway when nothing is writable).
+- Entries of files no longer used (an older model, another lexicon) go away by themselves:
+  an entry nobody has read for :data:`UNUSED_DAYS` days is deleted when another is written.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
@@ -30,13 +34,16 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["FORMAT", "cache_dir", "clear", "digest", "entries", "join_strings", "load",
-           "load_or_build", "split_strings", "store"]
+__all__ = ["FORMAT", "UNUSED_DAYS", "cache_dir", "clear", "digest", "entries", "join_strings",
+           "load", "load_or_build", "prune", "split_strings", "store"]
 
 #: part of every entry's name: raise it when a builder's output changes for the same input
 FORMAT = "relx-array-cache/1"
 
 T = TypeVar("T")
+
+#: entries unused for this many days are deleted when an entry is written (:func:`prune`)
+UNUSED_DAYS = 30
 
 
 def _writable(directory: Path, own: bool = False) -> bool:
@@ -96,9 +103,12 @@ def load(name: str) -> dict[str, np.ndarray] | None:
         return None
     try:
         with np.load(path, allow_pickle=False) as npz:
-            return {key: npz[key] for key in npz.files}
+            found = {key: npz[key] for key in npz.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError):
         return None
+    with contextlib.suppress(OSError):
+        os.utime(path)      # in use: kept by prune()
+    return found
 
 
 def store(name: str, arrays: Mapping[str, np.ndarray]) -> Path | None:
@@ -117,7 +127,21 @@ def store(name: str, arrays: Mapping[str, np.ndarray]) -> Path | None:
             raise
     except OSError:
         return None
+    prune()
     return path
+
+
+def prune(max_age_days: float = UNUSED_DAYS) -> int:
+    """Delete the entries no process has read or written for ``max_age_days`` (those of
+    replaced files and models); how many were deleted. Run after every write."""
+    cutoff = time.time() - max_age_days * 86400
+    gone = 0
+    for path in entries():
+        with contextlib.suppress(OSError):
+            if path.stat().st_mtime < cutoff:
+                path.unlink()
+                gone += 1
+    return gone
 
 
 def load_or_build(name: str, build: Callable[[], Mapping[str, np.ndarray]],

@@ -158,3 +158,17 @@ def test_relx_models_names_the_cache_and_clears_it(cache) -> None:
     cleared = CliRunner().invoke(app, ["models", "--clear-cache"], env={"COLUMNS": "200"})
     assert cleared.exit_code == 0 and "deleted 2 start-up cache entries" in cleared.output
     assert array_cache.entries() == [] and load("a") is None
+
+
+def test_entries_unused_for_a_month_go_when_another_is_written(cache) -> None:
+    import os
+    import time
+
+    for name in ("old", "read", "fresh"):
+        store(name, {"x": np.zeros(3)})
+    month_ago = time.time() - (array_cache.UNUSED_DAYS + 1) * 86400
+    for name in ("old", "read"):
+        os.utime(cache / f"{name}.npz", (month_ago, month_ago))
+    assert load("read") is not None          # reading marks it as in use
+    store("new", {"x": np.ones(2)})
+    assert sorted(p.stem for p in array_cache.entries()) == ["fresh", "new", "read"]
