@@ -14,7 +14,7 @@ wants to go on (a batch runner) retries the other documents of the batch.
   on that one thread), not of the clock on the wall, so a busy machine does not make a
   document time out, and time spent waiting for another thread's batch does not count.
   Read between the blocks of a long document's parse (counted from the start of its
-  parse; :data:`relx.parse.pipeline.BLOCK_CHARS`) and after each stage of its batch (pair
+  parse; :data:`relx.parse.spacy_docs.BLOCK_CHARS`) and after each stage of its batch (pair
   scoring, typing; events; counted from the start of the batch's work): a stage that is
   running finishes first, and the error names the longest document of the batch (the
   document itself when the batch is one document, as a batch runner's retry makes it).

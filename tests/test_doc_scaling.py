@@ -28,14 +28,8 @@ from relx.doc import (
 )
 from relx.doc_limits import DocumentTimeout, DocumentTooLong
 from relx.model_store import models_dir
-from relx.parse.pipeline import (
-    Parser,
-    _DocParse,
-    sentence_docs,
-    sentence_spans,
-    text_blocks,
-    token_rows,
-)
+from relx.parse.pipeline import Parser, _DocParse
+from relx.parse.spacy_docs import sentence_docs, sentence_spans, text_blocks, token_rows
 
 SAMPLES = Path(__file__).resolve().parents[1] / "corpora" / "abstracts"
 needs_parser = pytest.mark.skipif(not (models_dir() / "relx_bio_sm" / "meta.json").exists(),
@@ -146,8 +140,8 @@ def test_a_long_text_goes_through_spacy_in_blocks_each_character_once(parser, mo
     import relx.parse.pipeline as pipeline
 
     seen: list[int] = []
-    real = pipeline._doc_from_text
-    monkeypatch.setattr(pipeline, "_doc_from_text",
+    real = pipeline.doc_from_text
+    monkeypatch.setattr(pipeline, "doc_from_text",
                         lambda nlp, text, cuts: seen.append(len(text)) or real(nlp, text, cuts))
     text = _long_text(4)
     doc = next(parser.parse_documents([Document(id="long", text=text)], min_entities=2))

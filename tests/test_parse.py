@@ -14,7 +14,8 @@ from relx.app.cli import app
 from relx.doc import Document, Entity, Relation, Sentence, Span
 from relx.io.conllu import write_conllu
 from relx.model_store import models_dir
-from relx.parse.pipeline import Parser, _split_at
+from relx.parse.pipeline import Parser
+from relx.parse.spacy_docs import split_at
 from relx.structures import dependency_graph, shortest_path
 
 pytest.importorskip("spacy")
@@ -99,7 +100,7 @@ def test_a_sentence_final_full_stop_is_not_part_of_a_mention(parser: Parser) -> 
 
 
 def test_split_at() -> None:
-    assert _split_at([(0, 10), (11, 13)], {4, 5, 11, 20}) == [(0, 4), (4, 5), (5, 10), (11, 13)]
+    assert split_at([(0, 10), (11, 13)], {4, 5, 11, 20}) == [(0, 4), (4, 5), (5, 10), (11, 13)]
 
 
 def test_reparse_keeps_corpus_annotations(parser: Parser, mini_xml: Path) -> None:

@@ -10,7 +10,7 @@ protein elsewhere in the paper (one sense per paper), unless it overlaps a menti
 
 Only for full text (a document with a layout, or with a section other than its title and
 abstract): abstracts keep exactly the tagger's mentions. A text longer than the parser's
-block (:data:`relx.parse.pipeline.BLOCK_CHARS`) is tagged block by block, and so are its
+block (:data:`relx.parse.spacy_docs.BLOCK_CHARS`) is tagged block by block, and so are its
 short forms: within the block that defines them.
 """
 

@@ -12,7 +12,6 @@ boundaries before tagging, so a mention never shares a token with its neighbour.
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import warnings
 from bisect import bisect_left, bisect_right
@@ -21,24 +20,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from relx.doc import Abbreviation, Dependency, Document, Entity, Sentence, Span, Token
+from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
 from relx.genes.more_mentions import more_mentions
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.norms import spell_greek_norms
 from relx.parse.paper_mentions import mention_span, mention_type, short_form_mentions
+from relx.parse.spacy_docs import (
+    BLOCK_CHARS,
+    doc_abbreviations,
+    doc_from_text,
+    paused_gc,
+    sentence_docs,
+    sentence_spans,
+    span_sentence,
+    text_blocks,
+    token_rows,
+)
 
 DEFAULT_PIPELINE = "relx_bio_sm"
 #: which mentions a parsed document gets: see :class:`Parser`
 MENTION_MODES = ("auto", "input", "relx", "both")
 NER_LABELS = frozenset({"PROTEIN", "GENE_OR_GENE_PRODUCT", "GGP", "GENE", "PROTEIN_MENTION"})
 SENTENCIZERS = frozenset({"pysbd_sentencizer", "senter", "sentencizer"})
-#: a text longer than this (characters) is parsed in blocks of at most this length
-#: (:func:`text_blocks`); shorter texts, abstracts and most full texts, in one piece
-BLOCK_CHARS = 50_000
 #: characters of text whose sentences are tagged and parsed in one round (with at most
 #: ``batch_size`` documents or blocks): bounds the parse's memory whatever the documents'
 #: length (a batch of abstracts, ~50,000 characters, is one round)
@@ -126,239 +131,6 @@ def _fast_ops() -> Iterator[None]:
         set_current_ops(current)
 
 
-def _split_at(bounds: list[tuple[int, int]], cuts: set[int]) -> list[tuple[int, int]]:
-    out = []
-    for s, e in bounds:
-        inner = sorted(c for c in cuts if s < c < e)
-        for a, b in zip([s, *inner], [*inner, e], strict=True):
-            out.append((a, b))
-    return out
-
-
-def _doc_from_text(nlp: Any, text: str, cuts: set[int]) -> Any:
-    """Tokenise ``text`` with ``nlp.tokenizer``, then split tokens at character ``cuts``."""
-    from spacy.tokens import Doc
-
-    tokens = nlp.tokenizer(text)
-    if not cuts:
-        return tokens
-    bounds = _split_at([(t.idx, t.idx + len(t.text)) for t in tokens], cuts)
-    words = [text[s:e] for s, e in bounds]
-    spaces = [e < len(text) and (i + 1 == len(bounds) or bounds[i + 1][0] > e)
-              for i, (s, e) in enumerate(bounds)]
-    # a space flag is only valid when the next character really is one space
-    spaces = [sp and text[e] == " " for sp, (_, e) in zip(spaces, bounds, strict=True)]
-    doc = Doc(nlp.vocab, words=words, spaces=spaces)
-    if doc.text != text:  # other whitespace between tokens: keep it as whitespace tokens
-        return _doc_with_whitespace(nlp, text, bounds)
-    return doc
-
-
-def _doc_with_whitespace(nlp: Any, text: str, bounds: list[tuple[int, int]]) -> Any:
-    from spacy.tokens import Doc
-
-    words, spaces, pos = [], [], 0
-    for s, e in bounds:
-        gap = text[pos:s]
-        if gap:
-            if gap == " " and words and not spaces[-1]:
-                spaces[-1] = True
-            elif words and not spaces[-1] and gap.startswith(" "):
-                spaces[-1] = True
-                words.append(gap[1:])
-                spaces.append(False)
-            else:
-                words.append(gap)
-                spaces.append(False)
-        words.append(text[s:e])
-        spaces.append(False)
-        pos = e
-    if pos < len(text):
-        words.append(text[pos:])
-        spaces.append(False)
-    return Doc(nlp.vocab, words=words, spaces=spaces)
-
-
-def token_rows(doc: Any) -> list[tuple[int, int, bool, str, str, str, int, str]]:
-    """Per token of a spaCy ``doc``: (char offset, length, is_space, tag, POS, lemma,
-    absolute head index, dependency label), read through ``Doc.to_array`` (creating a
-    ``Token`` object per attribute access is most of the cost of converting a parse)."""
-    from spacy.attrs import DEP, HEAD, IDX, IS_SPACE, LEMMA, LENGTH, POS, TAG
-    from spacy.parts_of_speech import NAMES
-
-    if not len(doc):
-        return []
-    arr = doc.to_array([IDX, LENGTH, IS_SPACE, TAG, POS, LEMMA, HEAD, DEP])
-    heads = (arr[:, 6].astype(np.int64) + np.arange(len(doc))).tolist()  # HEAD is relative
-    strings = doc.vocab.strings
-    names: dict[int, str] = {0: ""}
-
-    def name(h: int) -> str:
-        out = names.get(h)
-        if out is None:
-            out = names[h] = strings[h]
-        return out
-
-    return [(idx, n, bool(space), name(tag), NAMES.get(pos, ""), name(lemma), head, name(dep))
-            for (idx, n, space, tag, pos, lemma, _, dep), head
-            in zip(arr.tolist(), heads, strict=True)]
-
-
-def sentence_spans(doc: Any) -> list[Any]:
-    """``list(doc.sents)`` from one ``SENT_START`` array (``Doc.sents`` first checks the
-    annotation by creating a ``Token`` per token); a doc without sentence starts is one
-    sentence."""
-    from spacy.attrs import SENT_START
-    from spacy.tokens import Span as SpacySpan
-
-    if "sents" in doc.user_hooks:
-        return list(doc.sents)
-    if not len(doc):
-        return []
-    starts = np.flatnonzero(doc.to_array([SENT_START]).astype(np.int64) == 1)
-    bounds = [0, *(int(i) for i in starts if i > 0), len(doc)]
-    return [SpacySpan(doc, a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Cyclic garbage collection off inside the block (restored after). Converting a parsed
-    document makes ~100 small acyclic objects per sentence; the collections they triggered
-    cost as much as the conversion itself (they now run at most once per document)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _sentence(span: Any, sid: str, base: int, source: str, text: str | None = None,
-              rows: list[tuple] | None = None) -> Sentence:
-    """A spaCy sentence span as a relx Sentence; offsets shifted by ``base``.
-
-    ``text`` and ``rows``: the spaCy document's text and :func:`token_rows` (computed here
-    when not given; callers converting many sentences of one doc pass them once).
-    """
-    from relx.parse.fast import doc_text
-
-    doc = span.doc
-    text = doc_text(doc) if text is None else text
-    rows = token_rows(doc) if rows is None else rows
-    toks, k, heads = [], {}, []
-    for i in range(span.start, span.end):
-        idx, n, space, tag, pos, lemma, head, dep = rows[i]
-        if space:
-            continue
-        k[i] = len(toks)
-        start = base + idx
-        # trusted: the values are ints and strs straight from spaCy's arrays, and
-        # validating ~25 objects per sentence was a tenth of the conversion time
-        toks.append(Token.trusted(len(toks), text[idx:idx + n], start, start + n,
-                                  tag or pos or None, lemma or None))
-        heads.append((i, head, dep))
-    deps = [Dependency.trusted(k[h], k[i], label)
-            for i, h, label in heads if h != i and h in k]
-    if toks:
-        s, e = toks[0].start - base, toks[-1].end - base
-    else:
-        s = e = span.start_char
-    return Sentence(id=sid, start=base + s, end=base + e, text=text[s:e], tokens=toks,
-                    dependencies=deps, parse_source=source)
-
-
-def _abbreviations(doc: Any, base: int = 0) -> list[Abbreviation]:
-    """scispacy's ``doc._.abbreviations`` (spans, or token-index dicts when serialisable)."""
-    if not doc.has_extension("abbreviations"):
-        return []
-    out = []
-    for a in doc._.abbreviations:
-        if isinstance(a, dict):
-            short, long = doc[a["short_start"]:a["short_end"]], doc[a["long_start"]:a["long_end"]]
-        else:
-            short, long = a, a._.long_form
-        out.append(Abbreviation(short=Span(start=base + short.start_char, end=base + short.end_char),
-                                long=Span(start=base + long.start_char, end=base + long.end_char),
-                                short_text=short.text, long_text=long.text))
-    # scispacy collects them in a set: order them so that outputs are reproducible
-    return sorted(out, key=lambda a: (a.short.start, a.short.end, a.long.start, a.long.end))
-
-
-def text_blocks(text: str, size: int = BLOCK_CHARS,
-                keep: Iterable[tuple[int, int]] = ()) -> list[tuple[int, int]]:
-    """``(start, end)`` blocks covering ``text``, each at most ``size`` characters (plus
-    the whitespace it ends with): one block when the text is no longer. A block ends after
-    the last paragraph break (a blank line) that fits, else after a line break, else after
-    a sentence's ``". "``, else at a space; never inside a ``keep`` span (given entity
-    mentions). The sentence splitter starts a sentence after a paragraph break anyway, so
-    blocks cut there give the same sentences as the whole text."""
-    n = len(text)
-    if n <= size:
-        return [(0, n)]
-    spans = sorted((a, b) for a, b in keep if b - a > 1)
-    inside_start = [a for a, _ in spans]
-    reach, ends = 0, []   # the furthest end of the spans starting at or before each one
-    for _, b in spans:
-        reach = max(reach, b)
-        ends.append(reach)
-
-    def inside(cut: int) -> bool:
-        i = bisect_left(inside_start, cut) - 1   # spans starting before the cut
-        return i >= 0 and ends[i] > cut
-
-    out, pos = [], 0
-    while n - pos > size:
-        cut = None
-        for sep in ("\n\n", "\n", ". ", " "):
-            i = text.rfind(sep, pos + 1, pos + size)
-            while i > pos and cut is None:
-                c = i + len(sep)
-                while c < n and c - pos < 2 * size and text[c].isspace():
-                    c += 1                       # the whitespace stays with the block
-                if not inside(c):
-                    cut = c
-                i = text.rfind(sep, pos + 1, i)
-            if cut is not None:
-                break
-        if cut is None:                          # no break at all: cut at the size
-            cut = pos + size
-            while inside(cut) and cut < n:
-                cut += 1
-        out.append((pos, cut))
-        pos = cut
-    out.append((pos, n))
-    return out
-
-
-def sentence_docs(sdoc: Any, spans: Sequence[Any]) -> list[Any]:
-    """One spaCy ``Doc`` per sentence span of ``sdoc`` (as ``Span.as_doc`` copies it:
-    words, spaces and token attributes; without the entity annotation, which the tagger
-    and parser do not read), each one sentence the parser may not split. ``as_doc``
-    converts the whole document's array and entities for every span: quadratic in the
-    length of a document."""
-    from spacy.attrs import ENT_ID, ENT_IOB, ENT_KB_ID, ENT_TYPE, ORTH, SENT_START, SPACY
-    from spacy.tokens import Doc
-
-    if not spans:
-        return []
-    head = [a for a in sdoc._get_array_attrs()
-            if a not in (ENT_IOB, ENT_TYPE, ENT_KB_ID, ENT_ID)]
-    arr = sdoc.to_array(head)
-    orth, space, sent = head.index(ORTH), head.index(SPACY), head.index(SENT_START)
-    strings = sdoc.vocab.strings
-    out = []
-    for sp in spans:
-        rows = arr[sp.start:sp.end].copy()
-        one = Doc(sdoc.vocab, words=[strings[o] for o in rows[:, orth].tolist()],
-                  spaces=[bool(x) for x in rows[:, space].tolist()])
-        rows[:, sent] = np.uint64(-1 & 0xFFFFFFFFFFFFFFFF)   # -1: not a sentence start
-        rows[0, sent] = 1
-        one.from_array(head, rows)
-        out.append(one)
-    return out
-
-
 @dataclass(eq=False)
 class _DocParse:
     """A document being parsed block by block: what its blocks gave so far."""
@@ -396,7 +168,7 @@ class _Block:
         """:func:`_abbreviations` of the block's spaCy doc, read once (the NER's extra
         mentions and the document both use them)."""
         if self.abbreviations is None:
-            self.abbreviations = _abbreviations(sdoc, self.start)
+            self.abbreviations = doc_abbreviations(sdoc, self.start)
         return self.abbreviations
 
 
@@ -518,7 +290,7 @@ class Parser:
                 blocks = text_blocks(doc.text, self.block_chars, spans)
                 for k, (a, b) in enumerate(blocks):
                     local = cuts if len(blocks) == 1 else {c - a for c in cuts if a <= c <= b}
-                    yield (_doc_from_text(self.nlp, doc.text[a:b], local),
+                    yield (doc_from_text(self.nlp, doc.text[a:b], local),
                            _Block(state, a, k + 1 == len(blocks), b - a))
 
         def done(block: _Block) -> Iterator[Document]:
@@ -590,9 +362,9 @@ class Parser:
             text, rows, base, doc_id = doc_text(sdoc), token_rows(sdoc), block.start, \
                 block.state.doc.id
             with paused_gc():
-                sents = [_sentence(sp, doc_id, base, self.source, text, rows)
+                sents = [span_sentence(sp, doc_id, base, self.source, text, rows)
                          if one is None else
-                         _sentence(one[:], doc_id, base + sp.start_char, self.source,
+                         span_sentence(one[:], doc_id, base + sp.start_char, self.source,
                                    text[sp.start_char:sp.end_char], token_rows(one))
                          for sp, one in zip(spans, ones, strict=True)]
             self._add_block(block, sdoc, sents)
@@ -605,7 +377,7 @@ class Parser:
         self._block_entities(block, sdoc)
         text, rows, doc_id = doc_text(sdoc), token_rows(sdoc), block.state.doc.id
         with paused_gc():
-            return [_sentence(s, doc_id, block.start, self.source, text, rows)
+            return [span_sentence(s, doc_id, block.start, self.source, text, rows)
                     for s in sentence_spans(sdoc)]
 
     @staticmethod
@@ -659,7 +431,7 @@ class Parser:
                 for k, sent in enumerate(doc.sentences):
                     cuts = {b - sent.start for e in sent.entities for sp in e.spans
                             for b in (sp.start, sp.end)}
-                    sdoc = _doc_from_text(self.nlp, sent.text, cuts)
+                    sdoc = doc_from_text(self.nlp, sent.text, cuts)
                     for i, tok in enumerate(sdoc):  # one sentence: the parser may not split it
                         tok.is_sent_start = i == 0
                     yield sdoc, (doc, k)
@@ -675,7 +447,7 @@ class Parser:
             if k < 0:
                 continue
             sent = doc.sentences[k]
-            new = _sentence(sdoc[:], sent.id, sent.start, self.source)
+            new = span_sentence(sdoc[:], sent.id, sent.start, self.source)
             sents.append(sent.model_copy(update={"tokens": new.tokens,
                                                  "dependencies": new.dependencies,
                                                  "parse_source": new.parse_source}))
