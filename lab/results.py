@@ -371,7 +371,9 @@ def render_speed(runs: Path) -> list[str]:
              "abstracts; it varies between rows with what else those processes hold (the "
              "typed run's is the lowest), so compare a share within its row; on this "
              "virtual machine one tree's shares differ by as much as 20 points between runs, "
-             "so trees are compared in one interleaved run (`dev/bench_ab.sh`). Peak RSS: "
+             + (f"so each row is the median of {r['rounds']} rounds over the benchmarks "
+                "(the rounds' range in brackets), " if r.get("rounds", 1) > 1 else "so ")
+             + "trees are compared in one interleaved run (`dev/bench_ab.sh`). Peak RSS: "
              "the largest worker's (target ≤ 1 GB), then the sum over the workers and the "
              "parent.", "",
              f"![throughput against parse-only]({SPEED_CHART})", "",
@@ -379,9 +381,11 @@ def render_speed(runs: Path) -> list[str]:
              "| peak RSS, MB (worker / sum) | load before / after |",
              "|---|---|---|---|---|---|---|"]
     for x in r["extract"]:
+        spread = (f" ({min(x['shares']):.0%}-{max(x['shares']):.0%})"
+                  if len(x.get("shares", ())) > 1 else "")
         lines.append(f"| {x['task']} | {x['processes']} | {x['parse_only_abstracts_per_s']} | "
                      f"{x['abstracts_per_s']} | "
-                     f"{x['abstracts_per_s'] / x['parse_only_abstracts_per_s']:.0%} | "
+                     f"{x['abstracts_per_s'] / x['parse_only_abstracts_per_s']:.0%}{spread} | "
                      f"{x.get('worker_peak_rss_mb', '-')} / {x['peak_rss_mb']} | "
                      f"{x['load_before']} / {x['load_after']} |")
     s = r["start"]

@@ -84,6 +84,23 @@ def test_speed_section_and_chart(tmp_path):
     assert "| typed | 1 | 20.0 | 9.0 | 45% | 860 / 900 | 0.1 / 1.0 |" in lines
     assert "| ppi | 2 | 38.0 | 36.0 | 95% | - / 1800 | 0.2 / 2.0 |" in lines  # an older run
     assert any("`relx.load()` 6.50 s" in line and "floor" in line for line in lines)
+    runs[0]["shares"] = [0.45, 0.52, 0.4]          # median of 3 rounds, their range beside
+    (tmp_path / "speed.json").write_text(json.dumps(
+        {"measured": "2026-11-29 14:00 UTC", "cpus": 2, "rounds": 3, "extract": runs,
+         "start": start}))
+    lines = render_speed(tmp_path)
+    assert "| typed | 1 | 20.0 | 9.0 | 45% (40%-52%) | 860 / 900 | 0.1 / 1.0 |" in lines
+    assert any("median of 3 rounds" in line for line in lines)
     svg = ET.fromstring(speed_svg(runs))
     texts = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
     assert "20.0 / 9.0 (45%)" in texts and "38.0 / 36.0 (95%)" in texts
+
+
+def test_speed_report_keeps_each_configurations_median_round():
+    from lab.speed_report import median_round
+
+    rounds = [{"abstracts_per_s": a, "parse_only_abstracts_per_s": 10.0, "n": i}
+              for i, a in enumerate((7.0, 9.0, 5.0))]
+    got = median_round(rounds)
+    assert got["n"] == 0 and got["shares"] == [0.7, 0.9, 0.5]
+    assert median_round(rounds[:2])["n"] == 0          # even count: the lower middle one
