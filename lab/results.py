@@ -372,7 +372,7 @@ def render_speed(runs: Path) -> list[str]:
              "typed run's is the lowest), so compare a share within its row; on this "
              "virtual machine one tree's shares differ by as much as 20 points between runs, "
              + (f"so each row is the median of {r['rounds']} rounds over the benchmarks "
-                "(the rounds' range in brackets), " if r.get("rounds", 1) > 1 else "so ")
+                "(the rounds' range in brackets), and " if r.get("rounds", 1) > 1 else "so ")
              + "trees are compared in one interleaved run (`dev/bench_ab.sh`). Peak RSS: "
              "the largest worker's (target ≤ 1 GB), then the sum over the workers and the "
              "parent.", "",

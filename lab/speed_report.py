@@ -7,9 +7,10 @@ Runs ``benchmarks/bench_extract.py`` for plain pairs (``--task ppi``) and typed 
 (``--task typed``) with one and with two processes, and for ``relx extract``'s default
 (``--task gene-relations``) with one, ``--rounds`` times over (on a shared virtual
 machine one configuration's share of parse-only moves by 20 points between runs: the
-median round is kept, every round's share beside it), then ``benchmarks/bench_start.py``,
-and writes their JSON lines with the load average before and after each; :mod:`lab.results`
-renders them as a table and a chart of throughput against parse-only. Run it on a quiet
+median round is kept, every round's share beside it), and ``benchmarks/bench_start.py``'s
+``--repeat`` start-ups spread over the rounds (medians of the pooled runs), and writes
+their JSON lines with the load average before and after each; :mod:`lab.results` renders
+them as a table and a chart of throughput against parse-only. Run it on a quiet
 machine (nothing else on the cores): the figures are what the issue's targets are read
 against.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -52,7 +54,8 @@ def measure(limit: int, repeat: int, rounds: int = 3) -> dict:
     over the configurations (one pass after another, so each configuration meets the
     machine at several moments), each configuration's median round kept."""
     got: dict[tuple[int, str], list[dict]] = {c: [] for c in CONFIGS}
-    for _ in range(rounds):
+    starts: list[dict] = []
+    for i in range(rounds):
         for procs, task in CONFIGS:
             before = os.getloadavg()[0]
             run = _last_json([sys.executable, "benchmarks/bench_extract.py", "--task", task,
@@ -60,11 +63,27 @@ def measure(limit: int, repeat: int, rounds: int = 3) -> dict:
             got[(procs, task)].append({**run, "load_before": round(before, 2),
                                        "load_after": round(os.getloadavg()[0], 2)})
             print(json.dumps(got[(procs, task)][-1]), flush=True)
-    start = _last_json([sys.executable, "benchmarks/bench_start.py", "--repeat", str(repeat)])
-    start.pop("runs", None)
+        share_of_repeat = repeat * (i + 1) // rounds - repeat * i // rounds
+        if share_of_repeat:   # the start-up repeats spread over the rounds too
+            starts.append(_last_json([sys.executable, "benchmarks/bench_start.py",
+                                      "--repeat", str(share_of_repeat)]))
     return {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "cpus": os.cpu_count(), "rounds": rounds,
-            "extract": [median_round(got[c]) for c in CONFIGS], "start": start}
+            "extract": [median_round(got[c]) for c in CONFIGS], "start": pooled_start(starts)}
+
+
+def pooled_start(parts: list[dict]) -> dict:
+    """``bench_start.py``'s figures over all its runs (median, min, max of the pooled
+    repeats), from the JSON of several invocations."""
+    runs: dict[str, list[float]] = {}
+    for part in parts:
+        for key, values in part["runs"].items():
+            runs.setdefault(key, []).extend(values)
+    out: dict = {"task": parts[0]["task"], "repeat": len(next(iter(runs.values())))}
+    for key, values in runs.items():
+        out[key] = {"median": round(statistics.median(values), 3),
+                    "min": round(min(values), 3), "max": round(max(values), 3)}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

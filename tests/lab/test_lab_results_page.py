@@ -104,3 +104,14 @@ def test_speed_report_keeps_each_configurations_median_round():
     got = median_round(rounds)
     assert got["n"] == 0 and got["shares"] == [0.7, 0.9, 0.5]
     assert median_round(rounds[:2])["n"] == 0          # even count: the lower middle one
+
+
+def test_speed_report_pools_the_start_up_runs_of_its_rounds():
+    from lab.speed_report import pooled_start
+
+    parts = [{"task": "ppi", "runs": {"load_s": [5.0, 7.0], "floor_s": [2.0, 2.2]}},
+             {"task": "ppi", "runs": {"load_s": [4.0], "floor_s": [1.8]}}]
+    got = pooled_start(parts)
+    assert got["repeat"] == 3 and got["task"] == "ppi"
+    assert got["load_s"] == {"median": 5.0, "min": 4.0, "max": 7.0}
+    assert got["floor_s"]["median"] == 2.0
