@@ -4,8 +4,9 @@
 
 For each level, a fresh process runs what ``relx extract`` runs on the sample abstracts
 (``corpora/abstracts``, the PPI task typing its pairs) with ``NUMBA_CPU_NAME=<level>
-NUMBA_CPU_FEATURES=`` (no host features), relx's shipped code off and numba's cache in a
-temporary folder; the cache files land in ``<out>/<level>/<folder under relx>/``, where
+NUMBA_CPU_FEATURES=`` (no host features), relx's shipped code and start-up cache off
+(:mod:`relx.array_cache`: a new environment's first run builds what it holds) and numba's
+cache in a temporary folder; the cache files land in ``<out>/<level>/<folder under relx>/``, where
 :mod:`relx.numba_cache` looks (~30 CPU-seconds a level, mostly loading the models).
 The wheel ships the folder (``pyproject.toml`` package data); it is rebuilt, not kept in git.
 Prints the seconds and the number of functions per level.
@@ -52,8 +53,11 @@ def cache_subpaths() -> dict[str, Path]:
 def build_level(level: str, out: Path) -> int:
     """Compile for ``level`` into ``out/level``; the number of functions (index files)."""
     with tempfile.TemporaryDirectory(prefix="relx-jit-") as cache:
+        # RELX_CACHE_DIR=0: the start-up cache off, so that what a new environment's
+        # first run computes (the trees' expansion, relx.learn.packed_trees) is compiled too
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, NUMBA_CPU_NAME=level,
-                   NUMBA_CPU_FEATURES="", RELX_SHIPPED_JIT="0", PYTHONPATH=str(ROOT))
+                   NUMBA_CPU_FEATURES="", RELX_SHIPPED_JIT="0", RELX_CACHE_DIR="0",
+                   PYTHONPATH=str(ROOT))
         subprocess.run([sys.executable, "-m", "lab.jit_cache", "--workload", str(SAMPLES)],
                        check=True, env=env, cwd=ROOT)
         return collect(Path(cache), out / level)
