@@ -232,7 +232,7 @@ _COMPILED: dict[str, tuple[re.Pattern[str], dict[str, tuple[str, str]]]] = {}
 
 def _bucket(first_run: str) -> tuple[re.Pattern[str], dict[str, tuple[str, str]]] | None:
     """The compiled bucket of ``first_run`` (None: no term starts with it). Compiling all
-    ~1,000 of them took ~0.2 s of every start; a document needs a few."""
+    ~325 of them took ~0.2 s of every start; a document needs a few."""
     got = _COMPILED.get(first_run)
     if got is None:
         source = _BUCKETS.get(first_run)
@@ -240,6 +240,8 @@ def _bucket(first_run: str) -> tuple[re.Pattern[str], dict[str, tuple[str, str]]
             return None
         got = _COMPILED[first_run] = (re.compile(source[0]), source[1])
     return got
+
+
 _WORD_START = re.compile(r"(?<![\w-])(?:[A-Za-z]+|[0-9]+)")
 _REAGENT_AFTER = re.compile(
     r"[\s-]*(?:anti[-\s]|polyclonal|monoclonal|antibod|antiser|antisera|secondary)",
