@@ -26,18 +26,18 @@ import hashlib
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["FORMAT", "UNUSED_DAYS", "cache_dir", "clear", "digest", "entries", "join_strings",
-           "load", "load_or_build", "prune", "split_strings", "store"]
+__all__ = ["FORMAT", "UNUSED_DAYS", "cache_dir", "clear", "digest", "entries", "load",
+           "load_or_build", "prune", "store"]
 
 #: part of every entry's name: raise it when a builder's output changes for the same input
-FORMAT = "relx-array-cache/1"
+FORMAT = "relx-array-cache/2"
 
 T = TypeVar("T")
 
@@ -174,18 +174,3 @@ def clear() -> int:
         except FileNotFoundError:   # another process's clear
             pass
     return gone
-
-
-def join_strings(strings: Iterable[str]) -> np.ndarray:
-    """Strings without line breaks -> one uint8 array (UTF-8, ``\\n`` between them)."""
-    return np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
-
-
-def split_strings(blob: np.ndarray, n: int) -> list[str]:
-    """:func:`join_strings`'s inverse, for ``n`` strings (0 gives ``[]``; checked)."""
-    if n == 0:
-        return []
-    strings = blob.tobytes().decode("utf-8").split("\n")
-    if len(strings) != n:
-        raise ValueError(f"cached strings: {len(strings)} where {n} were stored")
-    return strings

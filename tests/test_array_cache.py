@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from relx import array_cache
-from relx.array_cache import digest, join_strings, load, load_or_build, split_strings, store
+from relx.array_cache import digest, load, load_or_build, store
 
 
 @pytest.fixture
@@ -72,14 +72,6 @@ def test_off_and_unwritable_settings(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("RELX_CACHE_DIR", str(blocked / "cache"))
     folder = array_cache.cache_dir()
     assert folder is not None and folder.name.startswith("relx-cache-")   # the temp folder
-
-
-def test_strings_round_trip() -> None:
-    words = ["IL-2", "", "TNF-α", "a b", ""]
-    assert split_strings(join_strings(words), len(words)) == words
-    assert split_strings(join_strings([]), 0) == []
-    with pytest.raises(ValueError):
-        split_strings(join_strings(words), 4)
 
 
 def _tables(g) -> list:

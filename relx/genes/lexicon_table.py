@@ -81,13 +81,9 @@ class LexiconRows(Mapping[str, list[Row]]):
         """The table as NumPy arrays named ``<prefix><part>`` (:meth:`from_arrays` reads them)."""
         import numpy as np
 
-        from relx.array_cache import join_strings
-
-        sizes = [len(self._keys), len(self._ids), len(self._forms), len(self._sources)]
-        return {f"{prefix}sizes": np.array(sizes),
-                f"{prefix}keys": join_strings(self._keys), f"{prefix}ids": join_strings(self._ids),
-                f"{prefix}sources": join_strings(self._sources),
-                f"{prefix}forms": join_strings(self._forms),
+        return {**_packed(f"{prefix}keys", self._keys), **_packed(f"{prefix}ids", self._ids),
+                **_packed(f"{prefix}sources", self._sources),
+                **_packed(f"{prefix}forms", self._forms),
                 f"{prefix}starts": np.frombuffer(self._starts, dtype=np.int64),
                 f"{prefix}cid": np.frombuffer(self._cid, dtype=np.int32),
                 f"{prefix}src": np.frombuffer(self._src, dtype=np.uint8)}
@@ -95,19 +91,15 @@ class LexiconRows(Mapping[str, list[Row]]):
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, Any], prefix: str = "") -> LexiconRows:
         """The table :meth:`to_arrays` stored (``ValueError`` when the parts disagree)."""
-        from relx.array_cache import split_strings
-
-        n_keys, n_ids, n_forms, n_sources = (int(n) for n in arrays[f"{prefix}sizes"])
-        keys = split_strings(arrays[f"{prefix}keys"], n_keys)
+        keys, forms = _unpacked(arrays, f"{prefix}keys"), _unpacked(arrays, f"{prefix}forms")
         starts = array("q", arrays[f"{prefix}starts"].astype("<i8").tobytes())
         cid = array("i", arrays[f"{prefix}cid"].astype("<i4").tobytes())
         src = array("B", arrays[f"{prefix}src"].astype("u1").tobytes())
-        if len(starts) != n_keys + 1 or not len(cid) == len(src) == n_forms == starts[-1]:
+        if len(starts) != len(keys) + 1 or not len(cid) == len(src) == len(forms) == starts[-1]:
             raise ValueError("cached lexicon table: sizes disagree")
-        return cls(dict(zip(keys, range(n_keys), strict=True)), starts,
-                   split_strings(arrays[f"{prefix}ids"], n_ids),
-                   tuple(split_strings(arrays[f"{prefix}sources"], n_sources)), cid, src,
-                   split_strings(arrays[f"{prefix}forms"], n_forms))
+        return cls(dict(zip(keys, range(len(keys)), strict=True)), starts,
+                   _unpacked(arrays, f"{prefix}ids"),
+                   tuple(_unpacked(arrays, f"{prefix}sources")), cid, src, forms)
 
     def rows_of_sources(self, sources: Iterable[str], *, one_id: bool = False
                         ) -> Iterator[tuple[str, Row]]:
@@ -236,7 +228,9 @@ class LexiconFile:
     def _build_human(self) -> dict[str, Any]:
         rows = RowsBuilder(self.sources)
         symbols: dict[str, str] = {}
-        for line in self._text_parts()[0].splitlines():
+        human, species = self._text_parts()
+        self._parts = ("", species)      # the human rows' text is not needed again
+        for line in human.splitlines():
             fields = line.split("\t")
             cid = self._add(rows, *fields[:2], *fields[3:5])
             if fields[2] and cid not in symbols:
@@ -244,8 +238,6 @@ class LexiconFile:
         return {**rows.build().to_arrays(), **_symbol_arrays(symbols)}
 
     def _build_species(self) -> dict[str, Any]:
-        import numpy as np
-
         builders: dict[str, RowsBuilder] = {}
         ids: dict[str, int] = {}
         symbols: dict[str, str] = {}
@@ -259,9 +251,7 @@ class LexiconFile:
             cid = self._add(rows, key, cid, source, form)
             if symbol and cid not in symbols:
                 symbols[cid] = symbol
-        from relx.array_cache import join_strings
-
-        arrays = {"taxa": join_strings(builders), "n_taxa": np.array([len(builders)])}
+        arrays = _packed("taxa", builders)
         for i, rows in enumerate(builders.values()):
             arrays.update(rows.build().to_arrays(f"{i}."))
         return {**arrays, **_symbol_arrays(symbols)}
@@ -276,28 +266,33 @@ class LexiconFile:
     def species(self) -> tuple[dict[str, LexiconRows], dict[str, str]]:
         """``NCBITaxon:<id>`` -> that species' table (in the file's order), and the symbol
         of each of their ids (the first row's)."""
-        from relx.array_cache import load_or_build, split_strings
+        from relx.array_cache import load_or_build
 
         def read(arrays: Mapping[str, Any]) -> tuple[dict[str, LexiconRows], dict[str, str]]:
-            taxa = split_strings(arrays["taxa"], int(arrays["n_taxa"][0]))
+            taxa = _unpacked(arrays, "taxa")
             return ({f"NCBITaxon:{t}": LexiconRows.from_arrays(arrays, f"{i}.")
                      for i, t in enumerate(taxa)}, _symbols(arrays))
 
         return load_or_build(f"{self.name}-species", self._build_species, read)
 
 
+def _packed(name: str, strings: Iterable[str]) -> dict[str, Any]:
+    """``strings`` as the arrays ``<name>.utf8`` and ``<name>.ends``
+    (:func:`relx.packed_strings.pack_strings`)."""
+    from relx.packed_strings import pack_strings
+
+    return {f"{name}.{part}": a for part, a in pack_strings(list(strings)).items()}
+
+
+def _unpacked(arrays: Mapping[str, Any], name: str) -> list[str]:
+    from relx.packed_strings import unpack_strings
+
+    return unpack_strings({part: arrays[f"{name}.{part}"] for part in ("utf8", "ends")})
+
+
 def _symbol_arrays(symbols: dict[str, str]) -> dict[str, Any]:
-    import numpy as np
-
-    from relx.array_cache import join_strings
-
-    return {"symbol_ids": join_strings(symbols), "symbols": join_strings(symbols.values()),
-            "n_symbols": np.array([len(symbols)])}
+    return {**_packed("symbol_ids", symbols), **_packed("symbols", symbols.values())}
 
 
 def _symbols(arrays: Mapping[str, Any]) -> dict[str, str]:
-    from relx.array_cache import split_strings
-
-    n = int(arrays["n_symbols"][0])
-    return dict(zip(split_strings(arrays["symbol_ids"], n), split_strings(arrays["symbols"], n),
-                    strict=True))
+    return dict(zip(_unpacked(arrays, "symbol_ids"), _unpacked(arrays, "symbols"), strict=True))

@@ -53,6 +53,7 @@ from sklearn.feature_extraction import DictVectorizer
 
 from relx.doc import Sentence
 from relx.graphs import distances_from, undirected_path
+from relx.packed_strings import pack_strings, unpack_strings
 from relx.represent.instances import PairInstance
 from relx.structures import (
     BOTH,
@@ -62,10 +63,8 @@ from relx.structures import (
     _roles,
     also_forget,
     entity_head,
-    pack_strings,
     sentence_graph,
     shortest_path,
-    unpack_strings,
 )
 
 WINDOW = 3
