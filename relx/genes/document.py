@@ -89,6 +89,7 @@ from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_na
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
+from relx.genes.slash_series import is_member_number, series_name
 from relx.genes.species import MAMMALS, assign_species, find_species
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -410,6 +411,17 @@ def _from_orthologs(g: Grounder, text: str) -> list[GroundingCandidate]:
     return sorted(best.values(), key=lambda c: (-c.score, c.id))
 
 
+def _member_of_series(text: str, span: Span, taxon: str | None,
+                      ground: Callable[[str, str | None], Grounding]) -> Grounding | None:
+    """The grounding of a member number written after a slash (the ``2`` of ``ERK1/2``
+    as ``ERK2``: :mod:`relx.genes.slash_series`), or None."""
+    name = series_name(text, span.start, span.end)
+    if name is None:
+        return None
+    via = ground(name, taxon)
+    return Grounding(via.ids, via.confidence, taxon, "series") if via.ids else None
+
+
 @lru_cache(maxsize=256)
 def _is_gene(entity_type: str | None) -> bool:
     return is_protein_type(entity_type)
@@ -514,6 +526,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         text = _text(doc, e)
         found = bracketed.get(e.id) or senses.get((_key(text), taxon)) or \
             entity_grounding(text, taxon)
+        if not found.ids and protein and len(e.spans) == 1 and is_member_number(text):
+            found = _member_of_series(doc.text, e.spans[0], taxon, entity_grounding) or found
         if own != taxon and found.ids:   # a sheep gene as its human ortholog
             found = dataclasses.replace(found, confidence=round(
                 found.confidence * ORTHOLOG_FACTOR, 3), route="ortholog")
