@@ -1,6 +1,6 @@
 """relx.array_cache: arrays derived from relx's files, kept on disk between processes; and
-the two things kept there (the lexicon's tables, the PPI model's walked trees) read back
-equal to what building them gives."""
+what is kept there (the lexicon's tables and n-gram index, the PPI model's walked trees)
+read back equal to what building them gives."""
 
 from __future__ import annotations
 
@@ -110,6 +110,28 @@ def test_a_truncated_lexicon_entry_is_rebuilt(cache) -> None:
     human.write_bytes(human.read_bytes()[: human.stat().st_size // 2])
     assert _tables(Grounder()) == want
     assert load(human.stem) is not None                   # written whole again
+
+
+def test_ngram_index_read_back_searches_the_same(cache, monkeypatch) -> None:
+    from relx.genes.ngrams import NgramIndex
+
+    keys = ["interleukin6", "interleukin8", "interleukin6receptor", "tumornecrosisfactor",
+            "caspase3", "caspase9", "mitogenactivatedproteinkinase1", "il6", "\u03b1actinin"]
+    built = NgramIndex(keys)
+    first = NgramIndex.cached(keys)       # built, and stored
+    assert [p.name.startswith("ngrams-") for p in cache.iterdir()] == [True]
+
+    def no_build(self, keys):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(NgramIndex, "__init__", no_build)
+    again = NgramIndex.cached(keys)
+    assert again.keys == built.keys == first.keys   # short and non-ASCII keys left out
+    for query in ("interleukin6", "interleukin", "caspase", "proteinkinase", "xyz"):
+        assert again.search(query, k=3, min_dice=0.3) == built.search(query, k=3, min_dice=0.3)
+    assert again.search("interleukin6")[0] == ("interleukin6", 1.0)
+    with pytest.raises(ValueError):
+        NgramIndex.from_arrays({**built.to_arrays(), "sizes": np.zeros(1, np.int32)})
 
 
 def test_walked_trees_read_back_predict_bitwise_the_same(cache, monkeypatch) -> None:

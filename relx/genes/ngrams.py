@@ -9,7 +9,7 @@ Dice coefficient of their 3-gram sets: ``2 |A & B| / (|A| + |B|)`` in [0, 1].
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -59,6 +59,37 @@ class NgramIndex:
     def __len__(self) -> int:
         return len(self.keys)
 
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The index as named arrays (keys as packed UTF-8), for :meth:`from_arrays`."""
+        from relx.packed_strings import pack_strings
+
+        return {**{f"keys.{k}": a for k, a in pack_strings(self.keys).items()},
+                "codes": self._codes, "starts": self._starts, "owner": self._owner,
+                "sizes": self._sizes}
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> NgramIndex:
+        """The index :meth:`to_arrays` wrote."""
+        from relx.packed_strings import unpack_strings
+
+        ix = cls.__new__(cls)
+        ix.keys = unpack_strings({k: arrays[f"keys.{k}"] for k in ("utf8", "ends")})
+        ix._codes, ix._starts = arrays["codes"], arrays["starts"]
+        ix._owner, ix._sizes = arrays["owner"], arrays["sizes"]
+        if len(ix._sizes) != len(ix.keys) or len(ix._starts) != len(ix._codes) + 1:
+            raise ValueError("an n-gram index whose arrays do not fit together")
+        return ix
+
+    @classmethod
+    def cached(cls, keys: Iterable[str]) -> NgramIndex:
+        """The index of ``keys``, read from the start-up cache (:mod:`relx.array_cache`)
+        when a process built it before."""
+        from relx.array_cache import digest, load_or_build
+
+        kept = [k for k in keys if len(k) >= MIN_KEY and k.isascii()]
+        name = "ngrams-" + digest("\x00".join(kept))
+        return load_or_build(name, lambda: cls(kept).to_arrays(), cls.from_arrays)
+
     def search(self, key: str, k: int = 10, min_dice: float = 0.5) -> list[tuple[str, float]]:
         """Up to ``k`` keys most like ``key`` (compact lower-case form) with their Dice
         scores, best first, those under ``min_dice`` left out; ``key`` itself included when
@@ -73,9 +104,9 @@ class NgramIndex:
         hits = np.concatenate([self._owner[self._starts[i]:self._starts[i + 1]] for i in at])
         owners, shared = np.unique(hits, return_counts=True)
         dice = 2.0 * shared / (q.size + self._sizes[owners])
-        order = np.argsort(-dice, kind="stable")[:k]
-        return [(self.keys[owners[i]], round(float(dice[i]), 4)) for i in order
-                if dice[i] >= min_dice]
+        near = np.flatnonzero(dice >= min_dice)   # the same top k as sorting them all
+        order = near[np.argsort(-dice[near], kind="stable")[:k]]
+        return [(self.keys[owners[i]], round(float(dice[i]), 4)) for i in order]
 
 
 #: keys whose postings are made together

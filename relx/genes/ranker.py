@@ -58,7 +58,7 @@ def _index(g: Grounder, taxon: str) -> tuple[NgramIndex, dict]:
     with _INDEX_LOCK:
         ix = _INDEXES.get((id(g), taxon))
         if ix is None:
-            ix = _INDEXES[(id(g), taxon)] = NgramIndex(rows.keys())
+            ix = _INDEXES[(id(g), taxon)] = NgramIndex.cached(rows.keys())
     return ix, rows
 
 
