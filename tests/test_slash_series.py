@@ -83,3 +83,32 @@ def test_ground_document_names_the_number_after_a_slash() -> None:
         ["Smad1", "Smad5", "Smad9"]   # Smad8 is Smad9's other name
     lone, = _grounded("Group 2 was treated.", "2")   # a number after no slash: no id
     assert lone.norm_ids == [] and not lone.grounded
+
+
+def test_two_members_of_one_series_word_are_not_an_interaction() -> None:
+    from relx.genes.same_gene import REASONS, same_gene
+
+    text = "ERK1/2 and Smad1/5/8 bind JAK2 and ERK1 / 2 cells."
+    words = ("ERK1", "2", "Smad1", "5", "8", "JAK2")
+    doc = Document(id="d", text=text, sentences=[Sentence(
+        id="s0", start=0, end=len(text), text=text, entities=_grounded(text, *words))])
+    erk1, erk2, smad1, smad5, smad8, jak2 = doc.sentences[0].entities
+    assert same_gene(erk1, erk2, doc) == same_gene(erk2, erk1, doc) == "series"
+    assert same_gene(smad1, smad8, doc) == same_gene(smad5, smad8, doc) == "series"
+    assert "series" in REASONS
+    assert same_gene(erk2, jak2, doc) is None          # "and" between: may interact
+    assert same_gene(erk1, jak2, doc) is None
+
+
+def test_a_gene_relation_names_the_member_number_by_its_series_name() -> None:
+    import relx
+    from relx.model_store import models_dir
+
+    if not (models_dir() / "gene-relations" / "meta.json").exists():
+        pytest.skip("models/gene-relations not trained")
+    text = "EGF activated ERK1/2 in HeLa cells, and ERK1/2 phosphorylated c-Fos."
+    rels = relx.load(warm_up=False).extract(text)
+    names = {n for r in rels for gene in (r.gene1, r.gene2) for n in gene.names}
+    assert "2" not in names and {"ERK1", "ERK2"} <= names
+    pairs = {frozenset((r.gene1.id, r.gene2.id)) for r in rels}
+    assert frozenset(("5594", "5595")) not in pairs     # MAPK1 and MAPK3: one series word

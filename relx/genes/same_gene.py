@@ -10,6 +10,8 @@ Reasons, first that applies:
 * ``abbreviation`` -- one is a short form the document defines and the other its long form;
 * ``synonym`` -- written as alternatives (``NOD2/CARD15``, ``NOD2 (CARD15)``) and sharing a
   candidate id;
+* ``series`` -- two members of one series word (``ERK1/2``: ERK1 and the ``2`` that names
+  ERK2, :mod:`relx.genes.slash_series`): one mention to curators, never a relation;
 * ``family member`` / ``complex subunit`` -- one is a FamPlex family / complex above the
   other (``FPLX:Caspase`` and ``HGNC:1504``; ``FPLX:NFkappaB`` and ``RELA``);
 * ``generic class`` -- an ungrounded class noun in apposition to a gene (``the cysteine
@@ -28,16 +30,19 @@ from relx.doc import Document, Entity
 from relx.genes.document import resolve
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import CLASS_NOUN, Grounder, default_grounder, normalize_key
+from relx.genes.slash_series import is_member_number
 
 __all__ = ["REASONS", "abbreviation_keys", "same_gene"]
 
-REASONS = ("same id", "ortholog", "abbreviation", "synonym", "family member",
+REASONS = ("same id", "ortholog", "abbreviation", "synonym", "series", "family member",
            "complex subunit", "generic class", "same text")
 
 _APPOSITION = re.compile(
     r"^\s*(?:,|\(|:|\u2014|-)?\s*(?:such as|including|like|namely|e\.g\.,?|i\.e\.,?|"
     r"especially|particularly|in particular|termed|called|named)?\s*(?:(?:the|a|an)\s+)?$",
     re.IGNORECASE)
+#: between two members of one series word: slashes and member numbers (``ERK1/2``, ``1/5/8``)
+_SERIES_BETWEEN = re.compile(r"^(?:/\d{1,2}[A-Za-z]?)*/$")
 _ALTERNATIVE = re.compile(r"^\s*(?:/|\(|,\s*also\s+(?:known|called)\s+as|\s+or)\s*$")
 
 
@@ -94,6 +99,9 @@ def same_gene(e1: Entity, e2: Entity, doc: Document, *, grounder: Grounder | Non
     between = _between(doc, e1, e2)
     if ids1 and ids2 and _ALTERNATIVE.match(between) and set(ids1) & set(ids2):
         return "synonym"
+    later = e2 if e1.start <= e2.start else e1
+    if _SERIES_BETWEEN.match(between) and is_member_number(_text(doc, later)):
+        return "series"
     if ids1 and ids2:
         # a family name given its member first (relx.genes.members) keeps the family second
         for fam_ids, member in (((h1, *ids1[1:2]), h2), ((h2, *ids2[1:2]), h1)):

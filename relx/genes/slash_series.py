@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["is_member_number", "member_numbers", "series_name"]
+__all__ = ["is_member_number", "member_numbers", "series_name", "written_name"]
 
 #: a member number: one or two digits, perhaps one letter after (``2``, ``5a``)
 _NUMBER = r"\d{1,2}[A-Za-z]?"
@@ -60,3 +60,9 @@ def member_numbers(text: str, end: int) -> Iterator[tuple[int, int]]:
             return
         yield m.span(1)
         pos = m.end()
+
+
+def written_name(text: str, start: int, end: int) -> str:
+    """The name ``text[start:end]`` is read as: a member number as the name it stands for
+    (``ERK2`` for the ``2`` of ``ERK1/2``), any other mention as written."""
+    return series_name(text, start, end) or text[start:end]
