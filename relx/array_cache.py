@@ -1,10 +1,11 @@
 """Arrays derived from relx's data and model files, kept on disk between processes.
 
-Loading relx rebuilds two large things from the compact forms it ships: the gene lexicon's
+Loading relx rebuilds large things from the compact forms it ships: the gene lexicon's
 lookup tables (~200,000 rows parsed line by line: ~0.7 s, the mouse and rat rows another
-~0.5 s) and the PPI model's per-node tree arrays (~6 million nodes expanded: ~0.9 s). Both
-are the same every time for the same file, so the first process that builds them writes
-them here as NumPy arrays and later processes read them back (tens of milliseconds).
+~0.5 s) and what is derived from them (a 3-gram index, sets of symbols and names), and the
+PPI model's per-node tree arrays (~6 million nodes expanded: ~0.9 s). They are the same
+every time for the same file, so the first process that builds them writes them here as
+NumPy arrays and later processes read them back (tens of milliseconds).
 
 - An entry is named by what it is derived from: a digest of the source bytes (the lexicon
   file, the model's packed trees) and of :data:`FORMAT`. Another file, an edited one, or
@@ -33,8 +34,8 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["FORMAT", "UNUSED_DAYS", "cache_dir", "clear", "digest", "entries", "load",
-           "load_or_build", "prune", "store"]
+__all__ = ["FORMAT", "UNUSED_DAYS", "cache_dir", "clear", "code_version", "digest", "entries",
+           "load", "load_or_build", "prune", "store"]
 
 #: part of every entry's name: raise it when a builder's output changes for the same input
 FORMAT = "relx-array-cache/2"
@@ -88,6 +89,16 @@ def digest(*parts: bytes | str | np.ndarray) -> str:
             h.update(part.encode() if isinstance(part, str) else part)
         h.update(b"\0")
     return h.hexdigest()
+
+
+@cache
+def code_version(path: str) -> str:
+    """A short digest of the source file ``path`` (the module that builds an entry, so that
+    editing it makes other entry names), or ``""`` when it cannot be read."""
+    try:
+        return digest(Path(path).read_bytes())[:12]
+    except OSError:
+        return ""
 
 
 def _path(name: str) -> Path | None:

@@ -134,6 +134,28 @@ def test_ngram_index_read_back_searches_the_same(cache, monkeypatch) -> None:
         NgramIndex.from_arrays({**built.to_arrays(), "sizes": np.zeros(1, np.int32)})
 
 
+def test_symbol_and_name_sets_read_back_equal(cache, monkeypatch) -> None:
+    from relx.genes import more_mentions
+    from relx.genes.lexicon import Grounder
+    from relx.genes.lexicon_table import LexiconRows
+
+    built = Grounder()
+    want = (more_mentions.approved_symbols(built), more_mentions.single_gene_names(built))
+    assert "FASN" in want[0] and "ghrelin" in want[1]
+    names = [p.name for p in cache.iterdir()]
+    assert any("-approved-symbols-" in n for n in names)
+    assert any("-single-gene-names-" in n for n in names)
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(more_mentions, "_single_gene_name", no_build)
+    monkeypatch.setattr(LexiconRows, "rows_of_sources", no_build)
+    again = Grounder()      # another grounder: nothing of the first one's in memory
+    assert (more_mentions.approved_symbols(again),
+            more_mentions.single_gene_names(again)) == want
+
+
 def test_walked_trees_read_back_predict_bitwise_the_same(cache, monkeypatch) -> None:
     import relx.learn.packed_trees as packed
     from relx.learn.packed_trees import WALK_ATTRIBUTES, PackedExtraTrees

@@ -202,6 +202,27 @@ def test_lexical_weight_scales_only_the_word_features():
     assert "_weights" not in again.__dict__ and (again.transform(inst) != X).nnz == 0
 
 
+def test_members_with_the_same_columns_share_their_column_weights():
+    inst = _mini()
+    a = PairFeatureExtractor(path_structure=True, lexical_weight=0.5).fit(inst)
+    b = PairFeatureExtractor(path_structure=True, lexical_weight=0.5).fit(inst)
+    c = PairFeatureExtractor(path_structure=True, lexical_weight=0.25).fit(inst)
+    assert a._vocabulary_key() == b._vocabulary_key() == c._vocabulary_key()
+    assert a._column_weights() is b._column_weights()       # one array for both
+    assert c._column_weights() is not a._column_weights()   # another weight, another array
+    assert not a._column_weights().flags.writeable
+    assert set(np.unique(c._column_weights())) == {0.25, 1.0}
+    # a vocabulary key tells vocabularies apart, a name holding a NUL too
+    d = PairFeatureExtractor(path_structure=True).fit(inst)
+    key = d._vocabulary_key()
+    d.feature_names_ = np.array(["a\0b", "c"], dtype=object)
+    del d._vocab_key
+    other = d._vocabulary_key()
+    d.feature_names_ = np.array(["a", "b\0c"], dtype=object)
+    del d._vocab_key
+    assert len({key, other, d._vocabulary_key()}) == 3
+
+
 def test_youden_threshold_maximises_tpr_minus_fpr():
     rng = np.random.default_rng(0)
     y = rng.random(500) < 0.2

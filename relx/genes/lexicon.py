@@ -290,6 +290,7 @@ class Grounder:
             raise ConfigError(f"unknown lexicon sources {sorted(unknown)} (known: {SOURCES})")
         self._index: LexiconRows | None = None
         self._lexicon_file: LexiconFile | None = None
+        self._lexicon_name: str | None = None   # the file's start-up cache name, kept
         self._symbols: dict[str, str] = {}
         self._lock = threading.Lock()
         self._cache: dict[str, list[GroundingCandidate]] = {}
@@ -306,7 +307,20 @@ class Grounder:
             else:
                 data = resources.files("relx").joinpath("data/lexicon.tsv.gz").read_bytes()
             self._lexicon_file = LexiconFile(data, SOURCES, self.exclude_sources)
+            self._lexicon_name = self._lexicon_file.name
         return self._lexicon_file
+
+    def derived_strings(self, what: str, build: Callable[[], Iterable[str]]) -> list[str]:
+        """Strings derived from this grounder's lexicon alone by ``build`` (``what`` names
+        the derivation and its code's version: a digest of the module that derives them),
+        read from the start-up cache (:mod:`relx.array_cache`) when a process made them
+        before."""
+        from relx.array_cache import load_or_build
+        from relx.packed_strings import pack_strings, unpack_strings
+
+        name = self._lexicon_name or self._file().name
+        return load_or_build(f"{name}-{what}", lambda: pack_strings(list(build())),
+                             lambda a: unpack_strings({k: a[k] for k in ("utf8", "ends")}))
 
     def _load(self) -> LexiconRows:
         from relx.heap import paused_gc  # ~200,000 rows of long-lived strings

@@ -30,6 +30,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 
+from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.slash_series import member_numbers, series_name
 from relx.ids import namespace_of
@@ -63,10 +64,10 @@ def approved_symbols(grounder: Grounder) -> frozenset[str]:
     with _LOCK:
         found = _SYMBOLS.get(key)
         if found is None:
-            found = frozenset(
-                form for _, (cid, _, form) in grounder.index.rows_of_sources(("symbol",))
-                if cid.startswith("HGNC:"))
-            _SYMBOLS[key] = found
+            found = _SYMBOLS[key] = frozenset(grounder.derived_strings(
+                f"approved-symbols-{code_version(__file__)}", lambda: sorted({
+                    form for _, (cid, _, form) in grounder.index.rows_of_sources(("symbol",))
+                    if cid.startswith("HGNC:")})))
     return found
 
 
@@ -98,10 +99,10 @@ def single_gene_names(grounder: Grounder) -> frozenset[str]:
         found = _NAMES.get(key)
         if found is None:
             index = grounder.index
-            found = frozenset(
-                k for k in index if k.isalpha() and k.islower() and len(k) >= 5
-                and _single_gene_name(k, index[k]))
-            _NAMES[key] = found
+            found = _NAMES[key] = frozenset(grounder.derived_strings(
+                f"single-gene-names-{code_version(__file__)}", lambda: sorted(
+                    k for k in index if k.isalpha() and k.islower() and len(k) >= 5
+                    and _single_gene_name(k, index[k]))))
     return found
 
 

@@ -79,6 +79,9 @@ _last_dicts: list = []
 # the last transform's (pairs, settings and vocabulary, matrix): members with the same
 # columns (ppi-best's lr, nb and gbt members) build the matrix once per batch
 _last_matrix: list = []
+#: (vocabulary key, lexical weight) -> column weights, shared by members with both equal
+_WEIGHTS: dict[tuple[tuple[int, str], float], np.ndarray] = {}
+_MAX_WEIGHTS = 16
 also_forget(_last_dicts.clear)   # a finished batch's pairs: not read again
 also_forget(_last_matrix.clear)
 
@@ -443,15 +446,23 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         return out
 
     def _column_weights(self) -> np.ndarray:
-        """(n_features,) float64: ``lexical_weight`` for lexical columns, else 1."""
+        """(n_features,) float64, read-only: ``lexical_weight`` for lexical columns, else 1
+        (one array for every member with the same columns and weight)."""
         w = self.__dict__.get("_weights")
         if w is None:
-            w = np.ones(self.n_features_out_)
-            if self.lexical_weight != 1.0:
-                lexical = np.fromiter(
-                    (n.replace("relx:", "", 1).startswith(LEXICAL_PREFIXES)
-                     for n in self.feature_names_), dtype=bool, count=self.n_features_out_)
-                w[lexical] = self.lexical_weight
+            shared = (self._vocabulary_key(), self.lexical_weight)
+            w = _WEIGHTS.get(shared)
+            if w is None:
+                w = np.ones(self.n_features_out_)
+                if self.lexical_weight != 1.0:
+                    lexical = np.fromiter(
+                        (n.replace("relx:", "", 1).startswith(LEXICAL_PREFIXES)
+                         for n in self.feature_names_), dtype=bool, count=self.n_features_out_)
+                    w[lexical] = self.lexical_weight
+                w.flags.writeable = False
+                if len(_WEIGHTS) >= _MAX_WEIGHTS:   # a long run of fits: the oldest goes
+                    _WEIGHTS.pop(next(iter(_WEIGHTS)))
+                _WEIGHTS[shared] = w
             self._weights = w
         return w
 
@@ -459,9 +470,14 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         """(size, digest) of ``feature_names_``: equal for members with the same columns."""
         key = self.__dict__.get("_vocab_key")
         if key is None:
-            names = json.dumps(self.feature_names_.tolist()).encode("utf-8")
-            digest = hashlib.blake2b(names, digest_size=16).hexdigest()
-            key = self._vocab_key = (len(self.feature_names_), digest)
+            names = self.feature_names_.tolist()
+            joined = "\0".join(names)
+            if joined.count("\0") == max(len(names) - 1, 0):
+                data = b"N" + joined.encode("utf-8")
+            else:   # a name holding a NUL: spelled out
+                data = b"J" + json.dumps(names).encode("utf-8")
+            digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+            key = self._vocab_key = (len(names), digest)
         return key
 
     def transform(self, X: Sequence[PairInstance]) -> sp.csr_matrix:
