@@ -86,11 +86,13 @@ from relx.genes.lexicon import (
 )
 from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
+from relx.genes.more_mentions import approved_symbols
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
 from relx.genes.slash_series import is_member_number, series_name
 from relx.genes.species import MAMMALS, assign_species, find_species
+from relx.genes.variants import VARIANT_TYPE, is_variant
 from relx.ids import (
     CHEMICAL_NAMESPACES,
     is_family_type,
@@ -524,6 +526,10 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         own = taxon_of(e)
         taxon = _lexicon_taxon(own)
         text = _text(doc, e)
+        if protein and not (keep_given and e.norm_ids) and is_variant(
+                text, approved_symbols(g)):   # "F508del", "G12D": not a gene
+            return {"norm_ids": [], "grounded": False, "norm_confidence": None,
+                    "taxon": None, "ncbi_ids": [], "type": VARIANT_TYPE}
         found = bracketed.get(e.id) or senses.get((_key(text), taxon)) or \
             entity_grounding(text, taxon)
         if not found.ids and protein and len(e.spans) == 1 and is_member_number(text):
