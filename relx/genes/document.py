@@ -86,12 +86,12 @@ from relx.genes.lexicon import (
 )
 from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
-from relx.genes.more_mentions import approved_symbols
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
 from relx.genes.slash_series import is_member_number, series_name
 from relx.genes.species import MAMMALS, assign_species, find_species
+from relx.genes.symbol_sets import approved_symbols
 from relx.genes.variants import VARIANT_TYPE, is_variant
 from relx.ids import (
     CHEMICAL_NAMESPACES,

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.slash_series import member_numbers, series_name
+from relx.genes.symbol_sets import approved_symbols
 from relx.ids import namespace_of
 
 __all__ = ["approved_symbols", "more_mentions", "single_gene_names", "written_symbols"]
@@ -52,23 +53,8 @@ _NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous"})
 #: gain recall on BioRED's fit split; ``lab.genes.biored --written-sources`` measures them)
 WRITTEN_SOURCES: tuple[str, ...] = ()
 _LOCK = threading.Lock()
-_SYMBOLS: dict[int, frozenset[str]] = {}
 _WRITTEN: dict[tuple[int, tuple[str, ...]], frozenset[str]] = {}
 _NAMES: dict[int, frozenset[str]] = {}
-
-
-def approved_symbols(grounder: Grounder) -> frozenset[str]:
-    """The approved HGNC symbols of ``grounder``'s lexicon as written (``FASN``), cached
-    per grounder."""
-    key = id(grounder)
-    with _LOCK:
-        found = _SYMBOLS.get(key)
-        if found is None:
-            found = _SYMBOLS[key] = frozenset(grounder.derived_strings(
-                f"approved-symbols-{code_version(__file__)}", lambda: sorted({
-                    form for _, (cid, _, form) in grounder.index.rows_of_sources(("symbol",))
-                    if cid.startswith("HGNC:")})))
-    return found
 
 
 def written_symbols(grounder: Grounder, sources: tuple[str, ...] | None = None
