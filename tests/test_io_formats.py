@@ -224,6 +224,29 @@ def test_bioc_writes_title_and_abstract_passages_and_relation_infons(tmp_path):
     assert ann["infons"] == {"type": "Gene", "identifier": "NCBIGene:7157"}
 
 
+def test_bioc_gene_annotations_carry_species_and_confidence(tmp_path):
+    from relx.genes.document import ground_document
+    from relx.io.bioc_genes import write_bioc_gene_relations
+
+    text = "Mice lacking Trp53 and Mdm2 died; F508del too."
+    ents = [Entity(id=f"T{k}", type="Protein", text=w,
+                   spans=[Span(start=text.index(w), end=text.index(w) + len(w))])
+            for k, w in enumerate(("Trp53", "Mdm2", "F508del"))]
+    doc = ground_document(Document(id="d", text=text, sentences=[
+        Sentence(id="d.s0", start=0, end=len(text), text=text, entities=ents)]))
+    for out, save in ((tmp_path / "ppi.json", lambda p: write_bioc([doc], p, fmt="json")),
+                      (tmp_path / "genes.json", lambda p: write_bioc_gene_relations(
+                          [(doc, [])], p, fmt="json"))):
+        save(out)
+        (bdoc,) = json.loads(out.read_text())["documents"]
+        infons = {a["text"]: a["infons"] for p in bdoc["passages"] for a in p["annotations"]}
+        assert infons["Trp53"]["species"] == infons["Mdm2"]["species"] == "NCBITaxon:10090"
+        assert 0 < float(infons["Trp53"]["confidence"]) <= 1
+        assert infons["Trp53"]["identifier"].endswith("22059")           # NCBI Gene id
+        assert infons["F508del"]["type"] == "SequenceVariant"
+        assert "species" not in infons["F508del"] and "confidence" not in infons["F508del"]
+
+
 def test_bioc_writer_replaces_characters_xml_cannot_carry(tmp_path):
     text = "Page 1\x0cRAD51 binds BRCA2."
     ent = Entity(id="e1", spans=[Span(start=7, end=12)], text="RAD51")

@@ -439,11 +439,12 @@ def _bioc_document(doc_id: str, text: str, source: str | None,
 
 def _annotation(bdoc: bioc.BioCDocument, text: str, aid: str, typ: str,
                 spans: list[tuple[int, int]], ids: list[str], ann_text: str | None = None,
-                ncbi: list[str] | None = None) -> None:
+                ncbi: list[str] | None = None, entity: Entity | None = None) -> None:
     """Add an annotation to the passage holding its first span (``ann_text``: the
     annotation's text when its spans do not give it, e.g. a discontinuous mention).
     With ``ncbi`` (NCBI Gene ids), ``identifier`` holds them as PubTator's BioC does (bare
-    GeneIDs) and ``relx_identifier`` the namespaced ``ids``."""
+    GeneIDs) and ``relx_identifier`` the namespaced ``ids``; with ``entity``, its
+    :func:`grounding_infons` too."""
     ann = bioc.BioCAnnotation()
     ann.id = aid
     pieces = [text[a:b] for a, b in spans]
@@ -454,15 +455,29 @@ def _annotation(bdoc: bioc.BioCDocument, text: str, aid: str, typ: str,
         ann.infons[RELX_ID_KEY] = join_ids(ids)
     elif ids:
         ann.infons["identifier"] = join_ids(ids)
+    if entity is not None:
+        ann.infons.update(grounding_infons(entity))
     for a, b in spans:
         ann.add_location(bioc.BioCLocation(a, b - a))
     next(p for p in reversed(bdoc.passages) if p.offset <= spans[0][0]).add_annotation(ann)
 
 
+def grounding_infons(e: Entity) -> dict[str, str]:
+    """A gene mention's ``species`` (``NCBITaxon:10090``) and grounding ``confidence``
+    (``0.9280``) as BioC infons, each when relx set it."""
+    out = {}
+    if e.taxon:
+        out["species"] = e.taxon
+    if e.norm_confidence is not None:
+        out["confidence"] = f"{e.norm_confidence:.4f}"
+    return out
+
+
 def to_bioc(doc: Document) -> bioc.BioCDocument:
     """A relx document as BioC: passages, entity annotations (``identifier``: the NCBI Gene
     ids as bare GeneIDs when relx found some -- ``3558;7124``, as PubTator writes them -- with
-    relx's namespaced ids in ``relx_identifier``, else the namespaced ids; ``;``-joined),
+    relx's namespaced ids in ``relx_identifier``, else the namespaced ids; ``;``-joined;
+    :func:`grounding_infons`: ``species`` and ``confidence``),
     relations (``type``, ``label``, ``score``, ``negated`` and
     ``speculated`` infons, the last two ``True``/``False`` when assessed; a typed pair's
     ``direction`` -- ``entity1->entity2``: Arg1 acts on Arg2 -- and ``event_score``; from
@@ -478,7 +493,7 @@ def to_bioc(doc: Document) -> bioc.BioCDocument:
     where = {r.id: s for s in doc.sentences if s.section is not None for r in s.relations}
     for e in ents:
         _annotation(bdoc, doc.text, e.id, e.type, [(s.start, s.end) for s in e.spans],
-                    namespaced_ids(e.norm_ids, e.type), e.text, e.ncbi_ids)
+                    namespaced_ids(e.norm_ids, e.type), e.text, e.ncbi_ids, e)
     for r in rels:
         rel = bioc.BioCRelation()
         rel.id = r.id

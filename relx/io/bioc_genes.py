@@ -5,7 +5,8 @@ Each document keeps its passages (:func:`relx.io.bioc.to_bioc`'s: title and abst
 a paper's paragraphs); each gene mention is an annotation with infons ``type``
 ``GeneOrGeneProduct`` and ``identifier`` -- the gene ids the relations use, ``,``-joined as
 BioRED writes several (bare NCBI Gene ids; :func:`relx.ids.gene_ids`) -- and
-``relx_identifier`` (relx's namespaced ids); each gene relation is a document-level
+``relx_identifier`` (relx's namespaced ids), with ``species`` (``NCBITaxon:9606``) and
+the grounding's ``confidence`` where relx set them; each gene relation is a document-level
 relation, like BioRED's without nodes, whose infons are BioRED's ``entity1``, ``entity2``,
 ``type`` and ``novel`` (``Novel`` / ``No``), then relx's: ``type_scheme`` (``BioRED``),
 ``probability``, ``threshold``, ``type_probability``, ``novel_probability``, relx's GENIA
@@ -24,7 +25,7 @@ import bioc
 
 from relx.doc import Document
 from relx.ids import gene_ids, is_protein_type, join_ids, namespaced_ids
-from relx.io.bioc import _bioc_document, _xml_safe, write_bioc
+from relx.io.bioc import _bioc_document, _xml_safe, grounding_infons, write_bioc
 from relx.io.pubtator import doc_annotations
 
 
@@ -51,6 +52,7 @@ def gene_relations_to_bioc(doc: Document, relations: Iterable[Any]) -> bioc.BioC
         ids = join_ids(namespaced_ids(e.norm_ids, e.type))
         if ids:
             ann.infons["relx_identifier" if is_protein_type(e.type) else "identifier"] = ids
+        ann.infons.update(grounding_infons(e))
         for s in e.spans:
             ann.add_location(bioc.BioCLocation(s.start, s.end - s.start))
         next(p for p in reversed(bdoc.passages) if p.offset <= e.spans[0].start
