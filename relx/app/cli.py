@@ -331,8 +331,8 @@ def models(
     path: Annotated[Path | None, typer.Option(help="Folder to list (default: relx's models/).")]
     = None,
     clear_cache: Annotated[bool, typer.Option(
-        "--clear-cache", help="Delete the start-up cache (the lexicon's tables and the "
-                              "models' tree arrays, rebuilt by the next run).")] = False,
+        "--clear-cache", help="Delete the start-up cache (arrays derived from the lexicon "
+                              "and the models, rebuilt by the next run).")] = False,
 ) -> None:
     """List the installed models (relation, event, parse pipeline): version, size, training
     data and where they are; and the start-up cache (``RELX_CACHE_DIR``; ``0``: off)."""

@@ -465,6 +465,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     g = grounder or default_grounder()
     fam = famplex or default_famplex()
     to_ncbi = ncbi or default_ncbi_gene()
+    symbols = approved_symbols(g)     # what a variant notation may also look like (F11R)
     hits = find_species(doc.text) if species else []
     assigned: dict[str, SpeciesAssignment] = (
         assign_species(doc, hits, in_lexicon=g.in_lexicon) if species else {})
@@ -527,7 +528,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         taxon = _lexicon_taxon(own)
         text = _text(doc, e)
         if protein and not (keep_given and e.norm_ids) and is_variant(
-                text, approved_symbols(g)):   # "F508del", "G12D": not a gene
+                text, symbols):   # "F508del", "G12D": not a gene
             return {"norm_ids": [], "grounded": False, "norm_confidence": None,
                     "taxon": None, "ncbi_ids": [], "type": VARIANT_TYPE}
         found = bracketed.get(e.id) or senses.get((_key(text), taxon)) or \

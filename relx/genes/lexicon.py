@@ -291,6 +291,7 @@ class Grounder:
         self._index: LexiconRows | None = None
         self._lexicon_file: LexiconFile | None = None
         self._lexicon_name: str | None = None   # the file's start-up cache name, kept
+        self._derived: dict[str, frozenset[str]] = {}   # derived_strings, by derivation
         self._symbols: dict[str, str] = {}
         self._lock = threading.Lock()
         self._cache: dict[str, list[GroundingCandidate]] = {}
@@ -310,17 +311,22 @@ class Grounder:
             self._lexicon_name = self._lexicon_file.name
         return self._lexicon_file
 
-    def derived_strings(self, what: str, build: Callable[[], Iterable[str]]) -> list[str]:
+    def derived_strings(self, what: str, build: Callable[[], Iterable[str]]
+                        ) -> frozenset[str]:
         """Strings derived from this grounder's lexicon alone by ``build`` (``what`` names
         the derivation and its code's version: a digest of the module that derives them),
-        read from the start-up cache (:mod:`relx.array_cache`) when a process made them
-        before."""
-        from relx.array_cache import load_or_build
-        from relx.packed_strings import pack_strings, unpack_strings
+        made once per grounder and read from the start-up cache (:mod:`relx.array_cache`)
+        when a process made them before."""
+        found = self._derived.get(what)
+        if found is None:
+            from relx.array_cache import load_or_build
+            from relx.packed_strings import pack_named, unpack_named
 
-        name = self._lexicon_name or self._file().name
-        return load_or_build(f"{name}-{what}", lambda: pack_strings(list(build())),
-                             lambda a: unpack_strings({k: a[k] for k in ("utf8", "ends")}))
+            name = f"{self._lexicon_name or self._file().name}-{what}"
+            found = self._derived.setdefault(what, frozenset(load_or_build(
+                name, lambda: pack_named("strings", sorted(build())),
+                lambda a: unpack_named(a, "strings"))))
+        return found
 
     def _load(self) -> LexiconRows:
         from relx.heap import paused_gc  # ~200,000 rows of long-lived strings

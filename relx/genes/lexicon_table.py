@@ -23,6 +23,7 @@ from collections.abc import ItemsView, Iterable, Iterator, Mapping
 from typing import Any
 
 from relx.errors import ConfigError
+from relx.packed_strings import pack_named, unpack_named
 
 __all__ = ["COLUMNS", "LexiconFile", "LexiconRows", "RowsBuilder"]
 
@@ -81,9 +82,10 @@ class LexiconRows(Mapping[str, list[Row]]):
         """The table as NumPy arrays named ``<prefix><part>`` (:meth:`from_arrays` reads them)."""
         import numpy as np
 
-        return {**_packed(f"{prefix}keys", self._keys), **_packed(f"{prefix}ids", self._ids),
-                **_packed(f"{prefix}sources", self._sources),
-                **_packed(f"{prefix}forms", self._forms),
+        return {**pack_named(f"{prefix}keys", self._keys),
+                **pack_named(f"{prefix}ids", self._ids),
+                **pack_named(f"{prefix}sources", self._sources),
+                **pack_named(f"{prefix}forms", self._forms),
                 f"{prefix}starts": np.frombuffer(self._starts, dtype=np.int64),
                 f"{prefix}cid": np.frombuffer(self._cid, dtype=np.int32),
                 f"{prefix}src": np.frombuffer(self._src, dtype=np.uint8)}
@@ -91,15 +93,16 @@ class LexiconRows(Mapping[str, list[Row]]):
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, Any], prefix: str = "") -> LexiconRows:
         """The table :meth:`to_arrays` stored (``ValueError`` when the parts disagree)."""
-        keys, forms = _unpacked(arrays, f"{prefix}keys"), _unpacked(arrays, f"{prefix}forms")
+        keys = unpack_named(arrays, f"{prefix}keys")
+        forms = unpack_named(arrays, f"{prefix}forms")
         starts = array("q", arrays[f"{prefix}starts"].astype("<i8").tobytes())
         cid = array("i", arrays[f"{prefix}cid"].astype("<i4").tobytes())
         src = array("B", arrays[f"{prefix}src"].astype("u1").tobytes())
         if len(starts) != len(keys) + 1 or not len(cid) == len(src) == len(forms) == starts[-1]:
             raise ValueError("cached lexicon table: sizes disagree")
         return cls(dict(zip(keys, range(len(keys)), strict=True)), starts,
-                   _unpacked(arrays, f"{prefix}ids"),
-                   tuple(_unpacked(arrays, f"{prefix}sources")), cid, src, forms)
+                   unpack_named(arrays, f"{prefix}ids"),
+                   tuple(unpack_named(arrays, f"{prefix}sources")), cid, src, forms)
 
     def rows_of_sources(self, sources: Iterable[str], *, one_id: bool = False
                         ) -> Iterator[tuple[str, Row]]:
@@ -251,7 +254,7 @@ class LexiconFile:
             cid = self._add(rows, key, cid, source, form)
             if symbol and cid not in symbols:
                 symbols[cid] = symbol
-        arrays = _packed("taxa", builders)
+        arrays = pack_named("taxa", builders)
         for i, rows in enumerate(builders.values()):
             arrays.update(rows.build().to_arrays(f"{i}."))
         return {**arrays, **_symbol_arrays(symbols)}
@@ -269,30 +272,17 @@ class LexiconFile:
         from relx.array_cache import load_or_build
 
         def read(arrays: Mapping[str, Any]) -> tuple[dict[str, LexiconRows], dict[str, str]]:
-            taxa = _unpacked(arrays, "taxa")
+            taxa = unpack_named(arrays, "taxa")
             return ({f"NCBITaxon:{t}": LexiconRows.from_arrays(arrays, f"{i}.")
                      for i, t in enumerate(taxa)}, _symbols(arrays))
 
         return load_or_build(f"{self.name}-species", self._build_species, read)
 
 
-def _packed(name: str, strings: Iterable[str]) -> dict[str, Any]:
-    """``strings`` as the arrays ``<name>.utf8`` and ``<name>.ends``
-    (:func:`relx.packed_strings.pack_strings`)."""
-    from relx.packed_strings import pack_strings
-
-    return {f"{name}.{part}": a for part, a in pack_strings(list(strings)).items()}
-
-
-def _unpacked(arrays: Mapping[str, Any], name: str) -> list[str]:
-    from relx.packed_strings import unpack_strings
-
-    return unpack_strings({part: arrays[f"{name}.{part}"] for part in ("utf8", "ends")})
-
-
 def _symbol_arrays(symbols: dict[str, str]) -> dict[str, Any]:
-    return {**_packed("symbol_ids", symbols), **_packed("symbols", symbols.values())}
+    return {**pack_named("symbol_ids", symbols), **pack_named("symbols", symbols.values())}
 
 
 def _symbols(arrays: Mapping[str, Any]) -> dict[str, str]:
-    return dict(zip(_unpacked(arrays, "symbol_ids"), _unpacked(arrays, "symbols"), strict=True))
+    return dict(zip(unpack_named(arrays, "symbol_ids"), unpack_named(arrays, "symbols"),
+                    strict=True))

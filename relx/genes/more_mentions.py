@@ -54,7 +54,6 @@ _NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous"})
 WRITTEN_SOURCES: tuple[str, ...] = ()
 _LOCK = threading.Lock()
 _WRITTEN: dict[tuple[int, tuple[str, ...]], frozenset[str]] = {}
-_NAMES: dict[int, frozenset[str]] = {}
 
 
 def written_symbols(grounder: Grounder, sources: tuple[str, ...] | None = None
@@ -79,17 +78,14 @@ def written_symbols(grounder: Grounder, sources: tuple[str, ...] | None = None
 
 def single_gene_names(grounder: Grounder) -> frozenset[str]:
     """Lower-case words that are, as written, a name of exactly one HGNC gene and of nothing
-    else in ``grounder``'s lexicon (cached per grounder)."""
-    key = id(grounder)
-    with _LOCK:
-        found = _NAMES.get(key)
-        if found is None:
-            index = grounder.index
-            found = _NAMES[key] = frozenset(grounder.derived_strings(
-                f"single-gene-names-{code_version(__file__)}", lambda: sorted(
-                    k for k in index if k.isalpha() and k.islower() and len(k) >= 5
-                    and _single_gene_name(k, index[k]))))
-    return found
+    else in ``grounder``'s lexicon (made once per grounder)."""
+
+    def build() -> Iterator[str]:
+        index = grounder.index
+        return (k for k in index if k.isalpha() and k.islower() and len(k) >= 5
+                and _single_gene_name(k, index[k]))
+
+    return grounder.derived_strings(f"single-gene-names-{code_version(__file__)}", build)
 
 
 def _single_gene_name(key: str, rows: list[tuple[str, str, str]]) -> bool:

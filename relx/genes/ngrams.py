@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from relx.packed_strings import pack_named, unpack_named
+
 __all__ = ["NgramIndex"]
 
 #: keys shorter than this are symbols, left to exact matching
@@ -61,19 +63,14 @@ class NgramIndex:
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The index as named arrays (keys as packed UTF-8), for :meth:`from_arrays`."""
-        from relx.packed_strings import pack_strings
-
-        return {**{f"keys.{k}": a for k, a in pack_strings(self.keys).items()},
-                "codes": self._codes, "starts": self._starts, "owner": self._owner,
-                "sizes": self._sizes}
+        return {**pack_named("keys", self.keys), "codes": self._codes, "starts": self._starts,
+                "owner": self._owner, "sizes": self._sizes}
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> NgramIndex:
         """The index :meth:`to_arrays` wrote."""
-        from relx.packed_strings import unpack_strings
-
         ix = cls.__new__(cls)
-        ix.keys = unpack_strings({k: arrays[f"keys.{k}"] for k in ("utf8", "ends")})
+        ix.keys = unpack_named(arrays, "keys")
         ix._codes, ix._starts = arrays["codes"], arrays["starts"]
         ix._owner, ix._sizes = arrays["owner"], arrays["sizes"]
         if len(ix._sizes) != len(ix.keys) or len(ix._starts) != len(ix._codes) + 1:

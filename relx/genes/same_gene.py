@@ -30,7 +30,7 @@ from relx.doc import Document, Entity
 from relx.genes.document import resolve
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import CLASS_NOUN, Grounder, default_grounder, normalize_key
-from relx.genes.slash_series import is_member_number
+from relx.genes.slash_series import one_series_word
 
 __all__ = ["REASONS", "abbreviation_keys", "same_gene"]
 
@@ -41,8 +41,6 @@ _APPOSITION = re.compile(
     r"^\s*(?:,|\(|:|\u2014|-)?\s*(?:such as|including|like|namely|e\.g\.,?|i\.e\.,?|"
     r"especially|particularly|in particular|termed|called|named)?\s*(?:(?:the|a|an)\s+)?$",
     re.IGNORECASE)
-#: between two members of one series word: slashes and member numbers (``ERK1/2``, ``1/5/8``)
-_SERIES_BETWEEN = re.compile(r"^(?:/\d{1,2}[A-Za-z]?)*/$")
 _ALTERNATIVE = re.compile(r"^\s*(?:/|\(|,\s*also\s+(?:known|called)\s+as|\s+or)\s*$")
 
 
@@ -99,8 +97,7 @@ def same_gene(e1: Entity, e2: Entity, doc: Document, *, grounder: Grounder | Non
     between = _between(doc, e1, e2)
     if ids1 and ids2 and _ALTERNATIVE.match(between) and set(ids1) & set(ids2):
         return "synonym"
-    later = e2 if e1.start <= e2.start else e1
-    if _SERIES_BETWEEN.match(between) and is_member_number(_text(doc, later)):
+    if one_series_word(between, _text(doc, e2 if e1.start <= e2.start else e1)):
         return "series"
     if ids1 and ids2:
         # a family name given its member first (relx.genes.members) keeps the family second

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["is_member_number", "member_numbers", "series_name", "written_name"]
+__all__ = ["is_member_number", "member_numbers", "one_series_word", "series_name"]
 
 #: a member number: one or two digits, perhaps one letter after (``2``, ``5a``)
 _NUMBER = r"\d{1,2}[A-Za-z]?"
@@ -23,6 +23,8 @@ _IS_NUMBER = re.compile(rf"^{_NUMBER}$")
 #: own number, the numbers of the series before this one, and the slash
 _BEFORE = re.compile(
     rf"(?<![\w-])([A-Za-z](?:[\w-]*?[A-Za-z-])?)( ?)({_NUMBER})((?:/{_NUMBER})*)/$")
+#: between two members of one series word: slashes and member numbers (``/``, ``/5/``)
+_BETWEEN = re.compile(rf"^(?:/{_NUMBER})*/$")
 #: a member number after a slash, ending the word
 _AFTER = re.compile(rf"/({_NUMBER})(?![\w-])")
 #: how far back the stem is looked for, in characters
@@ -62,7 +64,8 @@ def member_numbers(text: str, end: int) -> Iterator[tuple[int, int]]:
         pos = m.end()
 
 
-def written_name(text: str, start: int, end: int) -> str:
-    """The name ``text[start:end]`` is read as: a member number as the name it stands for
-    (``ERK2`` for the ``2`` of ``ERK1/2``), any other mention as written."""
-    return series_name(text, start, end) or text[start:end]
+def one_series_word(between: str, later: str) -> bool:
+    """Two mentions are members of one series word (``ERK1`` and the ``2`` of ``ERK1/2``):
+    only slashes and member numbers ``between`` them, and the ``later`` one's text a member
+    number."""
+    return bool(_BETWEEN.match(between)) and is_member_number(later)

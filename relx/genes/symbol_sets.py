@@ -5,26 +5,16 @@ may also look like (:mod:`relx.genes.variants`), kept apart from both so that gr
 
 from __future__ import annotations
 
-import threading
-
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder
 
 __all__ = ["approved_symbols"]
 
-_LOCK = threading.Lock()
-_SYMBOLS: dict[int, frozenset[str]] = {}
-
 
 def approved_symbols(grounder: Grounder) -> frozenset[str]:
-    """The approved HGNC symbols of ``grounder``'s lexicon as written (``FASN``), cached
-    per grounder (and in the start-up cache: :meth:`Grounder.derived_strings`)."""
-    key = id(grounder)
-    with _LOCK:
-        found = _SYMBOLS.get(key)
-        if found is None:
-            found = _SYMBOLS[key] = frozenset(grounder.derived_strings(
-                f"approved-symbols-{code_version(__file__)}", lambda: sorted({
-                    form for _, (cid, _, form) in grounder.index.rows_of_sources(("symbol",))
-                    if cid.startswith("HGNC:")})))
-    return found
+    """The approved HGNC symbols of ``grounder``'s lexicon as written (``FASN``), made once
+    per grounder (:meth:`Grounder.derived_strings`)."""
+    return grounder.derived_strings(
+        f"approved-symbols-{code_version(__file__)}",
+        lambda: {form for _, (cid, _, form) in grounder.index.rows_of_sources(("symbol",))
+                 if cid.startswith("HGNC:")})

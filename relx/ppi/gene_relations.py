@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity, Sentence
 from relx.errors import ConfigError
-from relx.genes.slash_series import is_member_number, written_name
+from relx.genes.slash_series import series_name
 from relx.ids import gene_ids, gene_namespaced, namespaced_ids
 from relx.model_store import ModelKind, find_model_dir, load_skops
 from relx.ppi.doc_features import Candidates, candidates
@@ -384,9 +384,8 @@ class GeneRelationExtractor(StreamingExtractor):
             for s in doc.sentences:
                 for e in s.entities:
                     for g in gene_key(e):
-                        text = e.text or doc.text[e.start:e.end]
-                        if is_member_number(text):      # the "2" of ERK1/2 as ERK2
-                            text = written_name(doc.text, e.start, e.end)
+                        text = series_name(doc.text, e.start, e.end) or \
+                            e.text or doc.text[e.start:e.end]     # the "2" of ERK1/2: ERK2
                         if text not in names.setdefault(g, []):
                             names[g].append(text)
             done.append([doc, found, view])
