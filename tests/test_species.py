@@ -22,6 +22,7 @@ from relx.genes.species import (
     mouse_genetics,
     species_prefix,
 )
+from relx.genes.symbol_sets import rodent_symbols
 from relx.io.jsonl import document_to_json, read_jsonl, write_jsonl
 
 YEAST, FLY, WORM, FISH = "NCBITaxon:4932", "NCBITaxon:7227", "NCBITaxon:6239", "NCBITaxon:7955"
@@ -425,3 +426,27 @@ def test_a_mammal_with_no_lexicon_takes_its_genes_human_ortholog() -> None:
     assert bmp4.norm_ids[0] == "HGNC:1071" and bmp4.ncbi_ids[0] == "NCBIGene:652"
     assert bmp4.norm_confidence < 1.0                  # through an ortholog
     assert raw[2].norm_ids == []                       # yeast is no mammal: no human id
+
+
+def test_rodent_nomenclature_names_the_rodent_the_document_names() -> None:
+    text = ("Loss of Tet2 in murine stem cells enhances self-renewal. In human AML samples, "
+            "TET2 mutations co-occurred with FLT3. Mechanistically, Tet2 interacts with Hdac2. "
+            "TUBA1A is mutated in humans; Tuba1a mutants migrate slowly.")
+    mentions = ["Tet2", "TET2", "FLT3", "Tet2", "Hdac2", "TUBA1A", "Tuba1a"]
+    rodent = rodent_symbols(default_grounder())
+    assert {"Tet2", "Hdac2", "Tuba1a", "Il6ra"} <= rodent
+    assert not {"TET2", "FLT3", "C1orf112"} & rodent   # human symbols as written are not
+    got = assign_species(doc_of(text, mentions), rodent_symbol=rodent.__contains__)
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(7)] == [
+        (MOUSE, "sentence"), (HUMAN, "sentence"), (HUMAN, "sentence"),
+        (MOUSE, "nomenclature"), (MOUSE, "nomenclature"),   # the paragraph says human
+        (HUMAN, "sentence"), (HUMAN, "sentence")]            # its own sentence decides
+    before = assign_species(doc_of(text, mentions))
+    assert before["T3"].taxon == HUMAN and before["T3"].evidence == "paragraph"
+    rat = "Rats were fed fat. Leptin fell. In human obesity, LEP is high. Lepr was low."
+    got = assign_species(doc_of(rat, ["Leptin", "LEP", "Lepr"]),
+                         rodent_symbol=rodent.__contains__)
+    assert [got[f"T{i}"].taxon for i in range(3)] == [RAT, HUMAN, RAT]
+    none = "Tet2 binds Hdac2 in AML."        # no rodent named: the rules as before
+    got = assign_species(doc_of(none, ["Tet2", "Hdac2"]), rodent_symbol=rodent.__contains__)
+    assert {a.taxon for a in got.values()} == {HUMAN}

@@ -91,7 +91,7 @@ from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
 from relx.genes.slash_series import is_member_number, series_name
 from relx.genes.species import MAMMALS, assign_species, find_species
-from relx.genes.symbol_sets import approved_symbols
+from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.genes.variants import VARIANT_TYPE, is_variant
 from relx.ids import (
     CHEMICAL_NAMESPACES,
@@ -468,7 +468,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     symbols = approved_symbols(g)     # what a variant notation may also look like (F11R)
     hits = find_species(doc.text) if species else []
     assigned: dict[str, SpeciesAssignment] = (
-        assign_species(doc, hits, in_lexicon=g.in_lexicon) if species else {})
+        assign_species(doc, hits, in_lexicon=g.in_lexicon,
+                       rodent_symbol=rodent_symbols(g).__contains__) if species else {})
     long_of: dict[str, str] = {}
     short_of: dict[str, str] = {}
     for ab in doc.abbreviations:

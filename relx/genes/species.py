@@ -34,6 +34,10 @@ mentions there are too (``In vivo experiments were done in nude mice. Mice were 
    with no species named, budding yeast when a mention is written in its nomenclature;
 6. human.
 
+Rules 3-6 give way to rodent nomenclature: a mention written as a mouse or rat symbol
+(``Tet2``, ``Il6ra``; the human symbol is ``TET2``) that they would make human is the gene of
+the rodent the document names, when it names one (``rodent_symbol``).
+
 In a worm context (rules 2-5), a mention written as a human symbol -- capitals and digits,
 no hyphen (``RAB28`` beside the worm's ``RAB-28``) -- is the human gene.
 
@@ -482,11 +486,14 @@ def _entity_text(doc: Document, e: Entity) -> str:
 
 def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
                    in_lexicon: Callable[[str, str], bool] | None = None,
+                   rodent_symbol: Callable[[str], bool] | None = None,
                    default: str = HUMAN) -> dict[str, SpeciesAssignment]:
     """Entity id -> species of each gene/protein entity of ``doc`` (rules: module docstring).
 
     ``hits`` are the document's organism mentions (default: :func:`find_species` of its
-    text); ``in_lexicon`` enables the prefix rule. Entity ids are unique in a document.
+    text); ``in_lexicon`` enables the prefix rule; ``rodent_symbol(text)`` says whether a
+    text is written as a mouse or rat symbol and not as a human one (rodent nomenclature).
+    Entity ids are unique in a document.
     """
     if hits is None:
         hits = find_species(doc.text)
@@ -512,6 +519,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     sents, paras = _spans(doc) if named else (whole, whole)  # no species named: no need
     yeast_named = {e.id for e in ents if _YEAST_NAME.match(_entity_text(doc, e).strip())}
     focus = document_focus(used) or (YEAST if yeast_named else None)
+    rodent = document_focus(h for h in used if h.taxon in (MOUSE, RAT)) \
+        if rodent_symbol is not None else None
     starts = [h.start for h in used]
     named_starts = [h.start for h in named]
 
@@ -550,6 +559,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             got = SpeciesAssignment(default, "default")
         if got.taxon not in MAMMALS and _MAMMAL.search(doc.text, *_span_at(sents, start)):
             got = SpeciesAssignment(HUMAN, "mammal")
+        if got.taxon == HUMAN and rodent is not None and rodent_symbol(text.strip()):
+            got = SpeciesAssignment(rodent, "nomenclature")
         out[e.id] = _human_style(got, text, in_lexicon)
     return out
 

@@ -1,14 +1,22 @@
-"""The approved HGNC symbols of a lexicon as written (``FASN``, ``F11R``): what mention
-completion (:mod:`relx.genes.more_mentions`) adds as mentions and what a variant notation
-may also look like (:mod:`relx.genes.variants`), kept apart from both so that grounding
-(:mod:`relx.genes.document`) can read it without an import cycle."""
+"""Symbols of a lexicon as written. The approved HGNC symbols (``FASN``, ``F11R``): what
+mention completion (:mod:`relx.genes.more_mentions`) adds as mentions and what a variant
+notation may also look like (:mod:`relx.genes.variants`). The mouse and rat symbols in
+rodent nomenclature (``Tet2``, ``Il6ra``): what says a mention names a rodent's gene
+(:func:`relx.genes.species.assign_species`). Kept apart from their users so that grounding
+(:mod:`relx.genes.document`) can read them without an import cycle."""
 
 from __future__ import annotations
 
+import re
+
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder
+from relx.genes.species import MOUSE, RAT
 
-__all__ = ["approved_symbols"]
+__all__ = ["approved_symbols", "rodent_symbols"]
+
+#: rodent nomenclature: a capital, then lower-case letters and digits, at least one letter
+_RODENT_STYLE = re.compile(r"[A-Z][a-z0-9]*[a-z][a-z0-9]*")
 
 
 def approved_symbols(grounder: Grounder) -> frozenset[str]:
@@ -18,3 +26,17 @@ def approved_symbols(grounder: Grounder) -> frozenset[str]:
         f"approved-symbols-{code_version(__file__)}",
         lambda: {form for _, (cid, _, form) in grounder.index.rows_of_sources(("symbol",))
                  if cid.startswith("HGNC:")})
+
+
+def rodent_symbols(grounder: Grounder) -> frozenset[str]:
+    """The approved MGI and RGD symbols of ``grounder``'s lexicon written in rodent
+    nomenclature (``Tet2``, ``Il6ra``, ``Tuba1a``) that are not approved HGNC symbols as
+    written, made once per grounder."""
+    def build() -> set[str]:
+        human = approved_symbols(grounder)
+        return {form for taxon in (MOUSE, RAT)
+                for rows in grounder.species_index(taxon).values()
+                for _, source, form in rows
+                if source == "symbol" and _RODENT_STYLE.fullmatch(form) and form not in human}
+
+    return grounder.derived_strings(f"rodent-symbols-{code_version(__file__)}", build)
