@@ -29,9 +29,17 @@ def test_a_tagged_name_that_grounds_to_no_gene_is_not_copied():
 
 
 def test_an_approved_symbol_written_as_such_is_a_mention():
-    text = "Loss of GADD45A and FASN was seen, and Was it so?"
+    text = "Was it so? Loss of GADD45A and FASN was seen."
     added = [text[a:b] for a, b in more_mentions(text, [])]
-    assert added == ["GADD45A", "FASN"]   # "Was": not three capitals, no digit
+    assert added == ["GADD45A", "FASN"]   # "Was" (HGNC WAS, MGI Was) begins a sentence
+
+
+def test_a_rodent_symbol_written_as_such_is_a_mention():
+    text = ("Clock mutant mice. Pten loss increased Srebf1 and Pparg. Tnf rose; "
+            "so did Il6. In human cells SREBF1 and Clock fell.")
+    added = [text[a:b] for a, b in more_mentions(text, [])]
+    # "Clock", "Pten", "Tnf" begin sentences; a digit makes a symbol one anywhere (Il6)
+    assert added == ["Srebf1", "Pparg", "Il6", "SREBF1", "Clock"]
 
 
 def test_a_symbol_defined_as_something_else_is_not_a_mention():

@@ -15,7 +15,9 @@ text block's tagged mentions:
    or, with :data:`WRITTEN_SOURCES` (none by default), such a previous or alias symbol of
    one gene that names nothing else (``CTGF``: :func:`written_symbols`) -- unless the
    text defines it as the short form of a long form that does not ground to that gene
-   (``coronary artery disease (CAD)``);
+   (``coronary artery disease (CAD)``); the same for a mouse or rat symbol in rodent
+   nomenclature (``Srebf1``, ``Pparg``: :func:`relx.genes.symbol_sets.rodent_symbols`) of
+   three characters or more, one with no digit only where it does not begin a sentence;
 3. **numbers after a slash**: the ``2`` of ``ERK1/2`` after a mention ``ERK1`` (tagged or
    added above), when the name it stands for (``ERK2``:
    :func:`relx.genes.slash_series.series_name`) is a gene's.
@@ -33,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.slash_series import member_numbers, series_name
-from relx.genes.symbol_sets import approved_symbols
+from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import namespace_of
 
 __all__ = ["approved_symbols", "more_mentions", "single_gene_names", "written_symbols"]
@@ -101,6 +103,23 @@ def _symbol_like(word: str) -> bool:
                                sum(c.isupper() for c in word) >= 3)
 
 
+def _rodent_symbol(word: str, text: str, start: int, rodent: frozenset[str]) -> bool:
+    """``word`` (at ``start`` in ``text``) is a rodent symbol as written of three characters
+    or more; with no digit, not at a sentence's start (``Clock``, ``Rest``)."""
+    if len(word) < 3 or word not in rodent:
+        return False
+    return any(c.isdigit() for c in word) or not _begins_sentence(text, start)
+
+
+def _begins_sentence(text: str, start: int) -> bool:
+    """What ends at ``start`` in ``text`` is the text's start or ``.``, ``?``, ``!`` and
+    spaces."""
+    i = start
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    return i == 0 or text[i - 1] in ".?!"
+
+
 def _overlaps(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
     return any(a < span[1] and span[0] < b for a, b in spans)
 
@@ -151,10 +170,12 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
                 added.append(span)
     symbols = approved_symbols(g)
     written = written_symbols(g) if WRITTEN_SOURCES else frozenset()
+    rodent = rodent_symbols(g)
     long_of = {short.strip(): long for short, long in abbreviations}
     for m in _WORD.finditer(text):
         word = m.group()
-        if not ((word in symbols and _symbol_like(word)) or word in written):
+        if not ((word in symbols and _symbol_like(word)) or word in written
+                or _rodent_symbol(word, text, m.start(), rodent)):
             continue
         span = m.span()
         if _overlaps(span, taken):
