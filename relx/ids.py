@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 __all__ = ["ANNOTATION_TYPES", "CHEMICAL_NAMESPACES", "CHEMICAL_TYPES", "FAMILY_TYPES", "ID_SEPARATOR", "PROTEIN_TYPES", "READ_TYPES",
            "is_directed_type", "is_family_type",
@@ -119,6 +120,7 @@ def join_ids(ids: Iterable[str]) -> str:
     return ID_SEPARATOR.join(ids)
 
 
+@lru_cache(maxsize=1024)   # a few type names, asked of every mention pair
 def _type_key(entity_type: str | None) -> str:
     return re.sub(r"[-\s]+", "_", (entity_type or "").strip().lower())
 

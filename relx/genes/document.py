@@ -323,8 +323,9 @@ _Namer = Callable[[str, str | None, frozenset[str]], tuple[str, float] | None]
 
 def _name_ungrounded(doc: Document, to_ncbi: NcbiGene, name: _Namer,
                      eligible: Callable[[str], bool] = lambda text: True) -> Document:
-    """``doc`` with each gene mention that has no id (and whose text is ``eligible``) given
-    the id ``name`` finds for it, once per surface form and species."""
+    """``doc`` (whose entities are the first grounding pass's copies) with each gene mention
+    that has no id (and whose text is ``eligible``) given the id ``name`` finds for it, once
+    per surface form and species."""
     ents = [e for s in doc.sentences for e in s.entities]
     if not any(_is_gene(e.type) and not e.norm_ids for e in ents):
         return doc
@@ -346,7 +347,7 @@ def _name_ungrounded(doc: Document, to_ncbi: NcbiGene, name: _Namer,
         return {"norm_ids": [hit[0]], "grounded": True, "norm_confidence": hit[1],
                 "ncbi_ids": to_ncbi.ncbi_ids([hit[0]])}
 
-    return with_entity_updates(doc, update)
+    return with_entity_updates(doc, update, copy_unchanged=False)
 
 
 def _lexicon_taxon(taxon: str | None) -> str | None:
@@ -373,7 +374,7 @@ def _annotated_names(doc: Document, names: AnnotatedNames, to_ncbi: NcbiGene) ->
         ids = [hit[0], *(i for i in e.norm_ids if i != hit[0])]
         return {"norm_ids": ids, "norm_confidence": hit[1], "ncbi_ids": to_ncbi.ncbi_ids(ids)}
 
-    return with_entity_updates(doc, update)
+    return with_entity_updates(doc, update, copy_unchanged=False)
 
 
 def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,

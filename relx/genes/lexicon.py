@@ -539,14 +539,22 @@ class Grounder:
 
 
 def with_entity_updates(doc: Document, update: Callable[[Entity], dict[str, object]], *,
-                        overwrite: bool = True) -> Document:
+                        overwrite: bool = True, copy_unchanged: bool = True) -> Document:
     """A copy of ``doc`` whose entities carry ``update(entity)``'s fields (an entity that
     has ids already keeps them unless ``overwrite``). Only what changes is copied: a deep
-    copy of tokens and parses costs more than grounding."""
+    copy of tokens and parses costs more than grounding. Without ``copy_unchanged`` an
+    entity ``update`` leaves as it is (``{}``) is not copied but shared with ``doc``: for a
+    ``doc`` whose entities are copies already (a later pass of one grounding)."""
     sentences = []
     for sent in doc.sentences:
-        ents = [e if e.norm_ids and not overwrite else e.model_copy(update=update(e))
-                for e in sent.entities]
+        ents = []
+        for e in sent.entities:
+            if e.norm_ids and not overwrite:
+                ents.append(e)
+                continue
+            fields = update(e)
+            ents.append(e if not fields and not copy_unchanged else
+                        e.model_copy(update=fields))
         sentences.append(sent.model_copy(update={"entities": ents}))
     return doc.model_copy(update={"sentences": sentences})
 

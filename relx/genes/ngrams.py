@@ -99,8 +99,10 @@ class NgramIndex:
         if not at.size:
             return []
         hits = np.concatenate([self._owner[self._starts[i]:self._starts[i + 1]] for i in at])
-        owners, shared = np.unique(hits, return_counts=True)
-        dice = 2.0 * shared / (q.size + self._sizes[owners])
+        counts = np.bincount(hits, minlength=len(self.keys))
+        # a key shares at least min_dice * (q.size + 1) / 2 3-grams to reach min_dice
+        owners = np.flatnonzero(counts >= min_dice * (q.size + 1) / 2 - 1e-9)
+        dice = 2.0 * counts[owners] / (q.size + self._sizes[owners])
         near = np.flatnonzero(dice >= min_dice)   # the same top k as sorting them all
         order = near[np.argsort(-dice[near], kind="stable")[:k]]
         return [(self.keys[owners[i]], round(float(dice[i]), 4)) for i in order]
