@@ -7,7 +7,7 @@ import pytest
 
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.genes.document import ground_document
-from relx.genes.lexicon import default_grounder
+from relx.genes.lexicon import default_grounder, with_entity_updates
 from relx.genes.same_gene import REASONS, same_gene
 from relx.genes.species import (
     HUMAN,
@@ -351,6 +351,13 @@ def test_ground_document_one_grounding_per_form_and_options() -> None:
     assert [e.taxon for e in human.sentences[0].entities] == [HUMAN] * 4
     assert human.sentences[0].entities[0].norm_ids == ["HGNC:6001"]
     assert doc.sentences[0].entities[0].taxon is None  # input left untouched
+    # every entity of the output is a copy, whatever the later passes leave unchanged
+    shared = {id(e) for e in doc.sentences[0].entities}
+    assert not shared & {id(e) for e in out}
+    unchanged = with_entity_updates(human, lambda e: {}, copy_unchanged=False)
+    assert [id(e) for e in unchanged.sentences[0].entities] == [
+        id(e) for e in human.sentences[0].entities]
+    assert unchanged.sentences[0] is not human.sentences[0]
 
 
 def test_abbreviation_long_form_takes_its_short_forms_grounding() -> None:
