@@ -11,6 +11,7 @@ import re
 
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder
+from relx.genes.lexicon_table import LexiconRows
 from relx.genes.species import MOUSE, RAT
 
 __all__ = ["approved_symbols", "rodent_symbols"]
@@ -34,9 +35,9 @@ def rodent_symbols(grounder: Grounder) -> frozenset[str]:
     written, made once per grounder."""
     def build() -> set[str]:
         human = approved_symbols(grounder)
-        return {form for taxon in (MOUSE, RAT)
-                for rows in grounder.species_index(taxon).values()
-                for _, source, form in rows
-                if source == "symbol" and _RODENT_STYLE.fullmatch(form) and form not in human}
+        tables = [grounder.species_index(taxon) for taxon in (MOUSE, RAT)]
+        return {form for rows in tables if isinstance(rows, LexiconRows)
+                for _, (_, _, form) in rows.rows_of_sources(("symbol",))
+                if _RODENT_STYLE.fullmatch(form) and form not in human}
 
     return grounder.derived_strings(f"rodent-symbols-{code_version(__file__)}", build)
