@@ -29,7 +29,6 @@ overlap recall 0.765 -> 0.855 at precision 0.879 -> 0.86.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Iterator
 
 from relx.array_cache import code_version
@@ -54,28 +53,22 @@ _NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous"})
 #: (docs/genes.md, round 13: previous and alias symbols cost more precision than they
 #: gain recall on BioRED's fit split; ``lab.genes.biored --written-sources`` measures them)
 WRITTEN_SOURCES: tuple[str, ...] = ()
-_LOCK = threading.Lock()
-_WRITTEN: dict[tuple[int, tuple[str, ...]], frozenset[str]] = {}
 
 
 def written_symbols(grounder: Grounder, sources: tuple[str, ...] | None = None
                     ) -> frozenset[str]:
     """Previous and alias symbols (``sources``, default :data:`WRITTEN_SOURCES`) of one HGNC
     gene as written (``CTGF``, ``PD-L1``): symbol-like, not an approved symbol, and their
-    lexicon key names that gene and nothing else (cached per grounder and sources)."""
+    lexicon key names that gene and nothing else (made once per grounder and sources)."""
     sources = WRITTEN_SOURCES if sources is None else tuple(sources)
-    key = (id(grounder), sources)
-    with _LOCK:
-        found = _WRITTEN.get(key)
-    if found is not None:
-        return found
-    approved = approved_symbols(grounder)
-    found = frozenset(
-        form for _, (cid, _, form) in grounder.index.rows_of_sources(sources, one_id=True)
-        if cid.startswith("HGNC:") and form not in approved and _symbol_like(form))
-    with _LOCK:
-        _WRITTEN[key] = found
-    return found
+
+    def build() -> Iterator[str]:
+        approved = approved_symbols(grounder)
+        return (form for _, (cid, _, form) in grounder.index.rows_of_sources(sources, one_id=True)
+                if cid.startswith("HGNC:") and form not in approved and _symbol_like(form))
+
+    return grounder.derived_strings(
+        f"written-symbols-{'+'.join(sources)}-{code_version(__file__)}", build)
 
 
 def single_gene_names(grounder: Grounder) -> frozenset[str]:
