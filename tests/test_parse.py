@@ -99,6 +99,33 @@ def test_a_sentence_final_full_stop_is_not_part_of_a_mention(parser: Parser) -> 
     assert {"TNF", "IkappaB", "p65"} <= set(names)
 
 
+def test_a_mention_does_not_take_the_blank_line_after_a_title(parser: Parser) -> None:
+    # the tagger ended IRS2 on the whitespace token "\n\n" that follows the title
+    text = ("Glucagon-like peptide-1 receptor agonism protects pancreatic beta cells via CREB "
+            "and IRS2\n\nType 2 diabetes is characterised by beta-cell failure. CREB bound "
+            "the promoter of insulin receptor substrate 2 (IRS2).")
+    doc = next(iter(parser.parse_documents([Document(id="d", text=text)])))
+    ents = [e for s in doc.sentences for e in s.entities]
+    assert ents and all(e.text == e.text.strip() for e in ents)
+    assert all(text[e.spans[0].start:e.spans[0].end] == e.text for e in ents)
+    assert ("IRS2", 85, 89) in {(e.text, e.spans[0].start, e.spans[0].end) for e in ents}
+
+
+def test_mention_span_strips_whitespace_and_a_final_full_stop() -> None:
+    from types import SimpleNamespace
+
+    from relx.parse.paper_mentions import mention_span
+
+    def span(text: str, start: int = 10) -> SimpleNamespace:
+        return SimpleNamespace(text=text, start_char=start, end_char=start + len(text))
+
+    assert mention_span(span("IRS2\n\n")) == (10, 14)
+    assert mention_span(span("\nIRS2")) == (11, 15)
+    assert mention_span(span("NF-kappaB.\n")) == (10, 19)
+    assert mention_span(span("p65")) == (10, 13)
+    assert mention_span(span("\n\n")) == (10, 10)
+
+
 def test_split_at() -> None:
     assert split_at([(0, 10), (11, 13)], {4, 5, 11, 20}) == [(0, 4), (4, 5), (5, 10), (11, 13)]
 

@@ -38,13 +38,20 @@ def mention_type(text: str) -> str:
 
 
 def mention_span(ent: Any) -> tuple[int, int]:
-    """The character span of a predicted mention (a spaCy ``Span``), without the full stop
-    the tokenizer leaves on a sentence's last word when no suffix rule splits it
-    (``NF-kappaB.``: a period after a lower-upper pair stays on the token)."""
+    """The character span of a predicted mention (a spaCy ``Span``), without whitespace
+    tokens at its ends (the tagger can end a title's last name on the blank line after it:
+    ``IRS2\n\n``) and without the full stop the tokenizer leaves on a sentence's last word
+    when no suffix rule splits it (``NF-kappaB.``: a period after a lower-upper pair stays
+    on the token). An all-whitespace mention gives an empty span."""
     text = ent.text
+    start, end = ent.start_char, ent.end_char
+    kept = text.rstrip()
+    end -= len(text) - len(kept)
+    text = kept.lstrip()
+    start += len(kept) - len(text)
     if len(text) > 1 and text.endswith(".") and text[-2].isalnum():
-        return ent.start_char, ent.end_char - 1
-    return ent.start_char, ent.end_char
+        end -= 1
+    return start, max(start, end)
 
 
 def is_full_text(doc: Document) -> bool:

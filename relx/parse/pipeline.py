@@ -394,7 +394,8 @@ class Parser:
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
-        spans = [mention_span(x) for x in sdoc.ents if x.label_.upper() in NER_LABELS]
+        spans = [span for span in (mention_span(x) for x in sdoc.ents
+                                   if x.label_.upper() in NER_LABELS) if span[0] < span[1]]
         spans = sorted([*spans, *more_mentions(text, spans, [
             (a.short_text, a.long_text) for a in abbreviations])])
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
