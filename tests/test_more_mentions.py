@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from relx.genes.more_mentions import approved_symbols, more_mentions, written_symbols
+from relx.genes.more_mentions import (
+    approved_symbols,
+    more_mentions,
+    with_long_forms,
+    written_symbols,
+)
 
 
 def spans_of(text: str, *words: str) -> list[tuple[int, int]]:
@@ -100,3 +105,35 @@ def test_a_previous_or_alias_symbol_of_one_gene_can_be_a_mention():
         assert [text[a:b] for a, b in more_mentions(text, [])] == ["CTGF", "CYR61"]
     finally:
         module.WRITTEN_SOURCES = keep
+
+
+def long_form(text: str, short: str, long: str) -> tuple[str, int, int]:
+    i = text.index(long)
+    return short, i, i + len(long)
+
+
+def test_the_long_form_of_a_tagged_short_form_is_a_mention():
+    text = "Mitofusin 2 (MFN2) tethers mitochondria; MFN2 binds Parkin."
+    tagged = spans_of(text, "MFN2", "MFN2")
+    got = with_long_forms(text, tagged, [long_form(text, "MFN2", "Mitofusin 2")])
+    assert [text[a:b] for a, b in got] == ["Mitofusin 2", "MFN2", "MFN2"]
+
+
+def test_a_tagged_tail_of_a_long_form_becomes_the_long_form():
+    text = "Pancreatic and duodenal homeobox 1 (PDX1) was preserved."
+    tagged = spans_of(text, "homeobox 1", "PDX1")   # the tail names HMX1, not PDX1
+    got = with_long_forms(text, tagged, [
+        long_form(text, "PDX1", "Pancreatic and duodenal homeobox 1")])
+    assert [text[a:b] for a, b in got] == ["Pancreatic and duodenal homeobox 1", "PDX1"]
+
+
+def test_a_long_form_that_names_no_gene_or_a_reaching_mention_is_left_alone():
+    text = ("cerebral autosomal dominant arteriopathy (CADA) in NOTCH3 carriers; "
+            "loss of Mitofusin 2 (MFN2).")
+    tagged = spans_of(text, "NOTCH3", "loss of Mitofusin", "MFN2")
+    forms = [long_form(text, "CADA", "cerebral autosomal dominant arteriopathy"),
+             long_form(text, "MFN2", "Mitofusin 2")]
+    assert with_long_forms(text, tagged, forms) == sorted(tagged)
+    # nor a short form that is neither tagged nor a gene's
+    text2 = "Mitofusin 2 (QZX) was low."
+    assert with_long_forms(text2, [], [long_form(text2, "QZX", "Mitofusin 2")]) == []

@@ -37,7 +37,8 @@ from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import namespace_of
 
-__all__ = ["approved_symbols", "more_mentions", "single_gene_names", "written_symbols"]
+__all__ = ["approved_symbols", "more_mentions", "single_gene_names", "with_long_forms",
+           "written_symbols"]
 
 #: namespaces a copied name must ground to: genes and FamPlex entries, not chemicals
 GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
@@ -47,6 +48,8 @@ _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9](?![\w-])")
 _LOWER_WORD = re.compile(r"(?<![\w-])[a-z]{5,}(?![\w-])")
 #: endings of diseases and adjectives, never taken for a name
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
+#: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
+_WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
 #: lexicon sources a lower-case name may come from
 _NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous"})
 #: lexicon sources of the other symbols a gene is written with, taken as mentions: none
@@ -196,3 +199,44 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
             taken.append(span)
             added.append(span)
     return sorted(added)
+
+
+def with_long_forms(text: str, tagged: list[tuple[int, int]],
+                    long_forms: Iterable[tuple[str, int, int]], *,
+                    grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``tagged`` (``(start, end)`` spans in ``text``) with the long forms of the block's
+    abbreviations as mentions, in text order. ``long_forms``: ``(short form, start, end)``
+    of each abbreviation's long form in ``text``.
+
+    A long form counts when all of its text grounds to a gene or FamPlex entry (human
+    lexicon, lexicon or spelling route) and its short form is tagged or grounds to one: it
+    is added when no tagged span overlaps it (``Mitofusin 2 (MFN2)``), and it replaces
+    the tagged spans inside it when one of them ends where it ends (``homeobox 1`` of
+    ``Pancreatic and duodenal homeobox 1 (PDX1)``); a tagged span reaching outside it
+    leaves it alone."""
+    from relx.genes.document import resolve
+
+    g = grounder or default_grounder()
+
+    def names_gene(name: str, whole: bool) -> bool:
+        found = resolve(name, grounder=g)
+        if not found.ids or namespace_of(found.ids[0]) not in GENE_NAMESPACES:
+            return False
+        return not whole or (found.span is None and found.route in _WHOLE_ROUTES)
+
+    spans = sorted(set(tagged))
+    tagged_texts = {text[a:b] for a, b in spans}
+    for short, start, end in sorted(set(long_forms), key=lambda f: (f[1], f[2])):
+        short = short.strip()
+        if not 0 <= start < end <= len(text) or not (
+                short in tagged_texts or names_gene(short, whole=False)):
+            continue
+        touching = [(a, b) for a, b in spans if a < end and start < b]
+        if any(a < start or b > end for a, b in touching):
+            continue
+        if touching and not any(b == end for _, b in touching):
+            continue
+        if (start, end) in touching or not names_gene(text[start:end], whole=True):
+            continue
+        spans = sorted({*(s for s in spans if s not in touching), (start, end)})
+    return spans

@@ -23,7 +23,7 @@ from typing import Any
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
-from relx.genes.more_mentions import more_mentions
+from relx.genes.more_mentions import more_mentions, with_long_forms
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.norms import spell_greek_norms
 from relx.parse.paper_mentions import mention_span, mention_type, short_form_mentions
@@ -394,8 +394,11 @@ class Parser:
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
-        spans = [span for span in (mention_span(x) for x in sdoc.ents
-                                   if x.label_.upper() in NER_LABELS) if span[0] < span[1]]
+        spans = with_long_forms(text, [span for span in (
+            mention_span(x) for x in sdoc.ents if x.label_.upper() in NER_LABELS)
+            if span[0] < span[1]], [
+                (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations
+                if text[a.long.start - base:a.long.end - base] == a.long_text])
         spans = sorted([*spans, *more_mentions(text, spans, [
             (a.short_text, a.long_text) for a in abbreviations])])
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
