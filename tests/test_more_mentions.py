@@ -71,6 +71,15 @@ def test_a_lower_case_name_of_one_gene_is_a_mention_but_not_a_disease():
     assert added == ["ghrelin", "hippocalcin"]
 
 
+def test_a_one_gene_name_with_a_capital_or_from_famplex_is_a_mention():
+    text = ("Mfn2 loss reduced phosphorylation of Parkin and raptor. Klotho fell; serum "
+            "Klotho and survivin rose.")
+    added = [text[a:b] for a, b in more_mentions(text, [])]
+    # "Parkin", "raptor", "survivin": FamPlex's names of one gene; "Klotho" is written
+    # "klotho" by the lexicon, so only where it does not begin a sentence
+    assert added == ["Mfn2", "Parkin", "raptor", "Klotho", "survivin"]
+
+
 def test_whole_words_finds_what_the_word_pattern_found() -> None:
     """:func:`_whole_words` (``str.find`` and boundary checks) against the regular
     expression it replaced, on names with pattern characters, hyphens, underscores,

@@ -1,5 +1,6 @@
 """Gene mentions the tagger left out: the other occurrences of a name it tagged, the
-numbers of a series after a slash, and approved human gene symbols written as such.
+numbers of a series after a slash, gene symbols and one-gene names written as such, and
+the long forms of abbreviations (:func:`with_long_forms`).
 
 The tagger reads one sentence at a time and misses a gene in one sentence that it finds in
 the next (``CCR2`` tagged twice of its twelve occurrences), and it misses approved symbols
@@ -18,7 +19,11 @@ text block's tagged mentions:
    (``coronary artery disease (CAD)``); the same for a mouse or rat symbol in rodent
    nomenclature (``Srebf1``, ``Pparg``: :func:`relx.genes.symbol_sets.rodent_symbols`) of
    three characters or more, one with no digit only where it does not begin a sentence;
-3. **numbers after a slash**: the ``2`` of ``ERK1/2`` after a mention ``ERK1`` (tagged or
+3. **one-gene names**: a word of five letters or more written as a lexicon form of a key
+   that names one HGNC gene (:func:`single_gene_names`: ``ghrelin``, ``Parkin``), or as
+   that key with a capital where it does not begin a sentence (``Klotho``); not ending as
+   a disease or an adjective does;
+4. **numbers after a slash**: the ``2`` of ``ERK1/2`` after a mention ``ERK1`` (tagged or
    added above), when the name it stands for (``ERK2``:
    :func:`relx.genes.slash_series.series_name`) is a gene's.
 
@@ -44,14 +49,14 @@ __all__ = ["approved_symbols", "more_mentions", "single_gene_names", "with_long_
 GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
 #: a word that may be a symbol: a letter first, letters/digits/hyphens, not inside a word
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9](?![\w-])")
-#: a lower-case word that may be a protein's name
-_LOWER_WORD = re.compile(r"(?<![\w-])[a-z]{5,}(?![\w-])")
+#: a lower-case or capitalised word that may be a protein's name
+_NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
 #: endings of diseases and adjectives, never taken for a name
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
 _WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
 #: lexicon sources a lower-case name may come from
-_NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous"})
+_NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous", "famplex"})
 #: lexicon sources of the other symbols a gene is written with, taken as mentions: none
 #: (docs/genes.md, round 13: previous and alias symbols cost more precision than they
 #: gain recall on BioRED's fit split; ``lab.genes.biored --written-sources`` measures them)
@@ -75,23 +80,30 @@ def written_symbols(grounder: Grounder, sources: tuple[str, ...] | None = None
 
 
 def single_gene_names(grounder: Grounder) -> frozenset[str]:
-    """Lower-case words that are, as written, a name of exactly one HGNC gene and of nothing
-    else in ``grounder``'s lexicon (made once per grounder)."""
+    """Words that name exactly one HGNC gene and nothing else in ``grounder``'s lexicon
+    (made once per grounder): for each lower-case lexicon key of five letters or more whose
+    rows name one HGNC gene through :data:`_NAME_SOURCES`, the forms the lexicon writes it
+    in (``ghrelin``, ``Parkin``, ``parkin``) and, marked by a leading ``^``, the key with a
+    capital first letter where the lexicon does not write it so (``^Klotho``): a mention
+    only where it does not begin a sentence."""
 
     def build() -> Iterator[str]:
         index = grounder.index
-        return (k for k in index if k.isalpha() and k.islower() and len(k) >= 5
-                and _single_gene_name(k, index[k]))
+        for k in index:
+            if k.isalpha() and k.islower() and len(k) >= 5 and _single_gene_name(index[k]):
+                forms = {form for _, _, form in index[k] if form.lower() == k}
+                yield from forms
+                if k.capitalize() not in forms:
+                    yield "^" + k.capitalize()
 
     return grounder.derived_strings(f"single-gene-names-{code_version(__file__)}", build)
 
 
-def _single_gene_name(key: str, rows: list[tuple[str, str, str]]) -> bool:
-    """``rows`` (of lexicon key ``key``) name one HGNC gene, written as the key, through
-    :data:`_NAME_SOURCES` only."""
+def _single_gene_name(rows: list[tuple[str, str, str]]) -> bool:
+    """``rows`` (of one lexicon key) name one HGNC gene through :data:`_NAME_SOURCES`
+    only."""
     return len({cid for cid, _, _ in rows}) == 1 and all(
-        cid.startswith("HGNC:") and source in _NAME_SOURCES and form == key
-        for cid, source, form in rows)
+        cid.startswith("HGNC:") and source in _NAME_SOURCES for cid, source, _ in rows)
 
 
 def _symbol_like(word: str) -> bool:
@@ -183,9 +195,10 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
         taken.append(span)
         added.append(span)
     names = single_gene_names(g)
-    for m in _LOWER_WORD.finditer(text):
+    for m in _NAME_WORD.finditer(text):
         word = m.group()
-        if word not in names:
+        if word not in names and not ("^" + word in names and
+                                      not _begins_sentence(text, m.start())):
             continue
         span = m.span()
         if not _NOT_A_NAME.search(word) and not _overlaps(span, taken):
