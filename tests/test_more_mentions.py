@@ -136,6 +136,30 @@ def test_a_tagged_tail_of_a_long_form_becomes_the_long_form():
     assert [text[a:b] for a, b in got] == ["Pancreatic and duodenal homeobox 1", "PDX1"]
 
 
+def test_a_tagged_head_of_a_long_form_becomes_it_when_it_names_the_short_forms_gene():
+    text = "CD2-associated protein (CD2AP) and TNF receptor-associated factor 6 (TRAF6)."
+    tagged = spans_of(text, "CD2", "CD2AP", "TNF receptor", "TRAF6")
+    got = with_long_forms(text, tagged, [
+        long_form(text, "CD2AP", "CD2-associated protein"),
+        long_form(text, "TRAF6", "TNF receptor-associated factor 6")])
+    assert [text[a:b] for a, b in got] == [
+        "CD2-associated protein", "CD2AP", "TNF receptor-associated factor 6", "TRAF6"]
+
+
+def test_a_tail_naming_nothing_becomes_a_long_form_named_by_its_short_form():
+    text = "Transient receptor potential vanilloid 1 (TRPV1) was sensitised."
+    tagged = spans_of(text, "vanilloid 1", "TRPV1")
+    got = with_long_forms(text, tagged, [
+        long_form(text, "TRPV1", "Transient receptor potential vanilloid 1")])
+    assert [text[a:b] for a, b in got] == [
+        "Transient receptor potential vanilloid 1", "TRPV1"]
+    # a head that names another gene, in a long form in no lexicon, stays
+    text2 = "Transient receptor potential vanilloid 1 (TRPV1) was sensitised."
+    tagged2 = spans_of(text2, "Transient", "TRPV1")
+    assert with_long_forms(text2, tagged2, [
+        long_form(text2, "TRPV1", "Transient receptor potential vanilloid 1")]) == tagged2
+
+
 def test_a_long_form_that_names_no_gene_or_a_reaching_mention_is_left_alone():
     text = ("cerebral autosomal dominant arteriopathy (CADA) in NOTCH3 carriers; "
             "loss of Mitofusin 2 (MFN2).")

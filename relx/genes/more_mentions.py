@@ -221,35 +221,50 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
     abbreviations as mentions, in text order. ``long_forms``: ``(short form, start, end)``
     of each abbreviation's long form in ``text``.
 
-    A long form counts when all of its text grounds to a gene or FamPlex entry (human
-    lexicon, lexicon or spelling route) and its short form is tagged or grounds to one: it
-    is added when no tagged span overlaps it (``Mitofusin 2 (MFN2)``), and it replaces
-    the tagged spans inside it when one of them ends where it ends (``homeobox 1`` of
-    ``Pancreatic and duodenal homeobox 1 (PDX1)``); a tagged span reaching outside it
-    leaves it alone."""
+    A long form whose short form is tagged or grounds to a gene or FamPlex entry becomes a
+    mention, unless a tagged span reaches outside it:
+
+    - when all of its text grounds to a gene or FamPlex entry (human lexicon, lexicon or
+      spelling route): added when no tagged span overlaps it (``Mitofusin 2 (MFN2)``);
+      replacing the tagged spans inside it when one of them ends where it ends
+      (``homeobox 1`` of ``Pancreatic and duodenal homeobox 1 (PDX1)``) or when the short
+      form's best id is among its ids (``CD2`` of ``CD2-associated protein (CD2AP)``);
+    - when it grounds to nothing and its short form to exactly one gene: replacing a tagged
+      tail that grounds to nothing (``vanilloid 1`` of ``Transient receptor potential
+      vanilloid 1 (TRPV1)``), to be named through its short form."""
     from relx.genes.document import resolve
 
     g = grounder or default_grounder()
 
-    def names_gene(name: str, whole: bool) -> bool:
+    def gene_ids(name: str, whole: bool) -> tuple[str, ...]:
         found = resolve(name, grounder=g)
-        if not found.ids or namespace_of(found.ids[0]) not in GENE_NAMESPACES:
-            return False
-        return not whole or (found.span is None and found.route in _WHOLE_ROUTES)
+        if not found.ids or namespace_of(found.ids[0]) not in GENE_NAMESPACES or (
+                whole and (found.span is not None or found.route not in _WHOLE_ROUTES)):
+            return ()
+        return found.ids
 
     spans = sorted(set(tagged))
     tagged_texts = {text[a:b] for a, b in spans}
     for short, start, end in sorted(set(long_forms), key=lambda f: (f[1], f[2])):
         short = short.strip()
-        if not 0 <= start < end <= len(text) or not (
-                short in tagged_texts or names_gene(short, whole=False)):
+        if not 0 <= start < end <= len(text):
+            continue
+        short_ids = gene_ids(short, whole=False)
+        if not (short in tagged_texts or short_ids):
             continue
         touching = [(a, b) for a, b in spans if a < end and start < b]
-        if any(a < start or b > end for a, b in touching):
+        if (start, end) in touching or any(a < start or b > end for a, b in touching):
             continue
-        if touching and not any(b == end for _, b in touching):
-            continue
-        if (start, end) in touching or not names_gene(text[start:end], whole=True):
+        tail = [(a, b) for a, b in touching if b == end]
+        long_ids = gene_ids(text[start:end], whole=True)
+        if long_ids:
+            if touching and not tail and short_ids[:1] and short_ids[0] not in long_ids:
+                continue
+            if touching and not tail and not short_ids:
+                continue
+        elif not (tail and len(short_ids) == 1 and len(touching) == 1 and
+                  not resolve(text[tail[0][0]:end], grounder=g).ids and
+                  not resolve(text[start:end], grounder=g).ids):
             continue
         spans = sorted({*(s for s in spans if s not in touching), (start, end)})
     return spans
