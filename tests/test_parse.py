@@ -239,3 +239,22 @@ def test_trusted_models_equal_validated_ones() -> None:
     dep = Dependency.trusted(1, 0, "nsubj")
     assert dep == Dependency(head=1, dependent=0, label="nsubj")
     assert dep.model_fields_set == set(Dependency.model_fields)
+
+
+def test_a_disease_name_is_not_a_gene_mention() -> None:
+    from relx.parse.paper_mentions import names_a_disease
+
+    assert names_a_disease("Cerebrotendinous xanthomatosis")
+    assert names_a_disease("von Willebrand disease") and names_a_disease("gliomas")
+    assert not names_a_disease("FXI-deficiency")   # a gene with a word around it
+    assert not names_a_disease("CYP27A1") and not names_a_disease("sterol 27-hydroxylase")
+    assert not names_a_disease("tuberous sclerosis 1") and not names_a_disease("")
+
+
+def test_the_long_form_of_a_disease_is_not_a_gene_mention(parser: Parser) -> None:
+    # NCBI lists the disease's name and CTX among CYP27A1's synonyms
+    text = ("Cerebrotendinous xanthomatosis (CTX) is caused by deficiency of sterol "
+            "27-hydroxylase, encoded by CYP27A1.")
+    doc = next(iter(parser.parse_documents([Document(id="d", text=text)])))
+    names = [e.text for s in doc.sentences for e in s.entities]
+    assert "CYP27A1" in names and not any("xanthomatosis" in n for n in names)

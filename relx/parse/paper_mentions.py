@@ -37,6 +37,20 @@ def mention_type(text: str) -> str:
     return FAMILY_TYPE if is_family_name(text) else "Protein"
 
 
+#: how the last word of a disease's name ends (``xanthomatosis``, ``Alzheimer's disease``)
+_DISEASE_END = re.compile(
+    r"(?:osis|itis|emia|aemia|opathy|omas?|plasia|trophy|syndrome|disease|disorder|"
+    r"deficiency)$", re.IGNORECASE)
+
+
+def names_a_disease(text: str) -> bool:
+    """``text`` (a mention) ends in a word of letters that ends as a disease's name does
+    (``Cerebrotendinous xanthomatosis``, ``von Willebrand disease``; not ``FXI-deficiency``,
+    a gene with a word around it)."""
+    words = text.split()
+    return bool(words) and words[-1].isalpha() and bool(_DISEASE_END.search(words[-1]))
+
+
 def mention_span(ent: Any) -> tuple[int, int]:
     """The character span of a predicted mention (a spaCy ``Span``), without whitespace
     tokens at its ends (the tagger can end a title's last name on the blank line after it:

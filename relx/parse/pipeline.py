@@ -26,7 +26,12 @@ from relx.errors import ConfigError
 from relx.genes.more_mentions import more_mentions, with_long_forms
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.norms import spell_greek_norms
-from relx.parse.paper_mentions import mention_span, mention_type, short_form_mentions
+from relx.parse.paper_mentions import (
+    mention_span,
+    mention_type,
+    names_a_disease,
+    short_form_mentions,
+)
 from relx.parse.spacy_docs import (
     BLOCK_CHARS,
     doc_abbreviations,
@@ -399,6 +404,7 @@ class Parser:
             if span[0] < span[1]], [
                 (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations
                 if text[a.long.start - base:a.long.end - base] == a.long_text])
+        spans = [(s, e) for s, e in spans if not names_a_disease(text[s:e])]
         spans = sorted([*spans, *more_mentions(text, spans, [
             (a.short_text, a.long_text) for a in abbreviations])])
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
