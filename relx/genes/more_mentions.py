@@ -56,7 +56,7 @@ _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
 _WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
 #: lexicon sources a lower-case name may come from
-_NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous", "famplex"})
+_NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous", "famplex", "designation"})
 #: lexicon sources of the other symbols a gene is written with, taken as mentions: none
 #: (docs/genes.md, round 13: previous and alias symbols cost more precision than they
 #: gain recall on BioRED's fit split; ``lab.genes.biored --written-sources`` measures them)
