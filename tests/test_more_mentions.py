@@ -79,8 +79,8 @@ def test_a_one_gene_name_with_a_capital_or_from_famplex_is_a_mention():
     # "klotho" by the lexicon, so only where it does not begin a sentence
     assert added == ["Mfn2", "Parkin", "raptor", "Klotho", "survivin"]
     # NCBI's other designations name genes too (podocin: NPHS2)
-    assert [m for a, b in more_mentions("Loss of podocin.", []) for m in ["Loss of podocin."[a:b]]
-            ] == ["podocin"]
+    text = "Loss of podocin."
+    assert [text[a:b] for a, b in more_mentions(text, [])] == ["podocin"]
 
 
 def test_whole_words_finds_what_the_word_pattern_found() -> None:
