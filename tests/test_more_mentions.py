@@ -173,3 +173,12 @@ def test_a_long_form_that_names_no_gene_or_a_reaching_mention_is_left_alone():
     # nor a short form that is neither tagged nor a gene's
     text2 = "Mitofusin 2 (QZX) was low."
     assert with_long_forms(text2, [], [long_form(text2, "QZX", "Mitofusin 2")]) == []
+
+
+def test_the_gene_of_a_cre_driver_or_reporter_is_a_mention():
+    from relx.genes.more_mentions import with_construct_genes
+
+    text = "Nphs1-Cre; Nphs2 fl/fl mice and Oct4-GFP fibroblasts, not Vav-Cre or Xq-Cre."
+    tagged = spans_of(text, "Nphs2", "Oct4-GFP")   # the tagger took the reporter whole
+    got = [text[a:b] for a, b in with_construct_genes(text, tagged)]
+    assert got == ["Nphs1", "Nphs2", "Oct4"]   # "Vav" and "Xq" name no gene as written

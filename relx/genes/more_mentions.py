@@ -42,8 +42,8 @@ from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import namespace_of
 
-__all__ = ["approved_symbols", "more_mentions", "single_gene_names", "with_long_forms",
-           "written_symbols"]
+__all__ = ["approved_symbols", "more_mentions", "single_gene_names", "with_construct_genes",
+           "with_long_forms", "written_symbols"]
 
 #: namespaces a copied name must ground to: genes and FamPlex entries, not chemicals
 GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
@@ -55,6 +55,10 @@ _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
 _WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
+#: a name, a hyphen and a Cre driver's or reporter's tag as one word (``Nphs1-Cre``)
+_CONSTRUCT = re.compile(
+    r"(?<![\w-])([A-Za-z][A-Za-z0-9]{1,12})-(?:Cre|CreER|CreERT2|iCre|GFP|EGFP|YFP|RFP|"
+    r"mCherry|tdTomato|lacZ|LacZ|luc|Luc|rtTA|tTA)(?![\w-])")
 #: lexicon sources a lower-case name may come from
 _NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous", "famplex", "designation"})
 #: lexicon sources of the other symbols a gene is written with, taken as mentions: none
@@ -268,3 +272,26 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
             continue
         spans = sorted({*(s for s in spans if s not in touching), (start, end)})
     return spans
+
+
+def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
+                         grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``spans`` (gene mentions in ``text``) with the gene of each Cre driver or reporter
+    written as one word (``Nphs1`` of ``Nphs1-Cre``, ``Oct4`` of ``Oct4-GFP``), in text
+    order, when the name as a whole grounds to a gene (human lexicon, lexicon or spelling
+    route): added when no mention overlaps it; a mention of the whole word is cut to it."""
+    from relx.genes.document import resolve
+
+    g = grounder or default_grounder()
+    out = sorted(set(spans))
+    for m in _CONSTRUCT.finditer(text):
+        name = m.span(1)
+        found = resolve(m.group(1), grounder=g)
+        if not (found.ids and namespace_of(found.ids[0]) in GENE_NAMESPACES - {"FPLX"}
+                and found.span is None and found.route in _WHOLE_ROUTES):
+            continue
+        if m.span() in out:
+            out = sorted({*(s for s in out if s != m.span()), name})
+        elif not _overlaps(name, out):
+            out = sorted({*out, name})
+    return out

@@ -23,7 +23,7 @@ from typing import Any
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
-from relx.genes.more_mentions import more_mentions, with_long_forms
+from relx.genes.more_mentions import more_mentions, with_construct_genes, with_long_forms
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.norms import spell_greek_norms
 from relx.parse.paper_mentions import (
@@ -405,7 +405,7 @@ class Parser:
                 (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations
                 if text[a.long.start - base:a.long.end - base] == a.long_text])
         spans = [(s, e) for s, e in spans if not names_a_disease(text[s:e])]
-        spans = sorted([*spans, *more_mentions(text, spans, [
+        spans = with_construct_genes(text, [*spans, *more_mentions(text, spans, [
             (a.short_text, a.long_text) for a in abbreviations])])
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
