@@ -1,6 +1,7 @@
 """Gene mentions the tagger left out: the other occurrences of a name it tagged, the
-numbers of a series after a slash, gene symbols and one-gene names written as such, and
-the long forms of abbreviations (:func:`with_long_forms`).
+numbers of a series after a slash, gene symbols and one-gene names written as such, the
+long forms of abbreviations (:func:`with_long_forms`) and the genes of Cre drivers and
+reporters (:func:`with_construct_genes`).
 
 The tagger reads one sentence at a time and misses a gene in one sentence that it finds in
 the next (``CCR2`` tagged twice of its twelve occurrences), and it misses approved symbols

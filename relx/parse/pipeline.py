@@ -394,19 +394,23 @@ class Parser:
     @staticmethod
     def _ner_entities(doc: Document, sdoc: Any, base: int, first: int,
                       abbreviations: list[Abbreviation]) -> list[Entity]:
-        """The NER's mentions of a block (``sdoc`` at offset ``base``) and
-        :func:`more_mentions`, numbered from ``first``; ``abbreviations``: the block's."""
+        """The NER's mentions of a block (``sdoc`` at offset ``base``), numbered from
+        ``first``, completed: the long forms of the block's ``abbreviations``
+        (:func:`with_long_forms`), no disease names (:func:`names_a_disease`), then
+        :func:`more_mentions` and the genes of Cre drivers and reporters
+        (:func:`with_construct_genes`)."""
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
-        spans = with_long_forms(text, [span for span in (
-            mention_span(x) for x in sdoc.ents if x.label_.upper() in NER_LABELS)
-            if span[0] < span[1]], [
-                (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations
-                if text[a.long.start - base:a.long.end - base] == a.long_text])
-        spans = [(s, e) for s, e in spans if not names_a_disease(text[s:e])]
-        spans = with_construct_genes(text, [*spans, *more_mentions(text, spans, [
-            (a.short_text, a.long_text) for a in abbreviations])])
+        tagged = [span for span in (mention_span(x) for x in sdoc.ents
+                                    if x.label_.upper() in NER_LABELS) if span[0] < span[1]]
+        long_forms = [(a.short_text, a.long.start - base, a.long.end - base)
+                      for a in abbreviations
+                      if text[a.long.start - base:a.long.end - base] == a.long_text]
+        spans = [(s, e) for s, e in with_long_forms(text, tagged, long_forms)
+                 if not names_a_disease(text[s:e])]
+        spans = with_construct_genes(text, [*spans, *more_mentions(
+            text, spans, [(a.short_text, a.long_text) for a in abbreviations])])
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
                    type=mention_type(text[s:e]), text=text[s:e])
