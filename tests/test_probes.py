@@ -1,0 +1,55 @@
+"""relx names the genes of the probe abstracts (tests/fixtures/probes) as it did when they
+were checked by hand: a guard against naming regressions on text unlike BioRED's."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+PROBES = Path(__file__).parent / "fixtures" / "probes"
+
+
+def expected() -> dict[str, dict[tuple[int, int], tuple[str, str, str]]]:
+    out: dict[str, dict[tuple[int, int], tuple[str, str, str]]] = {}
+    with open(PROBES / "expected.tsv", encoding="utf-8") as fh:
+        for row in csv.reader((line for line in fh if not line.startswith("#")),
+                              delimiter="\t"):
+            probe, start, end, text, ncbi, taxon = row
+            out.setdefault(probe, {})[int(start), int(end)] = (text, ncbi, taxon)
+    return out
+
+
+@pytest.fixture(scope="module")
+def named() -> dict[str, dict[tuple[int, int], tuple[str, str, str]]]:
+    """Each probe's gene mentions as relx extracts them from the file's text."""
+    import relx
+    from relx.api import as_documents
+
+    ex = relx.load(task="ppi", types=False)
+    out: dict[str, dict[tuple[int, int], tuple[str, str, str]]] = {}
+    for path in sorted(PROBES.glob("probe-*.txt")):
+        doc = next(iter(as_documents([path.read_text(encoding="utf-8")])))
+        for d, _, _ in ex.annotate([doc]):
+            out[path.name] = {
+                (e.spans[0].start, e.spans[0].end): (
+                    e.text, (e.ncbi_ids or ["-"])[0], (e.taxon or "-").split(":")[-1])
+                for s in d.sentences for e in s.entities}
+    return out
+
+
+def test_the_probe_list_is_what_the_readme_says() -> None:
+    want = expected()
+    assert len(want) == 16 and sum(len(v) for v in want.values()) == 309
+    for probe, mentions in want.items():
+        text = (PROBES / probe).read_text(encoding="utf-8")
+        assert all(text[a:b] == m[0] for (a, b), m in mentions.items()), probe
+
+
+@pytest.mark.parametrize("probe", sorted(expected()))
+def test_relx_names_the_probe_genes_it_named(probe: str, named) -> None:
+    got = named[probe]
+    wrong = {span: (want, got.get(span)) for span, want in expected()[probe].items()
+             if got.get(span) != want}
+    assert not wrong, wrong
