@@ -168,8 +168,7 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
     g = grounder or default_grounder()
 
     def is_gene(name: str) -> bool:
-        found = resolve(name, grounder=g)
-        return bool(found.ids) and namespace_of(found.ids[0]) in GENE_NAMESPACES
+        return bool(_gene_ids(g, name))
 
     taken = list(tagged)
     added: list[tuple[int, int]] = []
@@ -202,7 +201,7 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
     names = single_gene_names(g)
     for m in _NAME_WORD.finditer(text):
         word = m.group()
-        if word not in names and not ("^" + word in names and
+        if word not in names and not (word[0].isupper() and "^" + word in names and
                                       not _begins_sentence(text, m.start())):
             continue
         span = m.span()
@@ -240,32 +239,22 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
     from relx.genes.document import resolve
 
     g = grounder or default_grounder()
-
-    def gene_ids(name: str, whole: bool) -> tuple[str, ...]:
-        found = resolve(name, grounder=g)
-        if not found.ids or namespace_of(found.ids[0]) not in GENE_NAMESPACES or (
-                whole and (found.span is not None or found.route not in _WHOLE_ROUTES)):
-            return ()
-        return found.ids
-
     spans = sorted(set(tagged))
     tagged_texts = {text[a:b] for a, b in spans}
     for short, start, end in sorted(set(long_forms), key=lambda f: (f[1], f[2])):
         short = short.strip()
         if not 0 <= start < end <= len(text):
             continue
-        short_ids = gene_ids(short, whole=False)
+        short_ids = _gene_ids(g, short)
         if not (short in tagged_texts or short_ids):
             continue
         touching = [(a, b) for a, b in spans if a < end and start < b]
         if (start, end) in touching or any(a < start or b > end for a, b in touching):
             continue
         tail = [(a, b) for a, b in touching if b == end]
-        long_ids = gene_ids(text[start:end], whole=True)
+        long_ids = _gene_ids(g, text[start:end], whole=True)
         if long_ids:
-            if touching and not tail and short_ids[:1] and short_ids[0] not in long_ids:
-                continue
-            if touching and not tail and not short_ids:
+            if touching and not tail and not (short_ids and short_ids[0] in long_ids):
                 continue
         elif not (tail and len(short_ids) == 1 and len(touching) == 1 and
                   not resolve(text[tail[0][0]:end], grounder=g).ids and
@@ -281,18 +270,29 @@ def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
     written as one word (``Nphs1`` of ``Nphs1-Cre``, ``Oct4`` of ``Oct4-GFP``), in text
     order, when the name as a whole grounds to a gene (human lexicon, lexicon or spelling
     route): added when no mention overlaps it; a mention of the whole word is cut to it."""
-    from relx.genes.document import resolve
-
     g = grounder or default_grounder()
     out = sorted(set(spans))
     for m in _CONSTRUCT.finditer(text):
         name = m.span(1)
-        found = resolve(m.group(1), grounder=g)
-        if not (found.ids and namespace_of(found.ids[0]) in GENE_NAMESPACES - {"FPLX"}
-                and found.span is None and found.route in _WHOLE_ROUTES):
+        if not _gene_ids(g, m.group(1), whole=True, families=False):
             continue
         if m.span() in out:
             out = sorted({*(s for s in out if s != m.span()), name})
         elif not _overlaps(name, out):
             out = sorted({*out, name})
     return out
+
+
+def _gene_ids(grounder: Grounder, name: str, *, whole: bool = False,
+              families: bool = True) -> tuple[str, ...]:
+    """The ids ``name`` grounds to out of context (human lexicon) when its best is a gene's
+    (or, with ``families``, a FamPlex entry's), else ``()``; with ``whole``, only when all
+    of ``name`` grounds through :data:`_WHOLE_ROUTES` (not a part, not two genes)."""
+    from relx.genes.document import resolve
+
+    found = resolve(name, grounder=grounder)
+    kinds = GENE_NAMESPACES if families else GENE_NAMESPACES - {"FPLX"}
+    if not found.ids or namespace_of(found.ids[0]) not in kinds or (
+            whole and (found.span is not None or found.route not in _WHOLE_ROUTES)):
+        return ()
+    return found.ids
