@@ -96,6 +96,8 @@ def test_norm_span_in_document_offsets() -> None:
     ("dopamine b-hydroxylase", ["dopamine beta-hydroxylase"]),
     ("melanocortin receptor type 4", ["melanocortin 4 receptor", "melanocortin receptor 4"]),
     ("Bcl-xa", []), ("IL-2", []), ("hepatitis B", []),
+    ("ICAM-I", ["ICAM-1"]), ("cyclooxygenase-II", ["cyclooxygenase-2"]),
+    ("Factor XI", ["coagulation factor XI", "Factor 11"]), ("XI", []), ("ICAM-IL", []),
 ])
 def test_spelling_forms(text: str, forms: list[str]) -> None:
     assert spelling_forms(text) == forms
@@ -119,6 +121,9 @@ def test_spelling_forms(text: str, forms: list[str]) -> None:
     ("corticotrophin-releasing hormone", None, "HGNC:2355"),  # CRH
     ("haem oxygenase-1", None, "HGNC:5013"),        # HMOX1
     ("leukaemia inhibitory factor", None, "HGNC:6596"),  # LIF
+    ("ICAM-I", None, "HGNC:5344"),                  # ICAM1, a Roman numeral (round 31)
+    ("PAI-I", None, "HGNC:8583"),                   # SERPINE1
+    ("factor XI", None, "HGNC:3529"),               # F11, coagulation factor XI
 ])
 def test_resolve_other_spellings(text: str, taxon: str | None, expected: str) -> None:
     got = resolve(text, taxon)

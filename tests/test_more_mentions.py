@@ -27,6 +27,14 @@ def test_a_tagged_gene_name_is_a_mention_wherever_the_text_writes_it():
     assert added[0][0] == text.index("CCR2", 20)
 
 
+def test_a_name_tagged_at_a_sentence_start_is_copied_with_a_lower_case_letter():
+    text = "Factor XI in thrombosis\n\nPlasma factor XI rose. High Factor XI levels."
+    added = more_mentions(text, spans_of(text, "Factor XI"))
+    assert [text[a:b] for a, b in added] == ["factor XI", "Factor XI"]
+    text = "Plasma Factor XI rose; factor XI fell."   # not at a sentence start: as written
+    assert more_mentions(text, spans_of(text, "Factor XI")) == []
+
+
 def test_a_tagged_name_that_grounds_to_no_gene_is_not_copied():
     text = "T1D risk rose. In T1D, insulin fell."
     tagged = spans_of(text, "T1D")   # the tagger's error: a disease

@@ -131,7 +131,10 @@ def spelling_forms(text: str) -> list[str]:
     ``collagen 2`` -> ``COL7A1``, ``COL2A1``), a phosphorylated form written without its
     hyphen (``pSTAT3`` -> ``STAT3``), a form of the protein written onto its name
     (truncated ``tBid``, soluble ``sICAM-1``, recombinant human ``rhEPO``, precursor
-    ``procaspase-9``) and British spellings (``tumour necrosis factor``, ``haem``)."""
+    ``procaspase-9``), British spellings (``tumour necrosis factor``, ``haem``), a Roman
+    numeral at the end written as a number (``ICAM-I`` -> ``ICAM-1``, ``cyclooxygenase-II``
+    -> ``cyclooxygenase-2``) and a coagulation factor by its number (``factor XI`` ->
+    ``coagulation factor XI``)."""
     out = []
     american = american_spelling(text)
     greek = _LATIN_LETTER.sub(lambda m: _LATIN_GREEK[m.group(m.lastindex)], american)
@@ -147,6 +150,12 @@ def spelling_forms(text: str) -> list[str]:
         m = _COLLAGEN.match(form) or _COLLAGEN_AFTER.match(form)
         if m:
             out.append(f"COL{_arabic(m['n'])}A1")
+        m = _FACTOR.match(form)
+        if m:
+            out.append(f"coagulation factor {m['n']}")
+        m = _ROMAN_END.match(form)
+        if m:
+            out.append(f"{m['x']}{m['sep']}{_arabic(m['n'])}")
     if _PHOSPHO_ATTACHED.match(text):
         out.append(text[1:])
     m = _FORM_ATTACHED.match(text)
@@ -187,6 +196,11 @@ _PHOSPHO_ATTACHED = re.compile(r"^p[A-Z]{2,}[A-Za-z0-9]*$")
 _FORM_ATTACHED = re.compile(r"^(?:rh|[ts])(?=[A-Z](?!NA$))|"
                             r"^pro(?=[A-Z]|caspase|insulin|collagen|renin|glucagon)")
 _ROMAN = {"I": 1, "V": 5, "X": 10}
+_ROMAN_NUMBER = r"X{0,1}(?:IX|IV|V?I{1,3}|V|X)"
+#: a name ending in a Roman numeral after a hyphen or a space (``ICAM-I``, ``COX-II``)
+_ROMAN_END = re.compile(rf"^(?P<x>.*[A-Za-z].*?)(?P<sep>[-\s])(?P<n>{_ROMAN_NUMBER})$")
+#: a coagulation factor by its number (``factor XI``, ``Factor VIII``)
+_FACTOR = re.compile(rf"^factor\s+(?P<n>{_ROMAN_NUMBER})$", re.IGNORECASE)
 
 
 def _arabic(n: str) -> int:

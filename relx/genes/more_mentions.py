@@ -9,7 +9,9 @@ it has rarely seen (``GADD45A``, ``FASN``, ``P2RX7``). :func:`more_mentions` add
 text block's tagged mentions:
 
 1. **one sense per document**: every other occurrence of a tagged mention's text (whole
-   words, not inside another mention) when that text grounds to a gene or FamPlex entry
+   words, not inside another mention; for a mention that begins a sentence with a capital
+   and then a lower-case letter, also written with a lower-case first letter: ``factor
+   XI`` of a title's ``Factor XI``) when that text grounds to a gene or FamPlex entry
    (:func:`relx.genes.document.resolve`, human): a tagged disease or drug name is not
    copied around;
 2. **symbols as written**: a word that is, case for case, an approved HGNC symbol of three
@@ -172,11 +174,17 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
 
     taken = list(tagged)
     added: list[tuple[int, int]] = []
-    names = sorted({text[a:b] for a, b in tagged if b - a >= 2}, key=lambda t: (-len(t), t))
-    for name in names:
+    forms: dict[str, tuple[str, ...]] = {}
+    for a, b in tagged:
+        name = text[a:b]
+        if b - a >= 2:
+            forms.setdefault(name, (name,))
+            if name[0].isupper() and name[1].islower() and _begins_sentence(text, a):
+                forms[name] = (name, name[0].lower() + name[1:])   # "Factor XI": "factor XI"
+    for name in sorted(forms, key=lambda t: (-len(t), t)):
         if not is_gene(name):
             continue
-        for span in _whole_words(name, text):
+        for span in (s for form in forms[name] for s in _whole_words(form, text)):
             if not _overlaps(span, taken):
                 taken.append(span)
                 added.append(span)
