@@ -154,7 +154,7 @@ def spelling_forms(text: str) -> list[str]:
         if m:
             out.append(f"coagulation factor {m['n']}")
         m = _ROMAN_END.match(form)
-        if m:
+        if m and not _ROMAN_WORD.match(m["x"]):   # not a range: "I-IV"
             out.append(f"{m['x']}{m['sep']}{_arabic(m['n'])}")
     if _PHOSPHO_ATTACHED.match(text):
         out.append(text[1:])
@@ -199,6 +199,7 @@ _ROMAN = {"I": 1, "V": 5, "X": 10}
 _ROMAN_NUMBER = r"X{0,1}(?:IX|IV|V?I{1,3}|V|X)"
 #: a name ending in a Roman numeral after a hyphen or a space (``ICAM-I``, ``COX-II``)
 _ROMAN_END = re.compile(rf"^(?P<x>.*[A-Za-z].*?)(?P<sep>[-\s])(?P<n>{_ROMAN_NUMBER})$")
+_ROMAN_WORD = re.compile(rf"^{_ROMAN_NUMBER}$")
 #: a coagulation factor by its number (``factor XI``, ``Factor VIII``)
 _FACTOR = re.compile(rf"^factor\s+(?P<n>{_ROMAN_NUMBER})$", re.IGNORECASE)
 
