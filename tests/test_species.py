@@ -457,3 +457,19 @@ def test_rodent_nomenclature_names_the_rodent_the_document_names() -> None:
     none = "Tet2 binds Hdac2 in AML."        # no rodent named: the rules as before
     got = assign_species(doc_of(none, ["Tet2", "Hdac2"]), rodent_symbol=rodent.__contains__)
     assert {a.taxon for a in got.values()} == {HUMAN}
+
+
+def test_a_microbe_is_the_species_of_its_own_genes_only() -> None:
+    """Host cells stimulated with a fungus: the host's genes are not the fungus's; the
+    microbe's own genes in its sentence are (round 33; probe-25)."""
+    text = ("We stimulated monocytes with Candida albicans. IL-10 was induced by C. albicans. "
+            "TLR2 antibodies reduced IL-10. The C. albicans Als3 adhesin bound.")
+    g = default_grounder()
+    got = assign_species(doc_of(text, ["IL-10", "TLR2", "IL-10", "Als3"]),
+                         in_lexicon=g.in_lexicon)
+    assert [got[f"T{i}"].taxon for i in range(4)] == [HUMAN, HUMAN, HUMAN, "NCBITaxon:5476"]
+    assert [got[f"T{i}"].evidence for i in range(3)] == ["default"] * 3
+    # an infected host named in the sentence: its genes are the host's
+    text = "Mice were infected with C. albicans; IL-17 rose."
+    got = assign_species(doc_of(text, ["IL-17"]), in_lexicon=g.in_lexicon)
+    assert (got["T0"].taxon, got["T0"].evidence) == (MOUSE, "sentence")

@@ -34,6 +34,11 @@ mentions there are too (``In vivo experiments were done in nude mice. Mice were 
    with no species named, budding yeast when a mention is written in its nomenclature;
 6. human.
 
+A microbe (``E. coli``, ``B. subtilis``, ``C. albicans``: :data:`MICROBES`) is the species
+only of genes in its own sentence that the human lexicon does not name (``rpoS``): it is
+not a focus, and a host gene beside it (``IL-10 was induced by C. albicans``) takes the
+sentence's other organism or the rules that follow.
+
 Rules 3-6 give way to rodent nomenclature: a mention written as a mouse or rat symbol
 (``Tet2``, ``Il6ra``; the human symbol is ``TET2``) that they would make human is the gene of
 the rodent the document names, when it names one (``rodent_symbol``).
@@ -178,6 +183,9 @@ _HOST_LINES: dict[str, tuple[str, ...]] = {
 TAXON_NAMES = {f"NCBITaxon:{t}": name for t, (name, _) in _TERMS.items()}
 #: kinds of mention that say whose genes are studied
 GENE_KINDS = frozenset({"name", "cell_line", "genetics"})
+#: microbes named as organisms (``E. coli``, ``C. albicans``): the species of their own
+#: genes (``rpoS``) in their sentence, not of the host genes around them
+MICROBES = frozenset({"NCBITaxon:562", "NCBITaxon:1423", "NCBITaxon:5476"})
 
 
 def _term_pattern(term: str) -> str:
@@ -512,8 +520,10 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     grafted = {h.taxon for h in hits if h.kind == "xenograft"}
     hits = [dataclasses.replace(h, kind="xenograft") if h.kind == "name" and h.taxon in grafted
             else h for h in hits]
+    hits = [dataclasses.replace(h, kind="microbe") if h.kind == "name" and h.taxon in MICROBES
+            else h for h in hits]
     named = [h for h in hits
-             if h.kind in (*GENE_KINDS, "xenograft") and not (inside and in_name(h))]
+             if h.kind in (*GENE_KINDS, "xenograft", "microbe") and not (inside and in_name(h))]
     used = [h for h in named if h.kind in GENE_KINDS]
     whole = [(0, len(doc.text))]
     sents, paras = _spans(doc) if named else (whole, whole)  # no species named: no need
@@ -540,7 +550,11 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if e.id in yeast_named:
             out[e.id] = SpeciesAssignment(YEAST, "nomenclature")
             continue
-        near = _nearest(within(sents, start, named, named_starts), start, end, False)
+        in_sentence = within(sents, start, named, named_starts)
+        near = _nearest(in_sentence, start, end, False)
+        if near is not None and near.kind == "microbe" and (
+                in_lexicon is None or in_lexicon(text.strip(), HUMAN)):   # the host's gene
+            near = _nearest([h for h in in_sentence if h.kind != "microbe"], start, end, False)
         if near is not None:
             out[e.id] = _human_style(SpeciesAssignment(near.taxon, "sentence"), text,
                                      in_lexicon)
