@@ -5,6 +5,7 @@ from __future__ import annotations
 from relx.genes.more_mentions import (
     approved_symbols,
     more_mentions,
+    with_greek_names,
     with_long_forms,
     written_symbols,
 )
@@ -190,3 +191,12 @@ def test_the_gene_of_a_cre_driver_or_reporter_is_a_mention():
     tagged = spans_of(text, "Nphs2", "Oct4-GFP")   # the tagger took the reporter whole
     got = [text[a:b] for a, b in with_construct_genes(text, tagged)]
     assert got == ["Nphs1", "Nphs2", "Oct4"]   # "Vav" and "Xq" name no gene as written
+
+
+def test_a_name_that_begins_with_a_greek_letter_is_a_mention():
+    text = "Levels of α-synuclein and β-arrestin 2 rose; beta-Klotho and β-cells did not."
+    got = with_greek_names(text, spans_of(text, "Klotho"))
+    assert [text[a:b] for a, b in got] == ["α-synuclein", "β-arrestin 2", "beta-Klotho"]
+    # a mention reaching outside the word stays as it is
+    text = "The β-catenin/TCF complex"
+    assert with_greek_names(text, spans_of(text, "catenin/TCF")) == spans_of(text, "catenin/TCF")

@@ -1,7 +1,8 @@
 """Gene mentions the tagger left out: the other occurrences of a name it tagged, the
 numbers of a series after a slash, gene symbols and one-gene names written as such, the
-long forms of abbreviations (:func:`with_long_forms`) and the genes of Cre drivers and
-reporters (:func:`with_construct_genes`).
+long forms of abbreviations (:func:`with_long_forms`), the genes of Cre drivers and
+reporters (:func:`with_construct_genes`) and names that begin with a Greek letter
+(:func:`with_greek_names`).
 
 The tagger reads one sentence at a time and misses a gene in one sentence that it finds in
 the next (``CCR2`` tagged twice of its twelve occurrences), and it misses approved symbols
@@ -62,6 +63,12 @@ _WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
 _CONSTRUCT = re.compile(
     r"(?<![\w-])([A-Za-z][A-Za-z0-9]{1,12})-(?:Cre|CreER|CreERT2|iCre|GFP|EGFP|YFP|RFP|"
     r"mCherry|tdTomato|lacZ|LacZ|luc|Luc|rtTA|tTA)(?![\w-])")
+#: a word that begins with a Greek letter or a letter's name and a hyphen (``β-catenin``,
+#: ``alpha-actinin-4``), and a number after a space when one follows (``β-arrestin 2``)
+_GREEK_FIRST = re.compile(
+    r"(?<![\w-])(?P<word>(?:[\u0391-\u03a9\u03b1-\u03c9]|"
+    r"(?:alpha|beta|gamma|delta|epsilon|kappa)-)[\w-]*\w)(?P<number>\s\d+\b)?",
+    re.IGNORECASE)
 #: lexicon sources a lower-case name may come from
 _NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous", "famplex", "designation"})
 #: lexicon sources of the other symbols a gene is written with, taken as mentions: none
@@ -288,6 +295,29 @@ def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
             out = sorted({*(s for s in out if s != m.span()), name})
         elif not _overlaps(name, out):
             out = sorted({*out, name})
+    return out
+
+
+def with_greek_names(text: str, spans: list[tuple[int, int]], *,
+                     grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``spans`` (gene mentions in ``text``) with the names that begin with a Greek letter
+    or a letter's name and a hyphen (``α-synuclein``, ``beta-Klotho``; with a number after
+    them when one follows: ``β-arrestin 2``), in text order, when the name as a whole
+    grounds to one gene (human lexicon, lexicon or spelling route; not a family): added
+    when no mention reaches outside it, replacing the mentions inside it. The tagger misses
+    such words: they differ from its training words in prefix and shape."""
+    g = grounder or default_grounder()
+    out = sorted(set(spans))
+    for m in _GREEK_FIRST.finditer(text):
+        ends = (m.end(), m.end("word")) if m.group("number") else (m.end(),)
+        for end in ends:
+            start = m.start()
+            if not _gene_ids(g, text[start:end], whole=True, families=False):
+                continue
+            touching = [(a, b) for a, b in out if a < end and start < b]
+            if all(start <= a and b <= end for a, b in touching):
+                out = sorted({*(s for s in out if s not in touching), (start, end)})
+            break
     return out
 
 

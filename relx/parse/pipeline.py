@@ -23,7 +23,12 @@ from typing import Any
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
-from relx.genes.more_mentions import more_mentions, with_construct_genes, with_long_forms
+from relx.genes.more_mentions import (
+    more_mentions,
+    with_construct_genes,
+    with_greek_names,
+    with_long_forms,
+)
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.norms import spell_greek_norms
 from relx.parse.paper_mentions import (
@@ -397,8 +402,9 @@ class Parser:
         """The NER's mentions of a block (``sdoc`` at offset ``base``), numbered from
         ``first``, completed: the long forms of the block's ``abbreviations``
         (:func:`with_long_forms`), no disease names (:func:`names_a_disease`), then
-        :func:`more_mentions` and the genes of Cre drivers and reporters
-        (:func:`with_construct_genes`)."""
+        :func:`more_mentions`, the genes of Cre drivers and reporters
+        (:func:`with_construct_genes`) and names that begin with a Greek letter
+        (:func:`with_greek_names`)."""
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
@@ -409,8 +415,8 @@ class Parser:
                       if text[a.long.start - base:a.long.end - base] == a.long_text]
         spans = [(s, e) for s, e in with_long_forms(text, tagged, long_forms)
                  if not names_a_disease(text[s:e])]
-        spans = with_construct_genes(text, [*spans, *more_mentions(
-            text, spans, [(a.short_text, a.long_text) for a in abbreviations])])
+        spans = with_greek_names(text, with_construct_genes(text, [*spans, *more_mentions(
+            text, spans, [(a.short_text, a.long_text) for a in abbreviations])]))
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
                    type=mention_type(text[s:e]), text=text[s:e])
