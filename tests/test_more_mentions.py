@@ -7,6 +7,7 @@ from relx.genes.more_mentions import (
     more_mentions,
     with_greek_names,
     with_long_forms,
+    with_short_forms,
     written_symbols,
 )
 
@@ -200,3 +201,20 @@ def test_a_name_that_begins_with_a_greek_letter_is_a_mention():
     # a mention reaching outside the word stays as it is
     text = "The β-catenin/TCF complex"
     assert with_greek_names(text, spans_of(text, "catenin/TCF")) == spans_of(text, "catenin/TCF")
+
+
+def test_the_short_form_of_a_gene_long_form_is_a_mention():
+    text = ("Levels of postsynaptic density protein 95 (PSD-95) fell; PSD-95 and tyrosine "
+            "hydroxylase (TH)-positive cells. Coronary artery disease (CAD) rose.")
+    long1, long2, long3 = spans_of(text, "postsynaptic density protein 95",
+                                   "tyrosine hydroxylase", "Coronary artery disease")
+
+    def abbreviation(short: str, long: tuple[int, int]) -> tuple[int, int, int, int]:
+        s = text.index(short, long[1])
+        return s, s + len(short), *long
+
+    abbrs = [abbreviation("PSD-95", long1), abbreviation("TH", long2),
+             abbreviation("CAD", long3)]
+    got = with_short_forms(text, [long1, long2], abbrs)
+    assert [text[a:b] for a, b in got] == [
+        "postsynaptic density protein 95", "PSD-95", "PSD-95", "tyrosine hydroxylase", "TH"]

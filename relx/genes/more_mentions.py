@@ -1,6 +1,7 @@
 """Gene mentions the tagger left out: the other occurrences of a name it tagged, the
 numbers of a series after a slash, gene symbols and one-gene names written as such, the
-long forms of abbreviations (:func:`with_long_forms`), the genes of Cre drivers and
+long forms of abbreviations (:func:`with_long_forms`) and their short forms
+(:func:`with_short_forms`), the genes of Cre drivers and
 reporters (:func:`with_construct_genes`) and names that begin with a Greek letter
 (:func:`with_greek_names`).
 
@@ -277,6 +278,31 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
             continue
         spans = sorted({*(s for s in spans if s not in touching), (start, end)})
     return spans
+
+
+def with_short_forms(text: str, spans: list[tuple[int, int]],
+                     abbreviations: Iterable[tuple[int, int, int, int]], *,
+                     grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``spans`` (gene mentions in ``text``) with the short form of each abbreviation whose
+    long form is one of them, at its definition and wherever the text writes it again
+    (whole words, not overlapping a mention), in text order, when the short form grounds to
+    a gene of the long form or to nothing (``PSD-95`` of ``postsynaptic density protein 95
+    (PSD-95)``, ``TH`` of ``tyrosine hydroxylase (TH)-positive``). ``abbreviations``:
+    ``(short start, short end, long start, long end)`` in ``text``."""
+    from relx.genes.document import resolve
+
+    g = grounder or default_grounder()
+    out = sorted(set(spans))
+    mentions = set(out)
+    for ss, se, ls, le in sorted(set(abbreviations)):
+        if (ls, le) not in mentions or _overlaps((ss, se), out):
+            continue
+        short = text[ss:se]
+        ids = _gene_ids(g, short)
+        if ids and ids[0] not in resolve(text[ls:le], grounder=g).ids:
+            continue
+        out = sorted({*out, *(s for s in _whole_words(short, text) if not _overlaps(s, out))})
+    return out
 
 
 def with_construct_genes(text: str, spans: list[tuple[int, int]], *,

@@ -28,8 +28,10 @@ from relx.genes.more_mentions import (
     with_construct_genes,
     with_greek_names,
     with_long_forms,
+    with_short_forms,
 )
 from relx.model_store import models_dir, reading_model_file
+from relx.parse.abbreviations import hyphen_abbreviations
 from relx.parse.norms import spell_greek_norms
 from relx.parse.paper_mentions import (
     mention_span,
@@ -175,10 +177,18 @@ class _Block:
     abbreviations: list[Abbreviation] | None = None   # its sdoc's, once read (document offsets)
 
     def read_abbreviations(self, sdoc: Any) -> list[Abbreviation]:
-        """:func:`_abbreviations` of the block's spaCy doc, read once (the NER's extra
-        mentions and the document both use them)."""
+        """The block's abbreviations, read once (the NER's extra mentions and the document
+        both use them): scispacy's (:func:`doc_abbreviations`) and those written onto the
+        next word, ``tyrosine hydroxylase (TH)-positive`` (:func:`hyphen_abbreviations`)."""
+        from relx.parse.fast import doc_text
+
         if self.abbreviations is None:
-            self.abbreviations = doc_abbreviations(sdoc, self.start)
+            found = doc_abbreviations(sdoc, self.start)
+            shorts = [(a.short.start, a.short.end) for a in found]
+            more = [a for a in hyphen_abbreviations(doc_text(sdoc), self.start)
+                    if not any(s < a.short.end and a.short.start < e for s, e in shorts)]
+            self.abbreviations = sorted([*found, *more], key=lambda a: (
+                a.short.start, a.short.end, a.long.start, a.long.end)) if more else found
         return self.abbreviations
 
 
@@ -401,7 +411,8 @@ class Parser:
                       abbreviations: list[Abbreviation]) -> list[Entity]:
         """The NER's mentions of a block (``sdoc`` at offset ``base``), numbered from
         ``first``, completed: the long forms of the block's ``abbreviations``
-        (:func:`with_long_forms`), no disease names (:func:`names_a_disease`), then
+        (:func:`with_long_forms`), no disease names (:func:`names_a_disease`), the short
+        forms of gene long forms (:func:`with_short_forms`), then
         :func:`more_mentions`, the genes of Cre drivers and reporters
         (:func:`with_construct_genes`) and names that begin with a Greek letter
         (:func:`with_greek_names`)."""
@@ -415,6 +426,9 @@ class Parser:
                       if text[a.long.start - base:a.long.end - base] == a.long_text]
         spans = [(s, e) for s, e in with_long_forms(text, tagged, long_forms)
                  if not names_a_disease(text[s:e])]
+        spans = with_short_forms(text, spans, [
+            (a.short.start - base, a.short.end - base, a.long.start - base, a.long.end - base)
+            for a in abbreviations])
         spans = with_greek_names(text, with_construct_genes(text, [*spans, *more_mentions(
             text, spans, [(a.short_text, a.long_text) for a in abbreviations])]))
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions

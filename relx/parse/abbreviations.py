@@ -1,0 +1,72 @@
+"""Abbreviations that scispacy's detector cannot see.
+
+The tokenizer keeps a bracketed short form and the hyphenated word after it as one token
+(``(TH)-positive``, ``(TNF-alpha)-induced``), and scispacy's ``AbbreviationDetector``
+matches whole tokens, so ``tyrosine hydroxylase (TH)-positive neurons`` defines no
+abbreviation. :func:`hyphen_abbreviations` finds them in the text, with the long-form match
+scispacy uses (Schwartz and Hearst, 2003): the short form's letters and digits in order in
+the words before the bracket, the first at the start of a word (docs/genes.md, round 35).
+"""
+
+from __future__ import annotations
+
+import re
+
+from relx.doc import Abbreviation, Span
+
+__all__ = ["hyphen_abbreviations", "long_form"]
+
+#: ``(SHORT)-word``: a short form of 2-12 characters, no space or bracket, with a letter
+_BRACKET_HYPHEN = re.compile(r"(?<=\s)\((?P<short>[^\s()\[\]]{2,12})\)-(?=[a-z])")
+#: where a long form cannot reach back across: a sentence end, a bracket, a semicolon
+_STOP = re.compile(r"[.;:()\[\]](?:\s|$)|[()\[\]]")
+
+
+def long_form(short: str, before: str) -> str | None:
+    """The shortest end of ``before`` (the words before the bracket) that is a long form of
+    ``short`` by the Schwartz-Hearst match, or None. ``short`` must begin with a letter or
+    digit and hold a letter; the long form is longer than the short form and has at most
+    ``min(len(short) + 5, 2 * len(short))`` words (scispacy's bound)."""
+    if not short[0].isalnum() or not any(c.isalpha() for c in short):
+        return None
+    words = before.split()
+    words = words[-min(len(short) + 5, 2 * len(short)):]
+    candidate = " ".join(words)
+    s, i = len(short) - 1, len(candidate) - 1
+    while s >= 0:
+        c = short[s].lower()
+        if not c.isalnum():
+            s -= 1
+            continue
+        while i >= 0 and (candidate[i].lower() != c or
+                          (s == 0 and i > 0 and candidate[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return None
+        i -= 1
+        s -= 1
+    start = candidate.rfind(" ", 0, i + 1) + 1
+    found = candidate[start:]
+    return found if len(found) > len(short) else None
+
+
+def hyphen_abbreviations(text: str, base: int = 0) -> list[Abbreviation]:
+    """The abbreviations defined as ``long form (SHORT)-word`` in ``text`` (offsets shifted
+    by ``base``), in text order."""
+    out = []
+    for m in _BRACKET_HYPHEN.finditer(text):
+        short = m.group("short")
+        left = text[:m.start()].rstrip()
+        stops = [s.end() for s in _STOP.finditer(left)]
+        left_start = stops[-1] if stops else 0
+        found = long_form(short, left[left_start:])
+        if found is None:
+            continue
+        end = len(left)
+        start = end - len(found)
+        if text[start:end] != found:   # the words were joined by other whitespace
+            continue
+        out.append(Abbreviation(
+            short=Span(start=base + m.start("short"), end=base + m.end("short")),
+            long=Span(start=base + start, end=base + end), short_text=short, long_text=found))
+    return out
