@@ -5,6 +5,7 @@ from __future__ import annotations
 from relx.genes.more_mentions import (
     approved_symbols,
     more_mentions,
+    with_full_names,
     with_greek_names,
     with_long_forms,
     with_short_forms,
@@ -218,3 +219,16 @@ def test_the_short_form_of_a_gene_long_form_is_a_mention():
     got = with_short_forms(text, [long1, long2], abbrs)
     assert [text[a:b] for a, b in got] == [
         "postsynaptic density protein 95", "PSD-95", "PSD-95", "tyrosine hydroxylase", "TH"]
+
+
+def test_a_full_name_the_lexicon_knows_is_a_mention():
+    text = ("The low-density lipoprotein receptor and dedicator of cytokinesis 8 bound; "
+            "tumor necrosis factor receptor-associated factors and heat shock protein did not.")
+    tagged = spans_of(text, "lipoprotein receptor")
+    got = with_full_names(text, tagged)
+    # the tagged inner words give way; a name ending inside a word, or one NCBI's
+    # other designations alone give a gene, is no mention
+    assert [text[a:b] for a, b in got] == [
+        "low-density lipoprotein receptor", "dedicator of cytokinesis 8"]
+    text = "growth of low-density lipoprotein receptor-deficient mice"
+    assert with_full_names(text, []) == []

@@ -1,7 +1,7 @@
 """Gene mentions the tagger left out: the other occurrences of a name it tagged, the
 numbers of a series after a slash, gene symbols and one-gene names written as such, the
 long forms of abbreviations (:func:`with_long_forms`) and their short forms
-(:func:`with_short_forms`), the genes of Cre drivers and
+(:func:`with_short_forms`), genes' full names (:func:`with_full_names`), the genes of Cre drivers and
 reporters (:func:`with_construct_genes`) and names that begin with a Greek letter
 (:func:`with_greek_names`).
 
@@ -70,6 +70,12 @@ _GREEK_FIRST = re.compile(
     r"(?<![\w-])(?P<word>(?:[\u0391-\u03a9\u03b1-\u03c9]|"
     r"(?:alpha|beta|gamma|delta|epsilon|kappa)-)[\w-]*\w)(?P<number>\s\d+\b)?",
     re.IGNORECASE)
+#: a run of letters and digits (Greek letters too): the words of a written full name
+_ALNUM_RUN = re.compile(r"[^\W_]+")
+#: lexicon sources of a gene's curated full names (not NCBI's other designations)
+_FULL_NAME_SOURCES = frozenset({"name", "previous", "alias", "ncbi_name", "famplex"})
+#: the fewest characters of a full name's lexicon key; the most words of a full name
+_FULL_NAME_KEY, _FULL_NAME_WORDS = 10, 8
 #: lexicon sources a lower-case name may come from
 _NAME_SOURCES = frozenset({"symbol", "name", "alias", "previous", "famplex", "designation"})
 #: lexicon sources of the other symbols a gene is written with, taken as mentions: none
@@ -278,6 +284,74 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
             continue
         spans = sorted({*(s for s in spans if s not in touching), (start, end)})
     return spans
+
+
+def full_name_keys(grounder: Grounder) -> frozenset[str]:
+    """Lexicon keys of at least ten characters whose rows name one HGNC gene and nothing
+    else, one of them from a curated full name (:data:`_FULL_NAME_SOURCES`; made once per
+    grounder, kept in the start-up cache)."""
+
+    def build() -> Iterator[str]:
+        for k, rows in grounder.index.items():
+            if len(k) >= _FULL_NAME_KEY and len({cid for cid, _, _ in rows}) == 1 and \
+                    rows[0][0].startswith("HGNC:") and \
+                    any(source in _FULL_NAME_SOURCES for _, source, _ in rows):
+                yield k
+
+    return grounder.derived_strings(f"full-name-keys-{code_version(__file__)}", build)
+
+
+def _word_inside(text: str, i: int) -> bool:
+    """``text[i]`` continues a word (a letter, digit, ``_`` or ``-``)."""
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] in "_-")
+
+
+def _head_word_after(text: str, words: list[tuple[int, int, str]], j: int) -> bool:
+    """The word after ``words[j]`` (one space between) makes another thing of the name
+    that ends there (:data:`relx.genes.mention.HEAD_WORDS`: ``TNF receptor``)."""
+    from relx.genes.mention import HEAD_WORDS
+
+    return j + 1 < len(words) and text[words[j][1]:words[j + 1][0]] == " " and \
+        text[words[j + 1][0]:words[j + 1][1]].lower() in HEAD_WORDS
+
+
+def with_full_names(text: str, spans: list[tuple[int, int]], *,
+                    grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``spans`` (gene mentions in ``text``) with the genes' full names the text writes
+    (``low-density lipoprotein receptor``, ``dedicator of cytokinesis 8``), in text order:
+    runs of two to eight words, joined by one space or hyphen, from a word's start to a
+    word's end, whose lexicon key is one of :func:`full_name_keys`, not followed by a word
+    that makes another thing of it (``tumor necrosis factor`` of ``tumor necrosis factor
+    receptor-associated factors``). The longest run at a position is taken; it is added when no mention reaches outside it, replacing the
+    mentions inside it."""
+    from relx.genes.lexicon import normalize_key
+
+    g = grounder or default_grounder()
+    keys = full_name_keys(g)
+    words = [(m.start(), m.end(), w.lower() if w.isascii() else normalize_key(w))
+             for m in _ALNUM_RUN.finditer(text) for w in (m.group(),)]
+    out = sorted(set(spans))
+    i = 0
+    while i < len(words):
+        start, _, key = words[i]
+        best = None
+        if not _word_inside(text, start - 1):
+            for j in range(i + 1, min(i + _FULL_NAME_WORDS, len(words))):
+                if text[words[j - 1][1]:words[j][0]] not in (" ", "-"):
+                    break
+                key += words[j][2]
+                if key in keys and not _word_inside(text, words[j][1]) and \
+                        not _head_word_after(text, words, j):
+                    best = j
+        if best is None:
+            i += 1
+            continue
+        span = (start, words[best][1])
+        touching = [(a, b) for a, b in out if a < span[1] and span[0] < b]
+        if all(span[0] <= a and b <= span[1] for a, b in touching):
+            out = sorted({*(s for s in out if s not in touching), span})
+        i = best + 1
+    return out
 
 
 def with_short_forms(text: str, spans: list[tuple[int, int]],

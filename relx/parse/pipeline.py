@@ -26,6 +26,7 @@ from relx.errors import ConfigError
 from relx.genes.more_mentions import (
     more_mentions,
     with_construct_genes,
+    with_full_names,
     with_greek_names,
     with_long_forms,
     with_short_forms,
@@ -411,7 +412,8 @@ class Parser:
                       abbreviations: list[Abbreviation]) -> list[Entity]:
         """The NER's mentions of a block (``sdoc`` at offset ``base``), numbered from
         ``first``, completed: the long forms of the block's ``abbreviations``
-        (:func:`with_long_forms`), no disease names (:func:`names_a_disease`), the short
+        (:func:`with_long_forms`), genes' full names (:func:`with_full_names`), no disease
+        names (:func:`names_a_disease`), the short
         forms of gene long forms (:func:`with_short_forms`), then
         :func:`more_mentions`, the genes of Cre drivers and reporters
         (:func:`with_construct_genes`) and names that begin with a Greek letter
@@ -424,8 +426,8 @@ class Parser:
         long_forms = [(a.short_text, a.long.start - base, a.long.end - base)
                       for a in abbreviations
                       if text[a.long.start - base:a.long.end - base] == a.long_text]
-        spans = [(s, e) for s, e in with_long_forms(text, tagged, long_forms)
-                 if not names_a_disease(text[s:e])]
+        spans = [(s, e) for s, e in with_full_names(text, with_long_forms(
+            text, tagged, long_forms)) if not names_a_disease(text[s:e])]
         spans = with_short_forms(text, spans, [
             (a.short.start - base, a.short.end - base, a.long.start - base, a.long.end - base)
             for a in abbreviations])
