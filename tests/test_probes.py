@@ -53,3 +53,14 @@ def test_relx_names_the_probe_genes_it_named(probe: str, named) -> None:
     wrong = {span: (want, got.get(span)) for span, want in expected()[probe].items()
              if got.get(span) != want}
     assert not wrong, wrong
+
+
+#: mentions relx must not find: (probe, start, end, text) -- not genes (round 37)
+NOT_GENES = [("probe-17.txt", 278, 281, "HFD"), ("probe-23.txt", 523, 530, "NRK-52E")]
+
+
+@pytest.mark.parametrize(("probe", "start", "end", "text"), NOT_GENES)
+def test_relx_finds_no_gene_where_the_text_names_none(probe: str, start: int, end: int,
+                                                      text: str, named) -> None:
+    assert (PROBES / probe).read_text(encoding="utf-8")[start:end] == text
+    assert (start, end) not in named[probe]
