@@ -9,6 +9,7 @@ from relx.genes.more_mentions import (
     with_greek_names,
     with_long_forms,
     with_short_forms,
+    without_other_things,
     written_symbols,
 )
 
@@ -232,3 +233,13 @@ def test_a_full_name_the_lexicon_knows_is_a_mention():
         "low-density lipoprotein receptor", "dedicator of cytokinesis 8"]
     text = "growth of low-density lipoprotein receptor-deficient mice"
     assert with_full_names(text, []) == []
+
+
+def test_a_mention_naming_nothing_that_is_something_else_goes():
+    text = ("Mice fed a high-fat diet (HFD) and Resistance to thyroid hormone (RTH); HFD mice. "
+            "NRK-52E cells and A20 and SOD1 were studied.")
+    tagged = spans_of(text, "HFD", "RTH", "HFD", "NRK-52E", "A20", "SOD1")
+    abbrs = [("HFD", *spans_of(text, "high-fat diet")[0]),
+             ("RTH", *spans_of(text, "Resistance to thyroid hormone")[0])]
+    got = without_other_things(text, tagged, abbrs)
+    assert [text[a:b] for a, b in got] == ["A20", "SOD1"]   # A20 is TNFAIP3's alias

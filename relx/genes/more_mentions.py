@@ -379,6 +379,34 @@ def with_short_forms(text: str, spans: list[tuple[int, int]],
     return out
 
 
+def without_other_things(text: str, spans: list[tuple[int, int]],
+                         abbreviations: Iterable[tuple[str, int, int]], *,
+                         grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``spans`` (gene mentions in ``text``) without those that name nothing and are
+    something else: a mention whose text grounds to nothing out of context (no gene, no
+    family) goes when the text defines it as the short form of a long form that grounds to
+    nothing either and is no mention (``HFD`` of ``high-fat diet (HFD)``), or when its text
+    is wholly a cell line (``NRK-52E``: :func:`relx.genes.species.find_species`).
+    ``abbreviations``: ``(short form, long start, long end)`` in ``text``."""
+    from relx.genes.document import resolve
+    from relx.genes.species import find_species
+
+    g = grounder or default_grounder()
+    mentions = set(spans)
+    other_shorts = {short.strip() for short, ls, le in abbreviations
+                    if (ls, le) not in mentions and 0 <= ls < le <= len(text)
+                    and not resolve(text[ls:le], grounder=g).ids}
+
+    def other_thing(name: str) -> bool:
+        if resolve(name, grounder=g).ids:
+            return False
+        return name in other_shorts or any(
+            h.kind in ("cell_line", "host") and h.start == 0 and h.end == len(name)
+            for h in find_species(name))
+
+    return [(a, b) for a, b in spans if not other_thing(text[a:b])]
+
+
 def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
                          grounder: Grounder | None = None) -> list[tuple[int, int]]:
     """``spans`` (gene mentions in ``text``) with the gene of each Cre driver or reporter

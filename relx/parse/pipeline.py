@@ -30,6 +30,7 @@ from relx.genes.more_mentions import (
     with_greek_names,
     with_long_forms,
     with_short_forms,
+    without_other_things,
 )
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.abbreviations import hyphen_abbreviations
@@ -417,7 +418,8 @@ class Parser:
         forms of gene long forms (:func:`with_short_forms`), then
         :func:`more_mentions`, the genes of Cre drivers and reporters
         (:func:`with_construct_genes`) and names that begin with a Greek letter
-        (:func:`with_greek_names`)."""
+        (:func:`with_greek_names`); last, mentions that name nothing and are something else
+        (:func:`without_other_things`)."""
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
@@ -433,6 +435,8 @@ class Parser:
             for a in abbreviations])
         spans = with_greek_names(text, with_construct_genes(text, [*spans, *more_mentions(
             text, spans, [(a.short_text, a.long_text) for a in abbreviations])]))
+        spans = without_other_things(text, spans, [
+            (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations])
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
                    type=mention_type(text[s:e]), text=text[s:e])
