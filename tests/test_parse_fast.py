@@ -192,3 +192,18 @@ def test_greek_letters_read_as_their_spelled_out_names() -> None:
     getter = nlp.vocab.lex_attr_getters[NORM]
     spell_greek_norms(nlp)                                  # idempotent
     assert nlp.vocab.lex_attr_getters[NORM] is getter
+
+
+def test_greek_letters_read_as_spelled_out_in_every_feature() -> None:
+    """Round 38: the tagger finds genes written with Greek letters as it finds them spelled
+    out (NORM, PREFIX, SUFFIX and SHAPE of the spelled-out form)."""
+    from relx.parse.pipeline import Parser
+
+    nlp = Parser().nlp
+    text = ("In patients, TRβ and TRα, ERα and ERβ, PKCδ, RXRα, PPARγ and LXRα were "
+            "measured.")
+    found = [e.text for e in nlp(text).ents]
+    assert found == ["TRβ", "TRα", "ERα", "ERβ", "PKCδ", "RXRα", "PPARγ", "LXRα"]
+    tok = nlp("TRα")[0]
+    assert (tok.norm_, tok.prefix_, tok.suffix_, tok.shape_) == (
+        "tralpha", "T", "pha", "XXxxxx")
