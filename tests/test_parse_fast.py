@@ -178,7 +178,7 @@ def test_greek_letters_read_as_their_spelled_out_names() -> None:
     keep their norms."""
     from spacy.attrs import NORM
 
-    from relx.parse.norms import spell_greek_norms
+    from relx.parse.norms import spell_greek_features
 
     nlp = load_nlp()
     doc = nlp.tokenizer("TNF-α and IκBα bind NF-κB, not TNF-alpha.")
@@ -190,7 +190,7 @@ def test_greek_letters_read_as_their_spelled_out_names() -> None:
     found = [e.text for e in nlp("In HeLa cells, TNF-α activates NF-κB and IκBα is degraded.").ents]
     assert "TNF-α" in found and "IκBα" in found
     getter = nlp.vocab.lex_attr_getters[NORM]
-    spell_greek_norms(nlp)                                  # idempotent
+    spell_greek_features(nlp)                               # idempotent
     assert nlp.vocab.lex_attr_getters[NORM] is getter
 
 

@@ -8,7 +8,7 @@ BioRED's texts spell Greek letters out (``TNF-alpha``); PubMed XML, PMC and PDFs
 (``beta-catenin``) as its letter and maps the gold mentions' offsets (``--hyphens``: the
 hyphen copy, round 14: every hyphen inside a word written as U+2010); the copy is scored as
 :mod:`lab.genes.biored` scores the split, with the tagger's Greek norms
-(:func:`relx.parse.norms.spell_greek_norms`) and without them (``--without``).
+(:func:`relx.parse.norms.spell_greek_features`) and without them (``--without``).
 """
 
 from __future__ import annotations
@@ -96,16 +96,16 @@ def score(docs: list[GoldDoc], greek_norms: bool, gene_relations: bool = True) -
     from lab.genes.biored import NcbiIds, evaluate, evaluate_gene_relations
     from relx.parse import pipeline
 
-    keep = pipeline.spell_greek_norms
+    keep = pipeline.spell_greek_features
     if not greek_norms:
-        pipeline.spell_greek_norms = lambda nlp: None   # the pipeline as it was
+        pipeline.spell_greek_features = lambda nlp: None   # the pipeline before round 12
     try:
         ncbi = NcbiIds()
         rep = evaluate(docs, relx.load(task="ppi"), ncbi).report()
         if gene_relations:
             rep["gene_relations"] = evaluate_gene_relations(docs, ncbi=ncbi)
     finally:
-        pipeline.spell_greek_norms = keep
+        pipeline.spell_greek_features = keep
     return rep
 
 

@@ -34,7 +34,7 @@ from relx.genes.more_mentions import (
 )
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.abbreviations import hyphen_abbreviations
-from relx.parse.norms import spell_greek_norms
+from relx.parse.norms import spell_greek_features
 from relx.parse.paper_mentions import (
     mention_span,
     mention_type,
@@ -120,7 +120,7 @@ def load_nlp(name: str | Path | None = None, *, exclude: Sequence[str] = ()) -> 
     if "pysbd_sentencizer" in nlp.pipe_names:  # same boundaries, several times faster
         nlp.replace_pipe("pysbd_sentencizer", "relx_sentencizer")
     fuse_pos_lemma(nlp)  # same POS and lemmas in one memoised pass
-    spell_greek_norms(nlp)
+    spell_greek_features(nlp)
     # scispacy's abbreviation detector warns on every document that its (empty) global
     # matcher has no patterns
     warnings.filterwarnings("ignore", message=r"\[W036\] The component 'matcher'")
