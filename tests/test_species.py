@@ -473,3 +473,14 @@ def test_a_microbe_is_the_species_of_its_own_genes_only() -> None:
     text = "Mice were infected with C. albicans; IL-17 rose."
     got = assign_species(doc_of(text, ["IL-17"]), in_lexicon=g.in_lexicon)
     assert (got["T0"].taxon, got["T0"].evidence) == (MOUSE, "sentence")
+
+
+def test_an_organism_a_gene_is_compared_with_names_its_sentence_only() -> None:
+    """``the human homologues of the Drosophila genes``: the fly names the genes of its
+    sentence, not those of the next ones (round 39; probe-27)."""
+    text = ("Patients carried mutations in DCHS1, the human homologue of the Drosophila gene "
+            "dachsous. Knockdown of DCHS1 raised YAP.")
+    assert [(t, k) for t, _, k in hits(text)] == [
+        ("Patients", "name"), ("human", "name"), ("Drosophila", "comparison")]
+    got = assign_species(doc_of(text, ["DCHS1", "dachsous", "DCHS1", "YAP"]))
+    assert [got[f"T{i}"].taxon for i in range(4)] == [HUMAN, FLY, HUMAN, HUMAN]

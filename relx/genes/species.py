@@ -39,6 +39,10 @@ only of genes in its own sentence that the human lexicon does not name (``rpoS``
 not a focus, and a host gene beside it (``IL-10 was induced by C. albicans``) takes the
 sentence's other organism or the rules that follow.
 
+An organism a gene is compared with (``the human homologue of the Drosophila gene``,
+kind ``comparison``) names the genes of its own sentence only: it is not a focus and is not
+taken by rules 3 and 4.
+
 Rules 3-6 give way to rodent nomenclature: a mention written as a mouse or rat symbol
 (``Tet2``, ``Il6ra``; the human symbol is ``TET2``) that they would make human is the gene of
 the rodent the document names, when it names one (``rodent_symbol``).
@@ -273,6 +277,10 @@ _HOST_BEFORE = re.compile(
     r"(?:express\w*|produc\w*|purif\w*|generat\w*|made|synthesi\w*)\s+(?:\w+\s+){0,2}"
     r"(?:in|from|using)\s+(?:the\s+)?$", re.IGNORECASE)
 _NEGATED_BEFORE = re.compile(r"non[-\s]?$", re.IGNORECASE)
+#: a gene compared with another organism's: ``the human homologue of the Drosophila gene``
+_COMPARED_BEFORE = re.compile(
+    r"\b(?:homolog|homologue|ortholog|orthologue|paralog|paralogue|counterpart)s?\s+"
+    r"(?:of|to|in)\s+(?:the\s+|a\s+)?$", re.IGNORECASE)
 #: mice and rats hosting human tumour cells: ``nude mice``, ``SCID mice``, ``xenograft mice``
 _XENOGRAFT_BEFORE = re.compile(
     r"(?:\bnude|athymic|\bSCID|\bNSG|\bNOD|immuno-?deficient|immune-?deficient|xenograft(?:ed)?)"
@@ -283,8 +291,8 @@ _XENOGRAFT_AFTER = re.compile(r"[\s-]*(?:xenograft|tumou?r\s+xenograft)", re.IGN
 @dataclass(frozen=True, slots=True)
 class SpeciesHit:
     """An organism mention: ``text[start:end]``, its ``taxon`` (``NCBITaxon:10090``) and
-    ``kind``: ``name`` or ``cell_line`` (used for genes), ``xenograft`` (used for genes of
-    its sentence), ``reagent``, ``host``, ``technique`` or ``virus`` (not used for genes)."""
+    ``kind``: ``name`` or ``cell_line`` (used for genes), ``xenograft`` or ``comparison``
+    (used for genes of its sentence), ``reagent``, ``host``, ``technique`` or ``virus`` (not used for genes)."""
 
     start: int
     end: int
@@ -304,6 +312,8 @@ def _kind(text: str, start: int, end: int, kind: str, taxon: str) -> str | None:
         return "reagent"
     if taxon in ("4932", "4896") and _TECHNIQUE_AFTER.match(after):
         return "technique"
+    if kind == "name" and _COMPARED_BEFORE.search(before):
+        return "comparison"
     if kind == "name" and taxon in (MOUSE_TAXON, RAT_TAXON) and (
             _XENOGRAFT_BEFORE.search(before) or _XENOGRAFT_AFTER.match(after)):
         return "xenograft"
@@ -523,7 +533,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     hits = [dataclasses.replace(h, kind="microbe") if h.kind == "name" and h.taxon in MICROBES
             else h for h in hits]
     named = [h for h in hits
-             if h.kind in (*GENE_KINDS, "xenograft", "microbe") and not (inside and in_name(h))]
+             if h.kind in (*GENE_KINDS, "xenograft", "microbe", "comparison")
+             and not (inside and in_name(h))]
     used = [h for h in named if h.kind in GENE_KINDS]
     whole = [(0, len(doc.text))]
     sents, paras = _spans(doc) if named else (whole, whole)  # no species named: no need
