@@ -34,14 +34,12 @@ mentions there are too (``In vivo experiments were done in nude mice. Mice were 
    with no species named, budding yeast when a mention is written in its nomenclature;
 6. human.
 
-A microbe (``E. coli``, ``B. subtilis``, ``C. albicans``: :data:`MICROBES`) is the species
-only of genes in its own sentence that the human lexicon does not name (``rpoS``): it is
-not a focus, and a host gene beside it (``IL-10 was induced by C. albicans``) takes the
-sentence's other organism or the rules that follow.
-
-An organism a gene is compared with (``the human homologue of the Drosophila gene``,
-kind ``comparison``) names the genes of its own sentence only: it is not a focus and is not
-taken by rules 3 and 4.
+Two kinds of organism mention name genes of their own sentence only, are no focus and are
+not taken by rules 3 and 4: an organism a gene is compared with (``the human homologue of
+the Drosophila gene``: kind ``comparison``), and a microbe (``E. coli``, ``C. albicans``:
+:data:`MICROBES`), which in its sentence names only genes the human lexicon does not
+(``rpoS``; ``IL-10 was induced by C. albicans`` takes the sentence's other organism or the
+rules that follow).
 
 Rules 3-6 give way to rodent nomenclature: a mention written as a mouse or rat symbol
 (``Tet2``, ``Il6ra``; the human symbol is ``TET2``) that they would make human is the gene of
@@ -187,8 +185,7 @@ _HOST_LINES: dict[str, tuple[str, ...]] = {
 TAXON_NAMES = {f"NCBITaxon:{t}": name for t, (name, _) in _TERMS.items()}
 #: kinds of mention that say whose genes are studied
 GENE_KINDS = frozenset({"name", "cell_line", "genetics"})
-#: microbes named as organisms (``E. coli``, ``C. albicans``): the species of their own
-#: genes (``rpoS``) in their sentence, not of the host genes around them
+#: microbes: the species of their own genes in their sentence, not of the host's
 MICROBES = frozenset({"NCBITaxon:562", "NCBITaxon:1423", "NCBITaxon:5476"})
 
 
@@ -278,9 +275,8 @@ _HOST_BEFORE = re.compile(
     r"(?:in|from|using)\s+(?:the\s+)?$", re.IGNORECASE)
 _NEGATED_BEFORE = re.compile(r"non[-\s]?$", re.IGNORECASE)
 #: a gene compared with another organism's: ``the human homologue of the Drosophila gene``
-_COMPARED_BEFORE = re.compile(
-    r"\b(?:homolog|homologue|ortholog|orthologue|paralog|paralogue|counterpart)s?\s+"
-    r"(?:of|to|in)\s+(?:the\s+|a\s+)?$", re.IGNORECASE)
+_COMPARED_BEFORE = re.compile(r"\b(?:homolog|ortholog|paralog|counterpart)(?:ue)?s?\s+"
+                              r"(?:of|to|in)\s+(?:the\s+|a\s+)?$", re.IGNORECASE)
 #: mice and rats hosting human tumour cells: ``nude mice``, ``SCID mice``, ``xenograft mice``
 _XENOGRAFT_BEFORE = re.compile(
     r"(?:\bnude|athymic|\bSCID|\bNSG|\bNOD|immuno-?deficient|immune-?deficient|xenograft(?:ed)?)"
