@@ -322,8 +322,8 @@ def with_full_names(text: str, spans: list[tuple[int, int]], *,
     runs of two to eight words, joined by one space or hyphen, from a word's start to a
     word's end, whose lexicon key is one of :func:`full_name_keys`, not followed by a word
     that makes another thing of it (``tumor necrosis factor`` of ``tumor necrosis factor
-    receptor-associated factors``). The longest run at a position is taken; it is added when no mention reaches outside it, replacing the
-    mentions inside it."""
+    receptor-associated factors``). The longest run at a position is taken; it is added
+    when no mention reaches outside it, replacing the mentions inside it."""
     from relx.genes.lexicon import normalize_key
 
     g = grounder or default_grounder()

@@ -412,14 +412,13 @@ class Parser:
     def _ner_entities(doc: Document, sdoc: Any, base: int, first: int,
                       abbreviations: list[Abbreviation]) -> list[Entity]:
         """The NER's mentions of a block (``sdoc`` at offset ``base``), numbered from
-        ``first``, completed: the long forms of the block's ``abbreviations``
-        (:func:`with_long_forms`), genes' full names (:func:`with_full_names`), no disease
-        names (:func:`names_a_disease`), the short
-        forms of gene long forms (:func:`with_short_forms`), then
-        :func:`more_mentions`, the genes of Cre drivers and reporters
-        (:func:`with_construct_genes`) and names that begin with a Greek letter
-        (:func:`with_greek_names`); last, mentions that name nothing and are something else
-        (:func:`without_other_things`)."""
+        ``first``, completed in this order: the long forms of the block's ``abbreviations``
+        (:func:`with_long_forms`) and genes' full names (:func:`with_full_names`); no
+        disease names (:func:`names_a_disease`); the short forms of gene long forms
+        (:func:`with_short_forms`); :func:`more_mentions`; the genes of Cre drivers and
+        reporters (:func:`with_construct_genes`); names that begin with a Greek letter
+        (:func:`with_greek_names`); last, without the mentions that name nothing and are
+        something else (:func:`without_other_things`)."""
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
