@@ -1,9 +1,10 @@
 """Gene mentions the tagger left out: the other occurrences of a name it tagged, the
 numbers of a series after a slash, gene symbols and one-gene names written as such, the
 long forms of abbreviations (:func:`with_long_forms`) and their short forms
-(:func:`with_short_forms`), genes' full names (:func:`with_full_names`), the genes of Cre drivers and
-reporters (:func:`with_construct_genes`) and names that begin with a Greek letter
-(:func:`with_greek_names`).
+(:func:`with_short_forms`), genes' full names (:func:`with_full_names`), the genes of Cre
+drivers and reporters (:func:`with_construct_genes`) and names that begin with a Greek
+letter (:func:`with_greek_names`); and, last, the mentions that name nothing and are
+something else, taken out (:func:`without_other_things`).
 
 The tagger reads one sentence at a time and misses a gene in one sentence that it finds in
 the next (``CCR2`` tagged twice of its twelve occurrences), and it misses approved symbols

@@ -288,7 +288,8 @@ _XENOGRAFT_AFTER = re.compile(r"[\s-]*(?:xenograft|tumou?r\s+xenograft)", re.IGN
 class SpeciesHit:
     """An organism mention: ``text[start:end]``, its ``taxon`` (``NCBITaxon:10090``) and
     ``kind``: ``name`` or ``cell_line`` (used for genes), ``xenograft`` or ``comparison``
-    (used for genes of its sentence), ``reagent``, ``host``, ``technique`` or ``virus`` (not used for genes)."""
+    (for genes of its sentence), ``reagent``, ``host``, ``technique`` or ``virus`` (not
+    used for genes)."""
 
     start: int
     end: int
