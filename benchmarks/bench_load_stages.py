@@ -40,6 +40,7 @@ STAGES = (
     "relx.genes.ngrams:NgramIndex.__init__",
     "relx.genes.more_mentions:approved_symbols",
     "relx.genes.more_mentions:single_gene_names",
+    "relx.genes.more_mentions:full_name_keys",
     "relx.genes.lexicon:Grounder._receptor_ids",
 )
 
