@@ -293,10 +293,8 @@ def full_name_keys(grounder: Grounder) -> frozenset[str]:
     grounder, kept in the start-up cache)."""
 
     def build() -> Iterator[str]:
-        for k, rows in grounder.index.items():
-            if len(k) >= _FULL_NAME_KEY and len({cid for cid, _, _ in rows}) == 1 and \
-                    rows[0][0].startswith("HGNC:") and \
-                    any(source in _FULL_NAME_SOURCES for _, source, _ in rows):
+        for k, (cid, _, _) in grounder.index.rows_of_sources(_FULL_NAME_SOURCES, one_id=True):
+            if len(k) >= _FULL_NAME_KEY and cid.startswith("HGNC:"):
                 yield k
 
     return grounder.derived_strings(f"full-name-keys-{code_version(__file__)}", build)
