@@ -35,3 +35,13 @@ def test_long_form_is_the_schwartz_hearst_match() -> None:
                      "molecule 1") == "ionized calcium-binding adapter molecule 1"
     assert long_form("TH", "the tyrosine hydroxylase") == "tyrosine hydroxylase"
     assert long_form("XYZ", "tyrosine hydroxylase") is None
+
+
+def test_offsets_hold_far_into_a_long_text() -> None:
+    """Each definition is looked for in a window before its bracket: offsets stay right in
+    a long block with many of them."""
+    text = "Tumour cells grew. " * 300 + "tyrosine hydroxylase (TH)-positive cells. " * 200
+    got = hyphen_abbreviations(text)
+    assert len(got) == 200
+    assert all(text[a.long.start:a.long.end] == "tyrosine hydroxylase" and
+               text[a.short.start:a.short.end] == "TH" for a in got)

@@ -18,6 +18,8 @@ __all__ = ["hyphen_abbreviations", "long_form"]
 
 #: ``(SHORT)-word``: a short form of 2-12 characters, no space or bracket, with a letter
 _BRACKET_HYPHEN = re.compile(r"(?<=\s)\((?P<short>[^\s()\[\]]{2,12})\)-(?=[a-z])")
+#: how far back (characters) a long form is looked for
+_REACH = 400
 #: where a long form cannot reach back across: a sentence end, a bracket, a semicolon
 _STOP = re.compile(r"[.;:()\[\]](?:\s|$)|[()\[\]]")
 
@@ -56,13 +58,13 @@ def hyphen_abbreviations(text: str, base: int = 0) -> list[Abbreviation]:
     out = []
     for m in _BRACKET_HYPHEN.finditer(text):
         short = m.group("short")
-        left = text[:m.start()].rstrip()
+        base_left = max(0, m.start() - _REACH)   # a long form has at most 24 words
+        left = text[base_left:m.start()].rstrip()
         stops = [s.end() for s in _STOP.finditer(left)]
-        left_start = stops[-1] if stops else 0
-        found = long_form(short, left[left_start:])
+        found = long_form(short, left[stops[-1] if stops else 0:])
         if found is None:
             continue
-        end = len(left)
+        end = base_left + len(left)
         start = end - len(found)
         if text[start:end] != found:   # the words were joined by other whitespace
             continue
