@@ -44,12 +44,14 @@ from collections.abc import Iterable, Iterator
 
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder, default_grounder
+from relx.genes.mention import HEAD_WORDS
 from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import namespace_of
 
-__all__ = ["approved_symbols", "more_mentions", "single_gene_names", "with_construct_genes",
-           "with_long_forms", "written_symbols"]
+__all__ = ["approved_symbols", "full_name_keys", "more_mentions", "single_gene_names",
+           "with_construct_genes", "with_full_names", "with_greek_names", "with_long_forms",
+           "with_short_forms", "without_other_things", "written_symbols"]
 
 #: namespaces a copied name must ground to: genes and FamPlex entries, not chemicals
 GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
@@ -301,15 +303,23 @@ def full_name_keys(grounder: Grounder) -> frozenset[str]:
 
 
 def _word_inside(text: str, i: int) -> bool:
-    """``text[i]`` continues a word (a letter, digit, ``_`` or ``-``)."""
-    return 0 <= i < len(text) and (text[i].isalnum() or text[i] in "_-")
+    """``text[i]`` exists and continues a word (:func:`_in_word`)."""
+    return 0 <= i < len(text) and _in_word(text[i])
+
+
+def _take(spans: list[tuple[int, int]], span: tuple[int, int]) -> list[tuple[int, int]]:
+    """``spans`` (sorted) with ``span`` added when no span reaches outside it, replacing
+    the spans inside it; else ``spans``."""
+    start, end = span
+    touching = [(a, b) for a, b in spans if a < end and start < b]
+    if any(a < start or b > end for a, b in touching):
+        return spans
+    return sorted({*(s for s in spans if s not in touching), span})
 
 
 def _head_word_after(text: str, words: list[tuple[int, int, str]], j: int) -> bool:
     """The word after ``words[j]`` (one space between) makes another thing of the name
     that ends there (:data:`relx.genes.mention.HEAD_WORDS`: ``TNF receptor``)."""
-    from relx.genes.mention import HEAD_WORDS
-
     return j + 1 < len(words) and text[words[j][1]:words[j + 1][0]] == " " and \
         text[words[j + 1][0]:words[j + 1][1]].lower() in HEAD_WORDS
 
@@ -345,10 +355,7 @@ def with_full_names(text: str, spans: list[tuple[int, int]], *,
         if best is None:
             i += 1
             continue
-        span = (start, words[best][1])
-        touching = [(a, b) for a, b in out if a < span[1] and span[0] < b]
-        if all(span[0] <= a and b <= span[1] for a, b in touching):
-            out = sorted({*(s for s in out if s not in touching), span})
+        out = _take(out, (start, words[best][1]))
         i = best + 1
     return out
 
@@ -441,9 +448,7 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
             start = m.start()
             if not _gene_ids(g, text[start:end], whole=True, families=False):
                 continue
-            touching = [(a, b) for a, b in out if a < end and start < b]
-            if all(start <= a and b <= end for a, b in touching):
-                out = sorted({*(s for s in out if s not in touching), (start, end)})
+            out = _take(out, (start, end))
             break
     return out
 

@@ -182,9 +182,9 @@ class _Block:
         """The block's abbreviations, read once (the NER's extra mentions and the document
         both use them): scispacy's (:func:`doc_abbreviations`) and those written onto the
         next word, ``tyrosine hydroxylase (TH)-positive`` (:func:`hyphen_abbreviations`)."""
-        from relx.parse.fast import doc_text
-
         if self.abbreviations is None:
+            from relx.parse.fast import doc_text
+
             found = doc_abbreviations(sdoc, self.start)
             shorts = [(a.short.start, a.short.end) for a in found]
             more = [a for a in hyphen_abbreviations(doc_text(sdoc), self.start)
