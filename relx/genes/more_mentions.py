@@ -40,7 +40,7 @@ overlap recall 0.765 -> 0.855 at precision 0.879 -> 0.86.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder, default_grounder
@@ -176,6 +176,46 @@ def _whole_words(name: str, text: str) -> Iterator[tuple[int, int]]:
             i = text.find(name, i + 1)
 
 
+#: a hyphenated word: letters and digits (Greek letters too) joined by hyphens, and a
+#: knockout's ``-/-`` (ASCII or Unicode minus) at its end
+_HYPHENATED = re.compile(
+    r"(?<![\w-])(?P<word>[^\W_]+(?:-[^\W_]+)*)(?P<knockout>[-\u2212]/[-\u2212])?(?![\w-])")
+#: attributes written onto a gene's name with a hyphen (``FoxO3-dependent``,
+#: ``Rbm20-null``, ``Sirt6-LKO``): the name is the words before it
+_ATTRIBUTE_AFTER = frozenset({
+    "containing", "related", "mediated", "dependent", "induced", "expressing", "positive",
+    "negative", "specific", "derived", "associated", "regulated", "stimulated", "activated",
+    "targeted", "deficient", "null", "knockout", "ko", "cko", "lko", "driven", "depleted"})
+
+
+def attached_names(text: str, takes: Callable[[str], bool]) -> Iterator[tuple[int, int]]:
+    """Spans of the names that hyphens join to other words in ``text``: the name before an
+    attribute (:data:`_ATTRIBUTE_AFTER`: ``myostatin-driven``, ``Tox-deficient``) or a
+    knockout's ``-/-`` (``Arc-/-``), the name after ``anti-`` (``anti-PD-L1``), and each
+    name of a chain of names (``BDNF-TrkB-CREB``); a name only when ``takes`` it."""
+    for m in _HYPHENATED.finditer(text):
+        word, start = m.group("word"), m.start()
+        if m.group("knockout"):
+            if takes(word):
+                yield m.span("word")
+            continue
+        if "-" not in word:
+            continue
+        head, _, last = word.rpartition("-")
+        first, _, rest = word.partition("-")
+        if last.lower() in _ATTRIBUTE_AFTER and takes(head):
+            yield start, start + len(head)
+        elif first.lower() == "anti" and takes(rest):
+            yield start + len(first) + 1, m.end()
+        else:
+            parts = word.split("-")
+            if all(takes(part) for part in parts):
+                at = start
+                for part in parts:
+                    yield at, at + len(part)
+                    at += len(part) + 1
+
+
 def more_mentions(text: str, tagged: list[tuple[int, int]],
                   abbreviations: Iterable[tuple[str, str]] = (), *,
                   grounder: Grounder | None = None) -> list[tuple[int, int]]:
@@ -231,6 +271,21 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
             continue
         span = m.span()
         if not _NOT_A_NAME.search(word) and not _overlaps(span, taken):
+            taken.append(span)
+            added.append(span)
+    copied = {name for name in forms if is_gene(name)}
+
+    def takes(word: str) -> bool:
+        """Completion would take ``word`` as a whole word anywhere in the text."""
+        if word in copied or word in written or (len(word) >= 3 and word in rodent) or \
+                (word in symbols and _symbol_like(word)):
+            long = long_of.get(word)
+            return long is None or set(resolve(word, grounder=g).ids[:1]) <= \
+                set(resolve(long, grounder=g).ids)
+        return word in names or (word[0].isupper() and "^" + word in names)
+
+    for span in attached_names(text, takes):
+        if not _overlaps(span, taken):
             taken.append(span)
             added.append(span)
     for _, b in sorted(taken):
