@@ -79,7 +79,8 @@ HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 _TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "9606": ("human", ("Homo sapiens", "H. sapiens", "human", "humans", "patient", "patients",
                        "women", "woman", "men", "children", "child", "girls", "boys",
-                       "infants", "volunteers")),
+                       "infants", "volunteers", "proband", "probands", "kindred", "kindreds",
+                       "carriers", "participants")),
     "10090": ("mouse", ("Mus musculus", "M. musculus", "mouse", "mice", "murine")),
     "10116": ("rat", ("Rattus norvegicus", "R. norvegicus", "rat", "rats")),
     "4932": ("Saccharomyces cerevisiae", ("Saccharomyces cerevisiae", "S. cerevisiae",
@@ -363,6 +364,10 @@ _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
 _KNOCKOUT = re.compile(
     r"^\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
     r"null|knockout|knock-out|KO)\b)", re.IGNORECASE)
+#: the animal a knockout is made in, right after its marker (``leptin-deficient mice``)
+_KNOCKOUT_ANIMAL = re.compile(
+    r"\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
+    r"null|knockout|knock-out|KO))?\s*\)?\s+(?P<animal>mice|mouse|rats?)\b", re.IGNORECASE)
 _KNOCKOUT_IN = re.compile(
     r"(?:\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013])\s*\)?|"
     r"[-\s](?:deficient|null|knockout|knock-out|KO))$", re.IGNORECASE)
@@ -558,14 +563,21 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if e.id in yeast_named:
             out[e.id] = SpeciesAssignment(YEAST, "nomenclature")
             continue
+        animal = _knockout_animal(doc.text, text, end)
+        if animal is not None:
+            out[e.id] = SpeciesAssignment(animal, "knockout")
+            continue
         in_sentence = within(sents, start, named, named_starts)
         near = _nearest(in_sentence, start, end, False)
         if near is not None and near.kind == "microbe" and (
                 in_lexicon is None or in_lexicon(text.strip(), HUMAN)):   # the host's gene
             near = _nearest([h for h in in_sentence if h.kind != "microbe"], start, end, False)
         if near is not None:
-            out[e.id] = _human_style(SpeciesAssignment(near.taxon, "sentence"), text,
-                                     in_lexicon)
+            got = SpeciesAssignment(near.taxon, "sentence")
+            if rodent is not None and all(h.taxon == HUMAN for h in in_sentence) and \
+                    rodent_symbol(text.strip()):   # "Tet2 ... in human AML"
+                got = SpeciesAssignment(rodent, "nomenclature")
+            out[e.id] = _human_style(got, text, in_lexicon)
             continue
         in_para = within(paras, start)
         if knockout_suffix(text) or _KNOCKOUT.match(doc.text[end:end + 20]):
@@ -585,6 +597,16 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             got = SpeciesAssignment(rodent, "nomenclature")
         out[e.id] = _human_style(got, text, in_lexicon)
     return out
+
+
+def _knockout_animal(text: str, mention: str, end: int) -> str | None:
+    """The taxon of the animal a knockout-marked mention (ending at ``end`` in ``text``)
+    is made in, written right after the marker (``Lep-/- mice``), else None."""
+    after = text[end:end + 40]
+    m = _KNOCKOUT_ANIMAL.match(after)
+    if m is None or not (after[:m.start("animal")].strip(" ()") or knockout_suffix(mention)):
+        return None
+    return RAT if m.group("animal").lower().startswith("rat") else MOUSE
 
 
 #: a symbol in human style: capitals and digits, no hyphen (``RAB28``, ``FAM161A``)
