@@ -80,7 +80,7 @@ _TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "9606": ("human", ("Homo sapiens", "H. sapiens", "human", "humans", "patient", "patients",
                        "women", "woman", "men", "children", "child", "girls", "boys",
                        "infants", "volunteers", "proband", "probands", "kindred", "kindreds",
-                       "carriers", "participants")),
+                       "participants")),
     "10090": ("mouse", ("Mus musculus", "M. musculus", "mouse", "mice", "murine")),
     "10116": ("rat", ("Rattus norvegicus", "R. norvegicus", "rat", "rats")),
     "4932": ("Saccharomyces cerevisiae", ("Saccharomyces cerevisiae", "S. cerevisiae",
