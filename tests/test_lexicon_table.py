@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import gzip
+import re
 from importlib import resources
 
 from relx.genes.lexicon import SOURCES, Grounder
-from relx.genes.lexicon_table import RowsBuilder
+from relx.genes.lexicon_table import (
+    CLASS_PHRASE_SOURCES,
+    CLASS_WORDS,
+    RowsBuilder,
+    is_class_phrase,
+)
 
 
 def test_rows_keep_key_order_row_order_and_forms() -> None:
@@ -38,8 +44,25 @@ def _dict_of_lists(exclude: frozenset[str] = frozenset()) -> dict[str, dict[str,
             continue
         taxon = "" if taxon in ("", "9606") else f"NCBITaxon:{taxon}"
         key = key or form.lower()
+        if source in CLASS_PHRASE_SOURCES and _CLASS_PHRASE.fullmatch(key):
+            continue
         out.setdefault(taxon, {}).setdefault(key, []).append((cid, source, form or key))
     return out
+
+
+#: class words run together, as a pattern (the table itself finds them another way)
+_CLASS_PHRASE = re.compile("(?:" + "|".join(sorted(CLASS_WORDS, key=len, reverse=True)) + ")+")
+
+
+def test_class_phrases_name_no_gene() -> None:
+    """``transcription factor`` (an alias of SUPT20H) and ``E3 ubiquitin ligase`` (NCBI
+    designations) name kinds of protein (round 41c); a gene's own full name stays."""
+    assert is_class_phrase("transcriptionfactor") and is_class_phrase("e3ubiquitinligase")
+    assert not is_class_phrase("") and not is_class_phrase("transcriptionfactorx")
+    g = Grounder()
+    assert g.index.get("transcriptionfactor") is None and g.index.get("zincfinger") is None
+    assert [c.id for c in g.ground("growth hormone receptor")][:1] == ["HGNC:4263"]
+    assert [c.id for c in g.ground("E3 ubiquitin ligase")] == ["FPLX:E3_Ub_ligase"]  # a family
 
 
 def _same(table, want: dict[str, list]) -> None:

@@ -243,3 +243,35 @@ def test_a_mention_naming_nothing_that_is_something_else_goes():
              ("RTH", *spans_of(text, "Resistance to thyroid hormone")[0])]
     got = without_other_things(text, tagged, abbrs)
     assert [text[a:b] for a, b in got] == ["A20", "SOD1"]   # A20 is TNFAIP3's alias
+
+
+def test_names_a_hyphen_joins_to_other_words_are_mentions():
+    """Round 41a (probes 29-38): a name completion takes as a whole word is also taken
+    before a hyphenated attribute or ``-/-``, after ``anti-``, and in a chain of names."""
+    text = ("FoxO3 rose in muscle. FoxO3-dependent atrophy; Arc-/- mice and Sirt6-LKO mice; "
+            "an anti-HMGB1 antibody; an IL6-STAT3 axis; myostatin-driven loss; "
+            "FoxO3-high cells; MDA-MB-231 cells.")
+    added = more_mentions(text, spans_of(text, "FoxO3"))
+    assert [text[a:b] for a, b in added] == [
+        "FoxO3", "Arc", "Sirt6", "HMGB1", "IL6", "STAT3", "myostatin"]
+    # "FoxO3-high" is no attribute; MDA-MB-231 is no chain of names
+    assert added[0][0] == text.index("FoxO3-dependent")
+
+
+def test_attached_names_splits_words_as_documented():
+    from relx.genes.more_mentions import attached_names
+
+    text = "Tox-deficient, Rbm20\u2212/\u2212, anti-PD-L1, BDNF-TrkB-CREB, TGF-\u03b2-induced."
+    names = {"Tox", "Rbm20", "PD-L1", "BDNF", "TrkB", "CREB"}
+    got = [text[a:b] for a, b in attached_names(text, names.__contains__)]
+    assert got == ["Tox", "Rbm20", "PD-L1", "BDNF", "TrkB", "CREB"]
+    assert list(attached_names(text, lambda w: False)) == []
+
+
+def test_hippocampal_fields_are_no_carbonic_anhydrases():
+    text = "Hippocampal CA1 neurons fired; CA3 was silent. SOD1 rose."
+    spans = spans_of(text, "CA1", "CA3", "SOD1")
+    assert [text[a:b] for a, b in without_other_things(text, spans, [])] == ["SOD1"]
+    text = "CA1 and CA2 are carbonic anhydrases of red cells."
+    spans = spans_of(text, "CA1", "CA2")
+    assert without_other_things(text, spans, []) == spans

@@ -447,7 +447,8 @@ def test_rodent_nomenclature_names_the_rodent_the_document_names() -> None:
     assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(7)] == [
         (MOUSE, "sentence"), (HUMAN, "sentence"), (HUMAN, "sentence"),
         (MOUSE, "nomenclature"), (MOUSE, "nomenclature"),   # the paragraph says human
-        (HUMAN, "sentence"), (HUMAN, "sentence")]            # its own sentence decides
+        (HUMAN, "sentence"),           # its own sentence decides ...
+        (MOUSE, "nomenclature")]       # ... unless it says only human (round 41b)
     before = assign_species(doc_of(text, mentions))
     assert before["T3"].taxon == HUMAN and before["T3"].evidence == "paragraph"
     rat = "Rats were fed fat. Leptin fell. In human obesity, LEP is high. Lepr was low."
@@ -484,3 +485,31 @@ def test_an_organism_a_gene_is_compared_with_names_its_sentence_only() -> None:
         ("Patients", "name"), ("human", "name"), ("Drosophila", "comparison")]
     got = assign_species(doc_of(text, ["DCHS1", "dachsous", "DCHS1", "YAP"]))
     assert [got[f"T{i}"].taxon for i in range(4)] == [HUMAN, FLY, HUMAN, HUMAN]
+
+
+def test_a_knockout_is_the_gene_of_the_animal_written_after_it() -> None:
+    """Round 41b: ``leptin-deficient mice`` names a mouse gene though ``human`` is nearer;
+    ``Lep-/- rats`` a rat gene; a mention with no marker is not moved."""
+    text = "FGF21 in human NAFLD and leptin-deficient mice. Lepr-/- rats and human LEP mice."
+    got = assign_species(doc_of(text, ["FGF21", "leptin", "Lepr", "LEP"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
+        (HUMAN, "sentence"), (MOUSE, "knockout"), (RAT, "knockout"), (HUMAN, "sentence")]
+
+
+def test_a_rodent_symbol_beside_a_human_disease_is_the_rodent_gene() -> None:
+    """Round 41b: in a mouse study, ``Tet2 ... in human AML`` is the mouse gene when its
+    sentence names no other species; ``TET2`` there stays human."""
+    text = ("Tet2 loss in mice expands stem cells. Tet2 and TET2 act as observed in human AML. "
+            "Tet2 binds Hdac2 in human HEK293 cells and mouse cells.")
+    rodent = rodent_symbols(default_grounder())
+    got = assign_species(doc_of(text, ["Tet2", "Tet2", "TET2", "Tet2"]),
+                         rodent_symbol=rodent.__contains__)
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(4)] == [
+        (MOUSE, "sentence"), (MOUSE, "nomenclature"), (HUMAN, "sentence"),
+        (HUMAN, "sentence")]   # the last sentence names mice too: its nearest decides
+
+
+def test_probands_and_kindreds_are_people() -> None:
+    for word in ("probands", "proband", "kindreds", "participants"):
+        assert hits(f"412 {word} were sequenced") == [(word, HUMAN, "name")]
+    assert hits("carriers of the allele") == []

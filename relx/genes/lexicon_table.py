@@ -31,6 +31,25 @@ Row = tuple[str, str, str]  # (id, source, form)
 
 COLUMNS = ("key", "id", "symbol", "source", "form", "taxon")
 _COLUMNS_V1 = COLUMNS[:5]
+#: the words of class phrases: a name made only of them (``transcription factor``, ``E3
+#: ubiquitin ligase``, ``zinc finger protein``) names a kind of protein, not one gene, when
+#: it comes from one of :data:`CLASS_PHRASE_SOURCES` (docs/genes.md, round 41c)
+CLASS_WORDS = frozenset("""
+    transcription factor factors protein proteins kinase receptor binding domain family member
+    subunit enzyme ligase phosphatase channel transporter antigen regulator inhibitor activator
+    ubiquitin e3 nuclear cell surface membrane adhesion glycoprotein zinc finger homeobox
+    repressor coactivator oncogene tumor suppressor gene product serine threonine tyrosine
+    hormone peptide molecule cytokine""".split())
+CLASS_PHRASE_SOURCES = frozenset({"alias", "previous", "designation", "ncbi_synonym"})
+
+
+def is_class_phrase(key: str) -> bool:
+    """``key`` (a lexicon key: compact, lower-case) is :data:`CLASS_WORDS` run together."""
+    ends = {0}
+    for i in range(len(key)):
+        if i in ends:
+            ends.update(i + len(w) for w in CLASS_WORDS if key.startswith(w, i))
+    return len(key) in ends and bool(key)
 _SPECIES_ROW = re.compile(r"\t(?!9606$)\d+$", re.MULTILINE)  # a row of a non-human gene
 
 
@@ -201,7 +220,8 @@ class LexiconFile:
 
         self.data, self.sources = data, sources
         self.exclude = frozenset(exclude)
-        self.name = "lexicon-" + digest(data, "\t".join(sources), "\t".join(sorted(self.exclude)))
+        self.name = "lexicon-" + digest(data, "\t".join(sources), "\t".join(sorted(self.exclude)),
+                                        " ".join(sorted(CLASS_WORDS)))
         self._parts: tuple[str, str] | None = None   # (human rows, species rows) text
 
     def _text_parts(self) -> tuple[str, str]:
@@ -224,9 +244,10 @@ class LexiconFile:
         return self._parts
 
     def _add(self, rows: RowsBuilder, key: str, cid: str, source: str, form: str) -> str:
-        if source in self.exclude:
+        key = key or form.lower()
+        if source in self.exclude or (source in CLASS_PHRASE_SOURCES and is_class_phrase(key)):
             return rows.intern_id(cid)
-        return rows.add(key or form.lower(), cid, source, form)
+        return rows.add(key, cid, source, form)
 
     def _build_human(self) -> dict[str, Any]:
         rows = RowsBuilder(self.sources)

@@ -63,6 +63,9 @@ _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
 _WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
+#: the hippocampus and its fields, which carbonic anhydrases' symbols spell (``CA1``)
+_HIPPOCAMPUS = re.compile(r"hippocamp|\bSchaffer\b|\bdentate gyrus\b", re.IGNORECASE)
+_BRAIN_FIELD = re.compile(r"CA[1-4]$")
 #: a name, a hyphen and a Cre driver's or reporter's tag as one word (``Nphs1-Cre``)
 _CONSTRUCT = re.compile(
     r"(?<![\w-])([A-Za-z][A-Za-z0-9]{1,12})-(?:Cre|CreER|CreERT2|iCre|GFP|EGFP|YFP|RFP|"
@@ -447,7 +450,8 @@ def without_other_things(text: str, spans: list[tuple[int, int]],
     something else: a mention whose text grounds to nothing out of context (no gene, no
     family) goes when the text defines it as the short form of a long form that grounds to
     nothing either and is no mention (``HFD`` of ``high-fat diet (HFD)``), or when its text
-    is wholly a cell line (``NRK-52E``: :func:`relx.genes.species.find_species`).
+    is wholly a cell line (``NRK-52E``: :func:`relx.genes.species.find_species`); and, in a
+    text that names the hippocampus, its fields ``CA1``-``CA4`` (not carbonic anhydrases).
     ``abbreviations``: ``(short form, long start, long end)`` in ``text``."""
     from relx.genes.document import resolve
     from relx.genes.species import find_species
@@ -465,7 +469,9 @@ def without_other_things(text: str, spans: list[tuple[int, int]],
             h.kind in ("cell_line", "host") and h.start == 0 and h.end == len(name)
             for h in find_species(name))
 
-    return [(a, b) for a, b in spans if not other_thing(text[a:b])]
+    fields = _HIPPOCAMPUS.search(text) is not None
+    return [(a, b) for a, b in spans if not other_thing(text[a:b])
+            and not (fields and _BRAIN_FIELD.match(text[a:b]))]
 
 
 def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
