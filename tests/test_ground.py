@@ -459,6 +459,17 @@ def test_abbreviation_long_form_resolves_ambiguous_and_unknown_short_forms() -> 
     assert ("IL-2", ("HGNC:6001",)) in got  # unambiguous short form keeps its own grounding
 
 
+def test_a_long_form_named_only_through_a_part_does_not_name_its_short_form() -> None:
+    """Round 42b: ``Yes-associated protein`` grounds only through ``Yes`` (YES1); its
+    ``YAP`` keeps its own best gene (YAP1) and the long form takes it."""
+    text = "Yes-associated protein (YAP) binds TEAD. YAP was nuclear."
+    doc = _doc(text, ["Yes-associated protein", "YAP", "YAP"],
+               [("YAP", "Yes-associated protein")])
+    assert resolve("Yes-associated protein").route == "part"
+    ents = ground_document(doc, species=False, members=False).sentences[0].entities
+    assert [e.norm_ids[0] for e in ents] == ["HGNC:16262"] * 3
+
+
 def test_ground_document_overwrite_keep_given_and_span_text() -> None:
     doc = _doc("p53 and IL-2", ["p53", "IL-2"], [])
     doc.sentences[0].entities[0].norm_ids = ["NCBIGene:7157"]

@@ -133,6 +133,7 @@ _SPECIES_PREFIX = re.compile(r"^(h|m|r)-?(?=[A-Z0-9].)")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
 _SPECIES_WORD = re.compile(r"^(human|mouse|murine|rat)\s", re.IGNORECASE)
 _NAME_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
+_GENE_NAMESPACES = _NAME_NAMESPACES - {"FPLX"}
 #: GENIA's type for protein domains and sites, given to a gene mention that names only a
 #: domain or motif (``SH2 domain``, ``PDZ domains``) and grounds to no gene
 DOMAIN_TYPE = "Entity"
@@ -489,12 +490,14 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         long = long_of.get(text.strip())
         if long is not None and len(found.ids) != 1:
             via = mention(long, taxon)
-            if via.grounded:
+            if via.grounded and (via.route != "part" or not found.ids
+                                 or set(via.ids) & set(found.ids)):
                 return Grounding(via.ids, via.confidence, taxon, "abbreviation")
         short = short_of.get(text.strip())
-        if short is not None and not found.grounded:
+        if short is not None and (not found.grounded or found.route == "part"):
             via = mention(short, taxon)
-            if len(via.ids) == 1:
+            if len(via.ids) == 1 or (found.grounded and via.grounded and via.route != "part"
+                                     and namespace_of(via.ids[0]) in _GENE_NAMESPACES):
                 return Grounding(via.ids, round(via.confidence * AFFIX_FACTOR, 3), taxon,
                                  "abbreviation")
         return found

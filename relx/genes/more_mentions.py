@@ -188,29 +188,19 @@ _HYPHENATED = re.compile(
 _ATTRIBUTE_AFTER = frozenset({
     "containing", "related", "mediated", "dependent", "induced", "expressing", "positive",
     "negative", "specific", "derived", "associated", "regulated", "stimulated", "activated",
-    "targeted", "deficient", "null", "knockout", "ko", "cko", "lko", "driven", "depleted",
-    "itd"})
-#: a name with a protein change written onto it (``KrasG12D``, ``Trp53R172H``)
-_GLUED_CHANGE = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9]*?)[A-Z]\d{1,4}(?:[A-Z]|\*|fs)")
+    "targeted", "deficient", "null", "knockout", "ko", "cko", "lko", "driven", "depleted"})
 
 
 def attached_names(text: str, takes: Callable[[str], bool]) -> Iterator[tuple[int, int]]:
     """Spans of the names that hyphens join to other words in ``text``: the name before an
-    attribute (:data:`_ATTRIBUTE_AFTER`: ``myostatin-driven``, ``Tox-deficient``,
-    ``Flt3-ITD``) or a knockout's ``-/-`` (``Arc-/-``), the name after ``anti-``
-    (``anti-PD-L1``), each name of a chain of names (``BDNF-TrkB-CREB``), and a name with a
-    protein change written onto it (``KrasG12D``, ``LSL-KrasG12D``); a name only when
-    ``takes`` it."""
+    attribute (:data:`_ATTRIBUTE_AFTER`: ``myostatin-driven``, ``Tox-deficient``) or a
+    knockout's ``-/-`` (``Arc-/-``), the name after ``anti-`` (``anti-PD-L1``), and each
+    name of a chain of names (``BDNF-TrkB-CREB``); a name only when ``takes`` it."""
     for m in _HYPHENATED.finditer(text):
         word, start = m.group("word"), m.start()
         if m.group("knockout"):
             if takes(word):
                 yield m.span("word")
-            continue
-        glued = _GLUED_CHANGE.fullmatch(word.rpartition("-")[2])
-        if glued is not None and takes(glued.group("name")):
-            at = m.end("word") - len(glued.group(0))
-            yield at, at + len(glued.group("name"))
             continue
         if "-" not in word:
             continue
