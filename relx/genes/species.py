@@ -451,6 +451,18 @@ _TUMOUR_HOST = re.compile(
     re.IGNORECASE)
 
 
+#: a genetic change written before an animal (``Axl-/- mice``, ``knockout mice``,
+#: ``MMTV-PyMT mice``): the animal is a gene organism, not a tumour host
+_GENETIC_BEFORE = re.compile(
+    r"(?:[-\u2212\u2013]/[-\u2212\u2013]\)?|\b(?i:knock-?out|knock-?in|transgenic|KO|cKO|Cre\w*|"
+    r"flox(?:ed)?|fl/fl|deficient|null|mutant)|\b[A-Z][A-Za-z0-9]*-[A-Z][A-Za-z0-9]*)\s+$")
+
+
+def _genetic(text: str, h: SpeciesHit) -> bool:
+    """A genetic change is written right before the organism mention ``h``."""
+    return _GENETIC_BEFORE.search(text, max(0, h.start - 40), h.start) is not None
+
+
 def tumour_hosts(text: str, hits: list[SpeciesHit]) -> list[SpeciesHit]:
     """``hits`` with each plain mouse or rat mention that hosts tumours grown from the
     document's human cell lines made a ``xenograft`` mention (``HeLa`` ... ``tumor
@@ -460,7 +472,7 @@ def tumour_hosts(text: str, hits: list[SpeciesHit]) -> list[SpeciesHit]:
         return hits
     out = []
     for h in hits:
-        if h.kind == "name" and h.taxon in (MOUSE, RAT):
+        if h.kind == "name" and h.taxon in (MOUSE, RAT) and not _genetic(text, h):
             start = max(text.rfind(". ", 0, h.start), 0)
             end = text.find(". ", h.end)
             if _TUMOUR_HOST.search(text, start, end if end >= 0 else len(text)):
@@ -531,7 +543,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     hits = tumour_hosts(doc.text, hits)
     grafted = {h.taxon for h in hits if h.kind == "xenograft"}
     hits = [dataclasses.replace(h, kind="xenograft") if h.kind == "name" and h.taxon in grafted
-            else h for h in hits]
+            and not _genetic(doc.text, h) else h for h in hits]
     hits = [dataclasses.replace(h, kind="microbe") if h.kind == "name" and h.taxon in MICROBES
             else h for h in hits]
     named = [h for h in hits
