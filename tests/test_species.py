@@ -209,6 +209,27 @@ def test_mice_growing_human_cell_lines_are_hosts() -> None:
     assert {a.taxon for a in got.values()} == {MOUSE}   # no human cell line: mouse tumours
 
 
+def test_mice_with_a_genetic_change_are_no_hosts() -> None:
+    """Round 43a (probe-35): in a document with xenografts, ``Axl-/- mice`` and
+    ``MMTV-PyMT mice`` are the genetic model's mice, not tumour hosts."""
+    text = ("MDA-MB-231 cells grew in nude mice. We crossed MMTV-PyMT mice with Axl-/- mice. "
+            "Deletion of Lats1 increased Ctgf. Tumors from Axl-null mice were small.")
+    got = assign_species(doc_of(text, ["Axl", "Lats1", "Ctgf", "Axl"]))
+    assert [got[f"T{i}"].taxon for i in range(4)] == [MOUSE] * 4
+    assert [h.kind for h in find_species(text) if h.text == "mice"] == ["xenograft"] + \
+        ["name"] * 3
+    before = "MDA-MB-231 cells grew in nude mice. We crossed mice. Deletion of Lats1 rose."
+    assert assign_species(doc_of(before, ["Lats1"]))["T0"].taxon == HUMAN   # plain: a host
+
+
+def test_a_gene_written_onto_a_cell_line_is_of_its_species() -> None:
+    """Round 43b: ``AXL-depleted MDA-MB-231 cells`` right after ``nude mice``."""
+    text = ("In xenografts in nude mice, AXL-depleted MDA-MB-231 cells and AXL knockdown "
+            "HeLa cells grew, as did mice lacking Axl.")
+    got = assign_species(doc_of(text, ["AXL", "AXL", "Axl"]))
+    assert [got[f"T{i}"].taxon for i in range(3)] == [HUMAN, HUMAN, MOUSE]
+
+
 def test_human_symbols_in_a_worm_paper() -> None:
     text = ("In C. elegans, RAB-28 is ciliary. Its human ortholog RAB28 and FAM161A cause "
             "retinal dystrophy. In C. elegans RAB-28 binds the BBSome.")   # after PMID 27930654

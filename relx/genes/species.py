@@ -458,6 +458,11 @@ _GENETIC_BEFORE = re.compile(
     r"flox(?:ed)?|fl/fl|deficient|null|mutant)|\b[A-Z][A-Za-z0-9]*-[A-Z][A-Za-z0-9]*)\s+$")
 
 
+#: between a gene and the cell line it is written onto (``AXL-depleted MDA-MB-231``)
+_ONTO_CELLS = re.compile(r"(?:-\w+|\s+(?i:knockdown|knockout|overexpressing|expressing|"
+                         r"depleted|silenced|deficient|null|KO|mutant|transfected))?\s+")
+
+
 def _genetic(text: str, h: SpeciesHit) -> bool:
     """A genetic change is written right before the organism mention ``h``."""
     return _GENETIC_BEFORE.search(text, max(0, h.start - 40), h.start) is not None
@@ -580,7 +585,9 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             out[e.id] = SpeciesAssignment(animal, "knockout")
             continue
         in_sentence = within(sents, start, named, named_starts)
-        near = _nearest(in_sentence, start, end, False)
+        near = next((h for h in in_sentence if h.kind == "cell_line" and h.start >= end
+                     and _ONTO_CELLS.fullmatch(doc.text, end, h.start)), None) \
+            or _nearest(in_sentence, start, end, False)
         if near is not None and near.kind == "microbe" and (
                 in_lexicon is None or in_lexicon(text.strip(), HUMAN)):   # the host's gene
             near = _nearest([h for h in in_sentence if h.kind != "microbe"], start, end, False)
