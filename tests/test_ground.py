@@ -470,6 +470,18 @@ def test_a_long_form_named_only_through_a_part_does_not_name_its_short_form() ->
     assert [e.norm_ids[0] for e in ents] == ["HGNC:16262"] * 3
 
 
+def test_a_class_word_before_an_ambiguous_name_picks_its_gene() -> None:
+    """Round 44 (probe-35): ``kinases MST1 and MST2``: MST1 is STK4 (serine/threonine
+    kinase 4), not macrophage stimulating 1; without the class word, the approved symbol."""
+    text = "The STE20-like kinases MST1 and MST2 act. MST1 binds SAV1."
+    doc = _doc(text, ["MST1", "MST1"], [])
+    ents = ground_document(doc, species=False, members=False).sentences[0].entities
+    assert [e.norm_ids[0] for e in ents] == ["HGNC:11408", "HGNC:11408"]
+    plain = _doc("MST1 is a growth factor.", ["MST1"], [])
+    ents = ground_document(plain, species=False, members=False).sentences[0].entities
+    assert ents[0].norm_ids[0] == "HGNC:7380"
+
+
 def test_ground_document_overwrite_keep_given_and_span_text() -> None:
     doc = _doc("p53 and IL-2", ["p53", "IL-2"], [])
     doc.sentences[0].entities[0].norm_ids = ["NCBIGene:7157"]
