@@ -280,7 +280,9 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
 
     def takes(word: str) -> bool:
         """Completion would take ``word`` as a whole word anywhere in the text."""
-        if word in copied or word in written or (len(word) >= 3 and word in rodent) or \
+        if word in copied:
+            return True
+        if word in written or (len(word) >= 3 and word in rodent) or \
                 (word in symbols and _symbol_like(word)):
             long = long_of.get(word)
             return long is None or set(resolve(word, grounder=g).ids[:1]) <= \
