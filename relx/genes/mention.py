@@ -25,11 +25,7 @@ protein proteins subunit subunits antibody antibodies antigen antigens inhibitor
 family families isoform isoforms splice haplotype haplotypes genotype genotypes snp snps
 single nucleotide exon exons intron introns codon codons deficient deficiency knockout
 knockouts ko null gof lof expression level levels carrier carriers
-kinases gtpases atpases phosphatases
 """.split())
-#: a subunit written with its Greek letter (``β-subunit``, ``alpha-subunit``): after a name
-_GREEK_SUBUNIT = re.compile(
-    r"^(?:[\u03b1-\u03c9]|alpha|beta|gamma|delta|epsilon)-subunits?$", re.IGNORECASE)
 
 #: Words before a gene name that say where or in what state it was found (lower case).
 BEFORE_WORDS = frozenset("""
@@ -73,7 +69,6 @@ def _is_context(token: str, after: bool, before: str = "") -> bool:
     word = token.strip(",;:").lower()
     if after:
         return (word in AFTER_WORDS or bool(_VARIANT_TOKEN.match(token)) or
-                bool(_GREEK_SUBUNIT.match(word)) or
                 (token.isdigit() and before.lower() in _NUMBERED))
     return word in BEFORE_WORDS
 
