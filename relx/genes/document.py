@@ -64,6 +64,7 @@ from weakref import WeakKeyDictionary
 
 from relx.doc import Document, Entity, Span, SpeciesMention
 from relx.genes.annotated_names import AnnotatedNames, default_annotated_names
+from relx.genes.class_words import CLASS_FIRST, by_class_word
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
@@ -138,12 +139,6 @@ _GENE_NAMESPACES = _NAME_NAMESPACES - {"FPLX"}
 #: domain or motif (``SH2 domain``, ``PDZ domains``) and grounds to no gene
 DOMAIN_TYPE = "Entity"
 _DOMAIN = re.compile(r"[\s-](?:domains?|motifs?)$", re.IGNORECASE)
-_CLASSES = (r"(kinase|phosphatase|receptor|ligase|transporter|channel|protease|"
-            r"deubiquitinase|adaptor|exchanger)s?")
-#: a class word right before a name, perhaps a list of names between (``kinases MST1 and``)
-_CLASS_BEFORE = re.compile(
-    rf"\b{_CLASSES}\s+(?:[\w-]+(?:,\s*|\s+and\s+|\s+or\s+))*$", re.IGNORECASE)
-_CLASS_FIRST = re.compile(rf"^{_CLASSES}\s", re.IGNORECASE)
 _WORD = re.compile(r"[^\s/()\-]+")
 _SYMBOL_WORD = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9]{2,}$")
 
@@ -273,39 +268,6 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
         if cands:
             return _grounding(cands, taxon, "ortholog", short)
     return _from_parts(g, famplex, text, taxon)
-
-
-def _by_class_word(g: Grounder, found: Grounding, text: str, before: str) -> Grounding:
-    """``found`` with the one candidate whose approved name holds the class word written
-    before the mention (``kinases MST1``: STK4, serine/threonine kinase 4, not MST1) or
-    at its start first, route ``class``; else ``found``."""
-    m = _CLASS_FIRST.match(text) or _CLASS_BEFORE.search(before)
-    if m is None:
-        return found
-    word = m.group(1).lower()
-    names = _approved_names(g)
-    hits = [i for i in found.ids if namespace_of(i) in _GENE_NAMESPACES
-            and any(word in key for key in names.get(i, ()))]
-    if len(hits) != 1 or hits[0] == found.ids[0]:
-        return found
-    return dataclasses.replace(found, ids=(hits[0], *(i for i in found.ids if i != hits[0])),
-                               route="class")
-
-
-_NAMES: dict[int, dict[str, list[str]]] = {}
-
-
-def _approved_names(g: Grounder) -> dict[str, list[str]]:
-    """Gene id -> the lexicon keys of its approved names (``name`` rows: human, mouse,
-    rat), made once per grounder."""
-    names = _NAMES.get(id(g))
-    if names is None:
-        names = {}
-        for table in (g.index, g.species_index(MOUSE), g.species_index(RAT)):
-            for key, (cid, _, _) in table.rows_of_sources({"name"}):
-                names.setdefault(cid, []).append(key)
-        _NAMES[id(g)] = names
-    return names
 
 
 def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
@@ -578,10 +540,10 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         found = bracketed.get(e.id) or senses.get((_key(text), taxon)) or \
             entity_grounding(text, taxon)
         if protein and len(e.spans) == 1 and len(found.ids) > 1:
-            found = _by_class_word(g, found, text, doc.text[max(0, e.spans[0].start - 80):
+            found = by_class_word(g, found, text, doc.text[max(0, e.spans[0].start - 80):
                                                             e.spans[0].start])
             if found.route == "class":   # later uses keep it, "kinase MST1": "MST1" too
-                for name in (text, _CLASS_FIRST.sub("", text)):
+                for name in (text, CLASS_FIRST.sub("", text)):
                     senses.setdefault((_key(name), taxon), found)
         if not found.ids and protein and len(e.spans) == 1 and is_member_number(text):
             found = _member_of_series(doc.text, e.spans[0], taxon, entity_grounding) or found

@@ -235,7 +235,7 @@ class Grounding:
     """The grounding of one mention: ``ids`` ranked (best first; empty: not grounded),
     ``confidence`` of the best in [0, 1], the ``taxon`` it was grounded in and the ``route``
     that found it (``lexicon``, ``abbreviation``, ``affix``, ``coordination``, ``spelling``,
-    ``bracket``, ``part``, ``given``, ``none``); ``span``, the ``(start, end)`` of the mention text that was
+    ``bracket``, ``part``, ``class``, ``given``, ``none``); ``span``, the ``(start, end)`` of the mention text that was
     grounded when not all of it (``FGFR3`` of ``FGFR3 G380R mutation``)."""
 
     ids: tuple[str, ...]

@@ -1,0 +1,56 @@
+"""The class word written before a name (``the kinases MST1 and MST2``) picks, among a
+mention's candidate genes, the one whose approved name holds it (docs/genes.md, round
+44)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import weakref
+
+from relx.genes.lexicon import MOUSE, RAT, Grounder, Grounding
+from relx.ids import namespace_of
+
+__all__ = ["CLASS_FIRST", "by_class_word"]
+
+#: gene namespaces (not families) a picked candidate must be in
+_GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD"})
+_CLASSES = (r"(kinase|phosphatase|receptor|ligase|transporter|channel|protease|"
+            r"deubiquitinase|adaptor|exchanger)s?")
+#: a class word right before a name, perhaps a list of names between (``kinases MST1 and``)
+_CLASS_BEFORE = re.compile(
+    rf"\b{_CLASSES}\s+(?:[\w-]+(?:,\s*|\s+and\s+|\s+or\s+))*$", re.IGNORECASE)
+CLASS_FIRST = re.compile(rf"^{_CLASSES}\s", re.IGNORECASE)
+
+
+def by_class_word(g: Grounder, found: Grounding, text: str, before: str) -> Grounding:
+    """``found`` with the one candidate whose approved name holds the class word written
+    before the mention (``kinases MST1``: STK4, serine/threonine kinase 4, not MST1) or
+    at its start first, route ``class``; else ``found``."""
+    m = CLASS_FIRST.match(text) or _CLASS_BEFORE.search(before)
+    if m is None:
+        return found
+    word = m.group(1).lower()
+    names = _approved_names(g)
+    hits = [i for i in found.ids if namespace_of(i) in _GENE_NAMESPACES
+            and any(word in key for key in names.get(i, ()))]
+    if len(hits) != 1 or hits[0] == found.ids[0]:
+        return found
+    return dataclasses.replace(found, ids=(hits[0], *(i for i in found.ids if i != hits[0])),
+                               route="class")
+
+
+_NAMES: weakref.WeakKeyDictionary[Grounder, dict[str, list[str]]] = weakref.WeakKeyDictionary()
+
+
+def _approved_names(g: Grounder) -> dict[str, list[str]]:
+    """Gene id -> the lexicon keys of its approved names (``name`` rows: human, mouse,
+    rat), made once per grounder."""
+    names = _NAMES.get(g)
+    if names is None:
+        names = {}
+        for table in (g.index, g.species_index(MOUSE), g.species_index(RAT)):
+            for key, (cid, _, _) in table.rows_of_sources({"name"}):
+                names.setdefault(cid, []).append(key)
+        _NAMES[g] = names
+    return names
