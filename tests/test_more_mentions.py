@@ -261,10 +261,11 @@ def test_names_a_hyphen_joins_to_other_words_are_mentions():
 def test_attached_names_splits_words_as_documented():
     from relx.genes.more_mentions import attached_names
 
-    text = "Tox-deficient, Rbm20\u2212/\u2212, anti-PD-L1, BDNF-TrkB-CREB, TGF-\u03b2-induced."
-    names = {"Tox", "Rbm20", "PD-L1", "BDNF", "TrkB", "CREB"}
+    text = ("Tox-deficient, Rbm20\u2212/\u2212, anti-PD-L1, BDNF-TrkB-CREB, TGF-\u03b2-induced, "
+            "Alb-Cre;Bmal1flox/flox, Sostfl/fl, Sox9fl mice, Wolfl/x.")
+    names = {"Tox", "Rbm20", "PD-L1", "BDNF", "TrkB", "CREB", "Bmal1", "Sost", "Sox9", "Wo"}
     got = [text[a:b] for a, b in attached_names(text, names.__contains__)]
-    assert got == ["Tox", "Rbm20", "PD-L1", "BDNF", "TrkB", "CREB"]
+    assert got == ["Tox", "Rbm20", "PD-L1", "BDNF", "TrkB", "CREB", "Bmal1", "Sost", "Sox9"]
     assert list(attached_names(text, lambda w: False)) == []
 
 

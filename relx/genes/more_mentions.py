@@ -183,6 +183,9 @@ def _whole_words(name: str, text: str) -> Iterator[tuple[int, int]]:
 #: knockout's ``-/-`` (ASCII or Unicode minus) at its end
 _HYPHENATED = re.compile(
     r"(?<![\w-])(?P<word>[^\W_]+(?:-[^\W_]+)*)(?P<knockout>[-\u2212]/[-\u2212])?(?![\w-])")
+#: a floxed allele written onto a name (``Scarb1fl/fl``, ``Bmal1flox/flox``, ``Sox9fl``)
+_FLOXED = re.compile(r"(?P<name>[^\W_]+?)(?:fl|flox)")
+_FLOXED_AFTER = re.compile(r"/(?:fl|flox|\+|-)(?![\w])|(?![/\w])")
 #: attributes written onto a gene's name with a hyphen (``FoxO3-dependent``,
 #: ``Rbm20-null``, ``Sirt6-LKO``): the name is the words before it
 _ATTRIBUTE_AFTER = frozenset({
@@ -194,13 +197,20 @@ _ATTRIBUTE_AFTER = frozenset({
 def attached_names(text: str, takes: Callable[[str], bool]) -> Iterator[tuple[int, int]]:
     """Spans of the names that hyphens join to other words in ``text``: the name before an
     attribute (:data:`_ATTRIBUTE_AFTER`: ``myostatin-driven``, ``Tox-deficient``) or a
-    knockout's ``-/-`` (``Arc-/-``), the name after ``anti-`` (``anti-PD-L1``), and each
-    name of a chain of names (``BDNF-TrkB-CREB``); a name only when ``takes`` it."""
+    knockout's ``-/-`` (``Arc-/-``), the name after ``anti-`` (``anti-PD-L1``), each
+    name of a chain of names (``BDNF-TrkB-CREB``), and a name with a floxed allele written
+    onto it (``Scarb1fl/fl``, ``Alb-Cre;Bmal1flox/flox``); a name only when ``takes`` it."""
     for m in _HYPHENATED.finditer(text):
         word, start = m.group("word"), m.start()
         if m.group("knockout"):
             if takes(word):
                 yield m.span("word")
+            continue
+        floxed = _FLOXED.fullmatch(word.rpartition("-")[2])
+        if floxed is not None and _FLOXED_AFTER.match(text, m.end()) and \
+                takes(floxed.group("name")):
+            at = m.end() - len(floxed.group(0))
+            yield at, at + len(floxed.group("name"))
             continue
         if "-" not in word:
             continue
