@@ -534,3 +534,14 @@ def test_probands_and_kindreds_are_people() -> None:
     for word in ("probands", "proband", "kindreds", "participants"):
         assert hits(f"412 {word} were sequenced") == [(word, HUMAN, "name")]
     assert hits("carriers of the allele") == []
+
+
+def test_a_sentence_for_the_study_takes_the_documents_focus() -> None:
+    """Round 46b: in a mouse study, the sentence after one on human biopsies that speaks
+    for the study itself (``These findings ...``) is the mouse's; others look back."""
+    text = ("Smad3-/- mice were protected in mice. Nuclear SMAD3 rose in human biopsies. "
+            "These findings identify a Snail axis. Snail was induced. We tested Twist.")
+    got = assign_species(doc_of(text, ["Smad3", "SMAD3", "Snail", "Snail", "Twist"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(5)] == [
+        (MOUSE, "knockout"), (HUMAN, "sentence"), (MOUSE, "document"),
+        (HUMAN, "paragraph"), (MOUSE, "document")]

@@ -539,6 +539,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             animal = _nearest([h for h in in_para if h.taxon != HUMAN], start, end, True)
             taxon = animal.taxon if animal else focus if focus not in (None, HUMAN) else MOUSE
             got = SpeciesAssignment(taxon or MOUSE, "knockout")
+        elif focus is not None and _STUDY_OPENER.match(doc.text, _span_at(sents, start)[0]):
+            got = SpeciesAssignment(focus, "document")   # "These findings identify ..."
         elif (near := _nearest([h for h in in_para if h.end <= start], start, end, True)
               ) is not None:
             got = SpeciesAssignment(near.taxon, "paragraph")
@@ -562,6 +564,13 @@ def _knockout_animal(text: str, mention: str, end: int) -> str | None:
     if m is None or not (after[:m.start("animal")].strip(" ()") or knockout_suffix(mention)):
         return None
     return RAT if m.group("animal").lower().startswith("rat") else MOUSE
+
+
+#: a sentence that speaks for the study itself: it takes the document's focus, not the
+#: species of the sentence before (``These findings identify ...``, ``We asked ...``)
+_STUDY_OPENER = re.compile(
+    r"\s*(?:We|Here|(?:These|Our)\s+(?:findings|results|data)|Together|Taken together|Thus|"
+    r"In summary|In conclusion|Collectively)\b")
 
 
 #: a symbol in human style: capitals and digits, no hyphen (``RAB28``, ``FAM161A``)
