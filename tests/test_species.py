@@ -155,10 +155,15 @@ def test_assign_species_rules_in_order() -> None:
 def test_knockout_in_another_model_organism() -> None:
     text = "DT40 cells and DT40 B cells were used.\nPKD3-/- cells lacked Tax1."
     got = assign_species(doc_of(text, ["PKD3", "Tax1"]))
-    assert (got["T0"].taxon, got["T0"].evidence) == ("NCBITaxon:9031", "knockout")
+    assert (got["T0"].taxon, got["T0"].evidence) == ("NCBITaxon:9031", "document")
     assert (got["T1"].taxon, got["T1"].evidence) == ("NCBITaxon:9031", "document")
-    text = "In human cells, p53 fell.\nRunx3-/- cells lacked Tax1."  # human: still mouse
+    text = "In human cells, p53 fell.\nRunx3-/- mice lacked Tax1."  # human: still mouse
     assert assign_species(doc_of(text, ["p53", "Runx3"]))["T1"].taxon == MOUSE
+    text = "In human cells, p53 fell.\nRunx3-/- cells lacked Tax1."  # cells made so (47a)
+    assert assign_species(doc_of(text, ["p53", "Runx3"]))["T1"].taxon == HUMAN
+    text = "In human cells, p53 fell.\nRunx3-deficient animals lacked Tax1."
+    got = assign_species(doc_of(text, ["p53", "Runx3"]))["T1"]
+    assert (got.taxon, got.evidence) == (MOUSE, "knockout")
 
 
 def test_yeast_nomenclature_and_mammal_sentences() -> None:

@@ -304,6 +304,11 @@ _KNOCKOUT = re.compile(
 _KNOCKOUT_ANIMAL = re.compile(
     r"\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
     r"null|knockout|knock-out|KO))?\s*\)?\s+(?P<animal>mice|mouse|rats?)\b", re.IGNORECASE)
+#: cells made so, right after a knockout marker (``ATG7-deficient cells``): no animal
+_MADE_CELLS = re.compile(
+    r"\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
+    r"null|knockout|knock-out|KO))?\s*\)?\s+(?:cells?|clones?|cell lines?|organoids?)\b",
+    re.IGNORECASE)
 _KNOCKOUT_IN = re.compile(
     r"(?:\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013])\s*\)?|"
     r"[-\s](?:deficient|null|knockout|knock-out|KO))$", re.IGNORECASE)
@@ -535,7 +540,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             out[e.id] = _human_style(got, text, in_lexicon)
             continue
         in_para = within(paras, start)
-        if knockout_suffix(text) or _KNOCKOUT.match(doc.text[end:end + 20]):
+        if (knockout_suffix(text) or _KNOCKOUT.match(doc.text[end:end + 20])) and \
+                not _MADE_CELLS.match(doc.text[end:end + 40]):   # not "ATG7-null clones"
             animal = _nearest([h for h in in_para if h.taxon != HUMAN], start, end, True)
             taxon = animal.taxon if animal else focus if focus not in (None, HUMAN) else MOUSE
             got = SpeciesAssignment(taxon or MOUSE, "knockout")
