@@ -125,6 +125,10 @@ def test_species_prefix_only_when_the_whole_name_is_no_gene() -> None:
     assert species_prefix("mTOR", fake_lexicon) is None  # MTOR is a human gene as written
     assert species_prefix("hnRNP", fake_lexicon) is None  # lower case after the prefix
     assert species_prefix("hXYZ", fake_lexicon) is None  # the rest is no gene
+    g = default_grounder()   # round 47b: mTORC1 is FamPlex's, not a mouse TORC1
+    assert species_prefix("mTORC1", g.in_lexicon) == (MOUSE, "TORC1")
+    assert species_prefix("mTORC1", g.in_lexicon, g.is_family_name) is None
+    assert species_prefix("hTERT", g.in_lexicon, g.is_family_name) == (HUMAN, "TERT")
 
 
 def test_knockout_suffix() -> None:

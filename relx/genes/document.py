@@ -472,7 +472,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     hits = find_species(doc.text) if species else []
     assigned: dict[str, SpeciesAssignment] = (
         assign_species(doc, hits, in_lexicon=g.in_lexicon,
-                       rodent_symbol=rodent_symbols(g).__contains__) if species else {})
+                       rodent_symbol=rodent_symbols(g).__contains__,
+                       family_name=g.is_family_name) if species else {})
     long_of: dict[str, str] = {}
     short_of: dict[str, str] = {}
     for ab in doc.abbreviations:

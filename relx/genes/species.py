@@ -314,12 +314,15 @@ _KNOCKOUT_IN = re.compile(
     r"[-\s](?:deficient|null|knockout|knock-out|KO))$", re.IGNORECASE)
 
 
-def species_prefix(text: str, in_lexicon: Callable[[str, str], bool]) -> tuple[str, str] | None:
+def species_prefix(text: str, in_lexicon: Callable[[str, str], bool],
+                   family_name: Callable[[str], bool] | None = None
+                   ) -> tuple[str, str] | None:
     """(taxon, rest) when ``text`` is a species-prefixed gene name (``hTERT`` -> human,
-    ``TERT``): the rest is in that species' lexicon and the whole text in no other's.
+    ``TERT``): the rest is in that species' lexicon and the whole text in no other's, nor,
+    with ``family_name``, a FamPlex name as written (``mTORC1``).
     ``in_lexicon(text, taxon)`` says whether a text is in a species' own gene lexicon."""
     m = _PREFIX.match(text.strip())
-    if m is None:
+    if m is None or (family_name is not None and family_name(text.strip())):
         return None
     taxon = _PREFIX_TAXON[m.group(1)[0].lower()]
     if any(in_lexicon(text, t) for t in (HUMAN, MOUSE, RAT) if t != taxon):
@@ -465,6 +468,7 @@ def _entity_text(doc: Document, e: Entity) -> str:
 def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
                    in_lexicon: Callable[[str, str], bool] | None = None,
                    rodent_symbol: Callable[[str], bool] | None = None,
+                   family_name: Callable[[str], bool] | None = None,
                    default: str = HUMAN) -> dict[str, SpeciesAssignment]:
     """Entity id -> species of each gene/protein entity of ``doc`` (rules: module docstring).
 
@@ -514,7 +518,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     for e in ents:
         start, end = e.start, e.end
         text = _entity_text(doc, e)
-        pre = species_prefix(text, in_lexicon) if in_lexicon is not None else None
+        pre = species_prefix(text, in_lexicon, family_name) if in_lexicon is not None \
+            else None
         if pre is not None:
             out[e.id] = SpeciesAssignment(pre[0], "prefix")
             continue
