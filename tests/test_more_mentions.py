@@ -276,3 +276,15 @@ def test_hippocampal_fields_are_no_carbonic_anhydrases():
     text = "CA1 and CA2 are carbonic anhydrases of red cells."
     spans = spans_of(text, "CA1", "CA2")
     assert without_other_things(text, spans, []) == spans
+
+
+def test_names_an_en_dash_joins_are_split_apart():
+    """Round 47c (probes 44 and 47): one mention for ``CCL2–CCR2``, ``Beclin-1–Vps34
+    complex``; not ``CRISPR–Cas9`` (CRISPR names no gene) nor a hyphenated name."""
+    from relx.genes.more_mentions import split_en_dashes
+
+    text = "The CCL2\u2013CCR2 axis, the Beclin-1\u2013Vps34 complex, CRISPR\u2013Cas9 and IL-6."
+    spans = spans_of(text, "CCL2\u2013CCR2", "Beclin-1\u2013Vps34 complex", "CRISPR\u2013Cas9",
+                     "IL-6")
+    got = [text[a:b] for a, b in split_en_dashes(text, spans)]
+    assert got == ["CCL2", "CCR2", "Beclin-1", "Vps34", "CRISPR\u2013Cas9", "IL-6"]

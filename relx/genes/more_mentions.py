@@ -50,6 +50,7 @@ from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import namespace_of
 
 __all__ = ["approved_symbols", "full_name_keys", "more_mentions", "single_gene_names",
+           "split_en_dashes",
            "with_construct_genes", "with_full_names", "with_greek_names", "with_long_forms",
            "with_short_forms", "without_other_things", "written_symbols"]
 
@@ -484,6 +485,36 @@ def without_other_things(text: str, spans: list[tuple[int, int]],
     fields = _HIPPOCAMPUS.search(text) is not None
     return [(a, b) for a, b in spans if not other_thing(text[a:b])
             and not (fields and _BRAIN_FIELD.match(text[a:b]))]
+
+
+def split_en_dashes(text: str, spans: list[tuple[int, int]], *,
+                    grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``spans`` (gene mentions in ``text``) with each mention that holds an en dash between
+    names (``CCL2–CCR2``, ``IL-6–STAT3``, ``Beclin-1–Vps34 complex``) split into them, when
+    every part grounds to a gene or FamPlex entry out of context; a part grounded through
+    a part of it keeps that part (``Vps34`` of ``Vps34 complex``)."""
+    from relx.genes.document import resolve
+
+    g = grounder or default_grounder()
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if "\u2013" not in text[a:b]:
+            out.append((a, b))
+            continue
+        parts, at = [], a
+        for piece in text[a:b].split("\u2013"):
+            lead = len(piece) - len(piece.lstrip())
+            start, end = at + lead, at + len(piece.rstrip())
+            at += len(piece) + 1
+            found = resolve(text[start:end], grounder=g) if end > start else None
+            if found is None or not _gene_ids(g, text[start:end]):
+                parts = []
+                break
+            if found.span is not None:
+                start, end = start + found.span[0], start + found.span[1]
+            parts.append((start, end))
+        out += parts or [(a, b)]
+    return sorted(out)
 
 
 def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
