@@ -482,6 +482,13 @@ def test_a_class_word_before_an_ambiguous_name_picks_its_gene() -> None:
     assert ents[0].norm_ids[0] == "HGNC:7380"
 
 
+def test_a_names_number_decides_between_tied_genes() -> None:
+    """Round 48 (probe-46): ``Cytochrome P450 2D6`` is a designation of CYP2D6 and CYP2D7;
+    its last word ends CYP2D6's symbol."""
+    assert resolve("Cytochrome P450 2D6").ids[0] == "HGNC:2625"
+    assert resolve("CYP2D6").ids[0] == "HGNC:2625"
+
+
 def test_ground_document_overwrite_keep_given_and_span_text() -> None:
     doc = _doc("p53 and IL-2", ["p53", "IL-2"], [])
     doc.sentences[0].entities[0].norm_ids = ["NCBIGene:7157"]

@@ -150,6 +150,21 @@ def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
                      route if cands else "none")
 
 
+def _by_name_number(text: str, cands: list[GroundingCandidate]) -> list[GroundingCandidate]:
+    """``cands`` with, among those tied for best, the one whose symbol ends with the
+    mention's last word (``Cytochrome P450 2D6``: CYP2D6, not CYP2D7) first."""
+    if len(cands) < 2 or cands[1].score < cands[0].score:
+        return cands
+    last = text.split()[-1].lower() if text.split() else ""
+    if len(last) < 2 or not any(c.isdigit() for c in last):
+        return cands
+    tied = [c for c in cands if c.score == cands[0].score]
+    hits = [c for c in tied if c.symbol.lower().endswith(last)]
+    if len(hits) != 1 or hits[0] is cands[0]:
+        return cands
+    return [hits[0], *(c for c in cands if c is not hits[0])]
+
+
 def _exact(c: GroundingCandidate) -> bool:
     """Matched as written: no case folding, variant or ortholog lowered its score."""
     return c.score >= SOURCE_WEIGHT[c.source] - 1e-9
@@ -244,7 +259,7 @@ def resolve(text: str, taxon: str | int | None = None, *, grounder: Grounder | N
 def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
     if not re.search(r"[^\W\d_]", text):  # "4" of "IL-2, -4": no name without a letter
         return Grounding((), 0.0, taxon, "none")
-    direct = g.ground(text, taxon)
+    direct = _by_name_number(text, g.ground(text, taxon))
     if not _prefer_whole(text, direct):
         coord = _coordination(g, famplex, text, taxon)
         if coord is not None:
