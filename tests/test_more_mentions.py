@@ -205,6 +205,14 @@ def test_a_name_that_begins_with_a_greek_letter_is_a_mention():
     assert with_greek_names(text, spans_of(text, "catenin/TCF")) == spans_of(text, "catenin/TCF")
 
 
+def test_a_name_that_ends_in_a_greek_letter_is_a_mention():
+    """Round 49 (probe-45): ``eIF2α`` the tagger misses before ``in human islets``; not a
+    family (``TGF-β``, ``NF-κB``) nor a word that names nothing (``Hβ``)."""
+    text = "Phosphorylation of eIF2α and PKCδ in human islets; TGF-β, NF-κB and Hβ."
+    got = with_greek_names(text, [])
+    assert [text[a:b] for a, b in got] == ["eIF2α", "PKCδ"]
+
+
 def test_the_short_form_of_a_gene_long_form_is_a_mention():
     text = ("Levels of postsynaptic density protein 95 (PSD-95) fell; PSD-95 and tyrosine "
             "hydroxylase (TH)-positive cells. Coronary artery disease (CAD) rose.")

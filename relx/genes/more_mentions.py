@@ -77,6 +77,9 @@ _GREEK_FIRST = re.compile(
     r"(?<![\w-])(?P<word>(?:[\u0391-\u03a9\u03b1-\u03c9]|"
     r"(?:alpha|beta|gamma|delta|epsilon|kappa)-)[\w-]*\w)(?P<number>\s\d+\b)?",
     re.IGNORECASE)
+#: a word that ends in a Greek letter after two characters or more, the first a Latin
+#: letter (``eIF2α``, ``PKCδ``, ``HIF-1α``; not ``Hβ``)
+_GREEK_LAST = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9-][\u03b1-\u03c9](?![\w-])")
 #: a run of letters and digits (Greek letters too): the words of a written full name
 _ALNUM_RUN = re.compile(r"[^\W_]+")
 #: lexicon sources of a gene's curated full names (not NCBI's other designations)
@@ -540,7 +543,8 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
                      grounder: Grounder | None = None) -> list[tuple[int, int]]:
     """``spans`` (gene mentions in ``text``) with the names that begin with a Greek letter
     or a letter's name and a hyphen (``α-synuclein``, ``beta-Klotho``; with a number after
-    them when one follows: ``β-arrestin 2``), in text order, when the name as a whole
+    them when one follows: ``β-arrestin 2``) or end in a Greek letter after a Latin one
+    (``eIF2α``, ``PKCδ``), in text order, when the name as a whole
     grounds to one gene (human lexicon, lexicon or spelling route; not a family): added
     when no mention reaches outside it, replacing the mentions inside it. The tagger misses
     such words: they differ from its training words in prefix and shape."""
@@ -554,6 +558,9 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
                 continue
             out = _take(out, (start, end))
             break
+    for m in _GREEK_LAST.finditer(text):
+        if _gene_ids(g, m.group(), whole=True, families=False):
+            out = _take(out, m.span())
     return out
 
 
