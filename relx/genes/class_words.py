@@ -1,6 +1,7 @@
-"""The class word written before a name (``the kinases MST1 and MST2``) picks, among a
-mention's candidate genes, the one whose approved name holds it (docs/genes.md, round
-44)."""
+"""Words of the text that choose among a mention's candidate genes: the class word written
+before a name (``the kinases MST1 and MST2``) picks the candidate whose approved name holds
+it (docs/genes.md, round 44), and a name's last word picks, among tied candidates, the one
+whose symbol it ends (``Cytochrome P450 2D6``: CYP2D6, round 48)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import dataclasses
 import re
 import weakref
 
-from relx.genes.lexicon import MOUSE, RAT, Grounder, Grounding
+from relx.genes.lexicon import MOUSE, RAT, Grounder, Grounding, GroundingCandidate
 from relx.ids import namespace_of
 
-__all__ = ["CLASS_FIRST", "by_class_word"]
+__all__ = ["CLASS_FIRST", "by_class_word", "by_name_number"]
 
 #: gene namespaces (not families) a picked candidate must be in
 _GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD"})
@@ -54,3 +55,18 @@ def _approved_names(g: Grounder) -> dict[str, list[str]]:
                 names.setdefault(cid, []).append(key)
         _NAMES[g] = names
     return names
+
+
+def by_name_number(text: str, cands: list[GroundingCandidate]) -> list[GroundingCandidate]:
+    """``cands`` with, among those tied for best, the one whose symbol ends with the
+    mention's last word (``Cytochrome P450 2D6``: CYP2D6, not CYP2D7) first."""
+    if len(cands) < 2 or cands[1].score < cands[0].score:
+        return cands
+    last = text.split()[-1].lower() if text.split() else ""
+    if len(last) < 2 or not any(c.isdigit() for c in last):
+        return cands
+    tied = [c for c in cands if c.score == cands[0].score]
+    hits = [c for c in tied if c.symbol.lower().endswith(last)]
+    if len(hits) != 1 or hits[0] is cands[0]:
+        return cands
+    return [hits[0], *(c for c in cands if c is not hits[0])]

@@ -64,7 +64,7 @@ from weakref import WeakKeyDictionary
 
 from relx.doc import Document, Entity, Span, SpeciesMention
 from relx.genes.annotated_names import AnnotatedNames, default_annotated_names
-from relx.genes.class_words import CLASS_FIRST, by_class_word
+from relx.genes.class_words import CLASS_FIRST, by_class_word, by_name_number
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
@@ -148,21 +148,6 @@ def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
     conf = round(confidence(cands) * factor, 3)
     return Grounding(tuple(c.id for c in cands), conf if cands else 0.0, taxon,
                      route if cands else "none")
-
-
-def _by_name_number(text: str, cands: list[GroundingCandidate]) -> list[GroundingCandidate]:
-    """``cands`` with, among those tied for best, the one whose symbol ends with the
-    mention's last word (``Cytochrome P450 2D6``: CYP2D6, not CYP2D7) first."""
-    if len(cands) < 2 or cands[1].score < cands[0].score:
-        return cands
-    last = text.split()[-1].lower() if text.split() else ""
-    if len(last) < 2 or not any(c.isdigit() for c in last):
-        return cands
-    tied = [c for c in cands if c.score == cands[0].score]
-    hits = [c for c in tied if c.symbol.lower().endswith(last)]
-    if len(hits) != 1 or hits[0] is cands[0]:
-        return cands
-    return [hits[0], *(c for c in cands if c is not hits[0])]
 
 
 def _exact(c: GroundingCandidate) -> bool:
@@ -259,7 +244,7 @@ def resolve(text: str, taxon: str | int | None = None, *, grounder: Grounder | N
 def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
     if not re.search(r"[^\W\d_]", text):  # "4" of "IL-2, -4": no name without a letter
         return Grounding((), 0.0, taxon, "none")
-    direct = _by_name_number(text, g.ground(text, taxon))
+    direct = by_name_number(text, g.ground(text, taxon))
     if not _prefer_whole(text, direct):
         coord = _coordination(g, famplex, text, taxon)
         if coord is not None:
