@@ -50,7 +50,7 @@ from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import namespace_of
 
 __all__ = ["approved_symbols", "full_name_keys", "more_mentions", "single_gene_names",
-           "split_en_dashes",
+           "split_en_dashes", "with_subunit_weights",
            "with_construct_genes", "with_full_names", "with_greek_names", "with_long_forms",
            "with_short_forms", "without_other_things", "written_symbols"]
 
@@ -64,6 +64,8 @@ _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
 _WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
+#: a subunit written by its weight (``p19``, ``p40``)
+_WEIGHT = re.compile(r"p\d{2,3}")
 #: the hippocampus and its fields, which carbonic anhydrases' symbols spell (``CA1``)
 _HIPPOCAMPUS = re.compile(r"hippocamp|\bSchaffer\b|\bdentate gyrus\b", re.IGNORECASE)
 _BRAIN_FIELD = re.compile(r"CA[1-4]$")
@@ -518,6 +520,24 @@ def split_en_dashes(text: str, spans: list[tuple[int, int]], *,
             parts.append((start, end))
         out += parts or [(a, b)]
     return sorted(out)
+
+
+def with_subunit_weights(text: str, spans: list[tuple[int, int]], *,
+                         grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``spans`` (gene mentions in ``text``, sorted) with a subunit written by its weight
+    (``p19``) right after another mention joined to that mention's last word when the two,
+    as one name, ground as a whole to one gene (``IL-23 p19``: IL23A, not CDKN2A's p19;
+    ``Serum IL-23`` and ``p19`` become ``IL-23 p19``)."""
+    g = grounder or default_grounder()
+    out = sorted(spans)
+    for k in range(len(out) - 1, 0, -1):
+        (a, b), (c, d) = out[k - 1], out[k]
+        if text[b:c] != " " or not _WEIGHT.fullmatch(text, c, d):
+            continue
+        start = max(text.rfind(" ", a, b) + 1, a)
+        if _gene_ids(g, text[start:d], whole=True, families=False):
+            out[k - 1:k + 1] = [(start, d)]
+    return out
 
 
 def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
