@@ -296,14 +296,3 @@ def test_names_an_en_dash_joins_are_split_apart():
                      "IL-6")
     got = [text[a:b] for a, b in split_en_dashes(text, spans)]
     assert got == ["CCL2", "CCR2", "Beclin-1", "Vps34", "CRISPR\u2013Cas9", "IL-6"]
-
-
-def test_a_subunit_written_by_its_weight_joins_its_cytokine():
-    """Round 50 (probes 25 and 47): ``IL-23 p19`` is IL23A, not ``IL-23`` and CDKN2A's
-    ``p19``; ``p53 and p21`` stay two mentions."""
-    from relx.genes.more_mentions import with_subunit_weights
-
-    text = "Serum IL-23 p19 and IL-12 p40 rose; p53 p21 fell."
-    spans = spans_of(text, "Serum IL-23", "p19", "IL-12", "p40", "p53", "p21")
-    got = [text[a:b] for a, b in with_subunit_weights(text, spans)]
-    assert got == ["IL-23 p19", "IL-12 p40", "p53", "p21"]

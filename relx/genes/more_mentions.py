@@ -50,7 +50,7 @@ from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import namespace_of
 
 __all__ = ["approved_symbols", "full_name_keys", "more_mentions", "single_gene_names",
-           "split_en_dashes", "with_subunit_weights",
+           "split_en_dashes",
            "with_construct_genes", "with_full_names", "with_greek_names", "with_long_forms",
            "with_short_forms", "without_other_things", "written_symbols"]
 
@@ -64,9 +64,6 @@ _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
 _WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
-#: a subunit written by its weight (``p19``, ``p40``), and the word before it
-_WEIGHT = re.compile(r"p\d{2,3}")
-_WORD_BEFORE = re.compile(r"(?<![\w-])[^\W_][\w-]* \Z")
 #: the hippocampus and its fields, which carbonic anhydrases' symbols spell (``CA1``)
 _HIPPOCAMPUS = re.compile(r"hippocamp|\bSchaffer\b|\bdentate gyrus\b", re.IGNORECASE)
 _BRAIN_FIELD = re.compile(r"CA[1-4]$")
@@ -521,29 +518,6 @@ def split_en_dashes(text: str, spans: list[tuple[int, int]], *,
             parts.append((start, end))
         out += parts or [(a, b)]
     return sorted(out)
-
-
-def with_subunit_weights(text: str, spans: list[tuple[int, int]], *,
-                         grounder: Grounder | None = None) -> list[tuple[int, int]]:
-    """``spans`` (gene mentions in ``text``) with a subunit written by its weight (``p19``)
-    joined to the word before it when the two, as one name, ground as a whole to one gene
-    (``IL-23 p19``: IL23A, not CDKN2A's p19; ``Serum IL-23`` and ``p19`` become ``IL-23
-    p19``); the mentions it reaches into give way."""
-    g = grounder or default_grounder()
-    out = sorted(spans)
-    for c, d in [s for s in out if _WEIGHT.fullmatch(text, *s)]:
-        m = _WORD_BEFORE.search(text, max(0, c - 40), c)
-        if m is None or not _gene_ids(g, text[m.start():d], whole=True, families=False):
-            continue
-        start, kept = m.start(), []
-        for a, b in out:   # the mentions it reaches into give way ("Serum IL-23": gone)
-            rest = text[a:start].rstrip()
-            if b <= start or a >= d:
-                kept.append((a, b))
-            elif a < start and _gene_ids(g, rest):
-                kept.append((a, a + len(rest)))
-        out = sorted([*kept, (start, d)])
-    return out
 
 
 def with_construct_genes(text: str, spans: list[tuple[int, int]], *,

@@ -31,7 +31,6 @@ from relx.genes.more_mentions import (
     with_greek_names,
     with_long_forms,
     with_short_forms,
-    with_subunit_weights,
     without_other_things,
 )
 from relx.model_store import models_dir, reading_model_file
@@ -420,9 +419,8 @@ class Parser:
         (:func:`with_short_forms`); :func:`more_mentions`; the genes of Cre drivers and
         reporters (:func:`with_construct_genes`); names that begin with a Greek letter
         (:func:`with_greek_names`); without the mentions that name nothing and are
-        something else (:func:`without_other_things`); names an en dash joins split apart
-        (:func:`split_en_dashes`); last, a subunit written by its weight joined to its
-        cytokine (:func:`with_subunit_weights`)."""
+        something else (:func:`without_other_things`); last, names an en dash joins split
+        apart (:func:`split_en_dashes`)."""
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
@@ -438,9 +436,8 @@ class Parser:
             for a in abbreviations])
         spans = with_greek_names(text, with_construct_genes(text, [*spans, *more_mentions(
             text, spans, [(a.short_text, a.long_text) for a in abbreviations])]))
-        spans = with_subunit_weights(text, split_en_dashes(text, without_other_things(
-            text, spans, [(a.short_text, a.long.start - base, a.long.end - base)
-                          for a in abbreviations])))
+        spans = split_en_dashes(text, without_other_things(text, spans, [
+            (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations]))
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
                    type=mention_type(text[s:e]), text=text[s:e])
