@@ -47,6 +47,18 @@ def test_the_probe_list_is_what_the_readme_says() -> None:
         assert all(text[a:b] == m[0] for (a, b), m in mentions.items()), probe
 
 
+def test_the_hand_annotation_is_of_the_probe_texts() -> None:
+    """``annotated.tsv`` (probes 29-48, ``python -m lab.genes.probes``): each row's span is
+    its mention in the file as read, and its id one of the two species'."""
+    with open(PROBES / "annotated.tsv", encoding="utf-8") as fh:
+        rows = list(csv.reader((line for line in fh if not line.startswith("#")),
+                               delimiter="\t"))
+    assert len(rows) == 790 and {r[0] for r in rows} == {f"probe-{n}.txt" for n in range(29, 49)}
+    for probe, start, end, text, ncbi, taxon in rows:
+        assert (PROBES / probe).read_text(encoding="utf-8")[int(start):int(end)] == text
+        assert ncbi.startswith("NCBIGene:") and taxon in ("9606", "10090")
+
+
 @pytest.mark.parametrize("probe", sorted(expected()))
 def test_relx_names_the_probe_genes_it_named(probe: str, named) -> None:
     got = named[probe]
