@@ -50,6 +50,9 @@ ANNOTATION_TYPES = READ_TYPES | frozenset({
     "genus", "strain", "domainmotif"})
 #: namespaces of small molecules: a mention grounded only to these is a chemical
 CHEMICAL_NAMESPACES = frozenset({"CHEBI", "PUBCHEM", "HMDB", "CHEMBL", "DRUGBANK"})
+#: namespaces of one organism's genes (human, mouse, rat), and with FamPlex's families
+GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD"})
+NAME_NAMESPACES = GENE_NAMESPACES | {"FPLX"}
 
 # canonical spelling of a namespace, by its lower-cased form (BioC infon keys included)
 _CANONICAL = {

@@ -10,12 +10,10 @@ import re
 import weakref
 
 from relx.genes.lexicon import MOUSE, RAT, Grounder, Grounding, GroundingCandidate
-from relx.ids import namespace_of
+from relx.ids import GENE_NAMESPACES, namespace_of
 
 __all__ = ["CLASS_FIRST", "by_class_word", "by_name_number"]
 
-#: gene namespaces (not families) a picked candidate must be in
-_GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD"})
 _CLASSES = (r"(kinase|phosphatase|receptor|ligase|transporter|channel|protease|"
             r"deubiquitinase|adaptor|exchanger)s?")
 #: a class word right before a name, perhaps a list of names between (``kinases MST1 and``)
@@ -33,7 +31,7 @@ def by_class_word(g: Grounder, found: Grounding, text: str, before: str) -> Grou
         return found
     word = m.group(1).lower()
     names = _approved_names(g)
-    hits = [i for i in found.ids if namespace_of(i) in _GENE_NAMESPACES
+    hits = [i for i in found.ids if namespace_of(i) in GENE_NAMESPACES
             and any(word in key for key in names.get(i, ()))]
     if len(hits) != 1 or hits[0] == found.ids[0]:
         return found
@@ -62,7 +60,7 @@ def by_name_number(text: str, cands: list[GroundingCandidate]) -> list[Grounding
     mention's last word (``Cytochrome P450 2D6``: CYP2D6, not CYP2D7) first."""
     if len(cands) < 2 or cands[1].score < cands[0].score:
         return cands
-    last = text.split()[-1].lower() if text.split() else ""
+    last = text.rsplit(maxsplit=1)[-1].lower() if text.strip() else ""
     if len(last) < 2 or not any(c.isdigit() for c in last):
         return cands
     tied = [c for c in cands if c.score == cands[0].score]

@@ -96,6 +96,8 @@ from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.genes.variants import VARIANT_TYPE, is_variant
 from relx.ids import (
     CHEMICAL_NAMESPACES,
+    GENE_NAMESPACES,
+    NAME_NAMESPACES,
     is_family_type,
     is_protein_type,
     namespace_of,
@@ -133,8 +135,6 @@ _SUFFIXES = re.compile(
 _SPECIES_PREFIX = re.compile(r"^(h|m|r)-?(?=[A-Z0-9].)")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
 _SPECIES_WORD = re.compile(r"^(human|mouse|murine|rat)\s", re.IGNORECASE)
-_NAME_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
-_GENE_NAMESPACES = _NAME_NAMESPACES - {"FPLX"}
 #: GENIA's type for protein domains and sites, given to a gene mention that names only a
 #: domain or motif (``SH2 domain``, ``PDZ domains``) and grounds to no gene
 DOMAIN_TYPE = "Entity"
@@ -297,7 +297,7 @@ def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> 
                 and bool(_SYMBOL_WORD.match(text[start:end]))
             if (cands and (_exact(cands[0]) or head_symbol)
                     and len(compact_form(text[start:end])) >= 3
-                    and namespace_of(cands[0].id) in _NAME_NAMESPACES and
+                    and namespace_of(cands[0].id) in NAME_NAMESPACES and
                     not (generic and cands[0].id.startswith("FPLX:"))):
                 found = _grounding(cands, taxon, "part", AFFIX_FACTOR * AFFIX_FACTOR)
                 return dataclasses.replace(found, span=(start, end))
@@ -499,7 +499,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         if short is not None and (not found.grounded or found.route == "part"):
             via = mention(short, taxon)
             if len(via.ids) == 1 or (found.grounded and via.grounded and via.route != "part"
-                                     and namespace_of(via.ids[0]) in _GENE_NAMESPACES):
+                                     and namespace_of(via.ids[0]) in GENE_NAMESPACES):
                 return Grounding(via.ids, round(via.confidence * AFFIX_FACTOR, 3), taxon,
                                  "abbreviation")
         return found

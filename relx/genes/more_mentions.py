@@ -47,15 +47,13 @@ from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.mention import HEAD_WORDS
 from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
-from relx.ids import namespace_of
+from relx.ids import GENE_NAMESPACES, NAME_NAMESPACES, namespace_of
 
 __all__ = ["approved_symbols", "full_name_keys", "more_mentions", "single_gene_names",
            "split_en_dashes",
            "with_construct_genes", "with_full_names", "with_greek_names", "with_long_forms",
            "with_short_forms", "without_other_things", "written_symbols"]
 
-#: namespaces a copied name must ground to: genes and FamPlex entries, not chemicals
-GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD", "FPLX"})
 #: a word that may be a symbol: a letter first, letters/digits/hyphens, not inside a word
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9](?![\w-])")
 #: a lower-case or capitalised word that may be a protein's name
@@ -255,9 +253,8 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
             forms.setdefault(name, (name,))
             if name[0].isupper() and name[1].islower() and _begins_sentence(text, a):
                 forms[name] = (name, name[0].lower() + name[1:])   # "Factor XI": "factor XI"
-    for name in sorted(forms, key=lambda t: (-len(t), t)):
-        if not is_gene(name):
-            continue
+    copied = [name for name in sorted(forms, key=lambda t: (-len(t), t)) if is_gene(name)]
+    for name in copied:
         for span in (s for form in forms[name] for s in _whole_words(form, text)):
             if not _overlaps(span, taken):
                 taken.append(span)
@@ -266,17 +263,22 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
     written = written_symbols(g) if WRITTEN_SOURCES else frozenset()
     rodent = rodent_symbols(g)
     long_of = {short.strip(): long for short, long in abbreviations}
+
+    def symbol_as_written(word: str) -> bool:
+        return (word in symbols and _symbol_like(word)) or word in written
+
+    def long_form_agrees(word: str) -> bool:
+        """The text defines no long form for ``word`` that grounds elsewhere (``CAD``)."""
+        long = long_of.get(word)
+        return long is None or set(resolve(word, grounder=g).ids[:1]) <= \
+            set(resolve(long, grounder=g).ids)
+
     for m in _WORD.finditer(text):
         word = m.group()
-        if not ((word in symbols and _symbol_like(word)) or word in written
-                or _rodent_symbol(word, text, m.start(), rodent)):
+        if not (symbol_as_written(word) or _rodent_symbol(word, text, m.start(), rodent)):
             continue
         span = m.span()
-        if _overlaps(span, taken):
-            continue
-        long = long_of.get(word)
-        if long is not None and not set(resolve(word, grounder=g).ids[:1]) <= \
-                set(resolve(long, grounder=g).ids):
+        if _overlaps(span, taken) or not long_form_agrees(word):
             continue
         taken.append(span)
         added.append(span)
@@ -290,17 +292,14 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
         if not _NOT_A_NAME.search(word) and not _overlaps(span, taken):
             taken.append(span)
             added.append(span)
-    copied = {name for name in forms if is_gene(name)}
+    tagged_names = set(copied)
 
     def takes(word: str) -> bool:
         """Completion would take ``word`` as a whole word anywhere in the text."""
-        if word in copied:
+        if word in tagged_names:
             return True
-        if word in written or (len(word) >= 3 and word in rodent) or \
-                (word in symbols and _symbol_like(word)):
-            long = long_of.get(word)
-            return long is None or set(resolve(word, grounder=g).ids[:1]) <= \
-                set(resolve(long, grounder=g).ids)
+        if symbol_as_written(word) or (len(word) >= 3 and word in rodent):
+            return long_form_agrees(word)
         return word in names or (word[0].isupper() and "^" + word in names)
 
     for span in attached_names(text, takes):
@@ -509,13 +508,11 @@ def split_en_dashes(text: str, spans: list[tuple[int, int]], *,
             lead = len(piece) - len(piece.lstrip())
             start, end = at + lead, at + len(piece.rstrip())
             at += len(piece) + 1
-            found = resolve(text[start:end], grounder=g) if end > start else None
-            if found is None or not _gene_ids(g, text[start:end]):
+            if end <= start or not _gene_ids(g, text[start:end]):
                 parts = []
                 break
-            if found.span is not None:
-                start, end = start + found.span[0], start + found.span[1]
-            parts.append((start, end))
+            inner = resolve(text[start:end], grounder=g).span   # memoised: no second lookup
+            parts.append((start + inner[0], start + inner[1]) if inner else (start, end))
         out += parts or [(a, b)]
     return sorted(out)
 
@@ -572,7 +569,7 @@ def _gene_ids(grounder: Grounder, name: str, *, whole: bool = False,
     from relx.genes.document import resolve
 
     found = resolve(name, grounder=grounder)
-    kinds = GENE_NAMESPACES if families else GENE_NAMESPACES - {"FPLX"}
+    kinds = NAME_NAMESPACES if families else GENE_NAMESPACES
     if not found.ids or namespace_of(found.ids[0]) not in kinds or (
             whole and (found.span is not None or found.route not in _WHOLE_ROUTES)):
         return ()

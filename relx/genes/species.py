@@ -297,21 +297,19 @@ MAMMALS = frozenset(f"NCBITaxon:{t}" for t in (
     "9606", "10090", "10116", "9986", "9823", "9913", "9940", "9615", "9685", "9796", "9544",
     "9534", "10036", "10029", "10141"))
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
-_KNOCKOUT = re.compile(
-    r"^\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
-    r"null|knockout|knock-out|KO)\b)", re.IGNORECASE)
-#: the animal a knockout is made in, right after its marker (``leptin-deficient mice``)
-_KNOCKOUT_ANIMAL = re.compile(
-    r"\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
-    r"null|knockout|knock-out|KO))?\s*\)?\s+(?P<animal>mice|mouse|rats?)\b", re.IGNORECASE)
-#: cells made so, right after a knockout marker (``ATG7-deficient cells``): no animal
-_MADE_CELLS = re.compile(
-    r"\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]|[-\s](?:deficient|"
-    r"null|knockout|knock-out|KO))?\s*\)?\s+(?:cells?|clones?|cell lines?|organoids?)\b",
-    re.IGNORECASE)
-_KNOCKOUT_IN = re.compile(
-    r"(?:\s*(?:\(\s*)?(?:[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013])\s*\)?|"
-    r"[-\s](?:deficient|null|knockout|knock-out|KO))$", re.IGNORECASE)
+#: a knockout marker: ``-/-``, ``+/-`` (ASCII, Unicode minus or en dash) or a word after
+#: a hyphen or space (``-deficient``, `` knockout``)
+_MINUS_PAIR = r"[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]"
+_MARKER_WORD = r"[-\s](?:deficient|null|knockout|knock-out|KO)"
+_KNOCKOUT = re.compile(rf"^\s*(?:\(\s*)?(?:{_MINUS_PAIR}|{_MARKER_WORD}\b)", re.IGNORECASE)
+#: what a marker, if any, is followed by: an animal (``leptin-deficient mice``) or cells
+#: made so (``ATG7-deficient cells``: no animal)
+_AFTER_MARKER = rf"\s*(?:\(\s*)?(?:{_MINUS_PAIR}|{_MARKER_WORD})?\s*\)?\s+"
+_KNOCKOUT_ANIMAL = re.compile(rf"{_AFTER_MARKER}(?P<animal>mice|mouse|rats?)\b", re.IGNORECASE)
+_MADE_CELLS = re.compile(rf"{_AFTER_MARKER}(?:cells?|clones?|cell lines?|organoids?)\b",
+                         re.IGNORECASE)
+_KNOCKOUT_IN = re.compile(rf"(?:\s*(?:\(\s*)?(?:{_MINUS_PAIR})\s*\)?|{_MARKER_WORD})$",
+                          re.IGNORECASE)
 
 
 def species_prefix(text: str, in_lexicon: Callable[[str, str], bool],
