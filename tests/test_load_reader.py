@@ -112,3 +112,35 @@ def test_loading_the_shipped_models_does_not_import_skops() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_compressed_arrays_are_read_back_from_the_array_cache(tmp_path, monkeypatch) -> None:
+    """A compressed array member is decoded once: the next read takes its bytes from the
+    array cache, builds an equal object, and a damaged entry only means decoding again."""
+    import zipfile
+
+    from relx import array_cache
+
+    monkeypatch.setenv("RELX_CACHE_DIR", str(tmp_path / "cache"))
+    rng = np.random.default_rng(0)
+    value = {"big": rng.random(20_000), "small": np.arange(5)}
+    path = tmp_path / "m.skops"
+    sio.dump(value, path, compression=zipfile.ZIP_LZMA)
+    first = skops_reader.read(path, [])
+    (entry,) = array_cache.entries()
+    assert entry.name.startswith("skops-")
+    assert len(np.load(entry).files) == 1          # the large member only
+
+    read = zipfile.ZipFile.read
+
+    def no_decoding(self, name, pwd=None):
+        assert name == "schema.json" or self.getinfo(name).file_size < 1 << 16, name
+        return read(self, name, pwd)
+
+    monkeypatch.setattr(zipfile.ZipFile, "read", no_decoding)
+    assert_same(skops_reader.read(path, []), first)
+    monkeypatch.setattr(zipfile.ZipFile, "read", read)
+    assert_same(first, sio.load(path, trusted=[]))
+    entry.write_bytes(b"not a zip")
+    assert_same(skops_reader.read(path, []), first)
+    assert len(np.load(entry).files) == 1          # written again
