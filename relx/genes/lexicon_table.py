@@ -33,13 +33,14 @@ COLUMNS = ("key", "id", "symbol", "source", "form", "taxon")
 _COLUMNS_V1 = COLUMNS[:5]
 #: the words of class phrases: a name made only of them (``transcription factor``, ``E3
 #: ubiquitin ligase``, ``zinc finger protein``) names a kind of protein, not one gene, when
-#: it comes from one of :data:`CLASS_PHRASE_SOURCES` (docs/genes.md, round 41c)
+#: it comes from one of :data:`CLASS_PHRASE_SOURCES` (docs/genes.md, round 41c); ``statin``
+#: names a class of drugs (EEF1A2's previous symbol; round 51a)
 CLASS_WORDS = frozenset("""
     transcription factor factors protein proteins kinase receptor binding domain family member
     subunit enzyme ligase phosphatase channel transporter antigen regulator inhibitor activator
     ubiquitin e3 nuclear cell surface membrane adhesion glycoprotein zinc finger homeobox
     repressor coactivator oncogene tumor suppressor gene product serine threonine tyrosine
-    hormone peptide molecule cytokine""".split())
+    hormone peptide molecule cytokine statin statins""".split())
 CLASS_PHRASE_SOURCES = frozenset({"alias", "previous", "designation", "ncbi_synonym"})
 _CLASS_PHRASE = re.compile(
     "(?:" + "|".join(sorted(CLASS_WORDS, key=lambda w: (-len(w), w))) + ")+")
