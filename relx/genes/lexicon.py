@@ -130,6 +130,10 @@ _NON_ALNUM = re.compile(r"[\W_]+")
 _GREEK_WORD = re.compile(r"(alpha|beta|gamma|delta|epsilon|kappa)", re.IGNORECASE)
 _SUFFIX = re.compile(r"(proteins?|genes?|mrnas?)$", re.IGNORECASE)
 _ISOFORM = re.compile(r"(?<=[0-9])[A-Za-z]$")   # an isoform letter: synphilin-1A, BPAG1e
+#: a Greek letter written onto the end of a name, and a ``t`` after it (``CREMalpha``,
+#: ``RORgammat``): an isoform of the name before it (round 51b)
+_GREEK_ISOFORM = re.compile(r"(?<=[A-Za-z0-9]{3})(alpha|beta|gamma|delta|epsilon|kappa)(t?)$",
+                            re.IGNORECASE)
 _SUBUNIT_FIRST = re.compile(   # a subunit named before its family: beta4 integrin
     r"^((?:alpha|beta|gamma|delta|epsilon|[\u03b1-\u03b5])[0-9]*[a-z]?)[\s-]+([A-Za-z]{3,})$",
     re.IGNORECASE)
@@ -180,6 +184,26 @@ def _variants(form: str, text: str = "") -> set[str]:
                 out.add(v)
                 todo.append(v)
     return out
+
+
+def _isoform_fallback(form: str, match: Callable[..., None]) -> dict[str, GroundingCandidate]:
+    """Candidates of a name written with a Greek isoform letter at its end, where nothing
+    else grounds it (round 51b): the name without its ``t`` (``RORgammat`` -> ``RORgamma``),
+    then without the letter (``CREMalpha`` -> ``CREM``), each with its variants; none when
+    the best is a FamPlex family (``PKAalpha`` is no PKA)."""
+    m = _GREEK_ISOFORM.search(form)
+    if not m:
+        return {}
+    for base in ([form[:-1]] if m.group(2) else []) + [form[: m.start()]]:
+        found: dict[str, GroundingCandidate] = {}
+        for f in (base, *sorted(_variants(base))):
+            match(f, VARIANT_FACTOR, found)
+            if found:
+                break
+        if found:
+            ranked = _rank(found.values())
+            return {} if ranked[0].id.startswith("FPLX:") else found
+    return {}
 
 
 def _receptor_forms(text: str) -> list[str]:
@@ -405,7 +429,9 @@ class Grounder:
         The text's compact form is looked up first; exact-case matches score above
         case-insensitive ones. Only when that finds nothing are variants tried (trailing
         ``protein``/``gene``/``mRNA`` and plural ``s`` stripped, ``alpha`` -> ``a``).
-        Ambiguous texts return every candidate, best first.
+        Ambiguous texts return every candidate, best first. A name with a Greek isoform
+        letter at its end that grounds no other way is grounded without it, unless that
+        names a family (:func:`_isoform_fallback`).
 
         ``taxon`` (``NCBITaxon:10090``...) grounds in that species: human (the default)
         gives HGNC, FamPlex and chemical candidates; mouse and rat give MGI/RGD genes,
@@ -429,6 +455,8 @@ class Grounder:
                     self._match(v, VARIANT_FACTOR, best)
             if not best:
                 best = self._receptor_fallback(text, self._match, HUMAN)
+            if not best:
+                best = _isoform_fallback(form, self._match)
         result = _rank(best.values())
         if len(self._cache) < 100_000:
             self._cache[text] = result
@@ -457,6 +485,13 @@ class Grounder:
                 best = self._receptor_fallback(
                     text, lambda f, x, b: self._match_orthologs(f, x * ORTHOLOG_FACTOR,
                                                                 taxon, b), taxon)
+            if not best:
+                best = _isoform_fallback(
+                    form, lambda f, x, b: self._match_taxon(f, x, taxon, b))
+            if not best and own:
+                best = _isoform_fallback(
+                    form, lambda f, x, b: self._match_orthologs(f, x * ORTHOLOG_FACTOR,
+                                                                taxon, b))
         result = _rank(best.values())
         if len(self._species_cache) < 100_000:
             self._species_cache[(text, taxon)] = result
