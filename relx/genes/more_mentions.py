@@ -43,8 +43,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from relx.array_cache import code_version
-from relx.genes.lexicon import Grounder, default_grounder, normalize_key
-from relx.genes.lexicon_table import is_class_phrase
+from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.mention import HEAD_WORDS
 from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
@@ -76,6 +75,8 @@ _GREEK_FIRST = re.compile(
     r"(?<![\w-])(?P<word>(?:[\u0391-\u03a9\u03b1-\u03c9]|"
     r"(?:alpha|beta|gamma|delta|epsilon|kappa)-)[\w-]*\w)(?P<number>\s\d+\b)?",
     re.IGNORECASE)
+#: a class of drugs the tagger takes for a protein (round 51a)
+_DRUG_CLASS = re.compile(r"[Ss]tatins?")
 #: a unit written with a micro sign (``μM``, ``µg``, ``μmol``): no name (round 51a)
 _MICRO_UNIT = re.compile(r"[\u00b5\u03bc](?:[mnpf]?(?:M|mol)|[gLlmsAVJ]|Ci|Gy|Pa)")
 #: a word that ends in a Greek letter after two characters or more, the first a Latin
@@ -469,7 +470,7 @@ def without_other_things(text: str, spans: list[tuple[int, int]],
     family) goes when the text defines it as the short form of a long form that grounds to
     nothing either and is no mention (``HFD`` of ``high-fat diet (HFD)``), or when its text
     is wholly a cell line (``NRK-52E``: :func:`relx.genes.species.find_species`) or a class
-    phrase (``statin``, ``transcription factors``: round 51a); and, in a
+    of drugs (``statins``: round 51a); and, in a
     text that names the hippocampus, its fields ``CA1``-``CA4`` (not carbonic anhydrases).
     ``abbreviations``: ``(short form, long start, long end)`` in ``text``."""
     from relx.genes.document import resolve
@@ -484,7 +485,7 @@ def without_other_things(text: str, spans: list[tuple[int, int]],
     def other_thing(name: str) -> bool:
         if resolve(name, grounder=g).ids:
             return False
-        return name in other_shorts or is_class_phrase(normalize_key(name)) or any(
+        return name in other_shorts or _DRUG_CLASS.fullmatch(name) is not None or any(
             h.kind in ("cell_line", "host") and h.start == 0 and h.end == len(name)
             for h in find_species(name))
 
