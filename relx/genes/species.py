@@ -328,6 +328,19 @@ def species_prefix(text: str, in_lexicon: Callable[[str, str], bool],
     return (taxon, m.group(2)) if in_lexicon(m.group(2), taxon) else None
 
 
+#: class words before a name and attribute words after it, not read where a species prefix
+#: or a rodent symbol is (``kinase Syk``, ``hSOD1 protein``; round 51c)
+_AROUND_NAME = re.compile(
+    r"(?:(?:the|kinase|phosphatase|adaptor|receptor|ligand|enzyme)\s+)?(?P<name>.+?)"
+    r"(?:\s+(?:proteins?|genes?|mRNAs?|transcripts?|levels?|expression))?")
+
+
+def _name_part(text: str) -> str:
+    """``text`` (a mention) without :data:`_AROUND_NAME`'s words around its name."""
+    m = _AROUND_NAME.fullmatch(text.strip())
+    return m.group("name") if m else text.strip()
+
+
 def knockout_suffix(text: str) -> str | None:
     """The knockout marker ending a mention (``Runx3-/-`` -> ``-/-``), or None."""
     m = _KNOCKOUT_IN.search(text)
@@ -516,7 +529,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     for e in ents:
         start, end = e.start, e.end
         text = _entity_text(doc, e)
-        pre = species_prefix(text, in_lexicon, family_name) if in_lexicon is not None \
+        name = _name_part(text)
+        pre = species_prefix(name, in_lexicon, family_name) if in_lexicon is not None \
             else None
         if pre is not None:
             out[e.id] = SpeciesAssignment(pre[0], "prefix")
@@ -538,7 +552,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if near is not None:
             got = SpeciesAssignment(near.taxon, "sentence")
             if rodent is not None and all(h.taxon == HUMAN for h in in_sentence) and \
-                    rodent_symbol(text.strip()):   # "Tet2 ... in human AML"
+                    rodent_symbol(name):   # "Tet2 ... in human AML"
                 got = SpeciesAssignment(rodent, "nomenclature")
             out[e.id] = _human_style(got, text, in_lexicon)
             continue
@@ -559,7 +573,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             got = SpeciesAssignment(default, "default")
         if got.taxon not in MAMMALS and _MAMMAL.search(doc.text, *_span_at(sents, start)):
             got = SpeciesAssignment(HUMAN, "mammal")
-        if got.taxon == HUMAN and rodent is not None and rodent_symbol(text.strip()):
+        if got.taxon == HUMAN and rodent is not None and rodent_symbol(name):
             got = SpeciesAssignment(rodent, "nomenclature")
         out[e.id] = _human_style(got, text, in_lexicon)
     return out
