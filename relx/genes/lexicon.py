@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from relx.errors import ConfigError
 from relx.genes.lexicon_table import COLUMNS, LexiconFile, LexiconRows
+from relx.ids import GENE_NAMESPACES, namespace_of
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
     from relx.doc import Document, Entity
@@ -190,7 +191,7 @@ def _isoform_fallback(form: str, match: Callable[..., None]) -> dict[str, Ground
     """Candidates of a name written with a Greek isoform letter at its end, where nothing
     else grounds it (round 51b): the name without its ``t`` (``RORgammat`` -> ``RORgamma``),
     then without the letter (``CREMalpha`` -> ``CREM``), each with its variants; none when
-    the best is a FamPlex family (``PKAalpha`` is no PKA)."""
+    the best is no gene (a FamPlex family: ``PKAalpha`` is no PKA; a GO term)."""
     m = _GREEK_ISOFORM.search(form)
     if not m:
         return {}
@@ -201,8 +202,8 @@ def _isoform_fallback(form: str, match: Callable[..., None]) -> dict[str, Ground
             if found:
                 break
         if found:
-            ranked = _rank(found.values())
-            return {} if ranked[0].id.startswith("FPLX:") else found
+            best = _rank(found.values())[0].id
+            return found if namespace_of(best) in GENE_NAMESPACES else {}
     return {}
 
 
