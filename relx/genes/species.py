@@ -564,6 +564,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             got = SpeciesAssignment(taxon or MOUSE, "knockout")
         elif focus is not None and _STUDY_OPENER.match(doc.text, _span_at(sents, start)[0]):
             got = SpeciesAssignment(focus, "document")   # "These findings identify ..."
+        elif _INHERITED.search(doc.text, *_span_at(sents, start)):
+            got = SpeciesAssignment(HUMAN, "inherited")   # "Mutations in SOD1 cause ..."
         elif (near := _nearest([h for h in in_para if h.end <= start], start, end, True)
               ) is not None:
             got = SpeciesAssignment(near.taxon, "paragraph")
@@ -589,6 +591,12 @@ def _knockout_animal(text: str, mention: str, end: int) -> str | None:
     return RAT if m.group("animal").lower().startswith("rat") else MOUSE
 
 
+#: a sentence (naming no organism) that says mutations in a gene cause an inherited
+#: disease speaks of people (round 51d)
+_INHERITED = re.compile(
+    r"\b(?:mutations?|variants?)\b[^.;]{0,120}?\b(?:cause[sd]?|underlies?|responsible for)"
+    r"\b[^.;]{0,80}?\b(?:familial|inherited|hereditary|autosomal|congenital)\b",
+    re.IGNORECASE)
 #: a sentence that speaks for the study itself: it takes the document's focus, not the
 #: species of the sentence before (``These findings identify ...``, ``We asked ...``)
 _STUDY_OPENER = re.compile(
