@@ -6,6 +6,9 @@ matches whole tokens, so ``tyrosine hydroxylase (TH)-positive neurons`` defines 
 abbreviation. :func:`hyphen_abbreviations` finds them in the text, with the long-form match
 scispacy uses (Schwartz and Hearst, 2003): the short form's letters and digits in order in
 the words before the bracket, the first at the start of a word (docs/genes.md, round 35).
+Nor does it see a short form followed in its brackets by another name
+(``constitutive androstane receptor (CAR; NR1I3)``): :func:`listed_abbreviations` (round
+51f).
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ import re
 
 from relx.doc import Abbreviation, Span
 
-__all__ = ["hyphen_abbreviations", "long_form"]
+__all__ = ["hyphen_abbreviations", "listed_abbreviations", "long_form"]
 
 #: ``(SHORT)-word``: a short form of 2-12 characters, no space or bracket, with a letter
 _BRACKET_HYPHEN = re.compile(r"(?<=\s)\((?P<short>[^\s()\[\]]{2,12})\)-(?=[a-z])")
+#: ``(SHORT; other)`` or ``(SHORT, other)``: a short form first in a bracketed list
+_BRACKET_LIST = re.compile(
+    r"(?<=\s)\((?P<short>[^\s()\[\];,]{2,12})[;,]\s[^()\[\]]{1,40}\)")
 #: how far back (characters) a long form is looked for
 _REACH = 400
 #: where a long form cannot reach back across: a sentence end, a bracket, a semicolon
@@ -55,8 +61,18 @@ def long_form(short: str, before: str) -> str | None:
 def hyphen_abbreviations(text: str, base: int = 0) -> list[Abbreviation]:
     """The abbreviations defined as ``long form (SHORT)-word`` in ``text`` (offsets shifted
     by ``base``), in text order."""
+    return _bracketed(_BRACKET_HYPHEN, text, base)
+
+
+def listed_abbreviations(text: str, base: int = 0) -> list[Abbreviation]:
+    """The abbreviations defined as ``long form (SHORT; other name)`` or ``(SHORT, other)``
+    in ``text`` (offsets shifted by ``base``), in text order."""
+    return _bracketed(_BRACKET_LIST, text, base)
+
+
+def _bracketed(pattern: re.Pattern[str], text: str, base: int) -> list[Abbreviation]:
     out = []
-    for m in _BRACKET_HYPHEN.finditer(text):
+    for m in pattern.finditer(text):
         short = m.group("short")
         base_left = max(0, m.start() - _REACH)   # a long form has at most 24 words
         left = text[base_left:m.start()].rstrip()

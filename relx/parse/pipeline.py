@@ -34,7 +34,7 @@ from relx.genes.more_mentions import (
     without_other_things,
 )
 from relx.model_store import models_dir, reading_model_file
-from relx.parse.abbreviations import hyphen_abbreviations
+from relx.parse.abbreviations import hyphen_abbreviations, listed_abbreviations
 from relx.parse.norms import spell_greek_features
 from relx.parse.paper_mentions import (
     mention_span,
@@ -181,14 +181,17 @@ class _Block:
 
     def read_abbreviations(self, sdoc: Any) -> list[Abbreviation]:
         """The block's abbreviations, read once (the NER's extra mentions and the document
-        both use them): scispacy's (:func:`doc_abbreviations`) and those written onto the
-        next word, ``tyrosine hydroxylase (TH)-positive`` (:func:`hyphen_abbreviations`)."""
+        both use them): scispacy's (:func:`doc_abbreviations`), those written onto the
+        next word, ``tyrosine hydroxylase (TH)-positive`` (:func:`hyphen_abbreviations`), and
+        those first in a bracketed list, ``(CAR; NR1I3)`` (:func:`listed_abbreviations`)."""
         if self.abbreviations is None:
             from relx.parse.fast import doc_text
 
             found = doc_abbreviations(sdoc, self.start)
             shorts = [(a.short.start, a.short.end) for a in found]
-            more = [a for a in hyphen_abbreviations(doc_text(sdoc), self.start)
+            text = doc_text(sdoc)
+            more = [a for a in (*hyphen_abbreviations(text, self.start),
+                                *listed_abbreviations(text, self.start))
                     if not any(s < a.short.end and a.short.start < e for s, e in shorts)]
             self.abbreviations = sorted([*found, *more], key=lambda a: (
                 a.short.start, a.short.end, a.long.start, a.long.end)) if more else found
