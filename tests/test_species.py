@@ -554,3 +554,24 @@ def test_a_sentence_for_the_study_takes_the_documents_focus() -> None:
     assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in range(5)] == [
         (MOUSE, "knockout"), (HUMAN, "sentence"), (MOUSE, "document"),
         (HUMAN, "paragraph"), (MOUSE, "document")]
+
+
+def test_mutations_that_cause_an_inherited_disease_are_peoples() -> None:
+    """Round 51d: in a mouse study, a sentence naming no organism that says mutations in a
+    gene cause a familial disease speaks of people; the study's own sentences stay mouse."""
+    text = ("Mutations in SOD1 cause familial ALS. SOD1 aggregates were seen in mice. "
+            "Loss of Trem2 raised Syk in mice. Deletion of Trem2 raised Syk.")
+    got = assign_species(doc_of(text, ["SOD1", "SOD1", "Trem2", "Syk", "Trem2", "Syk"]))
+    assert [(got[f"T{i}"].taxon, got[f"T{i}"].evidence) for i in (0, 1, 4)] == [
+        (HUMAN, "inherited"), (MOUSE, "sentence"), (MOUSE, "paragraph")]
+
+
+def test_the_name_part_of_a_mention() -> None:
+    """Round 51c: a species prefix and a rodent symbol are read without class words before
+    the name and attribute words after it."""
+    from relx.genes.mention_species import name_part
+
+    assert name_part("kinase Syk") == "Syk"
+    assert name_part("hSOD1 protein") == "hSOD1"
+    assert name_part("Bdnf mRNA levels") == "Bdnf mRNA"
+    assert name_part("protein") == "protein" and name_part("SOD1") == "SOD1"

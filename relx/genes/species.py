@@ -65,6 +65,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from relx.genes.cell_lines import CELL_LINES, HOST_LINES, NEED_CELLS
+from relx.genes.mention_species import (
+    KNOCKOUT_AFTER,
+    MADE_CELLS,
+    knockout_animal,
+    knockout_suffix,
+    name_part,
+    species_prefix,
+)
 from relx.ids import is_protein_type
 
 if TYPE_CHECKING:
@@ -287,7 +295,6 @@ def mouse_genetics(text: str) -> list[SpeciesHit]:
             for m in _CRE_LOX.finditer(text)]
 
 
-_PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
 YEAST = "NCBITaxon:4932"
 WORM = "NCBITaxon:6239"
 _YEAST_NAME = re.compile(r"^(?:[A-Z][a-z]{2}\d{1,3}p|Y[A-P][LR]\d{3}[WCwc](?:-[A-Z])?)$")
@@ -296,57 +303,6 @@ _MAMMAL = re.compile(r"\b(?:mammalian|mammals?)\b", re.IGNORECASE)
 MAMMALS = frozenset(f"NCBITaxon:{t}" for t in (
     "9606", "10090", "10116", "9986", "9823", "9913", "9940", "9615", "9685", "9796", "9544",
     "9534", "10036", "10029", "10141"))
-_PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
-#: a knockout marker: ``-/-``, ``+/-`` (ASCII, Unicode minus or en dash) or a word after
-#: a hyphen or space (``-deficient``, `` knockout``)
-_MINUS_PAIR = r"[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]"
-_MARKER_WORD = r"[-\s](?:deficient|null|knockout|knock-out|KO)"
-_KNOCKOUT = re.compile(rf"^\s*(?:\(\s*)?(?:{_MINUS_PAIR}|{_MARKER_WORD}\b)", re.IGNORECASE)
-#: what a marker, if any, is followed by: an animal (``leptin-deficient mice``) or cells
-#: made so (``ATG7-deficient cells``: no animal)
-_AFTER_MARKER = rf"\s*(?:\(\s*)?(?:{_MINUS_PAIR}|{_MARKER_WORD})?\s*\)?\s+"
-_KNOCKOUT_ANIMAL = re.compile(rf"{_AFTER_MARKER}(?P<animal>mice|mouse|rats?)\b", re.IGNORECASE)
-_MADE_CELLS = re.compile(rf"{_AFTER_MARKER}(?:cells?|clones?|cell lines?|organoids?)\b",
-                         re.IGNORECASE)
-_KNOCKOUT_IN = re.compile(rf"(?:\s*(?:\(\s*)?(?:{_MINUS_PAIR})\s*\)?|{_MARKER_WORD})$",
-                          re.IGNORECASE)
-
-
-def species_prefix(text: str, in_lexicon: Callable[[str, str], bool],
-                   family_name: Callable[[str], bool] | None = None
-                   ) -> tuple[str, str] | None:
-    """(taxon, rest) when ``text`` is a species-prefixed gene name (``hTERT`` -> human,
-    ``TERT``): the rest is in that species' lexicon and the whole text in no other's, nor,
-    with ``family_name``, a FamPlex name as written (``mTORC1``).
-    ``in_lexicon(text, taxon)`` says whether a text is in a species' own gene lexicon."""
-    m = _PREFIX.match(text.strip())
-    if m is None or (family_name is not None and family_name(text.strip())):
-        return None
-    taxon = _PREFIX_TAXON[m.group(1)[0].lower()]
-    if any(in_lexicon(text, t) for t in (HUMAN, MOUSE, RAT) if t != taxon):
-        return None
-    return (taxon, m.group(2)) if in_lexicon(m.group(2), taxon) else None
-
-
-#: class words before a name and attribute words after it, not read where a species prefix
-#: or a rodent symbol is (``kinase Syk``, ``hSOD1 protein``; round 51c)
-_AROUND_NAME = re.compile(
-    r"(?:(?:the|kinase|phosphatase|adaptor|receptor|ligand|enzyme)\s+)?(?P<name>.+?)"
-    r"(?:\s+(?:proteins?|genes?|mRNAs?|transcripts?|levels?|expression))?")
-
-
-def _name_part(text: str) -> str:
-    """``text`` (a mention) without :data:`_AROUND_NAME`'s words around its name."""
-    m = _AROUND_NAME.fullmatch(text.strip())
-    return m.group("name") if m else text.strip()
-
-
-def knockout_suffix(text: str) -> str | None:
-    """The knockout marker ending a mention (``Runx3-/-`` -> ``-/-``), or None."""
-    m = _KNOCKOUT_IN.search(text)
-    return m.group(0) if m and m.start() > 0 else None
-
-
 _CELL_WORD = re.compile(r"(?:cells?|ECs|[a-z]+(?:cytes|blasts|phages|phils)|neurons)$")
 
 
@@ -529,7 +485,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     for e in ents:
         start, end = e.start, e.end
         text = _entity_text(doc, e)
-        name = _name_part(text)
+        name = name_part(text)
         pre = species_prefix(name, in_lexicon, family_name) if in_lexicon is not None \
             else None
         if pre is not None:
@@ -538,7 +494,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if e.id in yeast_named:
             out[e.id] = SpeciesAssignment(YEAST, "nomenclature")
             continue
-        animal = _knockout_animal(doc.text, text, end)
+        animal = knockout_animal(doc.text, text, end)
         if animal is not None:
             out[e.id] = SpeciesAssignment(animal, "knockout")
             continue
@@ -557,8 +513,8 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             out[e.id] = _human_style(got, text, in_lexicon)
             continue
         in_para = within(paras, start)
-        if (knockout_suffix(text) or _KNOCKOUT.match(doc.text[end:end + 20])) and \
-                not _MADE_CELLS.match(doc.text[end:end + 40]):   # not "ATG7-null clones"
+        if (knockout_suffix(text) or KNOCKOUT_AFTER.match(doc.text[end:end + 20])) and \
+                not MADE_CELLS.match(doc.text[end:end + 40]):   # not "ATG7-null clones"
             animal = _nearest([h for h in in_para if h.taxon != HUMAN], start, end, True)
             taxon = animal.taxon if animal else focus if focus not in (None, HUMAN) else MOUSE
             got = SpeciesAssignment(taxon or MOUSE, "knockout")
@@ -579,16 +535,6 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
             got = SpeciesAssignment(rodent, "nomenclature")
         out[e.id] = _human_style(got, text, in_lexicon)
     return out
-
-
-def _knockout_animal(text: str, mention: str, end: int) -> str | None:
-    """The taxon of the animal a knockout-marked mention (ending at ``end`` in ``text``)
-    is made in, written right after the marker (``Lep-/- mice``), else None."""
-    after = text[end:end + 40]
-    m = _KNOCKOUT_ANIMAL.match(after)
-    if m is None or not (after[:m.start("animal")].strip(" ()") or knockout_suffix(mention)):
-        return None
-    return RAT if m.group("animal").lower().startswith("rat") else MOUSE
 
 
 #: a sentence (naming no organism) that says mutations in a gene cause an inherited
