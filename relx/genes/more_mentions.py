@@ -62,9 +62,6 @@ _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
 _WHOLE_ROUTES = frozenset({"lexicon", "spelling"})
-#: routes by which an abbreviation's long form names a gene as a whole: also through a
-#: rodent gene's name (``organic anion transporting polypeptide 2``; round 51e)
-_LONG_FORM_ROUTES = _WHOLE_ROUTES | {"ortholog"}
 #: the hippocampus and its fields, which carbonic anhydrases' symbols spell (``CA1``)
 _HIPPOCAMPUS = re.compile(r"hippocamp|\bSchaffer\b|\bdentate gyrus\b", re.IGNORECASE)
 _BRAIN_FIELD = re.compile(r"CA[1-4]$")
@@ -333,8 +330,8 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
     A long form whose short form is tagged or grounds to a gene or FamPlex entry becomes a
     mention, unless a tagged span reaches outside it:
 
-    - when all of its text grounds to a gene or FamPlex entry (human lexicon, lexicon,
-      spelling or ortholog route): added when no tagged span overlaps it (``Mitofusin 2 (MFN2)``);
+    - when all of its text grounds to a gene or FamPlex entry (human lexicon, lexicon or
+      spelling route): added when no tagged span overlaps it (``Mitofusin 2 (MFN2)``);
       replacing the tagged spans inside it when one of them ends where it ends
       (``homeobox 1`` of ``Pancreatic and duodenal homeobox 1 (PDX1)``) or when the short
       form's best id is among its ids (``CD2`` of ``CD2-associated protein (CD2AP)``);
@@ -357,7 +354,7 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
         if (start, end) in touching or any(a < start or b > end for a, b in touching):
             continue
         tail = [(a, b) for a, b in touching if b == end]
-        long_ids = _gene_ids(g, text[start:end], whole=True, routes=_LONG_FORM_ROUTES)
+        long_ids = _gene_ids(g, text[start:end], whole=True)
         if long_ids:
             if touching and not tail and not (short_ids and short_ids[0] in long_ids):
                 continue
@@ -572,16 +569,15 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
 
 
 def _gene_ids(grounder: Grounder, name: str, *, whole: bool = False,
-              families: bool = True, routes: frozenset[str] = _WHOLE_ROUTES
-              ) -> tuple[str, ...]:
+              families: bool = True) -> tuple[str, ...]:
     """The ids ``name`` grounds to out of context (human lexicon) when its best is a gene's
     (or, with ``families``, a FamPlex entry's), else ``()``; with ``whole``, only when all
-    of ``name`` grounds through ``routes`` (not a part, not two genes)."""
+    of ``name`` grounds through :data:`_WHOLE_ROUTES` (not a part, not two genes)."""
     from relx.genes.document import resolve
 
     found = resolve(name, grounder=grounder)
     kinds = NAME_NAMESPACES if families else GENE_NAMESPACES
     if not found.ids or namespace_of(found.ids[0]) not in kinds or (
-            whole and (found.span is not None or found.route not in routes)):
+            whole and (found.span is not None or found.route not in _WHOLE_ROUTES)):
         return ()
     return found.ids
