@@ -21,9 +21,10 @@ __all__ = ["hyphen_abbreviations", "listed_abbreviations", "long_form"]
 
 #: ``(SHORT)-word``: a short form of 2-12 characters, no space or bracket, with a letter
 _BRACKET_HYPHEN = re.compile(r"(?<=\s)\((?P<short>[^\s()\[\]]{2,12})\)-(?=[a-z])")
-#: ``(SHORT; other)`` or ``(SHORT, other)``: a short form first in a bracketed list
+#: ``(SHORT; other name)``: a short form first in brackets, another name after a
+#: semicolon (a comma lists examples: ``insulin-related genes (InsR, IRS-1)``)
 _BRACKET_LIST = re.compile(
-    r"(?<=\s)\((?P<short>[^\s()\[\];,]{2,12})[;,]\s[^()\[\]]{1,40}\)")
+    r"(?<=\s)\((?P<short>[^\s()\[\];,]{2,12});\s[^()\[\]]{1,40}\)")
 #: how far back (characters) a long form is looked for
 _REACH = 400
 #: where a long form cannot reach back across: a sentence end, a bracket, a semicolon
@@ -65,8 +66,8 @@ def hyphen_abbreviations(text: str, base: int = 0) -> list[Abbreviation]:
 
 
 def listed_abbreviations(text: str, base: int = 0) -> list[Abbreviation]:
-    """The abbreviations defined as ``long form (SHORT; other name)`` or ``(SHORT, other)``
-    in ``text`` (offsets shifted by ``base``), in text order."""
+    """The abbreviations defined as ``long form (SHORT; other name)`` in ``text`` (offsets
+    shifted by ``base``), in text order."""
     return _bracketed(_BRACKET_LIST, text, base)
 
 

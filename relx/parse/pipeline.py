@@ -183,7 +183,7 @@ class _Block:
         """The block's abbreviations, read once (the NER's extra mentions and the document
         both use them): scispacy's (:func:`doc_abbreviations`), those written onto the
         next word, ``tyrosine hydroxylase (TH)-positive`` (:func:`hyphen_abbreviations`), and
-        those first in a bracketed list, ``(CAR; NR1I3)`` (:func:`listed_abbreviations`)."""
+        those first in brackets before a semicolon, ``(CAR; NR1I3)`` (:func:`listed_abbreviations`)."""
         if self.abbreviations is None:
             from relx.parse.fast import doc_text
 
