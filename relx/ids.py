@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["ANNOTATION_TYPES", "CHEMICAL_NAMESPACES", "CHEMICAL_TYPES", "FAMILY_TYPES", "ID_SEPARATOR", "PROTEIN_TYPES", "READ_TYPES",
+__all__ = ["ANNOTATION_TYPES", "CHEMICAL_NAMESPACES", "CHEMICAL_TYPES", "FAMILY_TYPES", "HUMAN",
+           "ID_SEPARATOR", "MOUSE", "PROTEIN_TYPES", "RAT", "READ_TYPES",
            "is_directed_type", "is_family_type",
            "is_protein_type", "join_ids", "namespace_of", "namespaced_id", "namespaced_ids",
            "pmid_of"]
@@ -53,6 +54,8 @@ CHEMICAL_NAMESPACES = frozenset({"CHEBI", "PUBCHEM", "HMDB", "CHEMBL", "DRUGBANK
 #: namespaces of one organism's genes (human, mouse, rat), and with FamPlex's families
 GENE_NAMESPACES = frozenset({"HGNC", "MGI", "RGD"})
 NAME_NAMESPACES = GENE_NAMESPACES | {"FPLX"}
+#: the taxa relx has gene lexicons of
+HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 
 # canonical spelling of a namespace, by its lower-cased form (BioC infon keys included)
 _CANONICAL = {

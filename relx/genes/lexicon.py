@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 from relx.errors import ConfigError
 from relx.genes.lexicon_table import COLUMNS, LexiconFile, LexiconRows
-from relx.ids import GENE_NAMESPACES, namespace_of
+from relx.ids import GENE_NAMESPACES, HUMAN, MOUSE, RAT, namespace_of
 
 if TYPE_CHECKING:  # kept out of the import path: grounding loads fast without them
     from relx.doc import Document, Entity
@@ -69,7 +69,6 @@ __all__ = [
 
 LEXICON_FORMAT = "relx-lexicon/2"
 
-HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 #: (shared folder name, namespace, taxon) of the non-human gene lexicons
 SPECIES_LEXICONS = (("mgi", "MGI", MOUSE), ("rgd", "RGD", RAT))
 #: the gene namespace of each species with a lexicon

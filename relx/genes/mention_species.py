@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from relx.genes.lexicon import HUMAN, MOUSE, RAT
+from relx.ids import HUMAN, MOUSE, RAT
 
 __all__ = ["KNOCKOUT_AFTER", "MADE_CELLS", "knockout_animal", "knockout_suffix", "name_part",
            "species_prefix"]

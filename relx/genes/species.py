@@ -73,7 +73,7 @@ from relx.genes.mention_species import (
     name_part,
     species_prefix,
 )
-from relx.ids import is_protein_type
+from relx.ids import HUMAN, MOUSE, RAT, is_protein_type
 
 if TYPE_CHECKING:
     from relx.doc import Document, Entity
@@ -82,7 +82,6 @@ __all__ = ["HUMAN", "MOUSE", "RAT", "TAXON_NAMES", "SpeciesAssignment", "Species
            "abbreviated_cells", "assign_species", "document_focus", "find_species", "knockout_suffix",
            "mouse_genetics", "species_prefix", "tumour_hosts"]
 
-HUMAN, MOUSE, RAT = "NCBITaxon:9606", "NCBITaxon:10090", "NCBITaxon:10116"
 
 #: taxon -> (display name, terms naming it); common lower-case terms also match capitalised
 _TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
