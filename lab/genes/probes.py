@@ -1,6 +1,6 @@
-"""relx on the probe abstracts against their hand annotation (docs/genes.md, rounds 41-50).
+"""relx on the probe abstracts against their hand annotation (docs/genes.md, rounds 41-51).
 
-``tests/fixtures/probes/annotated.tsv`` holds every gene mention of probes 29-48 as it was
+``tests/fixtures/probes/annotated.tsv`` holds every gene mention of probes 29-58 as it was
 annotated by hand, before relx was run on the text; ``expected.tsv`` keeps only those relx
 names right (a regression guard). This prints the measure: of the annotated mentions, how
 many relx finds (a mention overlapping it), names right (best NCBI Gene id and taxon),
