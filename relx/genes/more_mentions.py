@@ -82,6 +82,11 @@ _MICRO_UNIT = re.compile(r"[\u00b5\u03bc](?:[mnpf]?(?:M|mol)|[gLlmsAVJ]|Ci|Gy|Pa
 #: a word that ends in a Greek letter after two characters or more, the first a Latin
 #: letter (``eIF2α``, ``PKCδ``, ``HIF-1α``; not ``Hβ``)
 _GREEK_LAST = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9-][\u03b1-\u03c9](?![\w-])")
+#: a word ending in a Greek letter written as its Latin initial (``TNFa``, ``PPARg``,
+#: ``IkBa``): PubMed's ASCII texts (round 52)
+_LATIN_GREEK = re.compile(r"(?<![\w-])(?P<base>[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?P<letter>[abgdk])"
+                          r"(?![\w-])")
+_GREEK_OF = {"a": "alpha", "b": "beta", "g": "gamma", "d": "delta", "k": "kappa"}
 #: a run of letters and digits (Greek letters too): the words of a written full name
 _ALNUM_RUN = re.compile(r"[^\W_]+")
 #: lexicon sources of a gene's curated full names (not NCBI's other designations)
@@ -546,7 +551,9 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
     """``spans`` (gene mentions in ``text``) with the names that begin with a Greek letter
     or a letter's name and a hyphen (``α-synuclein``, ``beta-Klotho``; with a number after
     them when one follows: ``β-arrestin 2``) or end in a Greek letter after a Latin one
-    (``eIF2α``, ``PKCδ``), in text order, when the name as a whole
+    (``eIF2α``, ``PKCδ``) or in one written as its Latin initial after two capitals or a
+    digit (``TNFa``, ``PPARg``), in text order, when the name (the Latin initial spelled
+    out) as a whole
     grounds to one gene (human lexicon, lexicon or spelling route; not a family): added
     when no mention reaches outside it, replacing the mentions inside it. The tagger misses
     such words: they differ from its training words in prefix and shape."""
@@ -564,6 +571,12 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
             break
     for m in _GREEK_LAST.finditer(text):
         if _gene_ids(g, m.group(), whole=True, families=False):
+            out = _take(out, m.span())
+    for m in _LATIN_GREEK.finditer(text):
+        base = m.group("base")
+        if sum(c.isupper() for c in base) < 2 and not any(c.isdigit() for c in base):
+            continue
+        if _gene_ids(g, base + _GREEK_OF[m.group("letter")], whole=True, families=False):
             out = _take(out, m.span())
     return out
 
