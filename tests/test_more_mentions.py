@@ -213,6 +213,15 @@ def test_a_name_that_ends_in_a_greek_letter_is_a_mention():
     assert [text[a:b] for a, b in got] == ["eIF2α", "PKCδ"]
 
 
+def test_a_greek_letter_written_as_its_latin_initial_ends_a_name():
+    """Round 52: PubMed's ASCII texts write ``TNFα`` as ``TNFa``; the rest of the word has
+    two capitals or a digit (not ``Rab``, ``Data``), and spelled out it names one gene (not
+    the ``NF-kB`` family, not ``DNA``)."""
+    text = "Serum TNFa, PPARg and IkBa rose; eIF2a fell. Data on Rab, DNA and NF-kB."
+    got = with_greek_names(text, [])
+    assert [text[a:b] for a, b in got] == ["TNFa", "PPARg", "IkBa", "eIF2a"]
+
+
 def test_the_short_form_of_a_gene_long_form_is_a_mention():
     text = ("Levels of postsynaptic density protein 95 (PSD-95) fell; PSD-95 and tyrosine "
             "hydroxylase (TH)-positive cells. Coronary artery disease (CAD) rose.")
