@@ -87,6 +87,10 @@ _GREEK_LAST = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9-][\u03b1-\u
 _LATIN_GREEK = re.compile(r"(?<![\w-])(?P<base>[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?P<letter>[abgdk])"
                           r"(?![\w-])")
 _GREEK_OF = {"a": "alpha", "b": "beta", "g": "gamma", "d": "delta", "k": "kappa"}
+#: a Greek letter written as its Latin initial and a hyphen before a name (``a-synuclein``,
+#: ``b-arrestin 2``; round 53)
+_LATIN_GREEK_FIRST = re.compile(
+    r"(?<![\w-])(?P<letter>[abgdk])-(?P<word>[A-Za-z][\w-]*\w)(?P<number>\s\d+\b)?")
 #: a run of letters and digits (Greek letters too): the words of a written full name
 _ALNUM_RUN = re.compile(r"[^\W_]+")
 #: lexicon sources of a gene's curated full names (not NCBI's other designations)
@@ -552,8 +556,8 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
     or a letter's name and a hyphen (``α-synuclein``, ``beta-Klotho``; with a number after
     them when one follows: ``β-arrestin 2``) or end in a Greek letter after a Latin one
     (``eIF2α``, ``PKCδ``) or in one written as its Latin initial after two capitals or a
-    digit (``TNFa``, ``PPARg``), in text order, when the name (the Latin initial spelled
-    out) as a whole
+    digit (``TNFa``, ``PPARg``) or begin with one and a hyphen (``a-synuclein``), in text
+    order, when the name (the Latin initial spelled out) as a whole
     grounds to one gene (human lexicon, lexicon or spelling route; not a family): added
     when no mention reaches outside it, replacing the mentions inside it. The tagger misses
     such words: they differ from its training words in prefix and shape."""
@@ -572,6 +576,14 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
     for m in _GREEK_LAST.finditer(text):
         if _gene_ids(g, m.group(), whole=True, families=False):
             out = _take(out, m.span())
+    for m in _LATIN_GREEK_FIRST.finditer(text):
+        spelled = _GREEK_OF[m.group("letter")] + text[m.end("letter"):m.end()]
+        ends = (m.end(), m.end("word")) if m.group("number") else (m.end(),)
+        for end in ends:
+            if _gene_ids(g, spelled[:len(spelled) - (m.end() - end)], whole=True,
+                         families=False):
+                out = _take(out, (m.start(), end))
+                break
     for m in _LATIN_GREEK.finditer(text):
         base = m.group("base")
         if sum(c.isupper() for c in base) < 2 and not any(c.isdigit() for c in base):
