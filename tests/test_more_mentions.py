@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from relx.genes.greek_names import with_greek_names
 from relx.genes.more_mentions import (
     approved_symbols,
     more_mentions,
     with_full_names,
-    with_greek_names,
     with_long_forms,
     with_short_forms,
     without_other_things,

@@ -1,9 +1,9 @@
 """Gene mentions the tagger left out: the other occurrences of a name it tagged, the
 numbers of a series after a slash, gene symbols and one-gene names written as such, the
 long forms of abbreviations (:func:`with_long_forms`) and their short forms
-(:func:`with_short_forms`), genes' full names (:func:`with_full_names`), the genes of Cre
-drivers and reporters (:func:`with_construct_genes`) and names that begin with a Greek
-letter (:func:`with_greek_names`); and, last, the mentions that name nothing and are
+(:func:`with_short_forms`), genes' full names (:func:`with_full_names`) and the genes of
+Cre drivers and reporters (:func:`with_construct_genes`) (names written with Greek letters:
+:mod:`relx.genes.greek_names`); and, last, the mentions that name nothing and are
 something else, taken out (:func:`without_other_things`).
 
 The tagger reads one sentence at a time and misses a gene in one sentence that it finds in
@@ -49,9 +49,9 @@ from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import GENE_NAMESPACES, NAME_NAMESPACES, namespace_of
 
-__all__ = ["approved_symbols", "full_name_keys", "more_mentions", "single_gene_names",
-           "split_en_dashes",
-           "with_construct_genes", "with_full_names", "with_greek_names", "with_long_forms",
+__all__ = ["approved_symbols", "full_name_keys", "gene_ids", "more_mentions", "single_gene_names",
+           "split_en_dashes", "take_span",
+           "with_construct_genes", "with_full_names", "with_long_forms",
            "with_short_forms", "without_other_things", "written_symbols"]
 
 #: a word that may be a symbol: a letter first, letters/digits/hyphens, not inside a word
@@ -69,28 +69,8 @@ _BRAIN_FIELD = re.compile(r"CA[1-4]$")
 _CONSTRUCT = re.compile(
     r"(?<![\w-])([A-Za-z][A-Za-z0-9]{1,12})-(?:Cre|CreER|CreERT2|iCre|GFP|EGFP|YFP|RFP|"
     r"mCherry|tdTomato|lacZ|LacZ|luc|Luc|rtTA|tTA)(?![\w-])")
-#: a word that begins with a Greek letter or a letter's name and a hyphen (``β-catenin``,
-#: ``alpha-actinin-4``), and a number after a space when one follows (``β-arrestin 2``)
-_GREEK_FIRST = re.compile(
-    r"(?<![\w-])(?P<word>(?:[\u0391-\u03a9\u03b1-\u03c9]|"
-    r"(?:alpha|beta|gamma|delta|epsilon|kappa)-)[\w-]*\w)(?P<number>\s\d+\b)?",
-    re.IGNORECASE)
 #: a class of drugs the tagger takes for a protein (round 51a)
 _DRUG_CLASS = re.compile(r"[Ss]tatins?")
-#: a unit written with a micro sign (``μM``, ``µg``, ``μmol``): no name (round 51a)
-_MICRO_UNIT = re.compile(r"[\u00b5\u03bc](?:[mnpf]?(?:M|mol)|[gLlmsAVJ]|Ci|Gy|Pa)")
-#: a word that ends in a Greek letter after two characters or more, the first a Latin
-#: letter (``eIF2α``, ``PKCδ``, ``HIF-1α``; not ``Hβ``)
-_GREEK_LAST = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9-][\u03b1-\u03c9](?![\w-])")
-#: a word ending in a Greek letter written as its Latin initial (``TNFa``, ``PPARg``,
-#: ``IkBa``): PubMed's ASCII texts (round 52)
-_LATIN_GREEK = re.compile(r"(?<![\w-])(?P<base>[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?P<letter>[abgdk])"
-                          r"(?![\w-])")
-_GREEK_OF = {"a": "alpha", "b": "beta", "g": "gamma", "d": "delta", "k": "kappa"}
-#: a Greek letter written as its Latin initial and a hyphen before a name (``a-synuclein``,
-#: ``b-arrestin 2``; round 53)
-_LATIN_GREEK_FIRST = re.compile(
-    r"(?<![\w-])(?P<letter>[abgdk])-(?P<word>[A-Za-z][\w-]*\w)(?P<number>\s\d+\b)?")
 #: a run of letters and digits (Greek letters too): the words of a written full name
 _ALNUM_RUN = re.compile(r"[^\W_]+")
 #: lexicon sources of a gene's curated full names (not NCBI's other designations)
@@ -255,7 +235,7 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
     g = grounder or default_grounder()
 
     def is_gene(name: str) -> bool:
-        return bool(_gene_ids(g, name))
+        return bool(gene_ids(g, name))
 
     taken = list(tagged)
     added: list[tuple[int, int]] = []
@@ -356,14 +336,14 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
         short = short.strip()
         if not 0 <= start < end <= len(text):
             continue
-        short_ids = _gene_ids(g, short)
+        short_ids = gene_ids(g, short)
         if not (short in tagged_texts or short_ids):
             continue
         touching = [(a, b) for a, b in spans if a < end and start < b]
         if (start, end) in touching or any(a < start or b > end for a, b in touching):
             continue
         tail = [(a, b) for a, b in touching if b == end]
-        long_ids = _gene_ids(g, text[start:end], whole=True)
+        long_ids = gene_ids(g, text[start:end], whole=True)
         if long_ids:
             if touching and not tail and not (short_ids and short_ids[0] in long_ids):
                 continue
@@ -393,7 +373,7 @@ def _word_inside(text: str, i: int) -> bool:
     return 0 <= i < len(text) and _in_word(text[i])
 
 
-def _take(spans: list[tuple[int, int]], span: tuple[int, int]) -> list[tuple[int, int]]:
+def take_span(spans: list[tuple[int, int]], span: tuple[int, int]) -> list[tuple[int, int]]:
     """``spans`` (sorted) with ``span`` added when no span reaches outside it, replacing
     the spans inside it; else ``spans``."""
     start, end = span
@@ -441,7 +421,7 @@ def with_full_names(text: str, spans: list[tuple[int, int]], *,
         if best is None:
             i += 1
             continue
-        out = _take(out, (start, words[best][1]))
+        out = take_span(out, (start, words[best][1]))
         i = best + 1
     return out
 
@@ -464,7 +444,7 @@ def with_short_forms(text: str, spans: list[tuple[int, int]],
         if (ls, le) not in mentions or _overlaps((ss, se), out):
             continue
         short = text[ss:se]
-        ids = _gene_ids(g, short)
+        ids = gene_ids(g, short)
         if ids and ids[0] not in resolve(text[ls:le], grounder=g).ids:
             continue
         out = sorted({*out, *(s for s in _whole_words(short, text) if not _overlaps(s, out))})
@@ -522,7 +502,7 @@ def split_en_dashes(text: str, spans: list[tuple[int, int]], *,
             lead = len(piece) - len(piece.lstrip())
             start, end = at + lead, at + len(piece.rstrip())
             at += len(piece) + 1
-            if end <= start or not _gene_ids(g, text[start:end]):
+            if end <= start or not gene_ids(g, text[start:end]):
                 parts = []
                 break
             inner = resolve(text[start:end], grounder=g).span   # memoised: no second lookup
@@ -541,7 +521,7 @@ def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
     out = sorted(set(spans))
     for m in _CONSTRUCT.finditer(text):
         name = m.span(1)
-        if not _gene_ids(g, m.group(1), whole=True, families=False):
+        if not gene_ids(g, m.group(1), whole=True, families=False):
             continue
         if m.span() in out:
             out = sorted({*(s for s in out if s != m.span()), name})
@@ -550,50 +530,7 @@ def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
     return out
 
 
-def with_greek_names(text: str, spans: list[tuple[int, int]], *,
-                     grounder: Grounder | None = None) -> list[tuple[int, int]]:
-    """``spans`` (gene mentions in ``text``) with the names that begin with a Greek letter
-    or a letter's name and a hyphen (``α-synuclein``, ``beta-Klotho``; with a number after
-    them when one follows: ``β-arrestin 2``) or end in a Greek letter after a Latin one
-    (``eIF2α``, ``PKCδ``) or in one written as its Latin initial after two capitals or a
-    digit (``TNFa``, ``PPARg``) or begin with one and a hyphen (``a-synuclein``), in text
-    order, when the name (the Latin initial spelled out) as a whole
-    grounds to one gene (human lexicon, lexicon or spelling route; not a family): added
-    when no mention reaches outside it, replacing the mentions inside it. The tagger misses
-    such words: they differ from its training words in prefix and shape."""
-    g = grounder or default_grounder()
-    out = sorted(set(spans))
-    for m in _GREEK_FIRST.finditer(text):
-        if _MICRO_UNIT.fullmatch(m.group("word")):
-            continue
-        ends = (m.end(), m.end("word")) if m.group("number") else (m.end(),)
-        for end in ends:
-            start = m.start()
-            if not _gene_ids(g, text[start:end], whole=True, families=False):
-                continue
-            out = _take(out, (start, end))
-            break
-    for m in _GREEK_LAST.finditer(text):
-        if _gene_ids(g, m.group(), whole=True, families=False):
-            out = _take(out, m.span())
-    for m in _LATIN_GREEK_FIRST.finditer(text):
-        spelled = _GREEK_OF[m.group("letter")] + text[m.end("letter"):m.end()]
-        ends = (m.end(), m.end("word")) if m.group("number") else (m.end(),)
-        for end in ends:
-            if _gene_ids(g, spelled[:len(spelled) - (m.end() - end)], whole=True,
-                         families=False):
-                out = _take(out, (m.start(), end))
-                break
-    for m in _LATIN_GREEK.finditer(text):
-        base = m.group("base")
-        if sum(c.isupper() for c in base) < 2 and not any(c.isdigit() for c in base):
-            continue
-        if _gene_ids(g, base + _GREEK_OF[m.group("letter")], whole=True, families=False):
-            out = _take(out, m.span())
-    return out
-
-
-def _gene_ids(grounder: Grounder, name: str, *, whole: bool = False,
+def gene_ids(grounder: Grounder, name: str, *, whole: bool = False,
               families: bool = True) -> tuple[str, ...]:
     """The ids ``name`` grounds to out of context (human lexicon) when its best is a gene's
     (or, with ``families``, a FamPlex entry's), else ``()``; with ``whole``, only when all

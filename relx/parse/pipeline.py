@@ -23,12 +23,12 @@ from typing import Any
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
+from relx.genes.greek_names import with_greek_names
 from relx.genes.more_mentions import (
     more_mentions,
     split_en_dashes,
     with_construct_genes,
     with_full_names,
-    with_greek_names,
     with_long_forms,
     with_short_forms,
     without_other_things,
