@@ -23,6 +23,7 @@ from typing import Any
 from relx.doc import Abbreviation, Document, Entity, Sentence, Span
 from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
+from relx.genes.bracketed_names import with_bracketed_names
 from relx.genes.greek_names import with_greek_names
 from relx.genes.more_mentions import (
     more_mentions,
@@ -420,10 +421,11 @@ class Parser:
         (:func:`with_long_forms`) and genes' full names (:func:`with_full_names`); no
         disease names (:func:`names_a_disease`); the short forms of gene long forms
         (:func:`with_short_forms`); :func:`more_mentions`; the genes of Cre drivers and
-        reporters (:func:`with_construct_genes`); names that begin with a Greek letter
-        (:func:`with_greek_names`); without the mentions that name nothing and are
-        something else (:func:`without_other_things`); last, names an en dash joins split
-        apart (:func:`split_en_dashes`)."""
+        reporters (:func:`with_construct_genes`); names written with Greek letters
+        (:func:`with_greek_names`); names with their abbreviation inside
+        (:func:`with_bracketed_names`: ``toll-like receptor (TLR)4``); without the mentions
+        that name nothing and are something else (:func:`without_other_things`); last,
+        names an en dash joins split apart (:func:`split_en_dashes`)."""
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
@@ -437,8 +439,9 @@ class Parser:
         spans = with_short_forms(text, spans, [
             (a.short.start - base, a.short.end - base, a.long.start - base, a.long.end - base)
             for a in abbreviations])
-        spans = with_greek_names(text, with_construct_genes(text, [*spans, *more_mentions(
-            text, spans, [(a.short_text, a.long_text) for a in abbreviations])]))
+        spans = with_bracketed_names(text, with_greek_names(text, with_construct_genes(
+            text, [*spans, *more_mentions(
+                text, spans, [(a.short_text, a.long_text) for a in abbreviations])])))
         spans = split_en_dashes(text, without_other_things(text, spans, [
             (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations]))
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
