@@ -305,3 +305,17 @@ def test_names_an_en_dash_joins_are_split_apart():
                      "IL-6")
     got = [text[a:b] for a, b in split_en_dashes(text, spans)]
     assert got == ["CCL2", "CCR2", "Beclin-1", "Vps34", "CRISPR\u2013Cas9", "IL-6"]
+
+
+def test_a_name_with_its_abbreviation_inside_is_one_mention():
+    """Round 54: ``long form (SHORT)end`` is one mention when the bracket holds the long
+    form's short form and ``SHORTend`` names the gene the whole span names; not a bracket
+    that is no abbreviation of the words before it (``group (G) 2``)."""
+    from relx.genes.bracketed_names import with_bracketed_names
+
+    text = ("Toll-like receptor (TLR)4, hepatocyte nuclear factor (HNF)-6, Surfactant "
+            "protein (SP)-A and uroplakin (UP) III rose in group (G) 2.")
+    got = with_bracketed_names(text, spans_of(text, "Surfactant protein"))
+    assert [text[a:b] for a, b in got] == [
+        "Toll-like receptor (TLR)4", "hepatocyte nuclear factor (HNF)-6",
+        "Surfactant protein (SP)-A", "uroplakin (UP) III"]

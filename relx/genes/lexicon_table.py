@@ -44,6 +44,9 @@ CLASS_WORDS = frozenset("""
 CLASS_PHRASE_SOURCES = frozenset({"alias", "previous", "designation", "ncbi_synonym"})
 _CLASS_PHRASE = re.compile(
     "(?:" + "|".join(sorted(CLASS_WORDS, key=lambda w: (-len(w), w))) + ")+")
+#: NCBI designations cut to ``protein`` and a letter or two (``protein A`` of CALHM3,
+#: ``protein C`` of two protein kinase C genes): no name of theirs (round 54)
+_BARE_PROTEIN = re.compile(r"protein[a-z0-9]{1,2}")
 _SPECIES_ROW = re.compile(r"\t(?!9606$)\d+$", re.MULTILINE)  # a row of a non-human gene
 
 
@@ -221,7 +224,7 @@ class LexiconFile:
         self.data, self.sources = data, sources
         self.exclude = frozenset(exclude)
         self.name = "lexicon-" + digest(data, "\t".join(sources), "\t".join(sorted(self.exclude)),
-                                        " ".join(sorted(CLASS_WORDS)))
+                                        " ".join(sorted(CLASS_WORDS)), _BARE_PROTEIN.pattern)
         self._parts: tuple[str, str] | None = None   # (human rows, species rows) text
 
     def _text_parts(self) -> tuple[str, str]:
@@ -245,7 +248,8 @@ class LexiconFile:
 
     def _add(self, rows: RowsBuilder, key: str, cid: str, source: str, form: str) -> str:
         key = key or form.lower()
-        if source in self.exclude or (source in CLASS_PHRASE_SOURCES and is_class_phrase(key)):
+        if source in self.exclude or (source in CLASS_PHRASE_SOURCES and is_class_phrase(key)) \
+                or (source == "designation" and _BARE_PROTEIN.fullmatch(key)):
             return rows.intern_id(cid)
         return rows.add(key, cid, source, form)
 
