@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import string
 from importlib import resources
 
 from relx.genes.lexicon import SOURCES, Grounder
@@ -43,10 +44,18 @@ def _dict_of_lists(exclude: frozenset[str] = frozenset()) -> dict[str, dict[str,
             continue
         taxon = "" if taxon in ("", "9606") else f"NCBITaxon:{taxon}"
         key = key or form.lower()
-        if source in CLASS_PHRASE_SOURCES and _class_phrase(key):
+        if source in CLASS_PHRASE_SOURCES and _class_phrase(key) or \
+                source == "designation" and _bare_protein(key):
             continue
         out.setdefault(taxon, {}).setdefault(key, []).append((cid, source, form or key))
     return out
+
+
+def _bare_protein(key: str) -> bool:
+    """``protein`` and one or two letters or digits (an NCBI designation cut short)."""
+    rest = key[len("protein"):]
+    return key.startswith("protein") and 1 <= len(rest) <= 2 and all(
+        c in string.ascii_lowercase + string.digits for c in rest)
 
 
 def _class_phrase(key: str) -> bool:
@@ -56,6 +65,15 @@ def _class_phrase(key: str) -> bool:
         if i in ends:
             ends.update(i + len(w) for w in CLASS_WORDS if key.startswith(w, i))
     return bool(key) and len(key) in ends
+
+
+def test_designations_cut_to_protein_and_a_letter_name_no_gene() -> None:
+    """Round 54: NCBI's designation ``protein A`` of CALHM3 named ``Surfactant protein A``
+    through a part; HGNC's ``protein C`` (PROC) and ``protein S`` (PROS1) stay."""
+    g = Grounder()
+    assert [c.id for c in g.ground("protein A")] == []
+    assert [c.id for c in g.ground("protein C")][:1] == ["HGNC:9451"]
+    assert [c.id for c in g.ground("protein S")][:1] == ["HGNC:9456"]
 
 
 def test_class_phrases_name_no_gene() -> None:
