@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 SHARED ?= ../shared
 PPI := $(SHARED)/corpora/ppi
 
-.PHONY: install test test-fast lint wheel jit-cache demo results bench clean parser-corpus train-parser \
+.PHONY: install test test-fast lint wheel jit-cache array-cache demo results bench clean parser-corpus train-parser \
 	parser-corpus-g8 finetune-parser ner-corpus train-ner pipeline default-model event-model silver silver-biored \
 	vectors hedging lexicon gene-naming calibration gene-corpora ner-genes-corpus train-ner-genes bench-genes
 
@@ -22,7 +22,7 @@ install: $(VENV)/.installed
 # the wheel (and sdist) in dist/, with the shipped models and the compiled code of
 # jit-cache as package data; .ci/run installs it into a fresh environment outside the
 # checkout and runs it there
-wheel: install jit-cache
+wheel: install jit-cache array-cache
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 
@@ -30,6 +30,11 @@ wheel: install jit-cache
 # environment loads them instead of compiling on its first relx extract (relx.numba_cache)
 jit-cache: install
 	$(BIN)/python -m lab.jit_cache
+
+# the gene lexicon's start-up tables (relx/_arrays, not in git): a new environment reads
+# them instead of building them on its first relx extract (relx.array_cache)
+array-cache: install
+	$(BIN)/python -m lab.array_ship
 
 LINTED := relx tests benchmarks dev lab
 

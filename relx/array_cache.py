@@ -18,6 +18,9 @@ NumPy arrays and later processes read them back (tens of milliseconds).
   off (everything is rebuilt in memory, as it would be anyway when nothing is writable).
 - Entries of files no longer used (an older model, another lexicon) go away by themselves:
   an entry nobody has read for :data:`UNUSED_DAYS` days is deleted when another is written.
+- A wheel ships the lexicon's entries (``relx/_arrays``, built by ``python -m
+  lab.array_ship``): an entry the cache folder lacks is read from there, so a new
+  environment's first run does not build them (unless the cache is off).
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ T = TypeVar("T")
 
 #: entries unused for this many days are deleted when an entry is written (:func:`prune`)
 UNUSED_DAYS = 30
+#: entries built when the wheel was (read-only; absent in a checkout until built)
+SHIPPED = Path(__file__).resolve().parent / "_arrays"
 
 
 def _writable(directory: Path, own: bool = False) -> bool:
@@ -59,9 +64,12 @@ def _writable(directory: Path, own: bool = False) -> bool:
     return True
 
 
+_OFF = ("0", "off", "none")   # RELX_CACHE_DIR settings that turn the cache off
+
+
 @cache
 def _dir_for(setting: str, xdg: str, home: str) -> Path | None:
-    if setting in ("0", "off", "none"):
+    if setting in _OFF:
         return None
     folder = Path(setting) if setting else (
         Path(xdg) / "relx" if xdg else Path(home) / ".cache" / "relx")
@@ -107,18 +115,27 @@ def _path(name: str) -> Path | None:
 
 
 def load(name: str) -> dict[str, np.ndarray] | None:
-    """Entry ``name``'s arrays (None: absent, unreadable, or the cache is off)."""
+    """Entry ``name``'s arrays, from the cache folder or else the shipped entries (None:
+    absent, unreadable, or the cache is off)."""
     path = _path(name)
-    if path is None or not path.is_file():
+    if path is not None and path.is_file():
+        found = _read(path)
+        if found is not None:
+            with contextlib.suppress(OSError):
+                os.utime(path)      # in use: kept by prune()
+            return found
+    if os.environ.get("RELX_CACHE_DIR", "") in _OFF:
         return None
+    shipped = SHIPPED / f"{name}.npz"
+    return _read(shipped) if shipped.is_file() else None
+
+
+def _read(path: Path) -> dict[str, np.ndarray] | None:
     try:
         with np.load(path, allow_pickle=False) as npz:
-            found = {key: npz[key] for key in npz.files}
+            return {key: npz[key] for key in npz.files}
     except Exception:   # whatever a damaged file raises (zip, zlib, npy header): rebuilt
         return None
-    with contextlib.suppress(OSError):
-        os.utime(path)      # in use: kept by prune()
-    return found
 
 
 def store(name: str, arrays: Mapping[str, np.ndarray]) -> Path | None:

@@ -14,7 +14,22 @@ from relx.array_cache import digest, load, load_or_build, store
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RELX_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(array_cache, "SHIPPED", tmp_path / "shipped")   # none shipped
     return tmp_path / "cache"
+
+
+def test_an_entry_the_cache_lacks_is_read_from_the_shipped_ones(cache, monkeypatch) -> None:
+    """A wheel's entries (``relx/_arrays``, :mod:`lab.array_ship`) are read when the cache
+    folder has none of that name, never written to, and not read with the cache off."""
+    shipped = array_cache.SHIPPED
+    shipped.mkdir()
+    np.savez(shipped / "lexicon-x.npz", a=np.arange(3))
+    assert load("lexicon-x")["a"].tolist() == [0, 1, 2]
+    assert not (cache / "lexicon-x.npz").exists() and load("other") is None
+    store("lexicon-x", {"a": np.arange(2)})             # the cache folder's entry first
+    assert load("lexicon-x")["a"].tolist() == [0, 1]
+    monkeypatch.setenv("RELX_CACHE_DIR", "0")
+    assert load("lexicon-x") is None
 
 
 def test_entries_round_trip_with_their_dtypes(cache) -> None:
