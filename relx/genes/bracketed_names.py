@@ -19,8 +19,6 @@ _INSIDE = re.compile(
     r"\((?P<short>[A-Za-z][A-Za-z0-9]{0,9})\)(?P<sep>-|\s)?"
     r"(?P<end>\d+[A-Za-z]?|[IVX]+|[A-Z]|alpha|beta|gamma|delta|kappaB|kappa|\u03baB|[\u03b1-\u03c9])"
     r"(?![\w-])")
-#: where a long form cannot reach back across (a sentence end, a bracket, a semicolon)
-_STOP = re.compile(r"[.;:()\[\]](?:\s|$)|[()\[\]]")
 #: how far back (characters) a long form is looked for
 _REACH = 200
 
@@ -34,7 +32,7 @@ def with_bracketed_names(text: str, spans: list[tuple[int, int]], *,
     and the whole span grounds to the same best id. Added when no mention reaches outside
     it, replacing the mentions inside it."""
     from relx.genes.document import resolve
-    from relx.parse.abbreviations import long_form
+    from relx.parse.abbreviations import long_form_before
 
     g = grounder or default_grounder()
     out = sorted(set(spans))
@@ -43,14 +41,10 @@ def with_bracketed_names(text: str, spans: list[tuple[int, int]], *,
         ids = gene_ids(g, short)
         if not ids:
             continue
-        left = text[max(0, m.start() - _REACH):m.start()].rstrip()
-        stops = [s.end() for s in _STOP.finditer(left)]
-        found = long_form(m.group("short"), left[stops[-1] if stops else 0:])
-        if found is None:
+        long = long_form_before(m.group("short"), text, m.start(), _REACH)
+        if long is None:
             continue
-        start = len(text[:m.start()].rstrip()) - len(found)
-        if text[start:start + len(found)] != found:
-            continue
+        start = long[0]
         whole = resolve(text[start:m.end()], grounder=g).ids
         if whole[:1] == ids[:1]:
             out = take_span(out, (start, m.end()))

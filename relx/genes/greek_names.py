@@ -8,6 +8,7 @@ round 53), is a mention when it grounds as a whole to one gene."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.more_mentions import gene_ids, take_span
@@ -49,30 +50,29 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
     g = grounder or default_grounder()
     out = sorted(set(spans))
     for m in _GREEK_FIRST.finditer(text):
-        if _MICRO_UNIT.fullmatch(m.group("word")):
-            continue
-        ends = (m.end(), m.end("word")) if m.group("number") else (m.end(),)
-        for end in ends:
-            start = m.start()
-            if not gene_ids(g, text[start:end], whole=True, families=False):
-                continue
-            out = take_span(out, (start, end))
-            break
+        if not _MICRO_UNIT.fullmatch(m.group("word")):
+            out = _with_first_name(g, out, m, lambda end, m=m: text[m.start():end])
     for m in _GREEK_LAST.finditer(text):
         if gene_ids(g, m.group(), whole=True, families=False):
             out = take_span(out, m.span())
     for m in _LATIN_GREEK_FIRST.finditer(text):
-        spelled = _GREEK_OF[m.group("letter")] + text[m.end("letter"):m.end()]
-        ends = (m.end(), m.end("word")) if m.group("number") else (m.end(),)
-        for end in ends:
-            if gene_ids(g, spelled[:len(spelled) - (m.end() - end)], whole=True,
-                         families=False):
-                out = take_span(out, (m.start(), end))
-                break
+        out = _with_first_name(g, out, m, lambda end, m=m: _GREEK_OF[m.group("letter")]
+                               + text[m.end("letter"):end])
     for m in _LATIN_GREEK.finditer(text):
         base = m.group("base")
         if sum(c.isupper() for c in base) < 2 and not any(c.isdigit() for c in base):
             continue
         if gene_ids(g, base + _GREEK_OF[m.group("letter")], whole=True, families=False):
             out = take_span(out, m.span())
+    return out
+
+
+def _with_first_name(g: Grounder, out: list[tuple[int, int]], m: re.Match[str],
+                     name: Callable[[int], str]) -> list[tuple[int, int]]:
+    """``out`` with the span from ``m``'s start to its end, or else to its word's end (a
+    number after the word: ``β-arrestin 2``), taken when ``name(end)`` grounds as a whole
+    to one gene."""
+    for end in (m.end(), m.end("word")) if m.group("number") else (m.end(),):
+        if gene_ids(g, name(end), whole=True, families=False):
+            return take_span(out, (m.start(), end))
     return out

@@ -531,7 +531,7 @@ def with_construct_genes(text: str, spans: list[tuple[int, int]], *,
 
 
 def gene_ids(grounder: Grounder, name: str, *, whole: bool = False,
-              families: bool = True) -> tuple[str, ...]:
+             families: bool = True) -> tuple[str, ...]:
     """The ids ``name`` grounds to out of context (human lexicon) when its best is a gene's
     (or, with ``families``, a FamPlex entry's), else ``()``; with ``whole``, only when all
     of ``name`` grounds through :data:`_WHOLE_ROUTES` (not a part, not two genes)."""

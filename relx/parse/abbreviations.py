@@ -17,7 +17,7 @@ import re
 
 from relx.doc import Abbreviation, Span
 
-__all__ = ["hyphen_abbreviations", "listed_abbreviations", "long_form"]
+__all__ = ["hyphen_abbreviations", "listed_abbreviations", "long_form", "long_form_before"]
 
 #: ``(SHORT)-word``: a short form of 2-12 characters, no space or bracket, with a letter
 _BRACKET_HYPHEN = re.compile(r"(?<=\s)\((?P<short>[^\s()\[\]]{2,12})\)-(?=[a-z])")
@@ -71,21 +71,33 @@ def listed_abbreviations(text: str, base: int = 0) -> list[Abbreviation]:
     return _bracketed(_BRACKET_LIST, text, base)
 
 
+def long_form_before(short: str, text: str, at: int, reach: int = _REACH
+                     ) -> tuple[int, int] | None:
+    """``(start, end)`` in ``text`` of ``short``'s long form (:func:`long_form`) in the words
+    that end right before ``at`` (whitespace between), looked for at most ``reach``
+    characters back and not across a sentence end, a bracket or a semicolon; None when there
+    is none or its words are joined by other whitespace than the text's."""
+    base_left = max(0, at - reach)   # a long form has at most 24 words
+    left = text[base_left:at].rstrip()
+    stops = [s.end() for s in _STOP.finditer(left)]
+    found = long_form(short, left[stops[-1] if stops else 0:])
+    if found is None:
+        return None
+    end = base_left + len(left)
+    start = end - len(found)
+    return (start, end) if text[start:end] == found else None
+
+
 def _bracketed(pattern: re.Pattern[str], text: str, base: int) -> list[Abbreviation]:
     out = []
     for m in pattern.finditer(text):
         short = m.group("short")
-        base_left = max(0, m.start() - _REACH)   # a long form has at most 24 words
-        left = text[base_left:m.start()].rstrip()
-        stops = [s.end() for s in _STOP.finditer(left)]
-        found = long_form(short, left[stops[-1] if stops else 0:])
-        if found is None:
+        span = long_form_before(short, text, m.start())
+        if span is None:
             continue
-        end = base_left + len(left)
-        start = end - len(found)
-        if text[start:end] != found:   # the words were joined by other whitespace
-            continue
+        start, end = span
         out.append(Abbreviation(
             short=Span(start=base + m.start("short"), end=base + m.end("short")),
-            long=Span(start=base + start, end=base + end), short_text=short, long_text=found))
+            long=Span(start=base + start, end=base + end), short_text=short,
+            long_text=text[start:end]))
     return out

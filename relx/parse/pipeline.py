@@ -183,8 +183,9 @@ class _Block:
     def read_abbreviations(self, sdoc: Any) -> list[Abbreviation]:
         """The block's abbreviations, read once (the NER's extra mentions and the document
         both use them): scispacy's (:func:`doc_abbreviations`), those written onto the
-        next word, ``tyrosine hydroxylase (TH)-positive`` (:func:`hyphen_abbreviations`), and
-        those first in brackets before a semicolon, ``(CAR; NR1I3)`` (:func:`listed_abbreviations`)."""
+        next word, ``tyrosine hydroxylase (TH)-positive`` (:func:`hyphen_abbreviations`),
+        and those first in brackets before a semicolon, ``(CAR; NR1I3)``
+        (:func:`listed_abbreviations`)."""
         if self.abbreviations is None:
             from relx.parse.fast import doc_text
 
