@@ -304,6 +304,7 @@ def evaluate_gene_relations(docs: list[GoldDoc], model: str | None = None,
     default ``models/gene-relations``): gene pairs by NCBI Gene id from the raw texts, and the
     ceiling -- the same mention pairs with every found mention given its gold ids (a mention
     overlapping no gold gene keeps its own)."""
+    from relx.genes.family_genes import keyed_by_document
     from relx.ppi.doc_view import doc_view
     from relx.ppi.gene_relations import gene_key, gene_relations, load
 
@@ -324,7 +325,8 @@ def evaluate_gene_relations(docs: list[GoldDoc], model: str | None = None,
             return gene if gene.isdigit() else ncbi.ncbi(gene)
 
         sids = [s.id for s in doc.sentences]
-        for name, key in (("pairs", gene_key), ("pairs_gold_ids", given)):
+        by_doc = keyed_by_document(doc, gene_key)     # a family: the members it names
+        for name, key in (("pairs", by_doc), ("pairs_gold_ids", given)):
             rels, _ = gene_relations(doc_view(doc, found, key), ex.model, ex.meta, sids, {},
                                      ex.max_pairs)
             pred = {frozenset(ids) for r in rels

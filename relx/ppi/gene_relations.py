@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity, Sentence
 from relx.errors import ConfigError
+from relx.genes.family_genes import keyed_by_document
 from relx.genes.slash_series import series_name
 from relx.ids import gene_ids, gene_namespaced, namespaced_ids
 from relx.model_store import ModelKind, find_model_dir, load_skops
@@ -261,8 +262,10 @@ def _related(view: DocView, cands: Candidates, prob: np.ndarray, types: np.ndarr
     return out
 
 
-def gene_xrefs(doc: Document) -> dict[str, list[str]]:
-    """Per gene id of a document's mentions (:func:`gene_key`), its namespaced ids: the id
+def gene_xrefs(doc: Document, key: Callable[[Entity], tuple[str, ...]] = gene_key
+               ) -> dict[str, list[str]]:
+    """Per gene id of a document's mentions (``key``, default :func:`gene_key`), its
+    namespaced ids: the id
     itself (``NCBIGene:7157``; :func:`relx.ids.gene_namespaced`), then each HGNC/MGI id that
     is a mention's top grounding and whose NCBI Gene id is this gene's, most mentions first
     (so INDRA agents, network nodes' labels and the report get the gene's symbol)."""
@@ -272,7 +275,7 @@ def gene_xrefs(doc: Document) -> dict[str, list[str]]:
     counts: dict[str, dict[str, int]] = {}
     for s in doc.sentences:
         for e in s.entities:
-            keys = gene_key(e)
+            keys = key(e)
             for g in keys:
                 counts.setdefault(g, {})
             top = next((i for i in namespaced_ids(e.norm_ids, e.type)
@@ -379,21 +382,22 @@ class GeneRelationExtractor(StreamingExtractor):
         the gene pairs it reports are typed."""
         done, inputs = [], []
         for doc, found, _ in self.pairs._annotate(docs):
-            view = doc_view(doc, found, gene_key)
+            key = keyed_by_document(doc, gene_key)    # a family: the members it names
+            view = doc_view(doc, found, key)
             names: dict[str, list[str]] = {}
             for s in doc.sentences:
                 for e in s.entities:
-                    for g in gene_key(e):
+                    for g in key(e):
                         text = series_name(doc.text, e.start, e.end) or \
                             e.text or doc.text[e.start:e.end]     # the "2" of ERK1/2: ERK2
                         if text not in names.setdefault(g, []):
                             names[g].append(text)
-            done.append([doc, found, view])
+            done.append([doc, found, view, key])
             inputs.append((view, [s.id for s in doc.sentences], names))
 
         def typed(reported: list[list[tuple[str, str]]]) -> list[DocView]:
             parts = []       # per document: its sentences to type, as a document
-            for (doc, _, view), pairs in zip(done, reported, strict=True):
+            for (doc, _, view, _), pairs in zip(done, reported, strict=True):
                 chosen = reported_sentences(doc, view, pairs)
                 parts.append(doc.model_copy(update={"sentences": chosen}) if chosen else None)
             if any(parts):   # one call for the batch, as a typed run makes
@@ -402,13 +406,13 @@ class GeneRelationExtractor(StreamingExtractor):
                 if part is not None:
                     item[1] = with_types(item[1], part.sentences)
                     item[2] = retyped_view(item[2], item[0], item[1])
-            return [view for _, _, view in done]
+            return [view for _, _, view, _ in done]
 
         related = documents_gene_relations(inputs, self.model, self.meta, self.max_pairs,
                                            typed if self.typer is not None else None)
-        for (doc, found, view), (rels, n) in zip(done, related, strict=True):
+        for (doc, found, view, key), (rels, n) in zip(done, related, strict=True):
             add_event_types(rels, found, view)
-            xrefs = gene_xrefs(doc)
+            xrefs = gene_xrefs(doc, key)
             for rel in rels:
                 rel.gene1.ids = xrefs.get(rel.gene1.id, [])
                 rel.gene2.ids = xrefs.get(rel.gene2.id, [])

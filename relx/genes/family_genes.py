@@ -1,0 +1,82 @@
+"""The genes a family mention stands for in its document: ``Sp`` in an abstract that names
+``Sp1``, ``Sp3`` and ``Sp4`` stands for the three, as BioRED annotates it (the mention
+carries the three members' ids and its relations are annotated with each member).
+
+Used by document-level gene relations (:mod:`relx.ppi.gene_relations`); a mention's own
+ids (``norm_ids``, ``ncbi_ids``) do not change.
+
+    keys = family_genes(doc, gene_key)     # {entity id: (gene, gene, ...)}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from relx.doc import Document, Entity
+from relx.genes.famplex import FamPlex, default_famplex
+from relx.genes.orthologs import Orthologs, default_orthologs
+
+__all__ = ["family_genes", "keyed_by_document"]
+
+#: the fewest members a document must name for a family mention to stand for them
+MIN_NAMED = 2
+
+GeneKey = Callable[[Entity], tuple[str, ...]]
+
+
+def _family(e: Entity) -> str | None:
+    """The FamPlex family among a mention's ids (its first), else None."""
+    return next((i for i in e.norm_ids if i.startswith("FPLX:")), None)
+
+
+def _human_ids(cid: str, orthologs: Orthologs) -> tuple[str, ...]:
+    """A gene id's human HGNC ids: itself for HGNC, its human orthologs for MGI / RGD."""
+    if cid.startswith("HGNC:"):
+        return (cid,)
+    return orthologs.to_human(cid) if cid.startswith(("MGI:", "RGD:")) else ()
+
+
+def family_genes(doc: Document, key: GeneKey, *, famplex: FamPlex | None = None,
+                 orthologs: Orthologs | None = None) -> dict[str, tuple[str, ...]]:
+    """Entity id -> the genes (``key`` of each member mention, in text order) that a family
+    mention stands for: the members of its FamPlex family (through the human ortholog for
+    mouse and rat genes) that ``doc`` names as mentions of their own, when it names at least
+    :data:`MIN_NAMED`; those of the mention's own species when there are any. Mentions of
+    no family, or of a family the document names fewer members of, are not in the result."""
+    ents = [e for s in doc.sentences for e in s.entities]
+    families = {e.id: f for e in ents if (f := _family(e)) is not None}
+    if not families:
+        return {}
+    famplex = famplex or default_famplex()
+    orthologs = orthologs or default_orthologs()
+    named: list[tuple[Entity, tuple[str, ...]]] = []   # member-like mentions, human ids
+    for e in ents:
+        if e.id in families or not e.norm_ids:
+            continue
+        human = _human_ids(e.norm_ids[0], orthologs)
+        if human:
+            named.append((e, human))
+    out: dict[str, tuple[str, ...]] = {}
+    members_of: dict[str, set[str]] = {}
+    for e in ents:
+        fam = families.get(e.id)
+        if fam is None:
+            continue
+        if fam not in members_of:
+            members_of[fam] = famplex.members(fam)
+        members = members_of[fam]
+        hits = [m for m, human in named if any(h in members for h in human)]
+        own = [m for m in hits if m.taxon == e.taxon] or hits
+        genes = tuple(dict.fromkeys(g for m in own for g in key(m)))
+        if len(genes) >= MIN_NAMED:
+            out[e.id] = genes
+    return out
+
+
+def keyed_by_document(doc: Document, key: GeneKey) -> GeneKey:
+    """``key`` for ``doc``'s mentions, a family mention's being the members the document
+    names (:func:`family_genes`)."""
+    fanned = family_genes(doc, key)
+    if not fanned:
+        return key
+    return lambda e: fanned.get(e.id) or key(e)

@@ -1,0 +1,62 @@
+"""A family mention stands for the members its document names, in document-level gene
+relations (docs/genes.md, round 55): relx's own grounding on short texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from relx.doc import Document, Entity
+from relx.genes.family_genes import family_genes, keyed_by_document
+from relx.ppi.gene_relations import gene_key
+
+TEXT = ("Sp proteins bind the VEGF promoter and induce VEGF in bladder cancer cells. "
+        "Knockdown of Sp1, Sp3 and Sp4 decreased VEGF expression.")
+
+
+@pytest.fixture(scope="module")
+def grounded():
+    import relx
+
+    ex = relx.load(task="ppi", types=False)
+
+    def run(text: str) -> tuple[Document, dict[str, Entity]]:
+        doc, _, _ = next(iter(ex.annotate([Document(id="d", text=text)])))
+        return doc, {e.text: e for s in doc.sentences for e in s.entities}
+
+    return run
+
+
+def test_a_family_stands_for_the_members_the_document_names(grounded):
+    doc, ents = grounded(TEXT)
+    fanned = family_genes(doc, gene_key)
+    family = ents["Sp proteins"]
+    assert fanned[family.id] == ("6667", "6670", "6671")       # SP1, SP3, SP4
+    assert ents["VEGF"].id not in fanned       # FamPlex's VEGF family, no member named
+    key = keyed_by_document(doc, gene_key)
+    assert key(family) == ("6667", "6670", "6671")
+    assert key(ents["Sp3"]) == gene_key(ents["Sp3"]) == ("6670",)   # a member is itself
+
+
+def test_one_named_member_is_not_enough(grounded):
+    doc, ents = grounded("Sp proteins bind the VEGF promoter. Sp1 was knocked down.")
+    assert ents["Sp proteins"].id not in family_genes(doc, gene_key)
+    key = keyed_by_document(doc, gene_key)
+    assert key(ents["Sp proteins"]) == gene_key(ents["Sp proteins"])
+
+
+def test_members_of_the_mentions_own_species_first(grounded):
+    doc, ents = grounded("Human Sp proteins bind the VEGF promoter in patients' tumours. "
+                         "Sp1 and Sp3 were knocked down in human cells, and mouse Sp1 and "
+                         "Sp4 in mouse cells.")
+    assert family_genes(doc, gene_key)[ents["Sp proteins"].id] == ("6667", "6670")
+
+
+def test_gene_relations_name_each_member():
+    from relx.ppi.gene_relations import load
+
+    ex = load()
+    doc, rels, _ = next(iter(ex.annotate([Document(id="d", text=TEXT)])))
+    pairs = {frozenset((r.gene1.id, r.gene2.id)) for r in rels}
+    vegf = "7422"
+    related = {g for p in pairs if vegf in p for g in p} - {vegf}
+    assert {"6670", "6671"} <= related, pairs      # SP3 and SP4 through `Sp proteins`
