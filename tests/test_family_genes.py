@@ -60,3 +60,19 @@ def test_gene_relations_name_each_member():
     vegf = "7422"
     related = {g for p in pairs if vegf in p for g in p} - {vegf}
     assert {"6670", "6671"} <= related, pairs      # SP3 and SP4 through `Sp proteins`
+
+
+def test_a_family_with_no_learned_member_is_named_as_the_member_the_document_names(grounded):
+    # FamPlex's SP family has no learned member (relx/data/family_members.json): its first
+    # member would be SP1; the document names Sp3 (round 56)
+    doc, ents = grounded("Sp proteins bind the VEGF promoter. Sp3 was knocked down.")
+    assert ents["Sp proteins"].norm_ids[0] == "HGNC:11208"          # SP3
+    doc, ents = grounded("Sp proteins bind the VEGF promoter.")
+    assert ents["Sp proteins"].norm_ids[0] == "HGNC:11205"          # SP1, the first member
+
+
+def test_a_learned_member_stays_before_the_named_one(grounded):
+    # NF-kappaB's learned member is NFKB1, as BioRED's annotators name it, even where the
+    # document names p65 (RELA)
+    doc, ents = grounded("NF-kappaB activity rose. The p65 subunit moved to the nucleus.")
+    assert ents["NF-kappaB"].norm_ids[0] == "HGNC:7794"

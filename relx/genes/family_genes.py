@@ -16,7 +16,7 @@ from relx.doc import Document, Entity
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.orthologs import Orthologs, default_orthologs
 
-__all__ = ["family_genes", "keyed_by_document"]
+__all__ = ["family_genes", "keyed_by_document", "named_members"]
 
 #: the fewest members a document must name for a family mention to stand for them
 MIN_NAMED = 2
@@ -36,40 +36,46 @@ def _human_ids(cid: str, orthologs: Orthologs) -> tuple[str, ...]:
     return orthologs.to_human(cid) if cid.startswith(("MGI:", "RGD:")) else ()
 
 
-def family_genes(doc: Document, key: GeneKey, *, famplex: FamPlex | None = None,
-                 orthologs: Orthologs | None = None) -> dict[str, tuple[str, ...]]:
-    """Entity id -> the genes (``key`` of each member mention, in text order) that a family
-    mention stands for: the members of its FamPlex family (through the human ortholog for
-    mouse and rat genes) that ``doc`` names as mentions of their own, when it names at least
-    :data:`MIN_NAMED`; those of the mention's own species when there are any. Mentions of
-    no family, or of a family the document names fewer members of, are not in the result."""
+def named_members(doc: Document, *, famplex: FamPlex | None = None,
+                  orthologs: Orthologs | None = None) -> dict[str, list[Entity]]:
+    """Entity id of each mention whose ids include a FamPlex family -> the mentions of the
+    family's members that ``doc`` names on their own (a mention whose best id is a gene of
+    the family, through the human ortholog for mouse and rat genes), in text order: those of
+    the family mention's species when there are any, else all. Mentions whose family the
+    document names no member of are not in the result."""
     ents = [e for s in doc.sentences for e in s.entities]
     families = {e.id: f for e in ents if (f := _family(e)) is not None}
     if not families:
         return {}
     famplex = famplex or default_famplex()
     orthologs = orthologs or default_orthologs()
-    named: list[tuple[Entity, tuple[str, ...]]] = []   # member-like mentions, human ids
-    for e in ents:
-        if e.id in families or not e.norm_ids:
-            continue
-        human = _human_ids(e.norm_ids[0], orthologs)
-        if human:
-            named.append((e, human))
-    out: dict[str, tuple[str, ...]] = {}
+    genes = [(e, human) for e in ents if e.id not in families and e.norm_ids
+             and (human := _human_ids(e.norm_ids[0], orthologs))]
     members_of: dict[str, set[str]] = {}
+    out: dict[str, list[Entity]] = {}
     for e in ents:
         fam = families.get(e.id)
         if fam is None:
             continue
         if fam not in members_of:
             members_of[fam] = famplex.members(fam)
-        members = members_of[fam]
-        hits = [m for m, human in named if any(h in members for h in human)]
-        own = [m for m in hits if m.taxon == e.taxon] or hits
-        genes = tuple(dict.fromkeys(g for m in own for g in key(m)))
+        hits = [m for m, human in genes if any(h in members_of[fam] for h in human)]
+        if hits:
+            out[e.id] = [m for m in hits if m.taxon == e.taxon] or hits
+    return out
+
+
+def family_genes(doc: Document, key: GeneKey, *, famplex: FamPlex | None = None,
+                 orthologs: Orthologs | None = None) -> dict[str, tuple[str, ...]]:
+    """Entity id -> the genes (``key`` of each member mention, in text order) that a family
+    mention stands for: the members :func:`named_members` finds, when there are at least
+    :data:`MIN_NAMED` genes among them. Mentions of no family, or of a family the document
+    names fewer members of, are not in the result."""
+    out: dict[str, tuple[str, ...]] = {}
+    for eid, hits in named_members(doc, famplex=famplex, orthologs=orthologs).items():
+        genes = tuple(dict.fromkeys(g for m in hits for g in key(m)))
         if len(genes) >= MIN_NAMED:
-            out[e.id] = genes
+            out[eid] = genes
     return out
 
 

@@ -20,10 +20,11 @@ from pathlib import Path
 from relx.doc import Document, Entity
 from relx.errors import ConfigError
 from relx.genes.famplex import FamPlex, default_famplex
-from relx.genes.lexicon import HUMAN, default_grounder, with_entity_updates
+from relx.genes.lexicon import default_grounder, with_entity_updates
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.orthologs import Orthologs, default_orthologs
 from relx.genes.shipped import shipped_json
+from relx.ids import HUMAN, MOUSE, RAT
 
 __all__ = ["FamilyMembers", "default_members", "first_member", "with_members"]
 
@@ -91,34 +92,53 @@ class FamilyMembers:
         return found[0] if len(found) == 1 else None
 
 
+def _named_member(e: Entity, hits: list[Entity]) -> str | None:
+    """The first of a family mention's named member mentions as a gene id of the mention's
+    species (through the orthologs when the member is written as another species' gene)."""
+    cid = hits[0].norm_ids[0]
+    if hits[0].taxon == e.taxon or e.taxon is None:
+        return cid
+    if e.taxon not in (HUMAN, MOUSE, RAT):     # no ortholog table for the mention's species
+        return None
+    found = default_orthologs().map_id(cid, e.taxon)
+    return found[0] if len(found) == 1 else None
+
+
 def with_members(doc: Document, members: FamilyMembers,
                  ncbi: NcbiGene | None = None, *, first: bool = True) -> Document:
     """``doc`` with each gene mention that names a family alone (``Ras``, ``GnRH``; not
     ``ERK1 and 2`` or ``ERK1/2``, whose members the text names) whose best id is a family
-    with a known member given that member first (confidence times the member's share;
-    ``ncbi_ids`` from ``ncbi``, default the shipped table); with ``first``, a family with
-    no learned member gives its first member (confidence times ``FIRST_MEMBER_FACTOR``)."""
+    given a member first: its learned member (confidence times the member's share), else the
+    first member the document names as a mention of its own
+    (:func:`relx.genes.family_genes.named_members`; confidence unchanged), else, with
+    ``first``, the family's first member (confidence times ``FIRST_MEMBER_FACTOR``);
+    ``ncbi_ids`` from ``ncbi``, default the shipped table."""
+    from relx.genes.family_genes import named_members
+
+    if not any(e.norm_ids and e.norm_ids[0].startswith("FPLX:")
+               for s in doc.sentences for e in s.entities):
+        return doc
+    named = named_members(doc)
 
     def update(e: Entity) -> dict[str, object]:
         if not e.norm_ids or not e.norm_ids[0].startswith("FPLX:"):
             return {}
         if _NAMES_MEMBERS.search(e.text or doc.text[e.spans[0].start:e.spans[-1].end]):
             return {}
-        m = members.member(e.norm_ids[0], e.taxon, first=first)
+        conf, fam = e.norm_confidence, e.norm_ids[0]
+        m = members.member(fam, e.taxon)
+        share = members.shares.get(fam, 1.0)
+        if m is None and e.id in named:
+            m, share = _named_member(e, named[e.id]), 1.0
+        if m is None and first:
+            m, share = members.member(fam, e.taxon, first=True), FIRST_MEMBER_FACTOR
         if m is None:
             return {}
-        conf = e.norm_confidence
-        share = members.shares.get(e.norm_ids[0], 1.0) if e.norm_ids[0] in members.members \
-            else FIRST_MEMBER_FACTOR
         ids = list(dict.fromkeys([m, *e.norm_ids]))
         return {"norm_ids": ids, "ncbi_ids": (ncbi or default_ncbi_gene()).ncbi_ids(ids),
                 "norm_confidence": None if conf is None else round(conf * share, 3)}
 
-    if not any(e.norm_ids and e.norm_ids[0].startswith("FPLX:")
-               for s in doc.sentences for e in s.entities):
-        return doc
     return with_entity_updates(doc, update)
-
 
 
 def default_members(path: Path | str | None = None) -> FamilyMembers | None:
