@@ -7,6 +7,7 @@ import pytest
 
 from relx.doc import Document, Entity
 from relx.genes.family_genes import family_genes, keyed_by_document
+from relx.genes.members import learned_families
 from relx.ppi.gene_relations import gene_key
 
 TEXT = ("Sp proteins bind the VEGF promoter and induce VEGF in bladder cancer cells. "
@@ -28,19 +29,19 @@ def grounded():
 
 def test_a_family_stands_for_the_members_the_document_names(grounded):
     doc, ents = grounded(TEXT)
-    fanned = family_genes(doc, gene_key)
+    fanned = family_genes(doc, gene_key, learned=learned_families())
     family = ents["Sp proteins"]
     assert fanned[family.id] == ("6667", "6670", "6671")       # SP1, SP3, SP4
     assert ents["VEGF"].id not in fanned       # FamPlex's VEGF family, no member named
-    key = keyed_by_document(doc, gene_key)
+    key = keyed_by_document(doc, gene_key, learned_families())
     assert key(family) == ("6667", "6670", "6671")
     assert key(ents["Sp3"]) == gene_key(ents["Sp3"]) == ("6670",)   # a member is itself
 
 
 def test_one_named_member_is_not_enough(grounded):
     doc, ents = grounded("Sp proteins bind the VEGF promoter. Sp1 was knocked down.")
-    assert ents["Sp proteins"].id not in family_genes(doc, gene_key)
-    key = keyed_by_document(doc, gene_key)
+    assert ents["Sp proteins"].id not in family_genes(doc, gene_key, learned=learned_families())
+    key = keyed_by_document(doc, gene_key, learned_families())
     assert key(ents["Sp proteins"]) == gene_key(ents["Sp proteins"])
 
 
@@ -48,7 +49,7 @@ def test_members_of_the_mentions_own_species_first(grounded):
     doc, ents = grounded("Human Sp proteins bind the VEGF promoter in patients' tumours. "
                          "Sp1 and Sp3 were knocked down in human cells, and mouse Sp1 and "
                          "Sp4 in mouse cells.")
-    assert family_genes(doc, gene_key)[ents["Sp proteins"].id] == ("6667", "6670")
+    assert family_genes(doc, gene_key, learned=learned_families())[ents["Sp proteins"].id] == ("6667", "6670")
 
 
 def test_gene_relations_name_each_member():
@@ -76,3 +77,12 @@ def test_a_learned_member_stays_before_the_named_one(grounded):
     # document names p65 (RELA)
     doc, ents = grounded("NF-kappaB activity rose. The p65 subunit moved to the nucleus.")
     assert ents["NF-kappaB"].norm_ids[0] == "HGNC:7794"
+
+
+def test_a_family_with_a_learned_member_stands_for_that_member_only(grounded):
+    # round 57: NF-kappaB's learned member is NFKB1, in the relations as in the mention
+    doc, ents = grounded("NF-kappaB activity rose. Its subunits p65 and p50 moved to the "
+                         "nucleus, and c-Rel did not.")
+    nfkb = ents["NF-kappaB"]
+    assert nfkb.id not in family_genes(doc, gene_key, learned=learned_families())
+    assert keyed_by_document(doc, gene_key, learned_families())(nfkb) == gene_key(nfkb) == ("4790",)

@@ -305,6 +305,7 @@ def evaluate_gene_relations(docs: list[GoldDoc], model: str | None = None,
     ceiling -- the same mention pairs with every found mention given its gold ids (a mention
     overlapping no gold gene keeps its own)."""
     from relx.genes.family_genes import keyed_by_document
+    from relx.genes.members import learned_families
     from relx.ppi.doc_view import doc_view
     from relx.ppi.gene_relations import gene_key, gene_relations, load
 
@@ -325,7 +326,7 @@ def evaluate_gene_relations(docs: list[GoldDoc], model: str | None = None,
             return gene if gene.isdigit() else ncbi.ncbi(gene)
 
         sids = [s.id for s in doc.sentences]
-        by_doc = keyed_by_document(doc, gene_key)     # a family: the members it names
+        by_doc = keyed_by_document(doc, gene_key, learned_families())   # members named
         for name, key in (("pairs", by_doc), ("pairs_gold_ids", given)):
             rels, _ = gene_relations(doc_view(doc, found, key), ex.model, ex.meta, sids, {},
                                      ex.max_pairs)

@@ -5,12 +5,13 @@ carries the three members' ids and its relations are annotated with each member)
 Used by document-level gene relations (:mod:`relx.ppi.gene_relations`); a mention's own
 ids (``norm_ids``, ``ncbi_ids``) do not change.
 
-    keys = family_genes(doc, gene_key)     # {entity id: (gene, gene, ...)}
+    keys = family_genes(doc, gene_key, learned=learned_families())
+    # {entity id: (gene, gene, ...)}
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from relx.doc import Document, Entity
 from relx.genes.famplex import FamPlex, default_famplex
@@ -65,24 +66,31 @@ def named_members(doc: Document, *, famplex: FamPlex | None = None,
     return out
 
 
-def family_genes(doc: Document, key: GeneKey, *, famplex: FamPlex | None = None,
-                 orthologs: Orthologs | None = None) -> dict[str, tuple[str, ...]]:
+def family_genes(doc: Document, key: GeneKey, *, learned: Collection[str] = (),
+                 famplex: FamPlex | None = None, orthologs: Orthologs | None = None
+                 ) -> dict[str, tuple[str, ...]]:
     """Entity id -> the genes (``key`` of each member mention, in text order) that a family
     mention stands for: the members :func:`named_members` finds, when there are at least
-    :data:`MIN_NAMED` genes among them. Mentions of no family, or of a family the document
-    names fewer members of, are not in the result."""
+    :data:`MIN_NAMED` genes among them and the family is not one of ``learned`` (families
+    with a learned member, :func:`relx.genes.members.learned_families`: the mention's best
+    id is that member). Mentions of no family,
+    or of a family the document names fewer members of, are not in the result."""
     out: dict[str, tuple[str, ...]] = {}
+    ents = {e.id: e for s in doc.sentences for e in s.entities}
     for eid, hits in named_members(doc, famplex=famplex, orthologs=orthologs).items():
+        if _family(ents[eid]) in learned:     # annotators name it as its learned member
+            continue
         genes = tuple(dict.fromkeys(g for m in hits for g in key(m)))
         if len(genes) >= MIN_NAMED:
             out[eid] = genes
     return out
 
 
-def keyed_by_document(doc: Document, key: GeneKey) -> GeneKey:
+def keyed_by_document(doc: Document, key: GeneKey, learned: Collection[str] = ()
+                      ) -> GeneKey:
     """``key`` for ``doc``'s mentions, a family mention's being the members the document
-    names (:func:`family_genes`)."""
-    fanned = family_genes(doc, key)
+    names (:func:`family_genes`; not for the ``learned`` families)."""
+    fanned = family_genes(doc, key, learned=learned)
     if not fanned:
         return key
     return lambda e: fanned.get(e.id) or key(e)

@@ -26,7 +26,8 @@ from relx.genes.orthologs import Orthologs, default_orthologs
 from relx.genes.shipped import shipped_json
 from relx.ids import HUMAN, MOUSE, RAT
 
-__all__ = ["FamilyMembers", "default_members", "first_member", "with_members"]
+__all__ = ["FamilyMembers", "default_members", "first_member", "learned_families",
+           "with_members"]
 
 MEMBERS_FORMAT = "relx-family-members/1"
 #: a coordination or range names the members itself (``ERK1/2``, ``Smad2 and 3``)
@@ -139,6 +140,13 @@ def with_members(doc: Document, members: FamilyMembers,
                 "norm_confidence": None if conf is None else round(conf * share, 3)}
 
     return with_entity_updates(doc, update)
+
+
+def learned_families() -> frozenset[str]:
+    """The FamPlex families of the shipped table's learned members: BioRED's annotators name
+    them as that member, whatever else the document names (docs/genes.md, round 57)."""
+    members = default_members()
+    return frozenset(members.members) if members is not None else frozenset()
 
 
 def default_members(path: Path | str | None = None) -> FamilyMembers | None:

@@ -29,6 +29,7 @@ from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity, Sentence
 from relx.errors import ConfigError
 from relx.genes.family_genes import keyed_by_document
+from relx.genes.members import learned_families
 from relx.genes.slash_series import series_name
 from relx.ids import gene_ids, gene_namespaced, namespaced_ids
 from relx.model_store import ModelKind, find_model_dir, load_skops
@@ -381,8 +382,9 @@ class GeneRelationExtractor(StreamingExtractor):
         its own (a model whose pair classifier reads no event types), only the sentences of
         the gene pairs it reports are typed."""
         done, inputs = [], []
+        learned = learned_families()
         for doc, found, _ in self.pairs._annotate(docs):
-            key = keyed_by_document(doc, gene_key)    # a family: the members it names
+            key = keyed_by_document(doc, gene_key, learned)   # a family: the members named
             view = doc_view(doc, found, key)
             names: dict[str, list[str]] = {}
             for s in doc.sentences:
