@@ -61,6 +61,8 @@ def test_gene_relations_name_each_member():
     vegf = "7422"
     related = {g for p in pairs if vegf in p for g in p} - {vegf}
     assert {"6670", "6671"} <= related, pairs      # SP3 and SP4 through `Sp proteins`
+    names = {g.id: g.names for r in rels for g in (r.gene1, r.gene2)}
+    assert names["6670"] == ["Sp3", "Sp proteins"]    # its own name first, then the family's
 
 
 def test_a_family_with_no_learned_member_is_named_as_the_member_the_document_names(grounded):

@@ -386,16 +386,8 @@ class GeneRelationExtractor(StreamingExtractor):
         for doc, found, _ in self.pairs._annotate(docs):
             key = keyed_by_document(doc, gene_key, learned)   # a family: the members named
             view = doc_view(doc, found, key)
-            names: dict[str, list[str]] = {}
-            for s in doc.sentences:
-                for e in s.entities:
-                    for g in key(e):
-                        text = series_name(doc.text, e.start, e.end) or \
-                            e.text or doc.text[e.start:e.end]     # the "2" of ERK1/2: ERK2
-                        if text not in names.setdefault(g, []):
-                            names[g].append(text)
             done.append([doc, found, view, key])
-            inputs.append((view, [s.id for s in doc.sentences], names))
+            inputs.append((view, [s.id for s in doc.sentences], gene_names(doc, key)))
 
         def typed(reported: list[list[tuple[str, str]]]) -> list[DocView]:
             parts = []       # per document: its sentences to type, as a document
@@ -421,6 +413,25 @@ class GeneRelationExtractor(StreamingExtractor):
             for s in doc.sentences:          # the document carries no mention-level pairs
                 s.relations = []
             yield doc, rels, n
+
+
+def gene_names(doc: Document, key: Callable[[Entity], tuple[str, ...]] = gene_key
+               ) -> dict[str, list[str]]:
+    """Per gene id (``key``), the texts of its mentions in text order (the ``2`` of
+    ``ERK1/2`` as ``ERK2``), a gene's own mentions before those of a family that stands for
+    it (``Sp3`` before ``Sp proteins``)."""
+    own: dict[str, list[str]] = {}
+    through: dict[str, list[str]] = {}
+    for s in doc.sentences:
+        for e in s.entities:
+            text = series_name(doc.text, e.start, e.end) or e.text or doc.text[e.start:e.end]
+            mine = gene_key(e)
+            for g in key(e):
+                names = (own if g in mine else through).setdefault(g, [])
+                if text not in names:
+                    names.append(text)
+    return {g: [*own.get(g, []), *(t for t in through.get(g, []) if t not in own.get(g, []))]
+            for g in dict.fromkeys([*own, *through])}
 
 
 def retyped_view(view: DocView, doc: Document, found: list[Any]) -> DocView:
