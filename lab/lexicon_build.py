@@ -225,12 +225,45 @@ def _generic(name: str) -> bool:
             and bool(CLASS_NOUN.search(name)))
 
 
+#: the first word of a two-word class phrase that says no one thing: relational adjectives
+#: (``ras-related protein``) and generic modifiers (``adapter protein``, ``serine protease``)
+_RELATIONAL = re.compile(
+    r"-(?:like|related|associated|binding|interacting|induced|inducible|stimulating|specific|"
+    r"expressed|containing|dependent|activated|regulated|sensitive|rich|type|anchored|linked|"
+    r"coupled|responsive|derived|enriched|repressed|activating|regulating|inhibiting|forming|"
+    r"protein)$")
+_GENERIC_FIRST = frozenset(
+    "protein adapter adaptor ubiquitin-protein neurotransmitter ribonuclear transcription "
+    "nuclear membrane cell serine threonine tyrosine cysteine aspartic zinc metallo "
+    "dual-specificity serine/threonine receptor signal signaling signalling cytoplasmic "
+    "mitochondrial secreted transmembrane orphan immune growth heat stress tumor tumour kinase "
+    "phosphatase channel gene cell-surface surface plasma intracellular extracellular "
+    "regulatory hormone peptide lipid sugar amino acid ion cation anion sodium potassium "
+    "calcium chloride proton water glucose sodium/phosphate glycolytic ubiquitin dipeptidyl "
+    "monoamine interferon immunoglobulin leukocyte casein bicarbonate sulfate urate olfactory "
+    "myosin phosphoprotein phosphotyrosine polynucleotide erythrocyte kinesin rosette "
+    "heptahelix decapping glycogen collagen".split())
+#: nouns of a class phrase that name a role, not a gene (``calpain inhibitor``)
+_ROLE_NOUNS = frozenset(
+    "inhibitor inhibitors activator activators regulator regulators molecule molecules member "
+    "members family factor factors subunit subunits isoform isoforms protein proteins".split())
+
+
+def _one_thing(name: str) -> bool:
+    """A two-word class phrase whose first word names one thing (``ghrelin receptor``,
+    ``angiotensin-converting enzyme``, ``capsaicin receptor``): kept when it names one gene
+    of its species (docs/genes.md, round 58)."""
+    words = name.split()
+    return (len(words) == 2 and not _RELATIONAL.search(words[0])
+            and words[0] not in _GENERIC_FIRST and words[1] not in _ROLE_NOUNS)
+
+
 def _informative(name: str) -> bool:
     """An NCBI name worth a lexicon row (see the module docstring)."""
     form = compact_form(name)
     return (len(form) >= 2 and len(name) <= NCBI_MAX_CHARS and not form.isdigit()
             and any(c.isalpha() for c in form) and not _NCBI_SKIP.search(name)
-            and not _SKIP_SYNONYM.match(name) and not _generic(name))
+            and not _SKIP_SYNONYM.match(name) and (not _generic(name) or _one_thing(name)))
 
 
 def _ncbi_entries(shared: Path, ids: set[str]) -> Iterator[tuple[str, str, str]]:
@@ -252,7 +285,8 @@ def _ncbi_entries(shared: Path, ids: set[str]) -> Iterator[tuple[str, str, str]]
         genes: dict[str, set[str]] = {}
         for text, cid, _ in found:
             genes.setdefault(normalize_key(text), set()).add(cid)
-        yield from (e for e in found if len(genes[normalize_key(e[0])]) <= NCBI_MAX_GENES)
+        yield from (e for e in found if len(genes[normalize_key(e[0])])
+                    <= (1 if _generic(e[0]) else NCBI_MAX_GENES))
 
 
 _MIR_SYMBOL = re.compile(r"^(?:MIR|Mir)(\d+[A-Za-z]?\d*|LET7[A-Z]\d*|let7[a-z]\d*)$")

@@ -1,0 +1,40 @@
+"""Which NCBI Gene names the lexicon build keeps (``lab.lexicon_build``), and the shipped
+lexicon on them: two-word names of one gene (docs/genes.md, round 58)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lab.lexicon_build import _generic, _informative, _one_thing
+from relx.genes.lexicon import HUMAN, default_grounder
+
+
+@pytest.mark.parametrize("name", ["ghrelin receptor", "angiotensin-converting enzyme",
+                                  "capsaicin receptor", "antidiuretic hormone",
+                                  "fractalkine receptor"])
+def test_a_two_word_name_of_one_thing_is_kept(name):
+    assert _generic(name) and _one_thing(name) and _informative(name)
+
+
+@pytest.mark.parametrize("name", ["cysteine protease", "adapter protein", "ras-related protein",
+                                  "calpain inhibitor", "ubiquitin ligase", "glycolytic enzyme",
+                                  "stress-induced protein", "casein kinase",
+                                  "collagen receptor"])
+def test_a_class_phrase_is_left_out(name):
+    assert _generic(name) and not _one_thing(name) and not _informative(name)
+
+
+@pytest.mark.parametrize(("text", "gene"), [("ghrelin receptor", "HGNC:4267"),
+                                            ("angiotensin-converting enzyme", "HGNC:2707"),
+                                            ("fractalkine receptor", "HGNC:2558"),
+                                            ("capsaicin receptor", "HGNC:12716")])
+def test_the_shipped_lexicon_names_them(text, gene):
+    found = default_grounder().ground(text, HUMAN)
+    assert found and found[0].id == gene
+
+
+def test_the_shipped_lexicon_keeps_class_phrases_out():
+    g = default_grounder()
+    for text in ("adapter protein", "ubiquitin ligase", "glycolytic enzyme"):
+        assert not [c for c in g.ground(text, HUMAN) if c.source in ("designation",
+                                                                         "ncbi_synonym")]
