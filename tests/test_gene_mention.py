@@ -124,10 +124,19 @@ def test_spelling_forms(text: str, forms: list[str]) -> None:
     ("ICAM-I", None, "HGNC:5344"),                  # ICAM1, a Roman numeral (round 31)
     ("PAI-I", None, "HGNC:8583"),                   # SERPINE1
     ("factor XI", None, "HGNC:3529"),               # F11, coagulation factor XI
+    ("endothelial NO synthase", None, "HGNC:7876"),  # NOS3 (round 59)
 ])
 def test_resolve_other_spellings(text: str, taxon: str | None, expected: str) -> None:
     got = resolve(text, taxon)
     assert got.route == "spelling" and got.ids[0] == expected and got.confidence < 1
+
+
+def test_a_spelling_reaches_a_name_only_the_mouse_lexicon_has() -> None:
+    # `neuronal nitric oxide synthase` is an MGI name of Nos1; written `NO`, in human text
+    got = resolve("neuronal NO synthase", "NCBITaxon:9606")
+    assert got.route == "ortholog" and got.ids[0] == "HGNC:7872"     # NOS1 (round 59)
+    assert spelling_forms("NO synthase") == ["nitric oxide synthase"]
+    assert spelling_forms("NO donor") == []
 
 
 @pytest.mark.parametrize("text", ["pRb", "p53", "collagen", "EGF receptor", "Src receptor",

@@ -86,7 +86,13 @@ from relx.genes.lexicon import (
     with_entity_updates,
 )
 from relx.genes.members import FamilyMembers, default_members, with_members
-from relx.genes.mention import bracket_names, name_parts, spelling_forms, sub_name
+from relx.genes.mention import (
+    american_spelling,
+    bracket_names,
+    name_parts,
+    spelling_forms,
+    sub_name,
+)
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
@@ -263,10 +269,11 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
         if cands:
             return _grounding(cands, taxon, "spelling", AFFIX_FACTOR * short)
     if taxon in (None, HUMAN) and len(compact_form(text)) >= 3:  # in MGI/RGD only
-        # ("P-selectin"): their human orthologs
-        cands = _from_orthologs(g, text)
-        if cands:
-            return _grounding(cands, taxon, "ortholog", short)
+        # ("P-selectin"), as written or spelled as lexicons spell: their human orthologs
+        for form in dict.fromkeys((text, american_spelling(text))):
+            cands = _from_orthologs(g, form)
+            if cands:
+                return _grounding(cands, taxon, "ortholog", short)
     return _from_parts(g, famplex, text, taxon)
 
 

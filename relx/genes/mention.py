@@ -133,8 +133,9 @@ def spelling_forms(text: str) -> list[str]:
     (truncated ``tBid``, soluble ``sICAM-1``, recombinant human ``rhEPO``, precursor
     ``procaspase-9``), British spellings (``tumour necrosis factor``, ``haem``), a Roman
     numeral at the end written as a number (``ICAM-I`` -> ``ICAM-1``, ``cyclooxygenase-II``
-    -> ``cyclooxygenase-2``) and a coagulation factor by its number (``factor XI`` ->
-    ``coagulation factor XI``)."""
+    -> ``cyclooxygenase-2``), a coagulation factor by its number (``factor XI`` ->
+    ``coagulation factor XI``) and nitric oxide written ``NO`` in a synthase's name
+    (``endothelial NO synthase``)."""
     out = []
     american = american_spelling(text)
     greek = _LATIN_LETTER.sub(lambda m: _LATIN_GREEK[m.group(m.lastindex)], american)
@@ -177,11 +178,16 @@ _BRITISH = ((re.compile(r"(?<=tum)our", re.IGNORECASE), "or"),
                         re.IGNORECASE), r"\1tropin"))
 
 
+#: nitric oxide written ``NO`` in its synthases' names (``endothelial NO synthase``)
+_NO_SYNTHASE = re.compile(r"\bNO(?=[\s-]+synthases?\b)")
+
+
 def american_spelling(text: str) -> str:
-    """``text`` spelled the American way (the lexicons' way); ``text`` when it is."""
+    """``text`` spelled the American way (the lexicons' way), nitric oxide written out in a
+    synthase's name (``NO synthase``); ``text`` when it is."""
     for pattern, to in _BRITISH:
         text = pattern.sub(to, text)
-    return text
+    return _NO_SYNTHASE.sub("nitric oxide", text)
 
 
 _ABBREVIATION_RECEPTOR = re.compile(
