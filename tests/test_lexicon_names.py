@@ -38,3 +38,23 @@ def test_the_shipped_lexicon_keeps_class_phrases_out():
     for text in ("adapter protein", "ubiquitin ligase", "glycolytic enzyme"):
         assert not [c for c in g.ground(text, HUMAN) if c.source in ("designation",
                                                                          "ncbi_synonym")]
+
+
+def test_bh3_only_is_a_class_not_rtl10():
+    # round 60: `BH3-only protein` is an HGNC alias of RTL10, and the class of BID, BIM...
+    g = default_grounder()
+    assert not [c for c in g.ground("BH3-only protein", HUMAN) if c.id == "HGNC:26112"]
+    assert g.ground("RTL10", HUMAN)[0].id == "HGNC:26112"
+
+
+def test_the_sample_abstracts_network_has_no_class_node():
+    from pathlib import Path
+
+    from relx.doc import Document
+    from relx.ppi.gene_relations import load
+
+    text = (Path(__file__).resolve().parents[1] / "corpora" / "abstracts" /
+            "apoptosis.txt").read_text(encoding="utf-8")
+    _, rels, _ = next(iter(load().annotate([Document(id="apoptosis", text=text)])))
+    genes = {g.id for r in rels for g in (r.gene1, r.gene2)}
+    assert "637" in genes and "79680" not in genes      # BID, not RTL10

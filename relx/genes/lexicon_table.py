@@ -40,7 +40,7 @@ CLASS_WORDS = frozenset("""
     subunit enzyme ligase phosphatase channel transporter antigen regulator inhibitor activator
     ubiquitin e3 nuclear cell surface membrane adhesion glycoprotein zinc finger homeobox
     repressor coactivator oncogene tumor suppressor gene product serine threonine tyrosine
-    hormone peptide molecule cytokine statin statins""".split())
+    hormone peptide molecule cytokine statin statins bh3only""".split())
 CLASS_PHRASE_SOURCES = frozenset({"alias", "previous", "designation", "ncbi_synonym"})
 _CLASS_PHRASE = re.compile(
     "(?:" + "|".join(sorted(CLASS_WORDS, key=lambda w: (-len(w), w))) + ")+")
