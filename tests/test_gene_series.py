@@ -1,4 +1,4 @@
-"""A class name heading a numbered series of gene names (relx.genes.series) and the
+"""A class name heading a numbered or lettered series of gene names (relx.genes.series) and the
 document pass that grounds with it; the class names are BioRED fit-split mentions."""
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from relx.genes.series import SERIES_FACTOR, series_member
     ("cAMP response element-binding protein", HUMAN, "CREB1"),   # an NCBI designation
     ("melanocortin receptor", HUMAN, "MC1R"),     # the number before the last word
     ("melanocortin receptors", HUMAN, "MC1R"),
+    ("lactate dehydrogenase", HUMAN, "LDHA"),     # a lettered series (round 62)
+    ("lactate dehydrogenase", RAT, "Ldha"),
+    ("monoamine oxidase", HUMAN, "MAOA"),
 ])
 def test_the_first_member(text: str, taxon: str, symbol: str) -> None:
     g = default_grounder()
@@ -39,6 +42,12 @@ def test_the_member_the_document_names() -> None:
     g = default_grounder()
     ptgs2 = next(c.id for c in g.ground("PTGS2", HUMAN))
     assert g.symbol(series_member(g, "cyclooxygenase", HUMAN, {ptgs2})) == "PTGS2"
+
+
+def test_the_lettered_member_the_document_names() -> None:
+    g = default_grounder()
+    ldhb = next(c.id for c in g.ground("LDHB", HUMAN))
+    assert g.symbol(series_member(g, "lactate dehydrogenase", HUMAN, {ldhb})) == "LDHB"
 
 
 def test_the_member_the_document_names_inside_the_name() -> None:

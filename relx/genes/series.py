@@ -1,4 +1,4 @@
-"""A class name that heads a numbered series of gene names stands for a member.
+"""A class name that heads a numbered or lettered series of gene names stands for a member.
 
 ``superoxide dismutase``, ``nitric oxide synthase``, ``presenilin``, ``cyclooxygenase``: no
 lexicon lists the class name itself, but the lexicon has names that are the class name and
@@ -16,13 +16,15 @@ from collections.abc import Iterable
 
 from relx.genes.lexicon import GENE_NAMESPACE, HUMAN, Grounder, normalize_key, taxon_id
 
-__all__ = ["MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR", "SOURCES",
-           "series_member"]
+__all__ = ["LETTERS", "MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR",
+           "SOURCES", "series_member"]
 
 #: the shortest class name (compact, letters only) a series is looked up for
 MIN_LETTERS = 8
 #: member numbers looked at for the document's own member
 MAX_MEMBER = 12
+#: the letters of a lettered series, member A first (``lactate dehydrogenase A``, ``B``...)
+LETTERS = "abcdefgh"
 #: the confidence of a series member (a guess by convention, as a family's first member)
 SERIES_FACTOR = 0.5
 _LETTERS = re.compile(r"^[a-z]+$")
@@ -50,7 +52,8 @@ def _members(g: Grounder, key: str, taxon: str, any_source: bool) -> list[str]:
 def _series(text: str) -> list[list[str]]:
     """The lexicon keys of the members of the series ``text`` may head, one list per way
     of numbering, each in member order: the number after the name (``superoxide dismutase
-    1``) or before its last word (``melanocortin 1 receptor``); a plural's singular too."""
+    1``), a letter after it (``lactate dehydrogenase A``) or a number before its last word
+    (``melanocortin 1 receptor``); a plural's singular too."""
     words = [normalize_key(w) for w in text.split()]
     if words and words[-1].endswith("s"):
         singular = [*words[:-1], words[-1][:-1]]
@@ -61,6 +64,7 @@ def _series(text: str) -> list[list[str]]:
     for ws in forms:
         key = "".join(ws)
         out.append([f"{key}{n}" for n in range(1, MAX_MEMBER + 1)])
+        out.append([f"{key}{c}" for c in LETTERS])      # lactate dehydrogenase A, B...
         if len(ws) >= 2:
             head, last = "".join(ws[:-1]), ws[-1]
             out.append([f"{head}{n}{last}" for n in range(1, MAX_MEMBER + 1)])
