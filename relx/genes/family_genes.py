@@ -73,8 +73,8 @@ def family_genes(doc: Document, key: GeneKey, *, learned: Collection[str] = (),
     mention stands for: the members :func:`named_members` finds, when there are at least
     :data:`MIN_NAMED` genes among them and the family is not one of ``learned`` (families
     with a learned member, :func:`relx.genes.members.learned_families`: the mention's best
-    id is that member). Mentions of no family,
-    or of a family the document names fewer members of, are not in the result."""
+    id is that member). Mentions of no family, or of a family the document names fewer
+    members of, are not in the result."""
     out: dict[str, tuple[str, ...]] = {}
     ents = {e.id: e for s in doc.sentences for e in s.entities}
     for eid, hits in named_members(doc, famplex=famplex, orthologs=orthologs).items():
