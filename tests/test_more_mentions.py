@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from relx.genes.document import resolve
 from relx.genes.greek_names import with_greek_names
 from relx.genes.more_mentions import (
     approved_symbols,
@@ -250,6 +251,17 @@ def test_a_full_name_the_lexicon_knows_is_a_mention():
         "low-density lipoprotein receptor", "dedicator of cytokinesis 8"]
     text = "growth of low-density lipoprotein receptor-deficient mice"
     assert with_full_names(text, []) == []
+
+
+def test_a_full_name_written_with_a_slash_and_ca2_is_a_mention():
+    # round 63: the lexicons write `calcium/calmodulin dependent protein kinase II alpha`
+    text = ("Ca2+/calmodulin-dependent protein kinase IIα and calcium/calmodulin-dependent "
+            "protein kinase IV were active; Ca2+/Mg2+ levels were not.")
+    got = with_full_names(text, spans_of(text, "calmodulin"))
+    assert [text[a:b] for a, b in got] == [
+        "Ca2+/calmodulin-dependent protein kinase IIα",
+        "calcium/calmodulin-dependent protein kinase IV"]
+    assert resolve("Ca2+/calmodulin-dependent protein kinase IIα").ids[0] == "HGNC:1460"
 
 
 def test_a_mention_naming_nothing_that_is_something_else_goes():

@@ -180,14 +180,17 @@ _BRITISH = ((re.compile(r"(?<=tum)our", re.IGNORECASE), "or"),
 
 #: nitric oxide written ``NO`` in its synthases' names (``endothelial NO synthase``)
 _NO_SYNTHASE = re.compile(r"\bNO(?=[\s-]+synthases?\b)")
+#: calcium written ``Ca2+`` before a slash (``Ca2+/calmodulin-dependent protein kinase``)
+CALCIUM_SLASH = re.compile(r"\bCa2\+(?=/)")
 
 
 def american_spelling(text: str) -> str:
     """``text`` spelled the American way (the lexicons' way), nitric oxide written out in a
-    synthase's name (``NO synthase``); ``text`` when it is."""
+    synthase's name (``NO synthase``), calcium before a slash (``Ca2+/calmodulin``); ``text``
+    when it is."""
     for pattern, to in _BRITISH:
         text = pattern.sub(to, text)
-    return _NO_SYNTHASE.sub("nitric oxide", text)
+    return CALCIUM_SLASH.sub("calcium", _NO_SYNTHASE.sub("nitric oxide", text))
 
 
 _ABBREVIATION_RECEPTOR = re.compile(

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder, default_grounder
-from relx.genes.mention import HEAD_WORDS
+from relx.genes.mention import CALCIUM_SLASH, HEAD_WORDS
 from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import GENE_NAMESPACES, NAME_NAMESPACES, namespace_of
@@ -75,6 +75,9 @@ _DRUG_CLASS = re.compile(r"[Ss]tatins?")
 _ALNUM_RUN = re.compile(r"[^\W_]+")
 #: lexicon sources of a gene's curated full names (not NCBI's other designations)
 _FULL_NAME_SOURCES = frozenset({"name", "previous", "alias", "ncbi_name", "famplex"})
+#: what joins the words of a written full name (``Ca2+/calmodulin-dependent``, ``Ca2+``
+#: read as ``calcium``: round 63)
+_FULL_NAME_JOINS = frozenset({" ", "-", "/", "+/"})
 #: the fewest characters of a full name's lexicon key; the most words of a full name
 _FULL_NAME_KEY, _FULL_NAME_WORDS = 10, 8
 #: lexicon sources a lower-case name may come from
@@ -394,7 +397,7 @@ def with_full_names(text: str, spans: list[tuple[int, int]], *,
                     grounder: Grounder | None = None) -> list[tuple[int, int]]:
     """``spans`` (gene mentions in ``text``) with the genes' full names the text writes
     (``low-density lipoprotein receptor``, ``dedicator of cytokinesis 8``), in text order:
-    runs of two to eight words, joined by one space or hyphen, from a word's start to a
+    runs of two to eight words, joined by one space, hyphen or slash, from a word's start to a
     word's end, whose lexicon key is one of :func:`full_name_keys`, not followed by a word
     that makes another thing of it (``tumor necrosis factor`` of ``tumor necrosis factor
     receptor-associated factors``). The longest run at a position is taken; it is added
@@ -403,7 +406,8 @@ def with_full_names(text: str, spans: list[tuple[int, int]], *,
 
     g = grounder or default_grounder()
     keys = full_name_keys(g)
-    words = [(m.start(), m.end(), w.lower() if w.isascii() else normalize_key(w))
+    words = [(m.start(), m.end(), "calcium" if CALCIUM_SLASH.match(text, m.start())
+              else w.lower() if w.isascii() else normalize_key(w))
              for m in _ALNUM_RUN.finditer(text) for w in (m.group(),)]
     out = sorted(set(spans))
     i = 0
@@ -412,7 +416,7 @@ def with_full_names(text: str, spans: list[tuple[int, int]], *,
         best = None
         if not _word_inside(text, start - 1):
             for j in range(i + 1, min(i + _FULL_NAME_WORDS, len(words))):
-                if text[words[j - 1][1]:words[j][0]] not in (" ", "-"):
+                if text[words[j - 1][1]:words[j][0]] not in _FULL_NAME_JOINS:
                     break
                 key += words[j][2]
                 if key in keys and not _word_inside(text, words[j][1]) and \
