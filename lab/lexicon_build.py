@@ -37,8 +37,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from lab.ncbi_names import SKIP_SYNONYM, generic, informative
 from relx.genes.lexicon import (
-    CLASS_NOUN,
     COLUMNS,
     LEXICON_FORMAT,
     NCBI_SOURCES,
@@ -61,22 +61,13 @@ _SKIP_SYMBOL = re.compile(
     r"^(Gm\d+|LOC\d+|RGD\d+|MGC\d+|AABR\d.*|ENS[A-Z]*G\d+|AC\d+.*|[A-Z]{1,2}\d{5,}|.*Rik\d*"
     r"|Mir\d.*|Mirlet.*|Snor[ad]\d.*|Snhg\d.*|Scarna\d.*|Rny\d.*|Rn\d+s.*|n-[A-Z].*|.*-ps\d*"
     r"|Tg\(.*|.*-as\d*)$")
-#: synonyms left out (clone and locus ids)
-_SKIP_SYNONYM = re.compile(r"^(LOC\d+|MGC\d+|RGD\d+|Gm\d+|.*Rik\d*|[A-Z]{1,2}\d{5,}|ENS\w+)$")
 
 
 #: NCBI Gene tables (in ``lexicons/ncbi-gene/``) and the namespace their dbXrefs link to
 NCBI_GENE_INFO = (("Homo_sapiens.gene_info.gz", "HGNC"), ("Mus_musculus.gene_info.gz", "MGI"))
 #: an NCBI name of more genes than this in one species is left out (``histone H4``)
 NCBI_MAX_GENES = 3
-#: longest NCBI name kept, in characters
-NCBI_MAX_CHARS = 80
-#: NCBI names that name no gene in particular
-_NCBI_SKIP = re.compile(
-    r"^(hypothetical|uncharacteri[sz]ed|putative|predicted|probable|unnamed|novel|unknown)\b"
-    r"|pseudogene|open reading frame|\bcDNA\b|\bRIKEN\b|\bclone\b|\bEST\b|^HEL-"
-    r"|\bepididymis\b|\btesticular tissue protein\b|\bprotein Li \d"
-    r"|^(LOC|FLJ|KIAA|DKFZ|MGC|PRO)\d", re.IGNORECASE)
+
 
 
 def _split_list(value: str | None, sep: str = ",") -> list[str]:
@@ -165,7 +156,7 @@ def _species_entries(
         yield symbol, cid, "symbol"
         raw = r.get("synonyms") or ""
         for s in _split_list(raw, "|" if "|" in raw else ";"):
-            if s != symbol and not _SKIP_SYNONYM.match(s):
+            if s != symbol and not SKIP_SYNONYM.match(s):
                 yield s, cid, "name" if " " in s else "alias"
 
 
@@ -216,56 +207,6 @@ def ncbi_gene_links(shared: Path) -> dict[str, list[str]]:
     return {k: sorted(v, key=int) for k, v in links.items()}
 
 
-def _generic(name: str) -> bool:
-    """A class noun phrase of one or two lower-case words (``cysteine protease``,
-    ``tyrosine kinase``): what text says of many genes (:mod:`relx.genes.same_gene`)."""
-    words = name.split()
-    return (len(words) <= 2 and all(w.replace("-", "").replace("/", "").isalpha()
-                                    and w.islower() for w in words)
-            and bool(CLASS_NOUN.search(name)))
-
-
-#: the first word of a two-word class phrase that says no one thing: relational adjectives
-#: (``ras-related protein``) and generic modifiers (``adapter protein``, ``serine protease``)
-_RELATIONAL = re.compile(
-    r"-(?:like|related|associated|binding|interacting|induced|inducible|stimulating|specific|"
-    r"expressed|containing|dependent|activated|regulated|sensitive|rich|type|anchored|linked|"
-    r"coupled|responsive|derived|enriched|repressed|activating|regulating|inhibiting|forming|"
-    r"protein)$")
-_GENERIC_FIRST = frozenset(
-    "protein adapter adaptor ubiquitin-protein neurotransmitter ribonuclear transcription "
-    "nuclear membrane cell serine threonine tyrosine cysteine aspartic zinc metallo "
-    "dual-specificity serine/threonine receptor signal signaling signalling cytoplasmic "
-    "mitochondrial secreted transmembrane orphan immune growth heat stress tumor tumour kinase "
-    "phosphatase channel gene cell-surface surface plasma intracellular extracellular "
-    "regulatory hormone peptide lipid sugar amino acid ion cation anion sodium potassium "
-    "calcium chloride proton water glucose sodium/phosphate glycolytic ubiquitin dipeptidyl "
-    "monoamine interferon immunoglobulin leukocyte casein bicarbonate sulfate urate olfactory "
-    "myosin phosphoprotein phosphotyrosine polynucleotide erythrocyte kinesin rosette "
-    "heptahelix decapping glycogen collagen".split())
-#: nouns of a class phrase that name a role, not a gene (``calpain inhibitor``)
-_ROLE_NOUNS = frozenset(
-    "inhibitor inhibitors activator activators regulator regulators molecule molecules member "
-    "members family factor factors subunit subunits isoform isoforms protein proteins".split())
-
-
-def _one_thing(name: str) -> bool:
-    """A two-word class phrase whose first word names one thing (``ghrelin receptor``,
-    ``angiotensin-converting enzyme``, ``capsaicin receptor``): kept when it names one gene
-    of its species (docs/genes.md, round 58)."""
-    words = name.split()
-    return (len(words) == 2 and not _RELATIONAL.search(words[0])
-            and words[0] not in _GENERIC_FIRST and words[1] not in _ROLE_NOUNS)
-
-
-def _informative(name: str) -> bool:
-    """An NCBI name worth a lexicon row (see the module docstring)."""
-    form = compact_form(name)
-    return (len(form) >= 2 and len(name) <= NCBI_MAX_CHARS and not form.isdigit()
-            and any(c.isalpha() for c in form) and not _NCBI_SKIP.search(name)
-            and not _SKIP_SYNONYM.match(name) and (not _generic(name) or _one_thing(name)))
-
-
 def _ncbi_entries(shared: Path, ids: set[str]) -> Iterator[tuple[str, str, str]]:
     """(text, id, source) of NCBI Gene's names (:data:`NCBI_SOURCES`) of the genes ``ids``
     (HGNC/MGI ids the lexicon has), informative ones that name few genes of a species."""
@@ -280,13 +221,13 @@ def _ncbi_entries(shared: Path, ids: set[str]) -> Iterator[tuple[str, str, str]]
             names += [(s, "designation") for s in r.get("Other_designations", "").split("|")]
             for text, source in names:
                 text = text.strip()
-                if text and text != "-" and _informative(text):
+                if text and text != "-" and informative(text):
                     found += [(text, cid, source) for cid in cids]
         genes: dict[str, set[str]] = {}
         for text, cid, _ in found:
             genes.setdefault(normalize_key(text), set()).add(cid)
         yield from (e for e in found if len(genes[normalize_key(e[0])])
-                    <= (1 if _generic(e[0]) else NCBI_MAX_GENES))
+                    <= (1 if generic(e[0]) else NCBI_MAX_GENES))
 
 
 _MIR_SYMBOL = re.compile(r"^(?:MIR|Mir)(\d+[A-Za-z]?\d*|LET7[A-Z]\d*|let7[a-z]\d*)$")

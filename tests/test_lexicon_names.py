@@ -1,11 +1,11 @@
-"""Which NCBI Gene names the lexicon build keeps (``lab.lexicon_build``), and the shipped
+"""Which NCBI Gene names the lexicon build keeps (``lab.ncbi_names``), and the shipped
 lexicon on them: two-word names of one gene (docs/genes.md, round 58)."""
 
 from __future__ import annotations
 
 import pytest
 
-from lab.lexicon_build import _generic, _informative, _one_thing
+from lab.ncbi_names import generic, informative, one_thing
 from relx.genes.lexicon import HUMAN, default_grounder
 
 
@@ -13,7 +13,7 @@ from relx.genes.lexicon import HUMAN, default_grounder
                                   "capsaicin receptor", "antidiuretic hormone",
                                   "fractalkine receptor"])
 def test_a_two_word_name_of_one_thing_is_kept(name):
-    assert _generic(name) and _one_thing(name) and _informative(name)
+    assert generic(name) and one_thing(name) and informative(name)
 
 
 @pytest.mark.parametrize("name", ["cysteine protease", "adapter protein", "ras-related protein",
@@ -21,7 +21,7 @@ def test_a_two_word_name_of_one_thing_is_kept(name):
                                   "stress-induced protein", "casein kinase",
                                   "collagen receptor"])
 def test_a_class_phrase_is_left_out(name):
-    assert _generic(name) and not _one_thing(name) and not _informative(name)
+    assert generic(name) and not one_thing(name) and not informative(name)
 
 
 @pytest.mark.parametrize(("text", "gene"), [("ghrelin receptor", "HGNC:4267"),
