@@ -331,3 +331,11 @@ def test_a_name_with_its_abbreviation_inside_is_one_mention():
     assert [text[a:b] for a, b in got] == [
         "Toll-like receptor (TLR)4", "hepatocyte nuclear factor (HNF)-6",
         "Surfactant protein (SP)-A", "uroplakin (UP) III"]
+
+
+def test_a_symbol_and_a_greek_letter_after_a_space_is_a_mention():
+    # round 64: the tagger misses `PPAR gamma` and cuts `PI3K gamma`
+    text = "PPAR gamma and PI3K γ rose; PKC delta fell; IL-2 gamma chain; PPAR was low."
+    got = with_greek_names(text, spans_of(text, "PI3K", "PKC delta", "IL-2", "PPAR"))
+    assert [text[a:b] for a, b in got] == [
+        "PPAR gamma", "PI3K γ", "PKC delta", "IL-2", "PPAR"]   # IL-2 gamma is IL-2's gene

@@ -1,7 +1,8 @@
 """Gene names written with Greek letters that the tagger misses: they differ from its
 training words in prefix and shape. A name that begins with a Greek letter or a letter's
 name and a hyphen (``α-synuclein``, ``beta-Klotho``, ``β-arrestin 2``: docs/genes.md, round
-34), that ends in one (``eIF2α``, ``PKCδ``: round 49), or, as PubMed's ASCII texts write
+34), that ends in one (``eIF2α``, ``PKCδ``: round 49; ``PPAR gamma``, after a space: round
+64), or, as PubMed's ASCII texts write
 them, in one written as its Latin initial (``TNFa``, ``PPARg``: round 52; ``a-synuclein``:
 round 53), is a mention when it grounds as a whole to one gene."""
 
@@ -31,6 +32,12 @@ _GREEK_LAST = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9-][\u03b1-\u
 _LATIN_GREEK = re.compile(r"(?<![\w-])(?P<base>[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?P<letter>[abgdk])"
                           r"(?![\w-])")
 _GREEK_OF = {"a": "alpha", "b": "beta", "g": "gamma", "d": "delta", "k": "kappa"}
+#: a symbol (two capitals, or a capital and a digit) and a Greek letter or its name after a
+#: space (``PPAR gamma``, ``PI3K γ``; round 64): a mention when the letter names another
+#: gene than the symbol alone (not the ``IL-2`` of ``IL-2 gamma chain``)
+_GREEK_AFTER = re.compile(
+    r"(?<![\w-])(?=[\w-]*[A-Z][\w-]*[A-Z0-9])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9] "
+    r"(?:alpha|beta|gamma|delta|epsilon|kappa|[\u03b1-\u03b5\u03ba])(?![\w-])")
 #: a Greek letter written as its Latin initial and a hyphen before a name (``a-synuclein``,
 #: ``b-arrestin 2``; round 53)
 _LATIN_GREEK_FIRST = re.compile(
@@ -41,7 +48,8 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
     """``spans`` (gene mentions in ``text``) with the names that begin with a Greek letter
     or a letter's name and a hyphen (``α-synuclein``, ``beta-Klotho``; with a number after
     them when one follows: ``β-arrestin 2``) or end in a Greek letter after a Latin one
-    (``eIF2α``, ``PKCδ``) or in one written as its Latin initial after two capitals or a
+    (``eIF2α``, ``PKCδ``) or follow a symbol after a space (``PPAR gamma``), or end in one
+    written as its Latin initial after two capitals or a
     digit (``TNFa``, ``PPARg``) or begin with one and a hyphen (``a-synuclein``), in text
     order, when the name (the Latin initial spelled out) as a whole
     grounds to one gene (human lexicon, lexicon or spelling route; not a family): added
@@ -54,6 +62,10 @@ def with_greek_names(text: str, spans: list[tuple[int, int]], *,
             out = _with_first_name(g, out, m, lambda end, m=m: text[m.start():end])
     for m in _GREEK_LAST.finditer(text):
         if gene_ids(g, m.group(), whole=True, families=False):
+            out = take_span(out, m.span())
+    for m in _GREEK_AFTER.finditer(text):     # the letter names another gene (not IL-2's)
+        ids = gene_ids(g, m.group(), whole=True, families=False)
+        if ids and ids[0] not in gene_ids(g, m.group().rsplit(" ", 1)[0])[:1]:
             out = take_span(out, m.span())
     for m in _LATIN_GREEK_FIRST.finditer(text):
         out = _with_first_name(g, out, m, lambda end, m=m: _GREEK_OF[m.group("letter")]
