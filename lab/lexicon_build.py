@@ -15,9 +15,11 @@
 With NCBI Gene's ``gene_info`` tables (``lexicons/ncbi-gene/``), the lexicon also has their
 names of the human and mouse genes it knows (:data:`relx.genes.lexicon.NCBI_SOURCES`): the
 nomenclature authority's full name, the synonyms and the other designations (protein names:
-``hepatocyte nuclear factor 6``), without uninformative ones (``hypothetical protein``,
-``putative ...``, pseudogene and clone names, longer than 80 characters, one character or no
-letter, a class noun phrase of one or two lower-case words such as ``cysteine protease``) and without a name NCBI gives to more than :data:`NCBI_MAX_GENES` genes of a species.
+``hepatocyte nuclear factor 6``), without uninformative ones (:func:`lab.ncbi_names.informative`:
+``hypothetical protein``, ``putative ...``, pseudogene and clone names, longer than 80
+characters, one character or no letter, a class noun phrase of one or two lower-case words
+such as ``cysteine protease`` unless it says one thing of one gene, ``ghrelin receptor``) and
+without a name NCBI gives to more than :data:`NCBI_MAX_GENES` genes of a species.
 ``keep`` (``--keep-rows``) carries over the rows of an earlier lexicon that are not NCBI's
 (the shipped file's HGNC alias/previous names, whose HGNC complete set is not in
 ``../shared``), so the shipped file can be rebuilt without that set.
@@ -67,7 +69,6 @@ _SKIP_SYMBOL = re.compile(
 NCBI_GENE_INFO = (("Homo_sapiens.gene_info.gz", "HGNC"), ("Mus_musculus.gene_info.gz", "MGI"))
 #: an NCBI name of more genes than this in one species is left out (``histone H4``)
 NCBI_MAX_GENES = 3
-
 
 
 def _split_list(value: str | None, sep: str = ",") -> list[str]:

@@ -37,16 +37,19 @@ def _human_ids(cid: str, orthologs: Orthologs) -> tuple[str, ...]:
     return orthologs.to_human(cid) if cid.startswith(("MGI:", "RGD:")) else ()
 
 
-def named_members(doc: Document, *, famplex: FamPlex | None = None,
-                  orthologs: Orthologs | None = None) -> dict[str, list[Entity]]:
+def named_members(doc: Document, *, skip: Collection[str] = (),
+                  famplex: FamPlex | None = None, orthologs: Orthologs | None = None
+                  ) -> dict[str, list[Entity]]:
     """Entity id of each mention whose ids include a FamPlex family -> the mentions of the
     family's members that ``doc`` names on their own (a mention whose best id is a gene of
     the family, through the human ortholog for mouse and rat genes), in text order: those of
     the family mention's species when there are any, else all. Mentions whose family the
-    document names no member of are not in the result."""
+    document names no member of, or whose family is one of ``skip``, are not in the
+    result."""
     ents = [e for s in doc.sentences for e in s.entities]
     families = {e.id: f for e in ents if (f := _family(e)) is not None}
-    if not families:
+    found = {eid: f for eid, f in families.items() if f not in skip}
+    if not found:
         return {}
     famplex = famplex or default_famplex()
     orthologs = orthologs or default_orthologs()
@@ -55,7 +58,7 @@ def named_members(doc: Document, *, famplex: FamPlex | None = None,
     members_of: dict[str, set[str]] = {}
     out: dict[str, list[Entity]] = {}
     for e in ents:
-        fam = families.get(e.id)
+        fam = found.get(e.id)
         if fam is None:
             continue
         if fam not in members_of:
@@ -76,10 +79,8 @@ def family_genes(doc: Document, key: GeneKey, *, learned: Collection[str] = (),
     id is that member). Mentions of no family, or of a family the document names fewer
     members of, are not in the result."""
     out: dict[str, tuple[str, ...]] = {}
-    ents = {e.id: e for s in doc.sentences for e in s.entities}
-    for eid, hits in named_members(doc, famplex=famplex, orthologs=orthologs).items():
-        if _family(ents[eid]) in learned:     # annotators name it as its learned member
-            continue
+    for eid, hits in named_members(doc, skip=learned, famplex=famplex,
+                                   orthologs=orthologs).items():
         genes = tuple(dict.fromkeys(g for m in hits for g in key(m)))
         if len(genes) >= MIN_NAMED:
             out[eid] = genes

@@ -2,9 +2,9 @@
 training words in prefix and shape. A name that begins with a Greek letter or a letter's
 name and a hyphen (``α-synuclein``, ``beta-Klotho``, ``β-arrestin 2``: docs/genes.md, round
 34), that ends in one (``eIF2α``, ``PKCδ``: round 49; ``PPAR gamma``, after a space: round
-64), or, as PubMed's ASCII texts write
-them, in one written as its Latin initial (``TNFa``, ``PPARg``: round 52; ``a-synuclein``:
-round 53), is a mention when it grounds as a whole to one gene."""
+64), or, as PubMed's ASCII texts write them, in one written as its Latin initial (``TNFa``,
+``PPARg``: round 52; ``a-synuclein``: round 53), is a mention when it grounds as a whole to
+one gene."""
 
 from __future__ import annotations
 
@@ -43,16 +43,17 @@ _GREEK_AFTER = re.compile(
 _LATIN_GREEK_FIRST = re.compile(
     r"(?<![\w-])(?P<letter>[abgdk])-(?P<word>[A-Za-z][\w-]*\w)(?P<number>\s\d+\b)?")
 
+
 def with_greek_names(text: str, spans: list[tuple[int, int]], *,
                      grounder: Grounder | None = None) -> list[tuple[int, int]]:
     """``spans`` (gene mentions in ``text``) with the names that begin with a Greek letter
     or a letter's name and a hyphen (``α-synuclein``, ``beta-Klotho``; with a number after
     them when one follows: ``β-arrestin 2``) or end in a Greek letter after a Latin one
-    (``eIF2α``, ``PKCδ``) or follow a symbol after a space (``PPAR gamma``), or end in one
-    written as its Latin initial after two capitals or a
-    digit (``TNFa``, ``PPARg``) or begin with one and a hyphen (``a-synuclein``), in text
-    order, when the name (the Latin initial spelled out) as a whole
-    grounds to one gene (human lexicon, lexicon or spelling route; not a family): added
+    (``eIF2α``, ``PKCδ``) or follow a symbol after a space (``PPAR gamma``, when the letter
+    names another gene than the symbol), or end in one written as its Latin initial after
+    two capitals or a digit (``TNFa``, ``PPARg``) or begin with one and a hyphen
+    (``a-synuclein``), in text order, when the name (the Latin initial spelled out) as a
+    whole grounds to one gene (human lexicon, lexicon or spelling route; not a family): added
     when no mention reaches outside it, replacing the mentions inside it. The tagger misses
     such words: they differ from its training words in prefix and shape."""
     g = grounder or default_grounder()

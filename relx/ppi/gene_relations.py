@@ -266,10 +266,10 @@ def _related(view: DocView, cands: Candidates, prob: np.ndarray, types: np.ndarr
 def gene_xrefs(doc: Document, key: Callable[[Entity], tuple[str, ...]] = gene_key
                ) -> dict[str, list[str]]:
     """Per gene id of a document's mentions (``key``, default :func:`gene_key`), its
-    namespaced ids: the id
-    itself (``NCBIGene:7157``; :func:`relx.ids.gene_namespaced`), then each HGNC/MGI id that
-    is a mention's top grounding and whose NCBI Gene id is this gene's, most mentions first
-    (so INDRA agents, network nodes' labels and the report get the gene's symbol)."""
+    namespaced ids: the id itself (``NCBIGene:7157``; :func:`relx.ids.gene_namespaced`),
+    then each HGNC/MGI id that is a mention's top grounding and whose NCBI Gene id is this
+    gene's, most mentions first (so INDRA agents, network nodes' labels and the report get
+    the gene's symbol)."""
     from relx.genes.ncbi_gene import default_ncbi_gene
 
     table = default_ncbi_gene()
