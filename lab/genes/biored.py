@@ -170,6 +170,8 @@ class Tally:
     found: collections.Counter = field(default_factory=collections.Counter)
     right: collections.Counter = field(default_factory=collections.Counter)
     no_id: int = 0
+    #: (gold species, kind) -> found mentions whose best id is wrong (:func:`wrong_kind`)
+    wrong: collections.Counter = field(default_factory=collections.Counter)
     pair_tp: int = 0
     pair_pred: int = 0
     pair_gold: int = 0
@@ -193,11 +195,39 @@ class Tally:
                     "no_id": round(self.no_id / found, 4) if found else 0.0,
                     **{sp: {"found": self.found[sp],
                             "best_right": round(self.right[sp] / self.found[sp], 4)
-                            if self.found[sp] else None}
+                            if self.found[sp] else None,
+                            "wrong": {k: self.wrong[sp, k] for k in WRONG_KINDS}}
                        for sp in ("human", "mouse", "other")}},
             "pairs": _prf(self.pair_tp, self.pair_pred, self.pair_gold),
             "pairs_gold_ids": _prf(self.ceil_tp, self.ceil_pred, self.pair_gold),
         }
+
+
+#: why a found mention's best id is wrong, in the order :func:`wrong_kind` tests
+WRONG_KINDS = ("no id", "family", "no NCBI id", "other species", "same species")
+
+
+def wrong_kind(e: Entity, ids: list[str], species: str, ncbi: NcbiIds) -> str:
+    """Why ``e``'s best id is not its gold gene (of ``species``): no id at all, a FamPlex
+    family, another id without an NCBI Gene id (RGD without a rat ortholog), an NCBI id of
+    another species than the gold gene's, or another gene of the same species."""
+    if not e.norm_ids:
+        return "no id"
+    if not ids:
+        return "family" if e.norm_ids[0].startswith("FPLX:") else "no NCBI id"
+    return "other species" if ncbi.species(ids[0]) != species else "same species"
+
+
+def wrong_markdown(rep: dict) -> str:
+    """The found mentions with a wrong best id, by gold species and :data:`WRONG_KINDS`."""
+    ids = rep["ids"]
+    lines = ["| gold species | found | " + " | ".join(WRONG_KINDS) + " |",
+             "|---" * (len(WRONG_KINDS) + 2) + "|"]
+    for sp in ("human", "mouse", "other"):
+        wrong = ids[sp].get("wrong") or {}
+        lines.append(f"| {sp} | {ids[sp]['found']} | "
+                     + " | ".join(str(wrong.get(k, 0)) for k in WRONG_KINDS) + " |")
+    return "\n".join(lines)
 
 
 def score_document(gold: GoldDoc, doc: Document, relations: Iterable, ncbi: NcbiIds,
@@ -243,6 +273,7 @@ def _score_document(gold: GoldDoc, doc: Document, relations: Iterable, ncbi: Ncb
         ok = bool(ids) and ids[0] in m.ids
         tally.right[species] += ok
         if not ok:
+            tally.wrong[species, wrong_kind(e, ids, species, ncbi)] += 1
             tally.errors.append((gold.pmid, species, m.text, ",".join(sorted(m.ids)),
                                  f"{e.text} -> {','.join(e.norm_ids[:3]) or '-'}"))
     predicted: set[frozenset[str]] = set()
@@ -425,6 +456,7 @@ def main(argv: list[str] | None = None) -> int:
                  "gene_relation_documents": rep.get("gene_relations", {}).pop("documents", None)}
     text = json.dumps({**rep, **documents}, indent=1)
     print(markdown(rep))
+    print("\nFound mentions whose best id is wrong, by kind:\n\n" + wrong_markdown(rep))
     if a.intervals:
         print("\n" + interval_markdown(rep["intervals"]))
     if a.json:
