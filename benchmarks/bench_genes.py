@@ -247,11 +247,14 @@ def main(argv: list[str] | None = None) -> None:
     if "biored" in a.parts:
         from lab.genes.biored import evaluate, evaluate_gene_relations, read_biored
         from lab.genes.biored import markdown as biored_markdown
+        from lab.genes.biored import wrong_markdown
 
         docs = read_biored(a.shared, a.biored_split)
         tally = evaluate(docs, shared=a.shared)
         out["biored"] = {"split": a.biored_split, **tally.report()}
         print(biored_markdown(out["biored"]))
+        print("\nFound mentions whose best id is wrong, by kind:\n\n"
+              + wrong_markdown(out["biored"]) + "\n")
         got = None
         if a.gene_relations:
             out["biored"]["gene_relations"] = got = evaluate_gene_relations(docs, shared=a.shared)
