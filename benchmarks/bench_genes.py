@@ -245,9 +245,8 @@ def main(argv: list[str] | None = None) -> None:
         out["grounding"] = figures(genes, a.shared, a.mouse_gene_info)
         print(markdown(out["grounding"]))
     if "biored" in a.parts:
-        from lab.genes.biored import evaluate, evaluate_gene_relations, read_biored
+        from lab.genes.biored import evaluate, evaluate_gene_relations, read_biored, wrong_markdown
         from lab.genes.biored import markdown as biored_markdown
-        from lab.genes.biored import wrong_markdown
 
         docs = read_biored(a.shared, a.biored_split)
         tally = evaluate(docs, shared=a.shared)

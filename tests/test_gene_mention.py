@@ -64,6 +64,40 @@ def test_resolve_grounds_the_name_inside(text: str, taxon: str | None, expected:
     assert 0 < got.confidence < 1
 
 
+@pytest.mark.parametrize(("text", "parts"), [
+    # a class word after the name (naming round 65; GE 2011 abstracts)
+    ("Jak kinases", ["Jak"]), ("Raf kinase", ["Raf"]), ("Jak2 kinase", ["Jak2"]),
+    ("NF-kappa B transcription factor", ["NF-kappa B"]), ("AP-1 factors", ["AP-1"]),
+    ("caspase protease", ["caspase"]), ("IL-2R beta chain", ["IL-2R beta"]),
+    ("IL-4Ralpha chain", ["IL-4Ralpha"]),
+    # not: the kinase of a name, a lower-case substrate, a participle, nothing left
+    ("ERK kinase", []), ("MAP kinase kinase", []), ("glycogen synthase kinase", []),
+    ("TNFR-associated factors", []), ("transcription factor", []), ("beta chain", []),
+    ("B chain", []), ("immunoglobulin heavy chain", []),
+])
+def test_name_parts_without_a_class_word(text: str, parts: list[str]) -> None:
+    assert _parts(text) == parts
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Jak kinases", "FPLX:JAK"), ("Syk kinase", "HGNC:11491"), ("p38 kinase", "FPLX:p38"),
+    ("NF-kappa B transcription factor", "FPLX:NFkappaB"), ("caspase protease", "FPLX:Caspase"),
+    ("IL-2R beta chain", "HGNC:6009"), ("HLA-DR alpha chain", "HGNC:4947"),
+])
+def test_a_name_before_a_class_word_grounds(text: str, expected: str) -> None:
+    got = resolve(text)
+    assert got.route == "part" and expected in got.ids[:2]
+
+
+@pytest.mark.parametrize(("text", "not_it"), [
+    ("NDP kinase", "HGNC:7678"), ("CaM kinase", "FPLX:CALM"), ("NFAT kinase", "FPLX:NFAT"),
+    ("cyclin E-associated kinase", "FPLX:Cyclin_E")])
+def test_the_kinase_of_a_gene_is_not_the_gene(text: str, not_it: str) -> None:
+    # NDP (norrin), calmodulin, NFAT and cyclin E are no kinases: "X kinase" is not X
+    assert resolve(text.split(" kinase")[0]).ids   # the name alone grounds
+    assert not_it not in resolve(text).ids
+
+
 def test_whole_mention_first() -> None:
     assert resolve("IL-6").span is None and resolve("IL-6").route == "lexicon"
     # the microRNA gene Mir483, not a mouse gene with the alias "miR"

@@ -277,6 +277,9 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
     return _from_parts(g, famplex, text, taxon)
 
 
+_KINASE_AFTER = re.compile(r"\s+kinases?\b", re.IGNORECASE)
+
+
 def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
     """The first part of the mention (:func:`relx.genes.mention.name_parts`) that grounds,
     with its span in ``text``; in the species a word before it names (``human H-Ras``)."""
@@ -285,6 +288,11 @@ def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> 
         taxon = _PREFIX_TAXON[said.group(1)[0].lower()]
     for start, end in name_parts(text):
         found = resolve(text[start:end], taxon, grounder=g, famplex=famplex)
+        if found.grounded and _KINASE_AFTER.match(text, end) and not any(
+                g.name_says(m, "kinase") for m in (
+                    famplex.members(found.ids[0]) if found.ids[0].startswith("FPLX:")
+                    else (found.ids[0],))):
+            continue   # "NDP kinase", "CaM kinase": the kinase of a gene, not the gene
         if found.grounded and not all(namespace_of(i) in CHEMICAL_NAMESPACES
                                       for i in found.ids):
             inner = found.span or (0, end - start)

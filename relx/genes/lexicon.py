@@ -322,7 +322,8 @@ class Grounder:
         self._species: dict[str, LexiconRows] | None = None
         self._species_cache: dict[tuple[str, str], list[GroundingCandidate]] = {}
         self._orthologs = orthologs
-        self._receptors: dict[str, frozenset[str]] = {}   # taxon -> ids named receptor
+        #: (word, taxon) -> ids whose name has the word (``receptor``, ``kinase``)
+        self._named: dict[tuple[str, str], frozenset[str]] = {}
 
     # loading
     def _file(self) -> LexiconFile:
@@ -540,15 +541,25 @@ class Grounder:
             h in receptors for h in self.orthologs.to_human(cid))}   # MGI/RGD: few names
 
     def _receptor_ids(self, taxon: str) -> frozenset[str]:
+        return self._named_ids("receptor", taxon)
+
+    def _named_ids(self, word: str, taxon: str) -> frozenset[str]:
         """Ids of the ``taxon``'s own lexicon rows (human: the human and shared rows) whose
-        name says receptor, found once per taxon."""
-        ids = self._receptors.get(taxon)
+        name has ``word`` (lower case), found once per word and taxon."""
+        ids = self._named.get((word, taxon))
         if ids is None:
             rows = self.index if taxon == HUMAN else self.species_index(taxon)
-            ids = self._receptors[taxon] = frozenset(
-                cid for key in rows if "receptor" in key
+            ids = self._named[word, taxon] = frozenset(
+                cid for key in rows if word in key
                 for cid, source, _ in rows[key] if source == "name")
         return ids
+
+    def name_says(self, cid: str, word: str) -> bool:
+        """True when the name of gene ``cid``, or of its human ortholog, has ``word`` (lower
+        case): ``name_says("HGNC:6190", "kinase")`` (Janus kinase 1)."""
+        if cid in self._named_ids(word, HUMAN):
+            return True
+        return any(h in self._named_ids(word, HUMAN) for h in self.orthologs.to_human(cid))
 
     def _orthologs_in(self, hgnc_id: str, taxon: str) -> list[str]:
         """``hgnc_id``'s orthologs in ``taxon`` that the lexicon knows."""

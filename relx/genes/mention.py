@@ -42,6 +42,21 @@ _VARIANT_TOKEN = re.compile(
     rf"^(?:[A-Z]\d+[A-Z*]|(?:{_AA})\d+(?:{_AA}|\*)|[-\u2212+]\d+[ACGTN]{{0,2}}|"
     r"\d{2,}[ACGT]{1,2}|\d+(?:[ACGT]{2}|N)|rs\d+|[cgp]\.\S+|\*\d+[A-Z]?\d*|[-\u2212+]/[-\u2212+])$")
 _NUMBERED = frozenset({"exon", "exons", "intron", "introns", "codon", "codons"})
+#: A class word after a name (``JAK kinases``, ``Sp1 transcription factor``, ``caspase
+#: protease``, ``IL-2R beta chain``): one is stripped, ``transcription`` with ``factor``.
+CLASS_AFTER = frozenset("""
+kinase kinases factor factors protease proteases proteinase proteinases chain chains
+""".split())
+#: A name whose ``kinase`` is another gene, its upstream kinase (``ERK kinase``, ``MAPK
+#: kinase``: MEKs; ``JNK kinase``: MKKs; ``MAP kinase kinase``).
+_KINASE_OF = re.compile(r"(?:^|[\s-])(?:ERKs?|MAPKs?|MAP|MEKs?|MAPKKs?|MAP2Ks?|MKKs?|JNKs?|"
+                        r"SAPKs?|\w*kinases?)$", re.IGNORECASE)
+_WRITTEN_AS_SYMBOL = re.compile(r"[A-Z0-9]")
+_PARTICIPLE_END = re.compile(r"-(?:associated|related|dependent|activated|regulated|induced|"
+                             r"inducible|interacting|binding|like|responsive|specific)$",
+                             re.IGNORECASE)
+_CHAIN_LETTER = re.compile(r"[A-Za-z]|alpha|beta|gamma|delta|epsilon|zeta|kappa|lambda|"
+                           r"[\u03b1-\u03c9]")
 #: Written onto the name: ``FAS-670``, ``IL1B-511CC``, ``IL1B-31TT``, ``SLCO1B1*5``,
 #: ``CYP2F1*2A``, ``Thra1(PV``, ``X-/-``, ``X-deficient``, a splice variant ``FLNBv4`` (not
 #: ``RAB-28``, ``miR-483``).
@@ -86,6 +101,21 @@ def name_parts(text: str) -> list[tuple[int, int]]:
     while j - i > 1 and _is_context(text[slice(*tokens[j - 1])], True,
                                     text[slice(*tokens[j - 2])]):
         j -= 1
+    word = text[slice(*tokens[j - 1])].lower()
+    if j - i > 1 and word in CLASS_AFTER:
+        k = j - 1
+        if word.startswith("factor") and text[slice(*tokens[k - 1])].lower() == "transcription":
+            k -= 1
+        before = text[slice(*tokens[k - 1])] if k > i else ""
+        symbol = len(before) >= 3 and _WRITTEN_AS_SYMBOL.search(before) is not None
+        if word.startswith("kinase"):   # "glycogen synthase kinase" is GSK3
+            strip = symbol and not _KINASE_OF.search(text, 0, tokens[k - 1][1])
+        elif word.startswith("chain"):   # "IL-2R beta chain", not "heavy chain", "B chain"
+            strip = symbol or (k - i >= 2 and _CHAIN_LETTER.fullmatch(before) is not None)
+        else:
+            strip = bool(before)
+        if strip and not _PARTICIPLE_END.search(before):   # "TNFR-associated factors"
+            j = k
     while j - i > 1 and _is_context(text[slice(*tokens[i])], after=False):
         i += 1
     start, end = tokens[i][0], tokens[j - 1][1]
