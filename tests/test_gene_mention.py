@@ -131,6 +131,7 @@ def test_norm_span_in_document_offsets() -> None:
     ("melanocortin receptor type 4", ["melanocortin 4 receptor", "melanocortin receptor 4"]),
     ("Bcl-xa", []), ("IL-2", []), ("hepatitis B", []),
     ("ICAM-I", ["ICAM-1"]), ("cyclooxygenase-II", ["cyclooxygenase-2"]),
+    ("interleukin-1", ["IL-1"]), ("Interleukin 12", ["IL-12"]),
     ("Factor XI", ["coagulation factor XI", "Factor 11"]), ("XI", []), ("ICAM-IL", []), ("I-IV", []), ("II-III", []),
 ])
 def test_spelling_forms(text: str, forms: list[str]) -> None:

@@ -25,6 +25,8 @@ from relx.genes.series import SERIES_FACTOR, series_member
     ("lactate dehydrogenase", HUMAN, "LDHA"),     # a lettered series (round 62)
     ("lactate dehydrogenase", RAT, "Ldha"),
     ("monoamine oxidase", HUMAN, "MAOA"),
+    ("retinoic acid receptor", HUMAN, "RARA"),    # a Greek-lettered series (round 66)
+    ("liver X receptor", HUMAN, "NR1H3"),
 ])
 def test_the_first_member(text: str, taxon: str, symbol: str) -> None:
     g = default_grounder()
@@ -33,7 +35,10 @@ def test_the_first_member(text: str, taxon: str, symbol: str) -> None:
 
 @pytest.mark.parametrize("text", ["kinase", "protein kinase", "receptors", "interleukin",
                                   "caspase", "SOD", "angiotensin-converting enzyme",
-                                  "cysteine protease", "metalloprotease"])  # designations
+                                  "cysteine protease", "metalloprotease",   # designations
+                                  # a class, a drug, one word (round 66)
+                                  "protein tyrosine phosphatases", "protein kinase inhibitor",
+                                  "polymerase"])
 def test_no_series(text: str) -> None:
     assert series_member(default_grounder(), text, HUMAN) is None
 

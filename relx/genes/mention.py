@@ -146,6 +146,8 @@ _LATIN_GREEK = {"a": "alpha", "b": "beta", "g": "gamma", "d": "delta", "k": "kap
 _LATIN_LETTER = re.compile(r"(?:(?<=^)|(?<=[\s(]))([abgdk])(?=-[A-Za-z])|"
                            r"(?<=[A-Za-z0-9][-\s])([abgdk])(?=\d?$|\d?[\s/)])|"
                            r"(?<=[A-Z]-\s)([abgdk])(?=\d?$)")
+#: ``interleukin-1``, ``interleukin 12``: the families' names are their abbreviations
+_INTERLEUKIN = re.compile(r"\binterleukin[-\s]?(?=\d)", re.IGNORECASE)
 _TYPE_NUMBER = re.compile(r"\s+type\s+(?=\d+[a-z]?$)", re.IGNORECASE)
 _RECEPTOR_TYPE = re.compile(r"^(?P<x>.+?)\s+receptor\s+type\s+(?P<n>\d+[a-z]?)$",
                             re.IGNORECASE)
@@ -163,7 +165,8 @@ def spelling_forms(text: str) -> list[str]:
     (truncated ``tBid``, soluble ``sICAM-1``, recombinant human ``rhEPO``, precursor
     ``procaspase-9``), British spellings (``tumour necrosis factor``, ``haem``), a Roman
     numeral at the end written as a number (``ICAM-I`` -> ``ICAM-1``, ``cyclooxygenase-II``
-    -> ``cyclooxygenase-2``), a coagulation factor by its number (``factor XI`` ->
+    -> ``cyclooxygenase-2``), an interleukin by its abbreviation (``interleukin-1`` ->
+    ``IL-1``), a coagulation factor by its number (``factor XI`` ->
     ``coagulation factor XI``) and nitric oxide written ``NO`` in a synthase's name
     (``endothelial NO synthase``)."""
     out = []
@@ -174,7 +177,7 @@ def spelling_forms(text: str) -> list[str]:
         if m:
             out.append(f"{m['x']} {m['n']} receptor")
         typed = _TYPE_NUMBER.sub(" ", form)
-        out.extend([typed, form])
+        out.extend([typed, form, _INTERLEUKIN.sub("IL-", form)])
         m = _ABBREVIATION_RECEPTOR.match(form)
         if m:
             out.extend([f"{m['x']}R{m['n']}", f"{m['x']}R-{m['n']}"])

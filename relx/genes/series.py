@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from relx.genes.lexicon import GENE_NAMESPACE, HUMAN, Grounder, normalize_key, taxon_id
 
-__all__ = ["LETTERS", "MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR",
+__all__ = ["GREEK", "LETTERS", "MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR",
            "SOURCES", "series_member"]
 
 #: the shortest class name (compact, letters only) a series is looked up for
@@ -25,6 +25,12 @@ MIN_LETTERS = 8
 MAX_MEMBER = 12
 #: the letters of a lettered series, member A first (``lactate dehydrogenase A``, ``B``...)
 LETTERS = "abcdefgh"
+#: the Greek letters of a series lettered so, alpha first (``retinoic acid receptor alpha``)
+GREEK = ("alpha", "beta", "gamma", "delta", "epsilon")
+#: last words of a class name not read as a Greek-lettered series: what it says of other
+#: things (``protein kinase inhibitor`` is mostly a drug, not PKIA)
+_NOT_GREEK_HEAD = frozenset({"inhibitor", "antagonist", "agonist", "ligand", "blocker",
+                             "activator"})
 #: the confidence of a series member (a guess by convention, as a family's first member)
 SERIES_FACTOR = 0.5
 _LETTERS = re.compile(r"^[a-z]+$")
@@ -52,7 +58,8 @@ def _members(g: Grounder, key: str, taxon: str, any_source: bool) -> list[str]:
 def _series(text: str) -> list[list[str]]:
     """The lexicon keys of the members of the series ``text`` may head, one list per way
     of numbering, each in member order: the number after the name (``superoxide dismutase
-    1``), a letter after it (``lactate dehydrogenase A``) or a number before its last word
+    1``), a letter after it (``lactate dehydrogenase A``), a Greek letter after it
+    (``retinoic acid receptor alpha``) or a number before its last word
     (``melanocortin 1 receptor``); a plural's singular too."""
     words = [normalize_key(w) for w in text.split()]
     if words and words[-1].endswith("s"):
@@ -65,6 +72,9 @@ def _series(text: str) -> list[list[str]]:
         key = "".join(ws)
         out.append([f"{key}{n}" for n in range(1, MAX_MEMBER + 1)])
         out.append([f"{key}{c}" for c in LETTERS])      # lactate dehydrogenase A, B...
+        if len(ws) >= 2 and ws is words and not ws[-1].endswith("s") and \
+                ws[-1] not in _NOT_GREEK_HEAD:   # not a class: "protein tyrosine phosphatases"
+            out.append([f"{key}{c}" for c in GREEK])    # retinoic acid receptor alpha...
         if len(ws) >= 2:
             head, last = "".join(ws[:-1]), ws[-1]
             out.append([f"{head}{n}{last}" for n in range(1, MAX_MEMBER + 1)])
