@@ -89,6 +89,16 @@ def test_a_name_before_a_class_word_grounds(text: str, expected: str) -> None:
     assert got.route == "part" and expected in got.ids[:2]
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # round 67: tumour necrosis factor as TNF (through orthologs too), a weight before a name
+    ("tumor necrosis factor receptor-associated factor 6", "HGNC:12036"),   # TRAF6
+    ("tumor necrosis factor-related apoptosis-inducing ligand", "HGNC:11925"),   # TRAIL
+    ("p39c-jun", "HGNC:6204"), ("p80c-rel", "HGNC:9954"),
+])
+def test_abbreviated_and_weighed_names_ground(text: str, expected: str) -> None:
+    assert resolve(text).ids[0] == expected
+
+
 @pytest.mark.parametrize(("text", "not_it"), [
     ("NDP kinase", "HGNC:7678"), ("CaM kinase", "FPLX:CALM"), ("NFAT kinase", "FPLX:NFAT"),
     ("cyclin E-associated kinase", "FPLX:Cyclin_E")])
@@ -132,6 +142,7 @@ def test_norm_span_in_document_offsets() -> None:
     ("Bcl-xa", []), ("IL-2", []), ("hepatitis B", []),
     ("ICAM-I", ["ICAM-1"]), ("cyclooxygenase-II", ["cyclooxygenase-2"]),
     ("interleukin-1", ["IL-1"]), ("Interleukin 12", ["IL-12"]),
+    ("tumor necrosis factor receptor", ["TNF receptor"]), ("p39c-jun", ["c-jun"]),
     ("Factor XI", ["coagulation factor XI", "Factor 11"]), ("XI", []), ("ICAM-IL", []), ("I-IV", []), ("II-III", []),
 ])
 def test_spelling_forms(text: str, forms: list[str]) -> None:

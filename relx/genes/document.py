@@ -87,6 +87,7 @@ from relx.genes.lexicon import (
 )
 from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.mention import (
+    abbreviated,
     american_spelling,
     bracket_names,
     name_parts,
@@ -270,7 +271,7 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
             return _grounding(cands, taxon, "spelling", AFFIX_FACTOR * short)
     if taxon in (None, HUMAN) and len(compact_form(text)) >= 3:  # in MGI/RGD only
         # ("P-selectin"), as written or spelled as lexicons spell: their human orthologs
-        for form in dict.fromkeys((text, american_spelling(text))):
+        for form in dict.fromkeys((text, american_spelling(text), abbreviated(text))):
             cands = _from_orthologs(g, form)
             if cands:
                 return _grounding(cands, taxon, "ortholog", short)

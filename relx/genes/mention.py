@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["american_spelling", "bracket_names", "name_parts", "spelling_forms", "sub_name"]
+__all__ = ["abbreviated", "american_spelling", "bracket_names", "name_parts", "spelling_forms", "sub_name"]
 
 #: Words after a gene name that say something of it (lower case; plurals listed).
 AFTER_WORDS = frozenset("""
@@ -148,9 +148,20 @@ _LATIN_LETTER = re.compile(r"(?:(?<=^)|(?<=[\s(]))([abgdk])(?=-[A-Za-z])|"
                            r"(?<=[A-Z]-\s)([abgdk])(?=\d?$)")
 #: ``interleukin-1``, ``interleukin 12``: the families' names are their abbreviations
 _INTERLEUKIN = re.compile(r"\binterleukin[-\s]?(?=\d)", re.IGNORECASE)
+#: ``tumor necrosis factor receptor``, ``... receptor-associated factor 6``: ``TNF ...``
+_TNF = re.compile(r"\btumou?r[-\s]+necrosis[-\s]+factor\b", re.IGNORECASE)
+#: a molecular weight written before a name: ``p39c-jun``, ``pp60v-src``, ``p210bcr-abl``
+_WEIGHT_BEFORE = re.compile(r"^p{1,2}\d{2,3}(?=(?:[cv]-)?[A-Za-z]{3})")
 _TYPE_NUMBER = re.compile(r"\s+type\s+(?=\d+[a-z]?$)", re.IGNORECASE)
 _RECEPTOR_TYPE = re.compile(r"^(?P<x>.+?)\s+receptor\s+type\s+(?P<n>\d+[a-z]?)$",
                             re.IGNORECASE)
+
+
+def abbreviated(text: str) -> str:
+    """``text`` with interleukins and tumour necrosis factor written as abbreviations
+    (``interleukin-1`` -> ``IL-1``, ``tumor necrosis factor-related ...`` -> ``TNF-related
+    ...``), as the lexicons write the names built on them."""
+    return _TNF.sub("TNF", _INTERLEUKIN.sub("IL-", text))
 
 
 def spelling_forms(text: str) -> list[str]:
@@ -165,8 +176,10 @@ def spelling_forms(text: str) -> list[str]:
     (truncated ``tBid``, soluble ``sICAM-1``, recombinant human ``rhEPO``, precursor
     ``procaspase-9``), British spellings (``tumour necrosis factor``, ``haem``), a Roman
     numeral at the end written as a number (``ICAM-I`` -> ``ICAM-1``, ``cyclooxygenase-II``
-    -> ``cyclooxygenase-2``), an interleukin by its abbreviation (``interleukin-1`` ->
-    ``IL-1``), a coagulation factor by its number (``factor XI`` ->
+    -> ``cyclooxygenase-2``), an interleukin or tumour necrosis factor by its
+    abbreviation (``interleukin-1`` -> ``IL-1``, ``tumor necrosis factor receptor`` -> ``TNF
+    receptor``), a name without the molecular weight before it (``p39c-jun`` ->
+    ``c-jun``), a coagulation factor by its number (``factor XI`` ->
     ``coagulation factor XI``) and nitric oxide written ``NO`` in a synthase's name
     (``endothelial NO synthase``)."""
     out = []
@@ -177,7 +190,7 @@ def spelling_forms(text: str) -> list[str]:
         if m:
             out.append(f"{m['x']} {m['n']} receptor")
         typed = _TYPE_NUMBER.sub(" ", form)
-        out.extend([typed, form, _INTERLEUKIN.sub("IL-", form)])
+        out.extend([typed, form, abbreviated(form), _WEIGHT_BEFORE.sub("", form)])
         m = _ABBREVIATION_RECEPTOR.match(form)
         if m:
             out.extend([f"{m['x']}R{m['n']}", f"{m['x']}R-{m['n']}"])
