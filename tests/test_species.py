@@ -466,6 +466,21 @@ def test_a_mammal_with_no_lexicon_takes_its_genes_human_ortholog() -> None:
     assert raw[2].norm_ids == []                       # yeast is no mammal: no human id
 
 
+def test_a_model_organism_in_a_document_that_names_human_takes_human_ids() -> None:
+    # naming round 68 (GE 2011, PMID 7657162): a fly extract as a technique
+    text = ("LEF-1 acts in Jurkat T cells. Using extracts of Drosophila embryos, LEF-1 and "
+            "Ets-1 activate transcription.")
+    raw = ground_document(doc_of(text, ["LEF-1", "LEF-1", "Ets-1"]),
+                          calibration=False).sentences[0].entities
+    assert raw[1].taxon == "NCBITaxon:7227"               # the entity keeps its species
+    assert [e.norm_ids[0] for e in raw] == ["HGNC:6551", "HGNC:6551", "HGNC:3488"]
+    assert raw[2].norm_confidence < 1.0                   # through an ortholog
+    fly = "Using extracts of Drosophila embryos, LEF-1 and Ets-1 activate transcription."
+    raw = ground_document(doc_of(fly, ["LEF-1", "Ets-1"]), calibration=False
+                          ).sentences[0].entities
+    assert [e.norm_ids for e in raw] == [[], []]          # no human named: no human ids
+
+
 def test_rodent_nomenclature_names_the_rodent_the_document_names() -> None:
     text = ("Loss of Tet2 in murine stem cells enhances self-renewal. In human AML samples, "
             "TET2 mutations co-occurred with FLT3. Mechanistically, Tet2 interacts with Hdac2. "

@@ -98,7 +98,7 @@ from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
 from relx.genes.slash_series import is_member_number, series_name
-from relx.genes.species import MAMMALS, assign_species, find_species
+from relx.genes.species import GENE_KINDS, MAMMALS, assign_species, find_species
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.genes.variants import VARIANT_TYPE, is_variant
 from relx.ids import (
@@ -368,10 +368,21 @@ def _name_ungrounded(doc: Document, to_ncbi: NcbiGene, name: _Namer,
     return with_entity_updates(doc, update, copy_unchanged=False)
 
 
-def _lexicon_taxon(taxon: str | None) -> str | None:
+#: eukaryotic model organisms with no gene lexicon here: fruit fly, budding and fission
+#: yeast, worm, zebrafish, frogs, chicken
+_MODEL_ORGANISMS = frozenset(f"NCBITaxon:{t}" for t in (7227, 4932, 4896, 6239, 7955, 8355,
+                                                         8364, 9031))
+
+
+def _lexicon_taxon(taxon: str | None, human_named: bool = False) -> str | None:
     """The species whose lexicons name a mention of ``taxon``: a mammal with no lexicon here
-    (sheep, dog, pig...) as human, its genes as their human orthologs."""
-    return HUMAN if taxon in MAMMALS and taxon not in GENE_NAMESPACE else taxon
+    (sheep, dog, pig...) as human, its genes as their human orthologs; with
+    ``human_named`` (the document names human too: a person, a human cell line), a model
+    organism with no lexicon here (``Drosophila embryos``, ``first identified in
+    Drosophila``) as human as well, its genes as their human orthologs."""
+    if taxon in MAMMALS and taxon not in GENE_NAMESPACE:
+        return HUMAN
+    return HUMAN if human_named and taxon in _MODEL_ORGANISMS else taxon
 
 
 def _annotated_names(doc: Document, names: AnnotatedNames, to_ncbi: NcbiGene) -> Document:
@@ -490,6 +501,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         assign_species(doc, hits, in_lexicon=g.in_lexicon,
                        rodent_symbol=rodent_symbols(g).__contains__,
                        family_name=g.is_family_name) if species else {})
+    human_named = any(h.taxon == HUMAN and h.kind in GENE_KINDS for h in hits)
     long_of: dict[str, str] = {}
     short_of: dict[str, str] = {}
     for ab in doc.abbreviations:
@@ -536,7 +548,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             start, end = e.spans[0].start, e.spans[0].end
             names = bracket_names(doc.text[start:end], doc.text[max(0, start - 3):start],
                                   doc.text[end:end + 40])
-            taxon = _lexicon_taxon(taxon_of(e))
+            taxon = _lexicon_taxon(taxon_of(e), human_named)
             for name in names:
                 found = mention(name, taxon)
                 if found.grounded:
@@ -548,7 +560,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     def update(e: Entity) -> dict[str, object]:
         protein = _is_gene(e.type)
         own = taxon_of(e)
-        taxon = _lexicon_taxon(own)
+        taxon = _lexicon_taxon(own, human_named)
         text = _text(doc, e)
         if protein and not (keep_given and e.norm_ids) and is_variant(
                 text, symbols):   # "F508del", "G12D": not a gene
