@@ -101,6 +101,7 @@ from relx.genes.slash_series import is_member_number, series_name
 from relx.genes.species import GENE_KINDS, MAMMALS, assign_species, find_species
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.genes.variants import VARIANT_TYPE, is_variant
+from relx.genes.word_order import word_order
 from relx.ids import (
     CHEMICAL_NAMESPACES,
     GENE_NAMESPACES,
@@ -275,6 +276,9 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
             cands = _from_orthologs(g, form)
             if cands:
                 return _grounding(cands, taxon, "ortholog", short)
+    gene = word_order(g).gene(text, taxon)   # "alpha-smooth muscle actin": ACTA2
+    if gene is not None:
+        return Grounding((gene,), round(AFFIX_FACTOR * AFFIX_FACTOR, 3), taxon, "order")
     return _from_parts(g, famplex, text, taxon)
 
 
