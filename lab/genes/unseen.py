@@ -1,7 +1,10 @@
 """Naming on text no naming round was written from: relx's gene mentions on the BioNLP-ST
-GE 2011 abstracts (docs/genes.md, round 65 on), their ids, and what a change of relx changed.
+GE 2011 abstracts (docs/genes.md, round 65 on) or on the abstracts of the PPI corpora
+(AIMed, BioInfer, IEPA: their sentences joined per document; round 70 on), their ids, and
+what a change of relx changed.
 
     python -m lab.genes.unseen --out runs/genes/ge-ids-r65.tsv [--before runs/genes/ge-ids-r64.tsv]
+    python -m lab.genes.unseen --corpus ppi --out runs/genes/ppi-ids-r70.tsv [--before ...]
 
 Writes one row per gene/protein mention (document, start, end, text, relx's ids best first,
 ``-`` for none) and prints the count of mentions without an id; with ``--before`` (an
@@ -19,7 +22,25 @@ ROOT = Path(__file__).resolve().parents[2]
 GENE_TYPES = ("Protein", "Gene", "GeneOrGeneProduct", "Protein_family_or_group")
 
 
-def mentions(limit: int | None = None) -> list[tuple[str, int, int, str, str, str]]:
+PPI_CORPORA = ("AImed", "BioInfer", "IEPA")
+
+
+def ppi_abstracts(limit: int | None = None) -> list:
+    """The PPI corpora's documents as plain text (their sentences joined by spaces)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from _abstracts import SHARED
+
+    from relx.doc import Document
+    from relx.io.ppi_xml import read_ppi_xml
+
+    docs = [Document(id=d.id, text=" ".join(s.text for s in d.sentences))
+            for name in PPI_CORPORA
+            for d in read_ppi_xml(SHARED / "corpora" / "ppi" / f"{name}-learning-format.xml.gz")]
+    return docs[:limit] if limit else docs
+
+
+def mentions(limit: int | None = None, corpus: str = "ge"
+             ) -> list[tuple[str, int, int, str, str, str]]:
     """(document, start, end, text, ids joined by ``,`` or ``-``, sentence) per mention."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from _abstracts import ge_abstracts
@@ -27,8 +48,9 @@ def mentions(limit: int | None = None) -> list[tuple[str, int, int, str, str, st
     import relx
 
     ex = relx.load(task="ppi", types=False)
+    docs = ge_abstracts(limit) if corpus == "ge" else ppi_abstracts(limit)
     rows = []
-    for doc, _, _ in ex.annotate(ge_abstracts(limit)):
+    for doc, _, _ in ex.annotate(docs):
         for s in doc.sentences:
             for e in s.entities:
                 if e.type in GENE_TYPES:
@@ -51,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--before", type=Path)
     ap.add_argument("--limit", type=int)
+    ap.add_argument("--corpus", choices=("ge", "ppi"), default="ge")
     a = ap.parse_args(argv)
-    rows = mentions(a.limit)
+    rows = mentions(a.limit, a.corpus)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text("".join("\t".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
     print(f"{len(rows)} gene mentions, {sum(r[4] == '-' for r in rows)} without an id")
