@@ -27,6 +27,9 @@ from relx.genes.series import SERIES_FACTOR, series_member
     ("monoamine oxidase", HUMAN, "MAOA"),
     ("retinoic acid receptor", HUMAN, "RARA"),    # a Greek-lettered series (round 66)
     ("liver X receptor", HUMAN, "NR1H3"),
+    ("talin", HUMAN, "TLN1"),                     # five letters and more (round 70)
+    ("filamin", HUMAN, "FLNA"),
+    ("sirtuin", HUMAN, "SIRT1"),
 ])
 def test_the_first_member(text: str, taxon: str, symbol: str) -> None:
     g = default_grounder()

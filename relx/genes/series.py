@@ -19,8 +19,9 @@ from relx.genes.lexicon import GENE_NAMESPACE, HUMAN, Grounder, normalize_key, t
 __all__ = ["GREEK", "LETTERS", "MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR",
            "SOURCES", "series_member"]
 
-#: the shortest class name (compact, letters only) a series is looked up for
-MIN_LETTERS = 8
+#: the shortest class name (compact, letters only) a series is looked up for (round 70:
+#: five, for ``talin``, ``filamin``; eight before)
+MIN_LETTERS = 5
 #: member numbers looked at for the document's own member
 MAX_MEMBER = 12
 #: the letters of a lettered series, member A first (``lactate dehydrogenase A``, ``B``...)
