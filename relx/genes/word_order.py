@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping
 from weakref import WeakKeyDictionary
 
 from relx.genes.lexicon import GENE_NAMESPACE, HUMAN, Grounder, normalize_key
@@ -32,28 +33,32 @@ _WORD_SPLIT = re.compile(r"[\s\-/,]+")
 
 
 class WordOrder:
-    """The full names of a grounder's genes, by species, as keys with and without their
-    numbers (built once per species, on first use)."""
+    """The full names of a grounder's genes, by species: the lexicon's own keys, and the
+    keys of numbered names without their numbers (built once per species, on first use)."""
 
     def __init__(self, grounder: Grounder) -> None:
         self.grounder = grounder
-        self._names: dict[str, tuple[dict[str, set[str]], dict[str, set[str]]]] = {}
+        self._unnumbered: dict[str, dict[str, tuple[str, ...]]] = {}
 
-    def _index(self, taxon: str) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-        got = self._names.get(taxon)
+    def _rows(self, taxon: str) -> Mapping[str, list]:
+        g = self.grounder
+        return g.index if taxon == HUMAN else g.species_index(taxon)
+
+    def _names(self, rows: Mapping[str, list], key: str, prefix: str) -> set[str]:
+        return {cid for cid, source, _ in rows.get(key, ())
+                if source in NAME_SOURCES and cid.startswith(prefix)}
+
+    def _unnumbered_index(self, taxon: str) -> dict[str, tuple[str, ...]]:
+        got = self._unnumbered.get(taxon)
         if got is None:
-            g = self.grounder
-            rows = g.index if taxon == HUMAN else g.species_index(taxon)
-            prefix = f"{GENE_NAMESPACE[taxon]}:"
-            exact: dict[str, set[str]] = {}
-            unnumbered: dict[str, set[str]] = {}
+            rows, prefix = self._rows(taxon), f"{GENE_NAMESPACE[taxon]}:"
+            index: dict[str, set[str]] = {}
             for key in rows:
-                ids = {cid for cid, source, _ in rows[key]
-                       if source in NAME_SOURCES and cid.startswith(prefix)}
-                if ids:
-                    exact.setdefault(key, set()).update(ids)
-                    unnumbered.setdefault(_DIGITS.sub("", key), set()).update(ids)
-            got = self._names[taxon] = (exact, unnumbered)
+                if any(c.isdigit() for c in key):
+                    ids = self._names(rows, key, prefix)
+                    if ids:
+                        index.setdefault(_DIGITS.sub("", key), set()).update(ids)
+            got = self._unnumbered[taxon] = {k: tuple(v) for k, v in index.items()}
         return got
 
     def gene(self, text: str, taxon: str | None) -> str | None:
@@ -65,15 +70,18 @@ class WordOrder:
         words = [w for w in (normalize_key(x) for x in _WORD_SPLIT.split(text)) if w]
         if not MIN_WORDS <= len(words) <= MAX_WORDS or len(set(words)) < len(words):
             return None
-        exact, unnumbered = self._index(taxon)
-        names = exact if any(c.isdigit() for c in "".join(words)) else unnumbered
+        rows, prefix = self._rows(taxon), f"{GENE_NAMESPACE[taxon]}:"
+        unnumbered = {} if any(c.isdigit() for c in "".join(words)) else \
+            self._unnumbered_index(taxon)
         greek = () if any(w in GREEK for w in words) else GREEK
         found: set[str] = set()
         for order in itertools.permutations(words):
-            found |= names.get("".join(order), set())
-            for letter in greek:
-                for i in range(len(order) + 1):
-                    found |= names.get("".join((*order[:i], letter, *order[i:])), set())
+            forms = ["".join(order)]
+            forms += ["".join((*order[:i], letter, *order[i:]))
+                      for letter in greek for i in range(len(order) + 1)]
+            for form in forms:
+                found |= self._names(rows, form, prefix)
+                found.update(unnumbered.get(form, ()))
             if len(found) > 1:
                 return None
         return next(iter(found)) if found else None
