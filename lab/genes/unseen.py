@@ -1,7 +1,7 @@
 """Naming on text no naming round was written from: relx's gene mentions on the BioNLP-ST
-GE 2011 abstracts (docs/genes.md, round 65 on) or on the abstracts of the PPI corpora
-(AIMed, BioInfer, IEPA: their sentences joined per document; round 70 on), their ids, and
-what a change of relx changed.
+GE 2011 abstracts (docs/genes.md, round 65 on), on the abstracts of the PPI corpora
+(AIMed, BioInfer, IEPA: their sentences joined per document; round 70 on) or on the GE
+2013 full-text sections (PMC; round 71 on), their ids, and what a change of relx changed.
 
     python -m lab.genes.unseen --out runs/genes/ge-ids-r65.tsv [--before runs/genes/ge-ids-r64.tsv]
     python -m lab.genes.unseen --corpus ppi --out runs/genes/ppi-ids-r70.tsv [--before ...]
@@ -39,6 +39,18 @@ def ppi_abstracts(limit: int | None = None) -> list:
     return docs[:limit] if limit else docs
 
 
+def ge2013_sections(limit: int | None = None) -> list:
+    """The BioNLP-ST GE 2013 full-text sections (PMC papers, one document per section)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from _abstracts import SHARED
+
+    from relx.doc import Document
+
+    files = sorted((SHARED / "corpora" / "bionlp-st-ge" / "2013").rglob("PMC-*.txt"))
+    docs = [Document(id=f.stem, text=f.read_text(encoding="utf-8")) for f in files]
+    return docs[:limit] if limit else docs
+
+
 def mentions(limit: int | None = None, corpus: str = "ge"
              ) -> list[tuple[str, int, int, str, str, str]]:
     """(document, start, end, text, ids joined by ``,`` or ``-``, sentence) per mention."""
@@ -48,7 +60,7 @@ def mentions(limit: int | None = None, corpus: str = "ge"
     import relx
 
     ex = relx.load(task="ppi", types=False)
-    docs = ge_abstracts(limit) if corpus == "ge" else ppi_abstracts(limit)
+    docs = {"ge": ge_abstracts, "ppi": ppi_abstracts, "ge2013": ge2013_sections}[corpus](limit)
     rows = []
     for doc, _, _ in ex.annotate(docs):
         for s in doc.sentences:
@@ -73,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--before", type=Path)
     ap.add_argument("--limit", type=int)
-    ap.add_argument("--corpus", choices=("ge", "ppi"), default="ge")
+    ap.add_argument("--corpus", choices=("ge", "ppi", "ge2013"), default="ge")
     a = ap.parse_args(argv)
     rows = mentions(a.limit, a.corpus)
     a.out.parent.mkdir(parents=True, exist_ok=True)
