@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping
 from weakref import WeakKeyDictionary
 
+from relx.array_cache import code_version
 from relx.genes.lexicon import GENE_NAMESPACE, HUMAN, Grounder, normalize_key
 
 __all__ = ["GREEK", "MAX_WORDS", "MIN_WORDS", "NAME_SOURCES", "WordOrder", "word_order"]
@@ -34,7 +35,7 @@ _WORD_SPLIT = re.compile(r"[\s\-/,]+")
 
 class WordOrder:
     """The full names of a grounder's genes, by species: the lexicon's own keys, and the
-    keys of numbered names without their numbers (built once per species, on first use)."""
+    keys of numbered names without their numbers (derived once per species and lexicon)."""
 
     def __init__(self, grounder: Grounder) -> None:
         self.grounder = grounder
@@ -49,16 +50,24 @@ class WordOrder:
                 if source in NAME_SOURCES and cid.startswith(prefix)}
 
     def _unnumbered_index(self, taxon: str) -> dict[str, tuple[str, ...]]:
+        """Unnumbered key -> ids of the numbered full names of ``taxon``'s genes, derived
+        once and kept in the start-up cache (``Grounder.derived_strings``)."""
         got = self._unnumbered.get(taxon)
         if got is None:
-            rows, prefix = self._rows(taxon), f"{GENE_NAMESPACE[taxon]}:"
-            index: dict[str, set[str]] = {}
-            for key in rows:
-                if any(c.isdigit() for c in key):
-                    ids = self._names(rows, key, prefix)
-                    if ids:
-                        index.setdefault(_DIGITS.sub("", key), set()).update(ids)
-            got = self._unnumbered[taxon] = {k: tuple(v) for k, v in index.items()}
+            def build() -> list[str]:
+                rows, prefix = self._rows(taxon), f"{GENE_NAMESPACE[taxon]}:"
+                index: dict[str, set[str]] = {}
+                for key in rows:
+                    if any(c.isdigit() for c in key):
+                        ids = self._names(rows, key, prefix)
+                        if ids:
+                            index.setdefault(_DIGITS.sub("", key), set()).update(ids)
+                return [f"{k}\t{','.join(sorted(v))}" for k, v in index.items()]
+
+            lines = self.grounder.derived_strings(
+                f"unnumbered-names-{taxon.rsplit(':', 1)[-1]}-{code_version(__file__)}", build)
+            got = self._unnumbered[taxon] = {
+                k: tuple(ids.split(",")) for k, _, ids in (x.partition("\t") for x in lines)}
         return got
 
     def gene(self, text: str, taxon: str | None) -> str | None:
@@ -80,8 +89,10 @@ class WordOrder:
             forms += ["".join((*order[:i], letter, *order[i:]))
                       for letter in greek for i in range(len(order) + 1)]
             for form in forms:
-                found |= self._names(rows, form, prefix)
-                found.update(unnumbered.get(form, ()))
+                if form in rows:
+                    found |= self._names(rows, form, prefix)
+                if form in unnumbered:
+                    found.update(unnumbered[form])
             if len(found) > 1:
                 return None
         return next(iter(found)) if found else None
