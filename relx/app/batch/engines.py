@@ -413,8 +413,10 @@ def _run_dask(schedule: Schedule, scheduler: str, on_done: OnDone
     from distributed import Client
 
     # a lost scheduler is reported once, by relx (RunAborted); the client's own reconnect
-    # tracebacks on stderr would bury it
-    for name in ("distributed.client", "distributed.utils", "distributed.core"):
+    # tracebacks on stderr would bury it (``distributed.batched``: "Error in batched write"
+    # when the scheduler's connection closes under a send)
+    for name in ("distributed.client", "distributed.utils", "distributed.core",
+                 "distributed.batched"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
     try:
         client = Client(scheduler)
