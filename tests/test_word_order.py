@@ -35,3 +35,23 @@ def test_a_full_name_in_another_order(text: str, symbol: str) -> None:
 ])
 def test_no_gene_in_another_order(text: str) -> None:
     assert word_order(default_grounder()).gene(text, HUMAN) is None
+
+
+def test_a_defined_short_form_named_weakly_takes_its_long_form() -> None:
+    # naming round 71: "α-SMA" alone is ACTA1 (a variant of NCBI's synonym ASMA of ACTA1);
+    # defined by "alpha-smooth muscle actin" (ACTA2, round 69) it is ACTA2
+    from relx.doc import Abbreviation, Document, Entity, Sentence, Span
+    from relx.genes.document import ground_document
+
+    text = "TGF-beta raised alpha-smooth muscle actin (alpha-SMA). alpha-SMA stayed high."
+    spans = [(16, 41), (43, 52), (55, 64)]
+    ents = [Entity(id=f"T{i}", spans=[Span(start=a, end=b)], text=text[a:b], type="Protein")
+            for i, (a, b) in enumerate(spans)]
+    assert [e.text for e in ents] == ["alpha-smooth muscle actin", "alpha-SMA", "alpha-SMA"]
+    ab = Abbreviation(short=Span(start=43, end=52), long=Span(start=16, end=41),
+                      short_text="alpha-SMA", long_text="alpha-smooth muscle actin")
+    doc = Document(id="d", text=text, abbreviations=[ab], sentences=[Sentence(
+        id="s0", start=0, end=len(text), text=text, entities=ents)])
+    got = ground_document(doc, species=False, calibration=False).sentences[0].entities
+    assert [e.norm_ids[0] for e in got] == ["HGNC:130"] * 3
+    assert resolve("alpha-SMA", HUMAN).ids[0] == "HGNC:129"   # alone: the weak match

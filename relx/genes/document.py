@@ -118,6 +118,9 @@ if TYPE_CHECKING:
 __all__ = ["coordination_members", "ground_document", "resolve"]
 
 AFFIX_FACTOR = 0.9
+#: a short form grounded below this confidence (a variant of an alias or synonym) takes
+#: the gene of the long form its document defines it by (round 71)
+WEAK_SHORT_FORM = 0.6
 #: mentions with a shorter key are left to exact matching (no 3-gram search)
 MIN_RANKED = 4
 SHORT_FACTOR = 0.8
@@ -522,10 +525,12 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     def entity_grounding(text: str, taxon: str | None) -> Grounding:
         found = mention(text, taxon)
         long = long_of.get(text.strip())
-        if long is not None and len(found.ids) != 1:
+        if long is not None:
             via = mention(long, taxon)
-            if via.grounded and (via.route != "part" or not found.ids
-                                 or set(via.ids) & set(found.ids)):
+            weak = found.confidence < WEAK_SHORT_FORM and via.route not in ("part", "none") \
+                and via.ids[:1] != found.ids[:1]   # "α-SMA" of "α-smooth muscle actin"
+            if (len(found.ids) != 1 or weak) and via.grounded and (
+                    via.route != "part" or not found.ids or set(via.ids) & set(found.ids)):
                 return Grounding(via.ids, via.confidence, taxon, "abbreviation")
         short = short_of.get(text.strip())
         if short is not None and (not found.grounded or found.route == "part"):
