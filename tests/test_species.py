@@ -481,6 +481,16 @@ def test_a_model_organism_in_a_document_that_names_human_takes_human_ids() -> No
     assert [e.norm_ids for e in raw] == [[], []]          # no human named: no human ids
 
 
+def test_a_yeast_mention_not_written_as_a_yeast_gene_takes_human_ids() -> None:
+    # naming round 72 (PPI abstracts): human proteins studied in yeast
+    text = "Bcl-2 and Bax were expressed in yeast, with MSH2 and Aip1p."
+    raw = ground_document(doc_of(text, ["Bcl-2", "Bax", "MSH2", "Aip1p"]),
+                          calibration=False).sentences[0].entities
+    assert {e.taxon for e in raw} == {"NCBITaxon:4932"}   # the entities keep their species
+    assert [e.norm_ids[:1] for e in raw] == [["HGNC:990"], ["HGNC:959"], [], []]
+    assert raw[0].norm_confidence < 1.0                    # through an ortholog
+
+
 def test_rodent_nomenclature_names_the_rodent_the_document_names() -> None:
     text = ("Loss of Tet2 in murine stem cells enhances self-renewal. In human AML samples, "
             "TET2 mutations co-occurred with FLT3. Mechanistically, Tet2 interacts with Hdac2. "

@@ -381,6 +381,19 @@ _MODEL_ORGANISMS = frozenset(f"NCBITaxon:{t}" for t in (7227, 4932, 4896, 6239, 
                                                          8364, 9031))
 
 
+#: budding and fission yeast
+_YEASTS = frozenset({"NCBITaxon:4932", "NCBITaxon:4896"})
+#: a gene written as yeast writes its genes: three letters and a number (``MSH2``,
+#: ``Rad51``, ``Aip1p``) or an ORF name (``YJL184w``)
+_YEAST_STYLE = re.compile(r"^(?:[A-Za-z]{3}\d{1,3}[A-Za-z]?|Y[A-P][LR]\d{3}[WCwc](?:-[A-Z])?)$")
+
+
+def _yeast_named_otherwise(taxon: str | None, text: str) -> bool:
+    """A mention of yeast not written as a yeast gene (``Bcl-2`` expressed in yeast): a
+    heterologous protein, named as its human orthologs (round 72)."""
+    return taxon in _YEASTS and not _YEAST_STYLE.match(text.strip())
+
+
 def _lexicon_taxon(taxon: str | None, human_named: bool = False) -> str | None:
     """The species whose lexicons name a mention of ``taxon``: a mammal with no lexicon here
     (sheep, dog, pig...) as human, its genes as their human orthologs; with
@@ -557,7 +570,9 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             start, end = e.spans[0].start, e.spans[0].end
             names = bracket_names(doc.text[start:end], doc.text[max(0, start - 3):start],
                                   doc.text[end:end + 40])
-            taxon = _lexicon_taxon(taxon_of(e), human_named)
+            own = taxon_of(e)
+            taxon = HUMAN if _yeast_named_otherwise(own, doc.text[start:end]) else \
+                _lexicon_taxon(own, human_named)
             for name in names:
                 found = mention(name, taxon)
                 if found.grounded:
@@ -569,8 +584,8 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     def update(e: Entity) -> dict[str, object]:
         protein = _is_gene(e.type)
         own = taxon_of(e)
-        taxon = _lexicon_taxon(own, human_named)
         text = _text(doc, e)
+        taxon = HUMAN if _yeast_named_otherwise(own, text) else _lexicon_taxon(own, human_named)
         if protein and not (keep_given and e.norm_ids) and is_variant(
                 text, symbols):   # "F508del", "G12D": not a gene
             return {"norm_ids": [], "grounded": False, "norm_confidence": None,
