@@ -69,7 +69,6 @@ from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
     CLASS_NOUN,
-    GENE_NAMESPACE,
     HUMAN,
     MOUSE,
     ORTHOLOG_FACTOR,
@@ -85,6 +84,7 @@ from relx.genes.lexicon import (
     taxon_id,
     with_entity_updates,
 )
+from relx.genes.lexicon_species import lexicon_taxon
 from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.mention import (
     abbreviated,
@@ -98,7 +98,7 @@ from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
 from relx.genes.slash_series import is_member_number, series_name
-from relx.genes.species import GENE_KINDS, MAMMALS, assign_species, find_species
+from relx.genes.species import GENE_KINDS, assign_species, find_species
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.genes.variants import VARIANT_TYPE, is_variant
 from relx.genes.word_order import word_order
@@ -375,49 +375,19 @@ def _name_ungrounded(doc: Document, to_ncbi: NcbiGene, name: _Namer,
     return with_entity_updates(doc, update, copy_unchanged=False)
 
 
-#: eukaryotic model organisms with no gene lexicon here: fruit fly, budding and fission
-#: yeast, worm, zebrafish, frogs, chicken
-_MODEL_ORGANISMS = frozenset(f"NCBITaxon:{t}" for t in (7227, 4932, 4896, 6239, 7955, 8355,
-                                                         8364, 9031))
-
-
-#: budding and fission yeast
-_YEASTS = frozenset({"NCBITaxon:4932", "NCBITaxon:4896"})
-#: a gene written as yeast writes its genes: three letters and a number (``MSH2``,
-#: ``Rad51``, ``Aip1p``) or an ORF name (``YJL184w``)
-_YEAST_STYLE = re.compile(r"^(?:[A-Za-z]{3}\d{1,3}[A-Za-z]?|Y[A-P][LR]\d{3}[WCwc](?:-[A-Z])?)$")
-
-
-def _yeast_named_otherwise(taxon: str | None, text: str) -> bool:
-    """A mention of yeast not written as a yeast gene (``Bcl-2`` expressed in yeast): a
-    heterologous protein, named as its human orthologs (round 72)."""
-    return taxon in _YEASTS and not _YEAST_STYLE.match(text.strip())
-
-
-def _lexicon_taxon(taxon: str | None, human_named: bool = False) -> str | None:
-    """The species whose lexicons name a mention of ``taxon``: a mammal with no lexicon here
-    (sheep, dog, pig...) as human, its genes as their human orthologs; with
-    ``human_named`` (the document names human too: a person, a human cell line), a model
-    organism with no lexicon here (``Drosophila embryos``, ``first identified in
-    Drosophila``) as human as well, its genes as their human orthologs."""
-    if taxon in MAMMALS and taxon not in GENE_NAMESPACE:
-        return HUMAN
-    return HUMAN if human_named and taxon in _MODEL_ORGANISMS else taxon
-
-
 def _annotated_names(doc: Document, names: AnnotatedNames, to_ncbi: NcbiGene) -> Document:
     """``doc`` with its gene mentions that have no id named from the dictionary of annotated
     names, and, with its ``override_share``, a grounded mention's best id replaced by the
     name's annotated gene (:mod:`relx.genes.annotated_names`)."""
     doc = _name_ungrounded(doc, to_ncbi, lambda text, taxon, _: names.best(
-        text, _lexicon_taxon(taxon)))
+        text, lexicon_taxon(taxon)))
     if names.settings["override_share"] is None:
         return doc
 
     def update(e: Entity) -> dict[str, object]:
         if not e.norm_ids or not _is_gene(e.type) or e.norm_confidence is None:
             return {}       # no id, not a gene, or ids the input gave
-        hit = names.override(_text(doc, e), _lexicon_taxon(e.taxon))
+        hit = names.override(_text(doc, e), lexicon_taxon(e.taxon))
         if hit is None or hit[0] == e.norm_ids[0]:
             return {}
         ids = [hit[0], *(i for i in e.norm_ids if i != hit[0])]
@@ -571,8 +541,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             names = bracket_names(doc.text[start:end], doc.text[max(0, start - 3):start],
                                   doc.text[end:end + 40])
             own = taxon_of(e)
-            taxon = HUMAN if _yeast_named_otherwise(own, doc.text[start:end]) else \
-                _lexicon_taxon(own, human_named)
+            taxon = lexicon_taxon(own, human_named, doc.text[start:end])
             for name in names:
                 found = mention(name, taxon)
                 if found.grounded:
@@ -585,7 +554,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         protein = _is_gene(e.type)
         own = taxon_of(e)
         text = _text(doc, e)
-        taxon = HUMAN if _yeast_named_otherwise(own, text) else _lexicon_taxon(own, human_named)
+        taxon = lexicon_taxon(own, human_named, text)
         if protein and not (keep_given and e.norm_ids) and is_variant(
                 text, symbols):   # "F508del", "G12D": not a gene
             return {"norm_ids": [], "grounded": False, "norm_confidence": None,
