@@ -508,10 +508,10 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     def entity_grounding(text: str, taxon: str | None) -> Grounding:
         found = mention(text, taxon)
         long = long_of.get(text.strip())
-        if long is not None:
+        if long is not None and (len(found.ids) != 1 or found.confidence < WEAK_SHORT_FORM):
             via = mention(long, taxon)
-            weak = found.confidence < WEAK_SHORT_FORM and via.route not in ("part", "none") \
-                and via.ids[:1] != found.ids[:1]   # "α-SMA" of "α-smooth muscle actin"
+            weak = via.route not in ("part", "none") and \
+                via.ids[:1] != found.ids[:1]   # "α-SMA" of "α-smooth muscle actin"
             if (len(found.ids) != 1 or weak) and via.grounded and (
                     via.route != "part" or not found.ids or set(via.ids) & set(found.ids)):
                 return Grounding(via.ids, via.confidence, taxon, "abbreviation")

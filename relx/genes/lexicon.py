@@ -557,9 +557,8 @@ class Grounder:
     def name_says(self, cid: str, word: str) -> bool:
         """True when the name of gene ``cid``, or of its human ortholog, has ``word`` (lower
         case): ``name_says("HGNC:6190", "kinase")`` (Janus kinase 1)."""
-        if cid in self._named_ids(word, HUMAN):
-            return True
-        return any(h in self._named_ids(word, HUMAN) for h in self.orthologs.to_human(cid))
+        named = self._named_ids(word, HUMAN)
+        return cid in named or any(h in named for h in self.orthologs.to_human(cid))
 
     def _orthologs_in(self, hgnc_id: str, taxon: str) -> list[str]:
         """``hgnc_id``'s orthologs in ``taxon`` that the lexicon knows."""
