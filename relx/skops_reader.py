@@ -59,6 +59,19 @@ _KEEP_DECODED_BYTES = 1 << 16
 _BIT_GENERATORS = frozenset({"MT19937", "PCG64", "PCG64DXSM", "Philox", "SFC64"})
 
 
+
+def _read_header(header: Any, fp: io.BytesIO) -> tuple[tuple[int, ...], bool, np.dtype]:
+    """``header(fp)`` (numpy's npy header reader, which parses the header with ``ast``),
+    read once more after a ``SystemError``: CPython 3.11 before 3.11.8 can raise a spurious
+    "AST constructor recursion depth mismatch" when garbage collection runs another
+    thread in the middle of a parse (python/cpython gh-106905); the second parse succeeds."""
+    start = fp.tell()
+    try:
+        return header(fp)
+    except SystemError:
+        fp.seek(start)
+        return header(fp)
+
 class Unsupported(ModelError):
     """A file (or node) this reader does not handle; ``skops.io`` may."""
 
@@ -168,7 +181,7 @@ class _Reader:
                       (2, 0): np.lib.format.read_array_header_2_0}.get(version)
             if header is None:
                 raise Unsupported(f"{file}: npy format {version}")
-            shape, fortran, dtype = header(fp)
+            shape, fortran, dtype = _read_header(header, fp)
             if dtype.hasobject:
                 raise Unsupported(f"{file}: object array")
             got = self.files[file] = (data, dtype, shape, fortran, fp.tell())
