@@ -30,6 +30,9 @@ from relx.genes.series import SERIES_FACTOR, series_member
     ("talin", HUMAN, "TLN1"),                     # five letters and more (round 70)
     ("filamin", HUMAN, "FLNA"),
     ("sirtuin", HUMAN, "SIRT1"),
+    ("alpha-actinin", HUMAN, "ACTN1"),            # a Greek letter before (round 73)
+    ("alpha syntrophin", HUMAN, "SNTA1"),
+    ("alpha-syntrophin", MOUSE, "Snta1"),
 ])
 def test_the_first_member(text: str, taxon: str, symbol: str) -> None:
     g = default_grounder()
@@ -41,7 +44,8 @@ def test_the_first_member(text: str, taxon: str, symbol: str) -> None:
                                   "cysteine protease", "metalloprotease",   # designations
                                   # a class, a drug, one word (round 66)
                                   "protein tyrosine phosphatases", "protein kinase inhibitor",
-                                  "polymerase"])
+                                  "polymerase",
+                                  "alpha-SOD", "beta-kinase"])   # short; no member
 def test_no_series(text: str) -> None:
     assert series_member(default_grounder(), text, HUMAN) is None
 

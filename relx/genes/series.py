@@ -35,6 +35,7 @@ _NOT_GREEK_HEAD = frozenset({"inhibitor", "antagonist", "agonist", "ligand", "bl
 #: the confidence of a series member (a guess by convention, as a family's first member)
 SERIES_FACTOR = 0.5
 _LETTERS = re.compile(r"^[a-z]+$")
+_GREEK_SPLIT = re.compile(r"[\s-]+")
 #: the curated lexicon sources of a series member's name; NCBI's other designations and
 #: synonyms hold class phrases too (``cysteine protease 1`` is one of LGMN's), so a name
 #: from them counts only for a class name of ``MIN_WORDS_NCBI`` words or more (``cAMP
@@ -60,9 +61,12 @@ def _series(text: str) -> list[list[str]]:
     """The lexicon keys of the members of the series ``text`` may head, one list per way
     of numbering, each in member order: the number after the name (``superoxide dismutase
     1``), a letter after it (``lactate dehydrogenase A``), a Greek letter after it
-    (``retinoic acid receptor alpha``) or a number before its last word
-    (``melanocortin 1 receptor``); a plural's singular too."""
+    (``retinoic acid receptor alpha``), a number before its last word
+    (``melanocortin 1 receptor``) or, for a Greek letter and one word, that letter and a
+    number after the word (``alpha-actinin``: ``actinin alpha 1``); a plural's singular
+    too."""
     words = [normalize_key(w) for w in text.split()]
+    parts = [normalize_key(w) for w in _GREEK_SPLIT.split(text.strip())]
     if words and words[-1].endswith("s"):
         singular = [*words[:-1], words[-1][:-1]]
         forms = [words, singular] if len(words[-1]) > 3 else [words]
@@ -79,6 +83,8 @@ def _series(text: str) -> list[list[str]]:
         if len(ws) >= 2:
             head, last = "".join(ws[:-1]), ws[-1]
             out.append([f"{head}{n}{last}" for n in range(1, MAX_MEMBER + 1)])
+    if len(parts) == 2 and parts[0] in GREEK and len(parts[1]) >= MIN_LETTERS:
+        out.append([f"{parts[1]}{parts[0]}{n}" for n in range(1, MAX_MEMBER + 1)])
     return out
 
 
