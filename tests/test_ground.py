@@ -783,6 +783,10 @@ def test_tagged_families_are_typed_and_grounded_to_famplex_first() -> None:
     ("microRNA-155", None, "HGNC:31542"),                # MIR155
     ("miR-21", "NCBITaxon:10090", "MGI:2676885"),        # Mir21a: no plain Mir21 in mouse
     ("miR-146b", "NCBITaxon:10090", "MGI:3629945"),      # Mir146b
+    ("miR-21-5p", None, "HGNC:31586"),                   # an arm (round 74), not MIR215
+    ("hsa-miR-21-3p", None, "HGNC:31586"),               # miRBase's species prefix
+    ("microRNA-155*", None, "HGNC:31542"),
+    ("mmu-miR-21-5p", "NCBITaxon:10090", "MGI:2676885"),
 ])
 def test_micro_rnas_are_named_with_their_genes(text: str, taxon: str | None, gene: str) -> None:
     from relx.genes.document import resolve
