@@ -36,6 +36,7 @@ from relx.genes.lexicon import (
     normalize_key,
     taxon_id,
 )
+from relx.genes.mention import receptor_forms
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene, ncbi_ids
 from relx.genes.orthologs import Orthologs, default_orthologs, map_ids, to_human
 from relx.io.jsonl import document_to_json
@@ -819,3 +820,23 @@ def test_gene_segments_come_after_the_genes_of_proteins() -> None:
 
     ids = [c.id for c in default_grounder().ground("A20")]
     assert ids[:2] == ["HGNC:11896", "HGNC:5735"]
+
+
+@pytest.mark.parametrize(("text", "symbol"), [
+    ("serotonin 2C receptor", "HTR2C"),          # ligand, subtype, receptor (round 75)
+    ("serotonin 5-HT1A receptor", "HTR1A"),
+    ("cannabinoid CB1 receptor", "CNR1"),
+    ("muscarinic M3 receptor", "CHRM3"),
+    ("orexin 1 receptor", "HCRTR1"),
+    ("angiotensin AT1 receptors", "AGTR1"),
+])
+def test_a_receptor_named_by_ligand_and_subtype(text: str, symbol: str) -> None:
+    g = default_grounder()
+    assert [g.symbol(i) for i in resolve(text, HUMAN).ids] == [symbol]
+
+
+def test_receptor_forms_need_a_ligand_and_a_subtype() -> None:
+    assert receptor_forms("serotonin 1A receptor")[:2] == ["serotonin receptor 1A",
+                                                          "5-HT1A receptor"]
+    assert "1A receptor" not in receptor_forms("serotonin 1A receptor")  # a bare number
+    assert receptor_forms("insulin receptor") == receptor_forms("CB1 receptor") == []

@@ -92,6 +92,7 @@ from relx.genes.mention import (
     american_spelling,
     bracket_names,
     name_parts,
+    receptor_forms,
     spelling_forms,
     sub_name,
 )
@@ -244,6 +245,10 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
     gene = word_order(g).gene(text, taxon)   # "alpha-smooth muscle actin": ACTA2
     if gene is not None:
         return Grounding((gene,), round(AFFIX_FACTOR * AFFIX_FACTOR, 3), taxon, "order")
+    for form in receptor_forms(text):   # "serotonin 2C receptor": 5-HT2C receptor
+        cands = g.ground(form, taxon)
+        if cands:
+            return _grounding(cands, taxon, "affix", AFFIX_FACTOR)
     return _from_parts(g, famplex, text, taxon)
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["abbreviated", "american_spelling", "bracket_names", "name_parts", "spelling_forms", "sub_name"]
+__all__ = ["abbreviated", "american_spelling", "bracket_names", "name_parts", "receptor_forms",
+           "spelling_forms", "sub_name"]
 
 #: Words after a gene name that say something of it (lower case; plurals listed).
 AFTER_WORDS = frozenset("""
@@ -228,6 +229,28 @@ _BRITISH = ((re.compile(r"(?<=tum)our", re.IGNORECASE), "or"),
 _NO_SYNTHASE = re.compile(r"\bNO(?=[\s-]+synthases?\b)")
 #: calcium written ``Ca2+`` before a slash (``Ca2+/calmodulin-dependent protein kinase``)
 CALCIUM_SLASH = re.compile(r"\bCa2\+(?=/)")
+
+
+_LIGAND_SUBTYPE = re.compile(
+    r"^(?P<ligand>[A-Za-z][A-Za-z-]*[A-Za-z])\s+(?P<sub>[A-Za-z0-9-]*\d[A-Za-z0-9-]*)\s+"
+    r"receptors?$", re.IGNORECASE)
+
+
+def receptor_forms(text: str) -> list[str]:
+    """The lexicon's ways of writing a receptor named by ligand, subtype and ``receptor``
+    (``serotonin 2C receptor``: ``serotonin receptor 2C``, ``5-HT2C receptor``;
+    ``cannabinoid CB1 receptor``: ``CB1 cannabinoid receptor``, ``CB1 receptor``), most
+    specific first; [] for another mention (naming round 75)."""
+    m = _LIGAND_SUBTYPE.match(text.strip())
+    if m is None:
+        return []
+    ligand, sub = m["ligand"], m["sub"]
+    forms = [f"{ligand} receptor {sub}"]
+    if ligand.lower() == "serotonin":
+        forms.append(f"5-HT{sub.removeprefix('5-HT').removeprefix('5HT')} receptor")
+    if sub[0].isalpha():
+        forms += [f"{sub} {ligand} receptor", f"{sub} receptor"]
+    return forms
 
 
 def american_spelling(text: str) -> str:
