@@ -107,7 +107,8 @@ class Entity(Spanned):
     (human and mouse genes; rat genes, families and chemicals have none; None when relx did
     not ground the entity, and then left out of JSON like the other optional fields),
     ``norm_span`` the part of the mention that was grounded, when not all of it (``FGFR3``
-    of ``FGFR3 G380R mutation``).
+    of ``FGFR3 G380R mutation``), ``norm_reason`` why a gene mention relx grounded has no
+    id (:data:`relx.genes.no_id.REASONS`: ``no_lexicon``, ``below_threshold``...).
     """
 
     id: str
@@ -120,6 +121,7 @@ class Entity(Spanned):
     grounded: bool | None = None
     ncbi_ids: list[str] | None = None
     norm_span: Span | None = None
+    norm_reason: str | None = None
 
 
 class Relation(_Model):

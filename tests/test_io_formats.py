@@ -228,10 +228,10 @@ def test_bioc_gene_annotations_carry_species_and_confidence(tmp_path):
     from relx.genes.document import ground_document
     from relx.io.bioc_genes import write_bioc_gene_relations
 
-    text = "Mice lacking Trp53 and Mdm2 died; F508del too."
+    text = "Mice lacking Trp53 and Mdm2 died; F508del too; Zqxwv was not."
     ents = [Entity(id=f"T{k}", type="Protein", text=w,
                    spans=[Span(start=text.index(w), end=text.index(w) + len(w))])
-            for k, w in enumerate(("Trp53", "Mdm2", "F508del"))]
+            for k, w in enumerate(("Trp53", "Mdm2", "F508del", "Zqxwv"))]
     doc = ground_document(Document(id="d", text=text, sentences=[
         Sentence(id="d.s0", start=0, end=len(text), text=text, entities=ents)]))
     for out, save in ((tmp_path / "ppi.json", lambda p: write_bioc([doc], p, fmt="json")),
@@ -245,6 +245,8 @@ def test_bioc_gene_annotations_carry_species_and_confidence(tmp_path):
         assert infons["Trp53"]["identifier"].endswith("22059")           # NCBI Gene id
         assert infons["F508del"]["type"] == "SequenceVariant"
         assert "species" not in infons["F508del"] and "confidence" not in infons["F508del"]
+        assert infons["Zqxwv"]["no_id_reason"] == "no_match"     # no id, and why
+        assert "no_id_reason" not in infons["Trp53"]
 
 
 def test_bioc_writer_replaces_characters_xml_cannot_carry(tmp_path):

@@ -97,6 +97,7 @@ from relx.genes.mention import (
     sub_name,
 )
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
+from relx.genes.no_id import no_id_reason, with_reasons
 from relx.genes.ranker import NameRanker, candidates, default_ranker
 from relx.genes.series import SERIES_FACTOR, series_member
 from relx.genes.slash_series import is_member_number, series_name
@@ -364,12 +365,16 @@ def _annotated_names(doc: Document, names: AnnotatedNames, to_ncbi: NcbiGene) ->
 
 
 def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,
-                     to_ncbi: NcbiGene) -> Document:
+                     to_ncbi: NcbiGene, searched: dict[tuple[str, str | None], bool]
+                     ) -> Document:
     """``doc`` with its gene mentions that no lexicon key grounds given the ranker's best
-    candidate, when it is sure enough (:mod:`relx.genes.ranker`)."""
+    candidate, when it is sure enough (:mod:`relx.genes.ranker`); ``searched`` gets, per
+    mention text and species, whether the search found candidates."""
     def name(text: str, taxon: str | None, context: frozenset[str]
              ) -> tuple[str, float] | None:
-        hit = ranker.best(candidates(g, text, taxon, context))
+        found = candidates(g, text, taxon, context)
+        searched[(text, taxon)] = bool(found)
+        hit = ranker.best(found)
         return None if hit is None else (hit[0].id, round(hit[1], 3))
 
     return _name_ungrounded(doc, to_ncbi, name, lambda text: len(_key(text)) >= MIN_RANKED
@@ -577,8 +582,9 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
     if names is not None:
         grounded = _annotated_names(grounded, names, to_ncbi)
     rank = default_ranker() if ranker is None or ranker is True else ranker or None
+    searched: dict[tuple[str, str | None], bool] = {}
     if rank is not None:
-        grounded = _rank_ungrounded(grounded, g, rank, to_ncbi)
+        grounded = _rank_ungrounded(grounded, g, rank, to_ncbi, searched)
     family = default_members() if members is None or members is True else members or None
     if family is not None:
         grounded = with_members(grounded, family, to_ncbi)
@@ -586,6 +592,10 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
             else calibration or None)
     if cmap is not None:
         grounded = calibrated(grounded, cmap)
+    grounded = with_reasons(grounded, lambda text, taxon, context: no_id_reason(
+        g, rank, text, lexicon_taxon(taxon, human_named, text), context,
+        min_ranked=MIN_RANKED, class_name=_generic_class, searched=searched.get((text, taxon))),
+        lambda e: _text(grounded, e))
     if not species:
         return grounded
     grounded.species = [SpeciesMention(start=h.start, end=h.end, text=h.text, taxon=h.taxon,

@@ -463,13 +463,16 @@ def _annotation(bdoc: bioc.BioCDocument, text: str, aid: str, typ: str,
 
 
 def grounding_infons(e: Entity) -> dict[str, str]:
-    """A gene mention's ``species`` (``NCBITaxon:10090``) and grounding ``confidence``
-    (``0.9280``) as BioC infons, each when relx set it."""
+    """A gene mention's ``species`` (``NCBITaxon:10090``), grounding ``confidence``
+    (``0.9280``) and, without an id, ``no_id_reason`` (``below_threshold``) as BioC infons,
+    each when relx set it."""
     out = {}
     if e.taxon:
         out["species"] = e.taxon
     if e.norm_confidence is not None:
         out["confidence"] = f"{e.norm_confidence:.4f}"
+    if e.norm_reason:
+        out["no_id_reason"] = e.norm_reason
     return out
 
 

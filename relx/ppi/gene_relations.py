@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel
+from pydantic import BaseModel, model_serializer
 
 from relx.api import GIVEN_OBJECT, StreamingExtractor
 from relx.doc import Document, Entity, Sentence
@@ -59,12 +59,22 @@ class Gene(BaseModel):
     """One side of a gene relation: its id, the names it goes by in the document, how many
     mentions it has; ``ids``: its namespaced ids (``NCBIGene:7157``, then the HGNC/MGI ids
     relx grounds its mentions to whose NCBI Gene id it is, most mentions first; see
-    :func:`gene_xrefs`)."""
+    :func:`gene_xrefs`); ``no_id_reason``: for a gene known only by its name
+    (``text:ptpmu``), why its first mention has no id (:data:`relx.genes.no_id.REASONS`;
+    left out of JSON otherwise)."""
 
     id: str
     names: list[str]
     mentions: int
     ids: list[str] = []
+    no_id_reason: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_empty_reason(self, handler: Any) -> dict[str, Any]:
+        out = handler(self)
+        if out.get("no_id_reason") is None:
+            out.pop("no_id_reason", None)
+        return out
 
 
 class Evidence(BaseModel):
@@ -406,13 +416,27 @@ class GeneRelationExtractor(StreamingExtractor):
                                            typed if self.typer is not None else None)
         for (doc, found, view, key), (rels, n) in zip(done, related, strict=True):
             add_event_types(rels, found, view)
-            xrefs = gene_xrefs(doc, key)
+            xrefs, reasons = gene_xrefs(doc, key), no_id_reasons(doc, key)
             for rel in rels:
-                rel.gene1.ids = xrefs.get(rel.gene1.id, [])
-                rel.gene2.ids = xrefs.get(rel.gene2.id, [])
+                for gene in (rel.gene1, rel.gene2):
+                    gene.ids = xrefs.get(gene.id, [])
+                    gene.no_id_reason = None if gene.ids else reasons.get(gene.id)
             for s in doc.sentences:          # the document carries no mention-level pairs
                 s.relations = []
             yield doc, rels, n
+
+
+def no_id_reasons(doc: Document, key: Callable[[Entity], tuple[str, ...]] = gene_key
+                  ) -> dict[str, str]:
+    """Per gene id (``key``) of a document's mentions without an id, the reason of its
+    first such mention (``Entity.norm_reason``)."""
+    out: dict[str, str] = {}
+    for s in doc.sentences:
+        for e in s.entities:
+            if e.norm_reason:
+                for g in key(e):
+                    out.setdefault(g, e.norm_reason)
+    return out
 
 
 def gene_names(doc: Document, key: Callable[[Entity], tuple[str, ...]] = gene_key

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from relx.genes.no_id import REASON_TEXT
 from relx.io.atomic import atomic_open
 from relx.io.html import (
     document_link,
@@ -37,9 +38,11 @@ def _gene_cell(gene: Mapping[str, Any]) -> str:
     names = [str(n) for n in gene.get("names") or ()]
     first = names[0] if names else str(gene.get("id"))
     more = f" ({', '.join(names[1:4])})" if len(names) > 1 else ""
+    reason = REASON_TEXT.get(str(gene.get("no_id_reason")))
+    ids = ", ".join(gene.get("ids") or []) or (f"no id: {reason}" if reason else
+                                               str(gene.get("id")))
     return (f'<td data-v="{_e(first.lower())}">{_e(first)}{_e(more)}'
-            f'<div class="ids">{_e(", ".join(gene.get("ids") or [str(gene.get("id"))]))} '
-            f'&middot; {_e(gene.get("mentions"))} mentions</div></td>')
+            f'<div class="ids">{_e(ids)} &middot; {_e(gene.get("mentions"))} mentions</div></td>')
 
 
 def _marked(sentence: str, names: list[str]) -> str:
