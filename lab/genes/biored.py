@@ -170,6 +170,8 @@ class Tally:
     found: collections.Counter = field(default_factory=collections.Counter)
     right: collections.Counter = field(default_factory=collections.Counter)
     no_id: int = 0
+    #: why found mentions have no id (``Entity.norm_reason``; ``-``: relx gave none)
+    no_id_reasons: collections.Counter = field(default_factory=collections.Counter)
     #: (gold species, kind) -> found mentions whose best id is wrong (:func:`wrong_kind`)
     wrong: collections.Counter = field(default_factory=collections.Counter)
     pair_tp: int = 0
@@ -193,6 +195,7 @@ class Tally:
             "ids": {"found": found,
                     "best_right": round(sum(self.right.values()) / found, 4) if found else 0.0,
                     "no_id": round(self.no_id / found, 4) if found else 0.0,
+                    "no_id_reasons": dict(self.no_id_reasons.most_common()),
                     **{sp: {"found": self.found[sp],
                             "best_right": round(self.right[sp] / self.found[sp], 4)
                             if self.found[sp] else None,
@@ -227,6 +230,10 @@ def wrong_markdown(rep: dict) -> str:
         wrong = ids[sp].get("wrong") or {}
         lines.append(f"| {sp} | {ids[sp]['found']} | "
                      + " | ".join(str(wrong.get(k, 0)) for k in WRONG_KINDS) + " |")
+    reasons = ids.get("no_id_reasons") or {}
+    if reasons:
+        lines += ["", "Found mentions without an id, by reason (`relx.genes.no_id`): "
+                  + ", ".join(f"{k} {n}" for k, n in reasons.items())]
     return "\n".join(lines)
 
 
@@ -270,6 +277,7 @@ def _score_document(gold: GoldDoc, doc: Document, relations: Iterable, ncbi: Ncb
         ids = gene_ids(e, ncbi)
         if not e.norm_ids:
             tally.no_id += 1
+            tally.no_id_reasons[e.norm_reason or "-"] += 1
         ok = bool(ids) and ids[0] in m.ids
         tally.right[species] += ok
         if not ok:

@@ -52,3 +52,24 @@ def test_one_document_scored_against_its_gold() -> None:
     assert rep["ids"]["no_id"] == 0.0
     assert tally.documents[doc.pmid]["found_human"] == 2
     assert tally.documents[doc.pmid]["right_human"] == 1
+
+
+@needs_data
+def test_mentions_without_an_id_are_counted_by_reason() -> None:
+    from lab.genes.biored import wrong_markdown
+
+    doc = read_biored(SHARED, "fit")[0]
+    first, second = doc.genes[:2]
+    ents = [Entity(id="e1", spans=[Span(start=first.start, end=first.end)], text=first.text,
+                   grounded=False, norm_reason="below_threshold"),
+            Entity(id="e2", spans=[Span(start=second.start, end=second.end)],
+                   text=second.text, grounded=False)]
+    pred = Document(id=doc.pmid, text=doc.text,
+                    sentences=[Sentence(id="s1", text=doc.text, start=0, end=len(doc.text),
+                                       entities=ents)])
+    tally = Tally()
+    score_document(doc, pred, [], NcbiIds(SHARED), tally)
+    rep = tally.report()
+    assert rep["ids"]["no_id"] == 1.0
+    assert rep["ids"]["no_id_reasons"] == {"below_threshold": 1, "-": 1}
+    assert "by reason (`relx.genes.no_id`): below_threshold 1, - 1" in wrong_markdown(rep)
