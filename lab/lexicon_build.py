@@ -24,6 +24,11 @@ without a name NCBI gives to more than :data:`NCBI_MAX_GENES` genes of a species
 (the shipped file's HGNC alias/previous names, whose HGNC complete set is not in
 ``../shared``), so the shipped file can be rebuilt without that set.
 
+HGNC's long non-coding RNA genes (``H19``, ``MALAT1``, ``CDKN2B-AS1``) are in it by their
+approved symbols, and by previous symbols and approved names no other gene has
+(:func:`_lncrna_entries`; not by aliases or NCBI's names); NCBI synonyms papers use for
+another gene are left out (:data:`MISLEADING_SYNONYMS`: ACTA1's ``ASMA``).
+
 Mouse/rat genes without an Ensembl gene id (transgenes, QTLs, markers) and predicted or
 non-coding ones by name (``Gm12345``, ``...Rik``, ``LOC...``, ``Mir...``, ``...-ps``,
 ``AABR07...``, EST names) are left out to keep the lexicon small, as are clone-id synonyms.
@@ -113,6 +118,32 @@ def _hgnc_entries(
             yield s, cid, "previous"
         for s in _split_list(r.get("Alias symbols")):
             yield s, cid, "alias"
+
+
+#: HGNC's locus type of the long non-coding RNA genes (naming round 76)
+LNCRNA_LOCUS_TYPE = "RNA, long non-coding"
+#: NCBI synonyms left out of one gene's names: papers mean another gene by them
+#: (``ASMA``, ``alpha-SMA``: the smooth-muscle actin ACTA2, not the skeletal ACTA1)
+MISLEADING_SYNONYMS = {"ACTA1": frozenset({"ASMA"})}
+
+
+def _lncrna_entries(rows: list[dict[str, str]], taken: set[str]
+                    ) -> Iterator[tuple[str, str, str]]:
+    """(text, id, source) of the long non-coding RNA genes of the HGNC rows: each approved
+    symbol (it ranks above another gene's alias or previous symbol, as HGNC's symbols do:
+    ``H19``, ``MEG3``), and its previous symbols and approved name where no gene of
+    ``taken`` (keys of the lexicon's other human and shared rows) has the key; no alias
+    (H19's include ``ASM`` and ``BWS``)."""
+    for r in rows:
+        if r.get("Locus type") != LNCRNA_LOCUS_TYPE:
+            continue
+        cid = r["HGNC ID"]
+        yield r["Approved symbol"], cid, "symbol"
+        more = [(t, "previous") for t in _split_list(r.get("Previous symbols"))]
+        if r.get("Approved name"):
+            more.append((r["Approved name"], "name"))
+        yield from ((t, cid, source) for t, source in more
+                    if compact_form(t).lower() not in taken)
 
 
 _QUALIFIER = re.compile(r"\s*\([^()]*\)|\bsubunit\b|,", re.IGNORECASE)
@@ -220,9 +251,10 @@ def _ncbi_entries(shared: Path, ids: set[str]) -> Iterator[tuple[str, str, str]]
             names = [(r.get("Full_name_from_nomenclature_authority", "-"), "ncbi_name")]
             names += [(s, "ncbi_synonym") for s in r.get("Synonyms", "").split("|")]
             names += [(s, "designation") for s in r.get("Other_designations", "").split("|")]
+            skip = MISLEADING_SYNONYMS.get(r.get("Symbol", ""), frozenset())
             for text, source in names:
                 text = text.strip()
-                if text and text != "-" and informative(text):
+                if text and text != "-" and informative(text) and text not in skip:
                     found += [(text, cid, source) for cid in cids]
         genes: dict[str, set[str]] = {}
         for text, cid, _ in found:
@@ -359,6 +391,7 @@ def build_lexicon(
     hgnc_names: Path | None = None,
     ncbi: bool = True,
     keep: Path | None = None,
+    lncrna: bool = True,
 ) -> dict:
     """Write the compact grounding lexicon to ``out`` and return its statistics.
 
@@ -369,6 +402,7 @@ def build_lexicon(
     genes' alias and previous names (``estrogen receptor alpha``). With ``ncbi``, NCBI Gene's
     names of the human and mouse genes (``lexicons/ncbi-gene/``, when there). ``keep``: an
     earlier lexicon whose rows other than NCBI's are kept (see the module docstring).
+    ``lncrna``: the long non-coding RNA genes too (:func:`_lncrna_entries`).
     """
     shared, out = Path(shared), Path(out)
     hgnc_path = _find_hgnc(shared)
@@ -394,6 +428,12 @@ def build_lexicon(
         for cid, symbol in mirna_symbols.items():
             symbols.setdefault(cid, symbol)
         sources += [f"NCBI Gene {p.name}" for p, _ in gene_info]
+    if lncrna:
+        taken = {compact_form(t).lower() for t, c, _ in entries
+                 if not c.startswith(("MGI:", "RGD:"))}
+        for e in _lncrna_entries(hgnc_rows, taken):
+            entries.append(e)
+        sources.append("HGNC long non-coding RNA genes: symbols, previous symbols, names")
     if keep is not None:
         kept, kept_symbols, kept_sources = _kept_rows(Path(keep))
         entries += kept

@@ -79,9 +79,10 @@ def mini(tmp_path_factory: pytest.TempPathFactory) -> tuple[Grounder, dict, Path
 
 def test_build_from_fixtures(mini: tuple[Grounder, dict, Path]) -> None:
     g, stats, out = mini
-    # 12 approved protein-coding genes (the withdrawn symbol and the pseudogene are left
-    # out), 4 FamPlex entities, the UniProt ids map to HGNC; cAMP keeps its PubChem id.
-    assert stats["hgnc_ids"] == 12
+    # 13 approved protein-coding genes and one lncRNA, H19 (the withdrawn symbol and the
+    # pseudogene are left out), 4 FamPlex entities, the UniProt ids map to HGNC; cAMP keeps
+    # its PubChem id.
+    assert stats["hgnc_ids"] == 14
     assert stats["famplex_ids"] == 4
     assert stats["other_ids"] == 3  # PUBCHEM:6076 (cAMP), CHEBI:79091, UP:P04608 (Tat)
     # mouse: 7 genes (Gm128 predicted, the transgene has no Ensembl id); rat: 3 (not LOC...)
@@ -127,6 +128,18 @@ def test_fixture_lexicon_grounding(mini: tuple[Grounder, dict, Path]) -> None:
     assert set(ids("CAP", g)) == {"FPLX:CAP", "HGNC:20040", "HGNC:14565"}
     assert ids("AKTIPP1", g) == []
     assert g._species is None  # human grounding never parsed the mouse/rat rows
+
+
+def test_lncrna_genes_by_symbol_previous_symbol_and_name(mini: tuple[Grounder, dict, Path],
+                                                         tmp_path: Path) -> None:
+    g, _, _ = mini
+    assert ids("H19", g) == ["HGNC:4713", "HGNC:7666"]   # its symbol before NCKAP1's alias
+    assert ids("D11S813E", g) == ids("H19 imprinted maternally expressed transcript", g) == [
+        "HGNC:4713"]
+    assert ids("ASM", g) == ids("BWS", g) == []           # no alias of an lncRNA
+    out = tmp_path / "coding.tsv.gz"
+    build_lexicon(LEX_SHARED, out, lncrna=False)
+    assert ids("H19", Grounder(out)) == ["HGNC:7666"]
 
 
 def test_hgnc_alias_and_previous_names(tmp_path: Path) -> None:
