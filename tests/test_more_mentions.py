@@ -52,6 +52,15 @@ def test_an_approved_symbol_written_as_such_is_a_mention():
     assert added == ["GADD45A", "FASN"]   # "Was" (HGNC WAS, MGI Was) begins a sentence
 
 
+def test_a_mature_microrna_written_with_its_arm_is_a_mention():
+    text = "SNHG1 sponged miR-195-5p and hsa-let-7a-3p; miR-9999-5p and miR-195 did not."
+    at = text.rindex("miR-195")   # tagged on its own, at the end
+    tagged = [*spans_of(text, "SNHG1"), (at, at + len("miR-195"))]
+    added = [text[a:b] for a, b in more_mentions(text, tagged)]
+    assert added == ["miR-195-5p", "hsa-let-7a-3p"]   # no gene MIR9999
+    assert resolve("miR-195-5p").ids == resolve("miR-195").ids != ()
+
+
 def test_a_rodent_symbol_written_as_such_is_a_mention():
     text = ("Clock mutant mice. Pten loss increased Srebf1 and Pparg. Tnf rose; "
             "so did Il6. In human cells SREBF1 and Clock fell.")

@@ -25,6 +25,8 @@ text block's tagged mentions:
    (``coronary artery disease (CAD)``); the same for a mouse or rat symbol in rodent
    nomenclature (``Srebf1``, ``Pparg``: :func:`relx.genes.symbol_sets.rodent_symbols`) of
    three characters or more, one with no digit only where it does not begin a sentence;
+   and a mature microRNA written with its arm (``miR-195-5p``, ``hsa-let-7a-3p``) whose
+   gene name grounds (naming round 77);
 3. **one-gene names**: a word of five letters or more written as a lexicon form of a key
    that names one HGNC gene (:func:`single_gene_names`: ``ghrelin``, ``Parkin``), or as
    that key with a capital where it does not begin a sentence (``Klotho``); not ending as
@@ -58,6 +60,11 @@ __all__ = ["approved_symbols", "full_name_keys", "gene_ids", "more_mentions", "s
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9](?![\w-])")
 #: a lower-case or capitalised word that may be a protein's name
 _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
+#: a mature microRNA as papers write it (``miR-195-5p``, ``hsa-let-7a-3p``, ``miR-155*``):
+#: ``gene`` is its gene's name (naming round 77)
+_MATURE_MIRNA = re.compile(
+    r"(?<![\w-])(?:(?:hsa|mmu|rno)-)?(?P<gene>(?:miR|microRNA|let)-\d*[a-z]?\d*(?:-\d+)?)"
+    r"(?:-[35]p|\*)(?![\w-])")
 #: endings of diseases and adjectives, never taken for a name
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
@@ -278,6 +285,11 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
             continue
         taken.append(span)
         added.append(span)
+    for m in _MATURE_MIRNA.finditer(text):
+        span = m.span()
+        if not _overlaps(span, taken) and is_gene(m["gene"]):
+            taken.append(span)
+            added.append(span)
     names = single_gene_names(g)
     for m in _NAME_WORD.finditer(text):
         word = m.group()
