@@ -131,6 +131,21 @@ def test_species_prefix_only_when_the_whole_name_is_no_gene() -> None:
     assert species_prefix("hTERT", g.in_lexicon, g.is_family_name) == (HUMAN, "TERT")
 
 
+def test_mirbase_prefix_names_a_micrornas_species() -> None:   # round 78
+    assert species_prefix("mmu-miR-155-3p", fake_lexicon) == (MOUSE, "miR-155-3p")
+    assert species_prefix("hsa-let-7a", fake_lexicon) == (HUMAN, "let-7a")
+    assert species_prefix("rno-miR-9", fake_lexicon) == (RAT, "miR-9")
+    assert species_prefix("hsa-TERT", fake_lexicon) is None   # miRBase's prefix: microRNAs
+    text = "In mice, hsa-miR-21 rose; in human plasma mmu-miR-155-3p did not."
+    ents = [Entity(id=f"T{i}", type="Protein", text=w,
+                   spans=[Span(start=text.index(w), end=text.index(w) + len(w))])
+            for i, w in enumerate(("hsa-miR-21", "mmu-miR-155-3p"))]
+    doc = ground_document(Document(id="d", text=text, sentences=[Sentence(
+        id="s0", start=0, end=len(text), text=text, entities=ents)]))
+    got = [(e.taxon, e.ncbi_ids[:1]) for e in doc.sentences[0].entities]
+    assert got == [(HUMAN, ["NCBIGene:406991"]), (MOUSE, ["NCBIGene:387173"])]
+
+
 def test_knockout_suffix() -> None:
     assert knockout_suffix("Runx3-/-") == "-/-"
     assert knockout_suffix("Runx3 (\u2212/\u2212)") == " (\u2212/\u2212)"

@@ -16,6 +16,9 @@ __all__ = ["KNOCKOUT_AFTER", "MADE_CELLS", "knockout_animal", "knockout_suffix",
 
 _PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
+#: miRBase's species prefix of a microRNA (``hsa-miR-21``, ``mmu-let-7a``; round 78)
+_MIRBASE_PREFIX = re.compile(r"^(hsa|mmu|rno)-((?:miR|microRNA|let)-?\d.*)$", re.IGNORECASE)
+_MIRBASE_TAXON = {"hsa": HUMAN, "mmu": MOUSE, "rno": RAT}
 #: a knockout marker: ``-/-``, ``+/-`` (ASCII, Unicode minus or en dash) or a word after
 #: a hyphen or space (``-deficient``, `` knockout``)
 _MINUS_PAIR = r"[-\u2212\u2013]/[-\u2212\u2013]|\+/[-\u2212\u2013]"
@@ -37,7 +40,12 @@ def species_prefix(text: str, in_lexicon: Callable[[str, str], bool],
     """(taxon, rest) when ``text`` is a species-prefixed gene name (``hTERT`` -> human,
     ``TERT``): the rest is in that species' lexicon and the whole text in no other's, nor,
     with ``family_name``, a FamPlex name as written (``mTORC1``).
-    ``in_lexicon(text, taxon)`` says whether a text is in a species' own gene lexicon."""
+    ``in_lexicon(text, taxon)`` says whether a text is in a species' own gene lexicon.
+    miRBase's prefix of a microRNA (``mmu-miR-155``) names its species whatever the
+    lexicons say."""
+    mirna = _MIRBASE_PREFIX.match(text.strip())
+    if mirna is not None:
+        return _MIRBASE_TAXON[mirna.group(1).lower()], mirna.group(2)
     m = _PREFIX.match(text.strip())
     if m is None or (family_name is not None and family_name(text.strip())):
         return None
