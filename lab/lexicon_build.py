@@ -431,8 +431,7 @@ def build_lexicon(
     if lncrna:
         taken = {compact_form(t).lower() for t, c, _ in entries
                  if not c.startswith(("MGI:", "RGD:"))}
-        for e in _lncrna_entries(hgnc_rows, taken):
-            entries.append(e)
+        entries += list(_lncrna_entries(hgnc_rows, taken))
         sources.append("HGNC long non-coding RNA genes: symbols, previous symbols, names")
     if keep is not None:
         kept, kept_symbols, kept_sources = _kept_rows(Path(keep))

@@ -88,6 +88,7 @@ from relx.genes.lexicon import (
 from relx.genes.lexicon_species import lexicon_taxon
 from relx.genes.members import FamilyMembers, default_members, with_members
 from relx.genes.mention import (
+    MIRNA,
     abbreviated,
     american_spelling,
     bracket_names,
@@ -206,19 +207,15 @@ def resolve(text: str, taxon: str | int | None = None, *, grounder: Grounder | N
     return found
 
 
-#: a microRNA with miRBase's species prefix or its arm (``hsa-miR-21-5p``, ``miR-155*``,
-#: ``let-7a-5p``): the gene is the name between them (naming round 74)
-_MIRNA_FORM = re.compile(
-    r"^(?P<prefix>(?:hsa|mmu|rno)-)?(?P<name>(?:micro-?RNA|miRNA|miR|let)-?\d+[a-z]?(?:-\d+)?)"
-    r"(?P<arm>-[35]p|\*)?$", re.IGNORECASE)
+_MIRNA = re.compile(MIRNA, re.IGNORECASE)
 
 
 def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
     if not re.search(r"[^\W\d_]", text):  # "4" of "IL-2, -4": no name without a letter
         return Grounding((), 0.0, taxon, "none")
-    mirna = _MIRNA_FORM.match(text)
+    mirna = _MIRNA.fullmatch(text)   # "hsa-miR-21-5p": the gene is MIR21 (round 74)
     if mirna is not None and (mirna["prefix"] or mirna["arm"]):
-        return _resolve(g, famplex, mirna["name"], taxon)
+        return _resolve(g, famplex, mirna["gene"], taxon)
     direct = by_name_number(text, g.ground(text, taxon))
     if not _prefer_whole(text, direct):
         coord = coordination(g, famplex, text, taxon)

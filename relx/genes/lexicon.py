@@ -534,14 +534,11 @@ class Grounder:
             match(f, VARIANT_FACTOR, found)
         if not found:
             return found
-        receptors = self._receptor_ids(HUMAN)
+        receptors = self._named_ids("receptor", HUMAN)
         if taxon != HUMAN:
-            receptors = receptors | self._receptor_ids(taxon)
+            receptors = receptors | self._named_ids("receptor", taxon)
         return {cid: c for cid, c in found.items() if cid in receptors or any(
             h in receptors for h in self.orthologs.to_human(cid))}   # MGI/RGD: few names
-
-    def _receptor_ids(self, taxon: str) -> frozenset[str]:
-        return self._named_ids("receptor", taxon)
 
     def _named_ids(self, word: str, taxon: str) -> frozenset[str]:
         """Ids of the ``taxon``'s own lexicon rows (human: the human and shared rows) whose

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["abbreviated", "american_spelling", "bracket_names", "name_parts", "receptor_forms",
-           "spelling_forms", "sub_name"]
+__all__ = ["MIRNA", "abbreviated", "american_spelling", "bracket_names", "name_parts",
+           "receptor_forms", "spelling_forms", "sub_name"]
 
 #: Words after a gene name that say something of it (lower case; plurals listed).
 AFTER_WORDS = frozenset("""
@@ -229,6 +229,12 @@ _BRITISH = ((re.compile(r"(?<=tum)our", re.IGNORECASE), "or"),
 _NO_SYNTHASE = re.compile(r"\bNO(?=[\s-]+synthases?\b)")
 #: calcium written ``Ca2+`` before a slash (``Ca2+/calmodulin-dependent protein kinase``)
 CALCIUM_SLASH = re.compile(r"\bCa2\+(?=/)")
+
+
+#: a microRNA as papers write it after miRBase: its species prefix, its gene's name and its
+#: arm (``hsa-miR-21-5p``, ``mmu-let-7a``, ``miR-155*``; naming rounds 74, 77 and 78)
+MIRNA = (r"(?:(?P<prefix>hsa|mmu|rno)-)?(?P<gene>(?:micro-?RNA|miRNA|miR|let)-?\d+[a-z]?\d*"
+         r"(?:-\d+)?)(?P<arm>-[35]p|\*)?")
 
 
 _LIGAND_SUBTYPE = re.compile(

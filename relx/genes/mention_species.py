@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from relx.genes.mention import MIRNA
 from relx.ids import HUMAN, MOUSE, RAT
 
 __all__ = ["KNOCKOUT_AFTER", "MADE_CELLS", "knockout_animal", "knockout_suffix", "name_part",
@@ -17,7 +18,7 @@ __all__ = ["KNOCKOUT_AFTER", "MADE_CELLS", "knockout_animal", "knockout_suffix",
 _PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
 #: miRBase's species prefix of a microRNA (``hsa-miR-21``, ``mmu-let-7a``; round 78)
-_MIRBASE_PREFIX = re.compile(r"^(hsa|mmu|rno)-((?:miR|microRNA|let)-?\d.*)$", re.IGNORECASE)
+_MIRNA = re.compile(MIRNA, re.IGNORECASE)
 _MIRBASE_TAXON = {"hsa": HUMAN, "mmu": MOUSE, "rno": RAT}
 #: a knockout marker: ``-/-``, ``+/-`` (ASCII, Unicode minus or en dash) or a word after
 #: a hyphen or space (``-deficient``, `` knockout``)
@@ -43,9 +44,9 @@ def species_prefix(text: str, in_lexicon: Callable[[str, str], bool],
     ``in_lexicon(text, taxon)`` says whether a text is in a species' own gene lexicon.
     miRBase's prefix of a microRNA (``mmu-miR-155``) names its species whatever the
     lexicons say."""
-    mirna = _MIRBASE_PREFIX.match(text.strip())
-    if mirna is not None:
-        return _MIRBASE_TAXON[mirna.group(1).lower()], mirna.group(2)
+    mirna = _MIRNA.match(text.strip())
+    if mirna is not None and mirna["prefix"]:
+        return _MIRBASE_TAXON[mirna["prefix"].lower()], text.strip()[mirna.end("prefix") + 1:]
     m = _PREFIX.match(text.strip())
     if m is None or (family_name is not None and family_name(text.strip())):
         return None

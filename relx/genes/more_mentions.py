@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder, default_grounder
-from relx.genes.mention import CALCIUM_SLASH, HEAD_WORDS
+from relx.genes.mention import CALCIUM_SLASH, HEAD_WORDS, MIRNA
 from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
 from relx.ids import GENE_NAMESPACES, NAME_NAMESPACES, namespace_of
@@ -60,11 +60,8 @@ __all__ = ["approved_symbols", "full_name_keys", "gene_ids", "more_mentions", "s
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9](?![\w-])")
 #: a lower-case or capitalised word that may be a protein's name
 _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
-#: a mature microRNA as papers write it (``miR-195-5p``, ``hsa-let-7a-3p``, ``miR-155*``):
-#: ``gene`` is its gene's name (naming round 77)
-_MATURE_MIRNA = re.compile(
-    r"(?<![\w-])(?:(?:hsa|mmu|rno)-)?(?P<gene>(?:miR|microRNA|let)-\d*[a-z]?\d*(?:-\d+)?)"
-    r"(?:-[35]p|\*)(?![\w-])")
+#: a microRNA as a word (a mature one has its arm: ``miR-195-5p``; naming round 77)
+_MIRNA_WORD = re.compile(rf"(?<![\w-]){MIRNA}(?![\w-])")
 #: endings of diseases and adjectives, never taken for a name
 _NOT_A_NAME = re.compile(r"(?:osis|itis|emia|aemia|opathy|oma|sis|al|ic|ous|ive|ed|ing|ly)$")
 #: grounding routes by which a long form names a gene as a whole (not a part, not two genes)
@@ -285,9 +282,9 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
             continue
         taken.append(span)
         added.append(span)
-    for m in _MATURE_MIRNA.finditer(text):
+    for m in _MIRNA_WORD.finditer(text):
         span = m.span()
-        if not _overlaps(span, taken) and is_gene(m["gene"]):
+        if m["arm"] and not _overlaps(span, taken) and is_gene(m["gene"]):
             taken.append(span)
             added.append(span)
     names = single_gene_names(g)

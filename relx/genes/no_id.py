@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable
 
 from relx.doc import Document, Entity
-from relx.genes.lexicon import Grounder, compact_form, taxon_id, with_entity_updates
+from relx.genes.lexicon import Grounder, normalize_key, taxon_id, with_entity_updates
 from relx.genes.ranker import NameRanker, candidates
 from relx.ids import HUMAN, MOUSE, RAT, is_protein_type
 
@@ -58,7 +58,7 @@ def no_id_reason(g: Grounder, ranker: NameRanker | None, text: str, taxon: str |
         return "no_lexicon"
     if class_name(text):
         return "class_name"
-    if len(compact_form(text)) < min_ranked:
+    if len(normalize_key(text)) < min_ranked:   # as the ranker pass measures it
         return "short_name"
     if searched is None:
         searched = ranker is not None and bool(candidates(g, text, taxon, document_ids))
