@@ -41,7 +41,7 @@ STAGES = (
     "relx.genes.more_mentions:approved_symbols",
     "relx.genes.more_mentions:single_gene_names",
     "relx.genes.more_mentions:full_name_keys",
-    "relx.genes.lexicon:Grounder._receptor_ids",
+    "relx.genes.lexicon:Grounder._named_ids",
 )
 
 
