@@ -7,7 +7,7 @@ GE 2011 abstracts (docs/genes.md, round 65 on), on the abstracts of the PPI corp
     python -m lab.genes.unseen --corpus ppi --out runs/genes/ppi-ids-r70.tsv [--before ...]
 
 Writes one row per gene/protein mention (document, start, end, text, relx's ids best first,
-``-`` for none) and prints the count of mentions without an id; with ``--before`` (an
+``-`` for none, sentence, the reason a mention has no id, species) and prints the count of mentions without an id; with ``--before`` (an
 earlier run's file), every mention whose ids changed, with its sentence, to be judged by
 reading (GE's abstracts carry no gene ids, so this is a reading, not a score).
 """
@@ -52,8 +52,9 @@ def ge2013_sections(limit: int | None = None) -> list:
 
 
 def mentions(limit: int | None = None, corpus: str = "ge"
-             ) -> list[tuple[str, int, int, str, str, str]]:
-    """(document, start, end, text, ids joined by ``,`` or ``-``, sentence) per mention."""
+             ) -> list[tuple[str, int, int, str, str, str, str, str]]:
+    """(document, start, end, text, ids joined by ``,`` or ``-``, sentence, why no id
+    (:mod:`relx.genes.no_id`; empty with an id), species) per mention."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from _abstracts import ge_abstracts
 
@@ -68,7 +69,8 @@ def mentions(limit: int | None = None, corpus: str = "ge"
                 if e.type in GENE_TYPES:
                     rows.append((doc.id, e.start, e.end, doc.text[e.start:e.end],
                                  ",".join(e.norm_ids[:3]) or "-",
-                                 doc.text[s.start:s.end].replace("\t", " ")))
+                                 doc.text[s.start:s.end].replace("\t", " "),
+                                 e.norm_reason or "", e.taxon or ""))
     return rows
 
 
