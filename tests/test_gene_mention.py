@@ -70,8 +70,14 @@ def test_resolve_grounds_the_name_inside(text: str, taxon: str | None, expected:
     ("NF-kappa B transcription factor", ["NF-kappa B"]), ("AP-1 factors", ["AP-1"]),
     ("caspase protease", ["caspase"]), ("IL-2R beta chain", ["IL-2R beta"]),
     ("IL-4Ralpha chain", ["IL-4Ralpha"]),
+    # round 82: phosphatases, tyrosine kinases, oncoproteins and gene products
+    ("SHP-1 phosphatase", ["SHP-1"]), ("cdc25B phosphatases", ["cdc25B"]),
+    ("Lyn tyrosine kinase", ["Lyn"]), ("Src tyrosine kinases", ["Src"]),
+    ("c-Myc oncoprotein", ["c-Myc"]), ("Bcl-6 gene product", ["Bcl-6"]),
+    ("vav protooncogene", ["vav"]), ("ras oncogene", ["ras"]),
     # not: the kinase of a name, a lower-case substrate, a participle, nothing left
     ("ERK kinase", []), ("MAP kinase kinase", []), ("glycogen synthase kinase", []),
+    ("MAPK phosphatase", []), ("alkaline phosphatase", []), ("tyrosine kinase", []),
     ("TNFR-associated factors", []), ("transcription factor", []), ("beta chain", []),
     ("B chain", []), ("immunoglobulin heavy chain", []),
 ])
@@ -83,6 +89,8 @@ def test_name_parts_without_a_class_word(text: str, parts: list[str]) -> None:
     ("Jak kinases", "FPLX:JAK"), ("Syk kinase", "HGNC:11491"), ("p38 kinase", "FPLX:p38"),
     ("NF-kappa B transcription factor", "FPLX:NFkappaB"), ("caspase protease", "FPLX:Caspase"),
     ("IL-2R beta chain", "HGNC:6009"), ("HLA-DR alpha chain", "HGNC:4947"),
+    ("SHP-1 phosphatase", "HGNC:9658"), ("Lyn tyrosine kinase", "HGNC:6735"),
+    ("Jak2 tyrosine kinase", "HGNC:6192"), ("c-Myc oncoprotein", "HGNC:7553"),
 ])
 def test_a_name_before_a_class_word_grounds(text: str, expected: str) -> None:
     got = resolve(text)

@@ -25,7 +25,8 @@ allele alleles locus loci promoter promoters region regions mrna mrnas transcrip
 protein proteins subunit subunits antibody antibodies antigen antigens inhibitor inhibitors
 family families isoform isoforms splice haplotype haplotypes genotype genotypes snp snps
 single nucleotide exon exons intron introns codon codons deficient deficiency knockout
-knockouts ko null gof lof expression level levels carrier carriers
+knockouts ko null gof lof expression level levels carrier carriers oncoprotein oncoproteins
+product products oncogene oncogenes protooncogene protooncogenes proto-oncogene proto-oncogenes
 """.split())
 
 #: Words before a gene name that say where or in what state it was found (lower case).
@@ -44,10 +45,13 @@ _VARIANT_TOKEN = re.compile(
     r"\d{2,}[ACGT]{1,2}|\d+(?:[ACGT]{2}|N)|rs\d+|[cgp]\.\S+|\*\d+[A-Z]?\d*|[-\u2212+]/[-\u2212+])$")
 _NUMBERED = frozenset({"exon", "exons", "intron", "introns", "codon", "codons"})
 #: A class word after a name (``JAK kinases``, ``Sp1 transcription factor``, ``caspase
-#: protease``, ``IL-2R beta chain``): one is stripped, ``transcription`` with ``factor``.
+#: protease``, ``IL-2R beta chain``, ``SHP-1 phosphatase``): one is stripped,
+#: ``transcription`` with ``factor``, ``tyrosine`` or ``serine/threonine`` with ``kinase``.
 CLASS_AFTER = frozenset("""
 kinase kinases factor factors protease proteases proteinase proteinases chain chains
+phosphatase phosphatases
 """.split())
+_CLASS_FIRST_WORD = {"factor": ("transcription",), "kinase": ("tyrosine", "serine/threonine")}
 #: A name whose ``kinase`` is another gene, its upstream kinase (``ERK kinase``, ``MAPK
 #: kinase``: MEKs; ``JNK kinase``: MKKs; ``MAP kinase kinase``).
 _KINASE_OF = re.compile(r"(?:^|[\s-])(?:ERKs?|MAPKs?|MAP|MEKs?|MAPKKs?|MAP2Ks?|MKKs?|JNKs?|"
@@ -105,11 +109,12 @@ def name_parts(text: str) -> list[tuple[int, int]]:
     word = text[slice(*tokens[j - 1])].lower()
     if j - i > 1 and word in CLASS_AFTER:
         k = j - 1
-        if word.startswith("factor") and text[slice(*tokens[k - 1])].lower() == "transcription":
+        if k > i and text[slice(*tokens[k - 1])].lower() in _CLASS_FIRST_WORD.get(
+                word.rstrip("s"), ()):
             k -= 1
         before = text[slice(*tokens[k - 1])] if k > i else ""
         symbol = len(before) >= 3 and _WRITTEN_AS_SYMBOL.search(before) is not None
-        if word.startswith("kinase"):   # "glycogen synthase kinase" is GSK3
+        if word.startswith(("kinase", "phosphatase")):   # "glycogen synthase kinase": GSK3
             strip = symbol and not _KINASE_OF.search(text, 0, tokens[k - 1][1])
         elif word.startswith("chain"):   # "IL-2R beta chain", not "heavy chain", "B chain"
             strip = symbol or (k - i >= 2 and _CHAIN_LETTER.fullmatch(before) is not None)
