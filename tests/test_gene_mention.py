@@ -343,3 +343,20 @@ def test_resolve_the_gene_inside_a_descriptive_span(text: str, taxon: str | None
 @pytest.mark.parametrize("text", ["AMP-alpha2", "TGF-betaRI"])
 def test_a_word_joined_by_a_hyphen_is_no_symbol_of_its_own(text: str) -> None:
     assert resolve(text, "NCBITaxon:10116").route != "part"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # round 83: a peptide's residue range or length, its oligomers (BioRED names Abeta APP)
+    ("Aβ42", "HGNC:620"), ("Abeta40", "HGNC:620"), ("Aβ1-42", "HGNC:620"),
+    ("Aβ(1-42)", "HGNC:620"), ("amyloid-β42", "HGNC:620"), ("Aβ oligomers", "HGNC:620"),
+    ("amyloid beta peptide", "HGNC:620"), ("PTH(1-34)", "HGNC:9606"),
+    ("α-synuclein fibrils", "HGNC:11138"), ("tau aggregates", "HGNC:6893"),
+])
+def test_a_peptide_written_with_its_residues_is_its_gene(text: str, expected: str) -> None:
+    got = resolve(text)
+    assert got.route == "part" and got.ids[0] == expected
+
+
+@pytest.mark.parametrize("text", ["TGFβ1", "CD44", "miR-483", "Nrf2"])
+def test_a_number_that_is_part_of_the_name_stays(text: str) -> None:
+    assert resolve(text).route != "part"

@@ -27,6 +27,7 @@ family families isoform isoforms splice haplotype haplotypes genotype genotypes 
 single nucleotide exon exons intron introns codon codons deficient deficiency knockout
 knockouts ko null gof lof expression level levels carrier carriers oncoprotein oncoproteins
 product products oncogene oncogenes protooncogene protooncogenes proto-oncogene proto-oncogenes
+peptide peptides oligomer oligomers fibril fibrils aggregate aggregates
 """.split())
 
 #: Words before a gene name that say where or in what state it was found (lower case).
@@ -63,11 +64,13 @@ _PARTICIPLE_END = re.compile(r"-(?:associated|related|dependent|activated|regula
 _CHAIN_LETTER = re.compile(r"[A-Za-z]|alpha|beta|gamma|delta|epsilon|zeta|kappa|lambda|"
                            r"[\u03b1-\u03c9]")
 #: Written onto the name: ``FAS-670``, ``IL1B-511CC``, ``IL1B-31TT``, ``SLCO1B1*5``,
-#: ``CYP2F1*2A``, ``Thra1(PV``, ``X-/-``, ``X-deficient``, a splice variant ``FLNBv4`` (not
-#: ``RAB-28``, ``miR-483``).
+#: ``CYP2F1*2A``, ``Thra1(PV``, ``X-/-``, ``X-deficient``, a splice variant ``FLNBv4``, a
+#: peptide's residue range or, after a Greek letter, its length (``PTH(1-34)``,
+#: ``angiotensin-(1-7)``, ``Aβ1-42``, ``Abeta40``; round 83) (not ``RAB-28``, ``miR-483``).
 _ATTACHED = re.compile(
     r"(?:[-\u2212]\d{3,}[ACGTN]{0,2}|[-\u2212]\d{1,2}[ACGT]{1,2}|\*\d+[A-Z]?\d*|\([^()]*|"
-    r"[-\u2212+]/[-\u2212+]|-(?:deficient|null|knockout|mutant|mutants)|(?<=[A-Z0-9]{2})v\d+)$")
+    r"[-\u2212+]/[-\u2212+]|-(?:deficient|null|knockout|mutant|mutants)|(?<=[A-Z0-9]{2})v\d+|"
+    r"-?\(\d{1,3}[-\u2013]\d{1,3}\)|(?:(?<=\u03b2)|(?<=eta))\d{1,3}(?:[-\u2013]\d{1,3})?)$")
 _MIRNA = re.compile(r"(?:^|-)(?:mi[Rr]|MIR|let)$")
 _BEFORE_ATTACHED = re.compile(r"^(?:phosphorylated|phospho)-(?=\w)", re.IGNORECASE)
 _TOKEN = re.compile(r"\S+")
