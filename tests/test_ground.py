@@ -853,3 +853,15 @@ def test_receptor_forms_need_a_ligand_and_a_subtype() -> None:
                                                           "5-HT1A receptor"]
     assert "1A receptor" not in receptor_forms("serotonin 1A receptor")  # a bare number
     assert receptor_forms("insulin receptor") == receptor_forms("CB1 receptor") == []
+
+
+def test_a_case_folded_tie_goes_to_the_gene_rodents_write_so():
+    """Round 84: HGNC gives PRDX2 and PRNP the alias PRP; MGI writes Prnp's as PrP."""
+    from relx.genes.case_ties import by_rodent_case
+    from relx.genes.lexicon import default_grounder
+
+    g = default_grounder()
+    assert resolve("PrP").ids[:2] == ("HGNC:9449", "HGNC:9353")     # PRNP first
+    assert resolve("PRP").ids[:2] == ("HGNC:9353", "HGNC:9449")     # as written: a tie kept
+    exact = g.ground("CD4")
+    assert by_rodent_case(g, "CD4", exact) == exact                 # an exact match stays

@@ -64,6 +64,7 @@ from weakref import WeakKeyDictionary
 
 from relx.doc import Document, Entity, Span, SpeciesMention
 from relx.genes.annotated_names import AnnotatedNames, default_annotated_names
+from relx.genes.case_ties import by_rodent_case
 from relx.genes.class_words import CLASS_FIRST, by_class_word, by_name_number
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.coordination import coordination, coordination_members
@@ -217,6 +218,8 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
     if mirna is not None and (mirna["prefix"] or mirna["arm"]):
         return _resolve(g, famplex, mirna["gene"], taxon)
     direct = by_name_number(text, g.ground(text, taxon))
+    if taxon in (None, HUMAN):
+        direct = by_rodent_case(g, text, direct)   # "PrP": PRNP, not PRDX2 (round 84)
     if not _prefer_whole(text, direct):
         coord = coordination(g, famplex, text, taxon)
         if coord is not None:
