@@ -13,6 +13,7 @@ from relx.genes.mention import (
     name_parts,
     spelling_forms,
     sub_name,
+    type_forms,
 )
 from relx.io.jsonl import document_to_json
 
@@ -360,3 +361,28 @@ def test_a_peptide_written_with_its_residues_is_its_gene(text: str, expected: st
 @pytest.mark.parametrize("text", ["TGFβ1", "CD44", "miR-483", "Nrf2"])
 def test_a_number_that_is_part_of_the_name_stays(text: str) -> None:
     assert resolve(text).route != "part"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # round 85: a receptor or enzyme numbered as a type, before the name or inside it
+    ("type I IL-1 receptor", "HGNC:5993"), ("TGF-beta type I receptor", "HGNC:11772"),
+    ("type II TGF-beta receptor", "HGNC:11773"), ("activin type IB receptor", "HGNC:172"),
+    ("TNF receptor type II", "HGNC:11917"), ("type 2 deiodinase", "HGNC:2884"),
+    ("type I IGF receptor", "HGNC:5465"),   # the type of the ligand: IGF-I receptor
+    ("BMP type IA receptor", "HGNC:1076"), ("type 1 plasminogen activator inhibitor", "HGNC:8583"),
+    ("type II IL-1R", "HGNC:5994"), ("17beta-hydroxysteroid dehydrogenase type IV", "HGNC:5213"),
+])
+def test_a_type_written_before_or_inside_a_name(text: str, expected: str) -> None:
+    got = resolve(text)
+    assert got.route == "affix" and got.ids[0] == expected
+
+
+def test_type_forms_leave_interferons_and_bare_types_alone() -> None:
+    assert type_forms("type I IL-1 receptor")[:2] == ["IL-1-1 receptor", "IL-1 receptor 1"]
+    assert type_forms("X receptor type IIB") == ["X receptor 2B", "X receptor type 2B"]
+    assert type_forms("type II IFN receptors") == []       # the interferons' class
+    assert type_forms("type I") == [] and type_forms("IL-6 receptor") == []
+    assert type_forms("type I receptor") == []                # no name beside the class word
+    assert type_forms("type II interleukin-1") == []          # not "interleukin-1 2": IL12
+    assert not resolve("type II IFN receptor").ids
+    assert resolve("type II myosin heavy chain").ids[0] == "FPLX:MYH"   # myosin's class

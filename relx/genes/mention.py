@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MIRNA", "abbreviated", "american_spelling", "bracket_names", "name_parts",
-           "receptor_forms", "spelling_forms", "sub_name"]
+           "receptor_forms", "spelling_forms", "sub_name", "type_forms"]
 
 #: Words after a gene name that say something of it (lower case; plurals listed).
 AFTER_WORDS = frozenset("""
@@ -265,6 +265,39 @@ def receptor_forms(text: str) -> list[str]:
     if sub[0].isalpha():
         forms += [f"{sub} {ligand} receptor", f"{sub} receptor"]
     return forms
+
+
+_TYPE_ARABIC = {"I": "1", "II": "2", "III": "3", "IV": "4"}
+_TYPE_WORD = r"type[\s-]+(?P<n>IV|I{1,3}|[1-4])(?P<l>[AB])?"
+#: a type before the name, before its last word, or after it (round 85)
+_TYPE_FORMS = (re.compile(rf"^{_TYPE_WORD}\s+(?P<head>.+?)s?$", re.IGNORECASE),
+               re.compile(rf"^(?P<first>.+?)\s+{_TYPE_WORD}\s+(?P<last>\S+?)s?$", re.IGNORECASE),
+               re.compile(rf"^(?P<head>.+?)s?\s+{_TYPE_WORD}$", re.IGNORECASE))
+
+
+def type_forms(text: str) -> list[str]:
+    """The lexicon's ways of writing a receptor or enzyme numbered as a type (``type I IL-1
+    receptor``: ``IL-1 receptor 1``, ``IL-1 receptor type 1``; ``activin type IB
+    receptor``: ``activin receptor 1B``, ``activin receptor type 1B``); [] when ``text``
+    has no such type (naming round 85)."""
+    for k, pattern in enumerate(_TYPE_FORMS):
+        m = pattern.match(text.strip())
+        if m is None:
+            continue
+        number = _TYPE_ARABIC.get(m["n"].upper(), m["n"]) + (m["l"] or "").upper()
+        head = f"{m['first']} {m['last']}" if k == 1 else m["head"]
+        if (len(head) < 2 or head.lower().startswith("type") or _TYPED_LIGAND.match(head)
+                or head[-1].isdigit() or head.lower() in ("receptor", "receptors")):
+            return []   # no name beside the class word, or a number already ("IL-1")
+        ligand, _, rest = head.partition(" ")   # "type I IGF receptor": IGF-1 receptor
+        first = [f"{ligand}-{number} {rest}"] if k == 0 and rest else []
+        return [*first, f"{head} {number}", f"{head} type {number}"]
+    return []
+
+
+#: interferons and myosins are typed by their class (``type I IFN receptor``: the receptor
+#: of type I interferons; ``type II myosin``: conventional myosin), not numbered
+_TYPED_LIGAND = re.compile(r"(?:IFN|interferon|myosin)\b", re.IGNORECASE)
 
 
 def american_spelling(text: str) -> str:
