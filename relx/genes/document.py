@@ -94,11 +94,10 @@ from relx.genes.mention import (
     american_spelling,
     bracket_names,
     name_parts,
-    receptor_forms,
     spelling_forms,
     sub_name,
-    type_forms,
 )
+from relx.genes.name_forms import other_form_candidates
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.no_id import no_id_reason, with_reasons
 from relx.genes.ranker import NameRanker, candidates, default_ranker
@@ -247,15 +246,9 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
     gene = word_order(g).gene(text, taxon)   # "alpha-smooth muscle actin": ACTA2
     if gene is not None:
         return Grounding((gene,), round(AFFIX_FACTOR * AFFIX_FACTOR, 3), taxon, "order")
-    for form in receptor_forms(text):   # "serotonin 2C receptor": 5-HT2C receptor
-        cands = g.ground(form, taxon)
-        if cands:
-            return _grounding(cands, taxon, "affix", AFFIX_FACTOR)
-    for form in type_forms(text):   # "type I IL-1 receptor": IL-1 receptor 1 (round 85)
-        cands = g.ground(form, taxon) or next(
-            (c for f in spelling_forms(form) if (c := g.ground(f, taxon))), [])
-        if cands:
-            return _grounding(cands, taxon, "affix", AFFIX_FACTOR)
+    cands = other_form_candidates(g, text, taxon)   # "serotonin 2C receptor", "type I X"
+    if cands:
+        return _grounding(cands, taxon, "affix", AFFIX_FACTOR)
     return _from_parts(g, famplex, text, taxon)
 
 
