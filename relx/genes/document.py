@@ -64,7 +64,7 @@ from weakref import WeakKeyDictionary
 
 from relx.doc import Document, Entity, Span, SpeciesMention
 from relx.genes.annotated_names import AnnotatedNames, default_annotated_names
-from relx.genes.case_ties import by_rodent_case
+from relx.genes.case_ties import by_rodent_case, matched_as_written
 from relx.genes.class_words import CLASS_FIRST, by_class_word, by_name_number
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.coordination import coordination, coordination_members
@@ -75,7 +75,6 @@ from relx.genes.lexicon import (
     MOUSE,
     ORTHOLOG_FACTOR,
     RAT,
-    SOURCE_WEIGHT,
     Grounder,
     Grounding,
     GroundingCandidate,
@@ -157,11 +156,6 @@ def _grounding(cands: list[GroundingCandidate], taxon: str | None, route: str,
                      route if cands else "none")
 
 
-def _exact(c: GroundingCandidate) -> bool:
-    """Matched as written: no case folding, variant or ortholog lowered its score."""
-    return c.score >= SOURCE_WEIGHT[c.source] - 1e-9
-
-
 def _prefer_whole(text: str, cands: list[GroundingCandidate]) -> bool:
     """The whole mention is curated (FamPlex) or written as its best candidate's symbol."""
     return bool(cands) and (cands[0].source == "famplex" or
@@ -225,7 +219,7 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
         if coord is not None:
             return coord
     short = SHORT_FACTOR if len(compact_form(text)) <= 2 else 1.0
-    if direct and _exact(direct[0]):
+    if direct and matched_as_written(direct[0]):
         return _grounding(direct, taxon, "lexicon", short)
     for form in _affix_forms(text, taxon):  # "p-ERK" is not PERK, "mIL-2" not Mil2
         cands = g.ground(form, taxon)
@@ -285,7 +279,7 @@ def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> 
             # transporter GLUT2": Glut2 in mouse)
             head_symbol = size == 1 and i == len(words) - 1 and text[start - 1:start].isspace() \
                 and bool(_SYMBOL_WORD.match(text[start:end]))
-            if (cands and (_exact(cands[0]) or head_symbol)
+            if (cands and (matched_as_written(cands[0]) or head_symbol)
                     and len(compact_form(text[start:end])) >= 3
                     and namespace_of(cands[0].id) in NAME_NAMESPACES and
                     not (generic and cands[0].id.startswith("FPLX:"))):
