@@ -866,23 +866,3 @@ def test_a_case_folded_tie_goes_to_the_gene_rodents_write_so():
     exact = g.ground("CD4")
     assert by_rodent_case(g, "CD4", exact) == exact                 # an exact match stays
 
-
-def test_an_ambiguous_short_form_does_not_overrule_its_long_forms_name():
-    """Round 86: AbetaP is an alias of AOC1 and SHBG; its long form, named APP through
-    'amyloid beta', keeps APP. A short form naming one gene still names its long form."""
-    def doc(text: str, long: str, short: str) -> Document:
-        ls, ss = text.index(long), text.index(short)
-        ents = [Entity(id=f"T{k}", spans=[Span(start=a, end=a + len(t))], text=t)
-                for k, (a, t) in enumerate(((ls, long), (ss, short)))]
-        return Document(id="d", text=text, sentences=[
-            Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)],
-            abbreviations=[Abbreviation(short=Span(start=ss, end=ss + len(short)),
-                                        long=Span(start=ls, end=ls + len(long)),
-                                        short_text=short, long_text=long)])
-
-    got = ground_document(doc("In patients, amyloid beta peptide (AbetaP) activates "
-                              "phospholipase A2.", "amyloid beta peptide", "AbetaP"))
-    assert got.sentences[0].entities[0].norm_ids[0] == "HGNC:620"            # APP
-    got = ground_document(doc("In patients, CD2-associated protein (CD2AP) binds "
-                              "nephrin.", "CD2-associated protein", "CD2AP"))
-    assert got.sentences[0].entities[0].norm_ids[0] == "HGNC:14258"          # CD2AP

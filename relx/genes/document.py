@@ -484,8 +484,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         if short is not None and (not found.grounded or found.route == "part"):
             via = mention(short, taxon)
             if len(via.ids) == 1 or (found.grounded and via.grounded and via.route != "part"
-                                     and namespace_of(via.ids[0]) in GENE_NAMESPACES
-                                     and set(via.ids) & set(found.ids)):   # round 86
+                                     and namespace_of(via.ids[0]) in GENE_NAMESPACES):
                 return Grounding(via.ids, round(via.confidence * AFFIX_FACTOR, 3), taxon,
                                  "abbreviation")
         return found
