@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, model_serializer
+from pydantic import BaseModel, Field
 
-from relx.api import GIVEN_OBJECT, StreamingExtractor
+from relx.api import GIVEN_OBJECT, StreamingExtractor, is_none
 from relx.doc import Document, Entity, Sentence
 from relx.errors import ConfigError
 from relx.genes.family_genes import keyed_by_document
@@ -67,14 +67,7 @@ class Gene(BaseModel):
     names: list[str]
     mentions: int
     ids: list[str] = []
-    no_id_reason: str | None = None
-
-    @model_serializer(mode="wrap")
-    def _without_empty_reason(self, handler: Any) -> dict[str, Any]:
-        out = handler(self)
-        if out.get("no_id_reason") is None:
-            out.pop("no_id_reason", None)
-        return out
+    no_id_reason: str | None = Field(default=None, exclude_if=is_none)
 
 
 class Evidence(BaseModel):
