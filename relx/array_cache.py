@@ -13,6 +13,12 @@ NumPy arrays and later processes read them back (tens of milliseconds).
 - Entries are ``.npz`` files (uncompressed, read with ``allow_pickle=False``), written to a
   temporary file and renamed into place, so a reader never sees half an entry; a file that
   cannot be read is treated as absent and rebuilt.
+- Each array's data starts at a multiple of :data:`ALIGN` bytes in its file (a zip "extra"
+  field pads the member's local header, as Android's ``zipalign`` does), so a reader maps
+  the file (copy-on-write) and views the arrays in place instead of copying them out
+  through ``zipfile`` (~0.2 s of a start for the shipped models and lexicon; the pages are
+  read when used and shared by the processes that map one file). An entry that is not laid
+  out so (an older one, a compressed one) is read with ``np.load`` as before.
 - Where: ``RELX_CACHE_DIR``, else ``$XDG_CACHE_HOME/relx``, else ``~/.cache/relx``; when that
   cannot be written, ``<tempdir>/relx-cache-<uid>``. ``RELX_CACHE_DIR=0`` turns the cache
   off (everything is rebuilt in memory, as it would be anyway when nothing is writable).
@@ -27,9 +33,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
+import mmap
 import os
+import struct
 import tempfile
 import time
+import zipfile
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -47,6 +57,13 @@ T = TypeVar("T")
 
 #: entries unused for this many days are deleted when an entry is written (:func:`prune`)
 UNUSED_DAYS = 30
+#: each array's data starts at a multiple of this many bytes of its entry's file
+ALIGN = 64
+#: a zip local file header: signature, versions, flags, method, times, crc, sizes, name and
+#: extra field lengths
+_LOCAL = struct.Struct("<4s2B4HL2L2H")
+#: the id of the zip extra field that pads a member's data to :data:`ALIGN` (zipalign's)
+_PAD_ID = 0xD935
 #: entries built when the wheel was (read-only; absent in a checkout until built)
 SHIPPED = Path(__file__).resolve().parent / "_arrays"
 
@@ -132,10 +149,65 @@ def load(name: str) -> dict[str, np.ndarray] | None:
 
 def _read(path: Path) -> dict[str, np.ndarray] | None:
     try:
+        mapped = _mapped(path)
+        if mapped is not None:
+            return mapped
         with np.load(path, allow_pickle=False) as npz:
             return {key: npz[key] for key in npz.files}
     except Exception:   # whatever a damaged file raises (zip, zlib, npy header): rebuilt
         return None
+
+
+def _mapped(path: Path) -> dict[str, np.ndarray] | None:
+    """The arrays of an entry laid out by :func:`_write`, viewed in a copy-on-write map of
+    the file (writable, aligned, equal to ``np.load``'s); None for any other layout."""
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size == 0:
+            return None
+        buffer = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+    arrays = {}
+    with zipfile.ZipFile(path) as zf:
+        for info in zf.infolist():
+            if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
+                return None
+            local = _LOCAL.unpack_from(buffer, info.header_offset)
+            if local[0] != b"PK\x03\x04":
+                return None
+            start = info.header_offset + _LOCAL.size + local[10] + local[11]
+            head = io.BytesIO(buffer[start:start + min(info.file_size, 1 << 16)])
+            if np.lib.format.read_magic(head) != (1, 0):
+                return None
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(head)
+            offset, count = start + head.tell(), int(np.prod(shape, dtype=np.int64))
+            if (dtype.hasobject or offset % ALIGN
+                    or offset + count * dtype.itemsize > start + info.file_size):
+                return None
+            array = np.frombuffer(buffer, dtype=dtype, count=count, offset=offset)
+            arrays[info.filename[:-4]] = array.reshape(shape, order="F" if fortran else "C")
+    return arrays
+
+
+def _write(f, arrays: Mapping[str, np.ndarray]) -> None:
+    """Write ``arrays`` to the binary file ``f`` as an uncompressed ``.npz`` (``np.load``
+    reads it) whose arrays' data start at multiples of :data:`ALIGN` bytes."""
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for key, value in arrays.items():
+            array = np.asanyarray(value)
+            npy = io.BytesIO()
+            try:
+                np.lib.format.write_array(npy, array, version=(1, 0), allow_pickle=False)
+            except ValueError:      # a header too long for format 1.0: read by np.load
+                npy = io.BytesIO()
+                np.lib.format.write_array(npy, array, allow_pickle=False)
+            data = npy.getbuffer()
+            size = 2 if data[6] == 1 else 4     # the header length's bytes, by version
+            head = np.lib.format.MAGIC_LEN + size + int.from_bytes(data[8:8 + size], "little")
+            info = zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_STORED
+            before = zf.fp.tell() + _LOCAL.size + len(info.filename.encode()) + head
+            pad = (-(before + 4)) % ALIGN
+            info.extra = struct.pack("<2H", _PAD_ID, pad) + bytes(pad)
+            zf.writestr(info, data)
 
 
 def store(name: str, arrays: Mapping[str, np.ndarray]) -> Path | None:
@@ -147,7 +219,7 @@ def store(name: str, arrays: Mapping[str, np.ndarray]) -> Path | None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                np.savez(f, **arrays)
+                _write(f, arrays)
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -46,6 +46,42 @@ def test_entries_round_trip_with_their_dtypes(cache) -> None:
     assert not [p for p in cache.iterdir() if p.name.endswith(".tmp")]   # renamed into place
 
 
+def test_entries_are_mapped_aligned_and_copy_on_write(cache) -> None:
+    """store() lays each array's data at a multiple of ALIGN bytes, so load() views them in
+    a copy-on-write map: equal to np.load's, aligned, writable, and writing one leaves the
+    file as it was."""
+    arrays = {"a": np.arange(7, dtype=np.uint16), "f": np.asfortranarray(
+        np.arange(6.0).reshape(2, 3)), "z": np.array(2.5), "e": np.zeros(0, dtype=np.int32),
+        "s": np.array(["ab", "c"]), "b": np.arange(10**5, dtype=np.int64)}
+    path = store("m", arrays)
+    mapped = array_cache._mapped(path)
+    assert mapped is not None and mapped.keys() == arrays.keys()
+    with np.load(path, allow_pickle=False) as npz:          # still a plain .npz
+        for k, v in arrays.items():
+            back = mapped[k]
+            assert back.dtype == v.dtype and back.shape == v.shape
+            assert np.array_equal(back, v) and np.array_equal(npz[k], v)
+            assert back.flags.writeable and back.flags.aligned
+            assert back.ctypes.data % array_cache.ALIGN == 0 or back.size == 0
+            assert back.flags.f_contiguous == v.flags.f_contiguous
+    mapped["b"][:] = -1
+    assert load("m")["b"][-1] == 10**5 - 1
+
+
+def test_entries_laid_out_otherwise_are_read_with_np_load(cache) -> None:
+    """An entry written by np.savez (an older relx: unaligned) or compressed is not mapped
+    and reads as before."""
+    cache.mkdir(parents=True)
+    np.savez(cache / "old.npz", a=np.arange(5, dtype=np.int64), b=np.ones(3, np.float32))
+    np.savez_compressed(cache / "packed.npz", a=np.arange(5, dtype=np.int64))
+    assert array_cache._mapped(cache / "packed.npz") is None
+    assert load("old")["a"].tolist() == [0, 1, 2, 3, 4]
+    assert load("old")["b"].dtype == np.float32
+    assert load("packed")["a"].tolist() == [0, 1, 2, 3, 4]
+    (cache / "empty.npz").write_bytes(b"")
+    assert load("empty") is None
+
+
 def test_digest_tells_contents_and_order_apart() -> None:
     a = np.arange(4, dtype=np.int32)
     assert digest(b"x", a) == digest(b"x", a.copy())
