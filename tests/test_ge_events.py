@@ -3,6 +3,7 @@ training and prediction on fixtures, and a small run on the real GE 2011 data.""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -135,6 +136,24 @@ def test_side_groups_pair_the_themes_across_the_trigger(docs):
     assert side_groups(view2, 3, ["T1"]) == [["T1"]]
     # a theme each side of the trigger: one two-theme event per left x right pair
     assert side_groups(view, 3, ["T1", "T2"]) == [["T1", "T2"]]
+
+
+def test_themes_sharing_a_head_keep_their_order_whatever_the_hash_seed():
+    """Two themes on one head token (a complex mention and its part) stay in the order the
+    edges gave them: a set's order (its strings' hashes, another in every process) once
+    decided which Binding event came first, and with it a typed pair's direction."""
+    import subprocess
+    import sys
+    from types import SimpleNamespace
+
+    view = SimpleNamespace(protein_head={"T21": 4, "T22": 4, "T3": 1})
+    assert side_groups(view, 9, ["T22", "T21", "T22", "T3"]) == [["T3"], ["T22"], ["T21"]]
+    code = ("from types import SimpleNamespace as N; from relx.ge.assemble import side_groups;"
+            "print(side_groups(N(protein_head={'T21': 4, 'T22': 4}), 9, ['T22', 'T21']))")
+    got = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}
+                          ).stdout.strip() for seed in range(6)}
+    assert got == {"[['T22'], ['T21']]"}
 
 
 def test_relx_refuses_the_settings_it_does_not_ship():

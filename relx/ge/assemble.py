@@ -30,7 +30,7 @@ Grouping = Callable[[SentenceView, int, list[str]], list[list[str]]]
 def side_groups(view: SentenceView, trigger_tok: int, themes: list[str]) -> list[list[str]]:
     """Theme sets of the Binding events of one trigger (the ``side`` strategy): the themes
     left x right of the trigger pairwise when both sides have any, else one event each."""
-    themes = sorted(set(themes), key=lambda p: view.protein_head[p])
+    themes = sorted(dict.fromkeys(themes), key=lambda p: view.protein_head[p])
     left = [p for p in themes if view.protein_head[p] < trigger_tok]
     right = [p for p in themes if view.protein_head[p] >= trigger_tok]
     if len(themes) > 1 and left and right:

@@ -344,7 +344,7 @@ def with_long_forms(text: str, tagged: list[tuple[int, int]],
     g = grounder or default_grounder()
     spans = sorted(set(tagged))
     tagged_texts = {text[a:b] for a, b in spans}
-    for short, start, end in sorted(set(long_forms), key=lambda f: (f[1], f[2])):
+    for short, start, end in sorted(set(long_forms), key=lambda f: (f[1], f[2], f[0])):
         short = short.strip()
         if not 0 <= start < end <= len(text):
             continue
