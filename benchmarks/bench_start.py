@@ -2,13 +2,19 @@
 with the stack's own floor beside them (``bench_load_floor.py``: spaCy, the parse pipeline,
 numba and relx's kernels, no relx model).
 
-    python benchmarks/bench_start.py [--repeat 5] [--task ppi]
+    python benchmarks/bench_start.py [--repeat 5] [--task gene-relations] [--source]
 
 Each repeat runs, one after another in new interpreters: the floor; ``import relx;
 relx.load(task=...)`` (import, models, warm-up: wall and CPU seconds); and ``relx extract
 one.txt --task ... --out <tmp> --quiet``, timed from outside (wall: everything a user waits
 for, interpreter start to exit). Medians over the repeats (min and max beside); the load
 average before and after says how busy the machine was. The last line is JSON.
+
+The processes run as an installed relx does, with its modules' bytecode compiled (pip
+compiles it when it installs the wheel): Python's bytecode goes to a folder of the run
+(``PYTHONPYCACHEPREFIX``, written by one untimed load first), even where the environment says
+``PYTHONDONTWRITEBYTECODE`` (a checkout would otherwise compile relx's ~115 modules on every
+start: ~0.15 s here). ``--source`` measures that instead.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from relx.tasks import DEFAULT_TASK
+
 ROOT = Path(__file__).resolve().parents[1]
 SENTENCE = "Activated JAK1 phosphorylates STAT5, and SOCS3 inhibits JAK1.\n"
 
@@ -35,11 +43,19 @@ print(json.dumps({{"load_s": time.perf_counter() - t0, "load_cpu_s": time.proces
 """
 
 
+#: where the measured processes keep Python's bytecode (None: as the environment says)
+PYCACHE: Path | None = None
+
+
 def _env() -> dict[str, str]:
     """This interpreter's environment, with the repository first on the path (a checkout's
-    relx, as the other benchmarks use)."""
+    relx, as the other benchmarks use) and bytecode kept in :data:`PYCACHE`."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    return dict(os.environ, PYTHONPATH=path)
+    env = dict(os.environ, PYTHONPATH=path)
+    if PYCACHE is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    return env
 
 
 def floor_s() -> float:
@@ -76,14 +92,21 @@ def summary(values: list[float]) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--task", default="ppi")
+    ap.add_argument("--task", default=DEFAULT_TASK,
+                    help=f"the task loaded and extracted (default: relx's, {DEFAULT_TASK})")
+    ap.add_argument("--source", action="store_true",
+                    help="bytecode as the environment says (a checkout may compile every time)")
     a = ap.parse_args()
+    global PYCACHE
     before = os.getloadavg()
     runs: dict[str, list[float]] = {"floor_s": [], "load_s": [], "load_cpu_s": [],
                                     "extract_one_s": []}
     with tempfile.TemporaryDirectory(prefix="relx-start-") as tmp:
         work = Path(tmp)
         (work / "one.txt").write_text(SENTENCE, encoding="utf-8")
+        if not a.source:
+            PYCACHE = work / "pycache"
+            load_s(a.task)          # untimed: writes the bytecode, as an install does
         for i in range(a.repeat):
             runs["floor_s"].append(floor_s())
             for k, v in load_s(a.task).items():
@@ -98,7 +121,8 @@ def main() -> None:
         print(f"{k:24} {f['median']:7.2f} {f['min']:7.2f} {f['max']:7.2f}")
     print(f"load average before {before[0]:.2f}, after {after[0]:.2f} "
           f"(targets: relx.load() <= 2.5 s, relx extract one.txt <= 4 s)")
-    print(json.dumps({"task": a.task, "repeat": a.repeat, **figures, "runs": runs,
+    print(json.dumps({"task": a.task, "repeat": a.repeat, "bytecode": not a.source,
+                      **figures, "runs": runs,
                       "loadavg_before": before, "loadavg_after": after}))
 
 

@@ -389,7 +389,8 @@ def render_speed(runs: Path) -> list[str]:
                      f"{x.get('worker_peak_rss_mb', '-')} / {x['peak_rss_mb']} | "
                      f"{x['load_before']} / {x['load_after']} |")
     s = r["start"]
-    lines += ["", f"Start-up, median of {s['repeat']} (`benchmarks/bench_start.py`): "
+    lines += ["", f"Start-up, median of {s['repeat']} (`benchmarks/bench_start.py`, task "
+              f"`{s.get('task', 'ppi')}`{', bytecode compiled as installed' if s.get('bytecode') else ''}): "
               f"`relx.load()` {s['load_s']['median']:.2f} s, `relx extract one.txt` "
               f"{s['extract_one_s']['median']:.2f} s wall; the stack's floor (importing "
               f"what relx imports) {s['floor_s']['median']:.2f} s. Targets: 2.5 s and 4 s.", ""]

@@ -79,7 +79,8 @@ def pooled_start(parts: list[dict]) -> dict:
     for part in parts:
         for key, values in part["runs"].items():
             runs.setdefault(key, []).extend(values)
-    out: dict = {"task": parts[0]["task"], "repeat": len(next(iter(runs.values())))}
+    out: dict = {"task": parts[0]["task"], "bytecode": parts[0].get("bytecode", False),
+                 "repeat": len(next(iter(runs.values())))}
     for key, values in runs.items():
         out[key] = {"median": round(statistics.median(values), 3),
                     "min": round(min(values), 3), "max": round(max(values), 3)}

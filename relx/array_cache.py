@@ -51,7 +51,7 @@ __all__ = ["FORMAT", "UNUSED_DAYS", "cache_dir", "clear", "code_version", "diges
            "load", "load_or_build", "prune", "store"]
 
 #: part of every entry's name: raise it when a builder's output changes for the same input
-FORMAT = "relx-array-cache/2"
+FORMAT = "relx-array-cache/3"     # 3: arrays aligned for mapping (2: np.savez)
 
 T = TypeVar("T")
 
