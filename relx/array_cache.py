@@ -273,4 +273,6 @@ def clear() -> int:
             gone += 1
         except FileNotFoundError:   # another process's clear
             pass
+        except OSError:             # in use where a mapped file cannot go (Windows): kept
+            pass
     return gone
