@@ -43,19 +43,11 @@ print(json.dumps({{"load_s": time.perf_counter() - t0, "load_cpu_s": time.proces
 """
 
 
-#: where the measured processes keep Python's bytecode (None: as the environment says)
-PYCACHE: Path | None = None
-
-
 def _env() -> dict[str, str]:
     """This interpreter's environment, with the repository first on the path (a checkout's
-    relx, as the other benchmarks use) and bytecode kept in :data:`PYCACHE`."""
+    relx, as the other benchmarks use)."""
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = dict(os.environ, PYTHONPATH=path)
-    if PYCACHE is not None:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
-    return env
+    return dict(os.environ, PYTHONPATH=path)
 
 
 def floor_s() -> float:
@@ -97,15 +89,15 @@ def main() -> None:
     ap.add_argument("--source", action="store_true",
                     help="bytecode as the environment says (a checkout may compile every time)")
     a = ap.parse_args()
-    global PYCACHE
     before = os.getloadavg()
     runs: dict[str, list[float]] = {"floor_s": [], "load_s": [], "load_cpu_s": [],
                                     "extract_one_s": []}
     with tempfile.TemporaryDirectory(prefix="relx-start-") as tmp:
         work = Path(tmp)
         (work / "one.txt").write_text(SENTENCE, encoding="utf-8")
-        if not a.source:
-            PYCACHE = work / "pycache"
+        if not a.source:   # the measured processes inherit this environment
+            os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+            os.environ["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
             load_s(a.task)          # untimed: writes the bytecode, as an install does
         for i in range(a.repeat):
             runs["floor_s"].append(floor_s())

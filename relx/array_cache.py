@@ -160,13 +160,12 @@ def _read(path: Path) -> dict[str, np.ndarray] | None:
 
 def _mapped(path: Path) -> dict[str, np.ndarray] | None:
     """The arrays of an entry laid out by :func:`_write`, viewed in a copy-on-write map of
-    the file (writable, aligned, equal to ``np.load``'s); None for any other layout."""
-    with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size == 0:
-            return None
+    the file (writable, aligned, equal to ``np.load``'s); None for any other layout (a
+    damaged or empty file raises, as ``np.load`` would)."""
+    with open(path, "rb") as f:     # an empty file cannot be mapped: _read gives None
         buffer = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
     arrays = {}
-    with zipfile.ZipFile(path) as zf:
+    with zipfile.ZipFile(buffer) as zf:
         for info in zf.infolist():
             if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
                 return None
@@ -271,8 +270,6 @@ def clear() -> int:
         try:
             path.unlink()
             gone += 1
-        except FileNotFoundError:   # another process's clear
-            pass
-        except OSError:             # in use where a mapped file cannot go (Windows): kept
+        except OSError:     # gone (another process's clear), or mapped where that keeps it
             pass
     return gone

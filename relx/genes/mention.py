@@ -267,6 +267,9 @@ def receptor_forms(text: str) -> list[str]:
     return forms
 
 
+#: interferons and myosins are typed by their class (``type I IFN receptor``: the receptor
+#: of type I interferons; ``type II myosin``: conventional myosin), not numbered
+_TYPED_LIGAND = re.compile(r"(?:IFN|interferon|myosin)\b", re.IGNORECASE)
 _TYPE_ARABIC = {"I": "1", "II": "2", "III": "3", "IV": "4"}
 _TYPE_WORD = r"type[\s-]+(?P<n>IV|I{1,3}|[1-4])(?P<l>[AB])?"
 #: a type before the name, before its last word, or after it (round 85)
@@ -293,11 +296,6 @@ def type_forms(text: str) -> list[str]:
         first = [f"{ligand}-{number} {rest}"] if k == 0 and rest else []
         return [*first, f"{head} {number}", f"{head} type {number}"]
     return []
-
-
-#: interferons and myosins are typed by their class (``type I IFN receptor``: the receptor
-#: of type I interferons; ``type II myosin``: conventional myosin), not numbered
-_TYPED_LIGAND = re.compile(r"(?:IFN|interferon|myosin)\b", re.IGNORECASE)
 
 
 def american_spelling(text: str) -> str:
