@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -123,11 +124,21 @@ def _thread_controller() -> Any:
     with _controller_lock:
         if _controller is None:
             import scipy.linalg  # noqa: F401  (scipy's BLAS)
-            import sklearn.utils._openmp_helpers  # noqa: F401  (scikit-learn's OpenMP)
             from threadpoolctl import ThreadpoolController
+
+            _load_sklearn_openmp()
 
             _controller = ThreadpoolController()
         return _controller
+
+
+def _load_sklearn_openmp() -> None:
+    """Load scikit-learn's OpenMP runtime where scikit-learn is in use (fitting: its
+    boosted trees run OpenMP threads), so threadpoolctl sees and limits it. A process that
+    only predicts does not import scikit-learn (:mod:`relx.estimator`) and runs no OpenMP
+    of scikit-learn's; the environment variables cover a later import."""
+    if "sklearn" in sys.modules:
+        import sklearn.utils._openmp_helpers  # noqa: F401
 
 
 @contextlib.contextmanager
@@ -202,8 +213,9 @@ def single_thread() -> None:
         os.environ[var] = "1"
     import numba
     import scipy.linalg  # noqa: F401  (scipy's BLAS)
-    import sklearn.utils._openmp_helpers  # noqa: F401  (scikit-learn's OpenMP runtime)
     from threadpoolctl import threadpool_limits
+
+    _load_sklearn_openmp()
 
     numba.set_num_threads(1)
     threadpool_limits(1)

@@ -209,12 +209,15 @@ def check_model_folder(folder: Path, what: str = "model", fix: str = "") -> None
         read_model_file(f, what, fix=fix)
 
 
-def load_skops(folder: str | Path, trusted_types: Iterable[str], kind: ModelKind
-               ) -> tuple[dict[str, Any], Any]:
+def load_skops(folder: str | Path, trusted_types: Iterable[str], kind: ModelKind, *,
+               predictors: bool = True) -> tuple[dict[str, Any], Any]:
     """``(meta, fitted parts)`` of a model folder of ``kind``: ``meta.json`` and the skops
     file exist, ``meta.json`` declares the kind's format and a readable format version, and
     the skops file holds only the types of ``trusted_types`` (plus what
-    :mod:`relx.skops_reader` trusts by default). Errors are ``kind.error`` naming the file."""
+    :mod:`relx.skops_reader` trusts by default). Errors are ``kind.error`` naming the file.
+    ``predictors``: scikit-learn parts as relx's stand-ins, which predict the same without
+    importing scikit-learn (:func:`relx.skops_reader.read`); False: scikit-learn's objects
+    (to refit or inspect them)."""
     from relx import skops_reader
 
     folder = Path(folder)
@@ -232,7 +235,7 @@ def load_skops(folder: str | Path, trusted_types: Iterable[str], kind: ModelKind
                          "the model with `relx train`")
     with reading_model_file(skops_file, kind.name, kind.error):
         try:   # audits the whole file against the allow-list, then builds it (no skops import)
-            parts = skops_reader.load(skops_file, trusted_types)
+            parts = skops_reader.load(skops_file, trusted_types, predictors=predictors)
         except skops_reader.UntrustedTypes as exc:
             raise kind.error(f"{skops_file}: refusing to load untrusted types "
                              f"({exc})") from None

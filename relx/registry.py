@@ -8,16 +8,11 @@ sklearn ``Pipeline``.
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.linear_model import LogisticRegression
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.pipeline import FeatureUnion, Pipeline
-from sklearn.preprocessing import Normalizer
+from typing import TYPE_CHECKING, Any
 
 from relx.kernels.nonstationary import NonstationaryPathKernel
 from relx.kernels.structure import PathKernel, SumKernel, TreeKernel
@@ -37,6 +32,9 @@ from relx.represent.pair_vectors import PairVectorFeatures
 from relx.represent.similarity import SimilarityFeatures
 from relx.represent.trees import TreeStructureExtractor
 
+if TYPE_CHECKING:
+    from sklearn.pipeline import FeatureUnion, Pipeline
+
 COMPONENTS: dict[str, Callable[..., Any]] = {}
 
 
@@ -47,6 +45,18 @@ def register(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return deco
 
 
+def _sklearn(path: str) -> Callable[..., Any]:
+    """The scikit-learn estimator ``module:Class``, imported when a config builds one (a
+    process that only predicts never imports scikit-learn: :mod:`relx.estimator`)."""
+    module, _, name = path.partition(":")
+
+    def build(**params: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(**params)
+
+    build.__name__ = build.__qualname__ = name
+    return build
+
+
 register("structure_extractor")(StructureExtractor)
 register("path_kernel")(PathKernel)
 register("tree_structure_extractor")(TreeStructureExtractor)
@@ -54,7 +64,7 @@ register("tree_kernel")(TreeKernel)
 register("klsh")(KLSHEncoder)
 register("random_subspace_forest")(RandomSubspaceForest)
 register("kernel_svm")(KernelSVM)
-register("knn")(KNeighborsClassifier)
+register("knn")(_sklearn("sklearn.neighbors:KNeighborsClassifier"))
 register("similarity_features")(SimilarityFeatures)
 register("g2p")(G2PEmbedding)
 register("mse_flda")(MSEFLDA)
@@ -62,18 +72,21 @@ register("nonstationary_path_kernel")(NonstationaryPathKernel)
 register("mi_klsh")(MIOptimisedKLSH)
 register("ensemble")(ProbabilityEnsemble)
 register("pair_features")(PairFeatureExtractor)
-register("logistic_regression")(LogisticRegression)
-register("normalizer")(Normalizer)  # rows scaled to unit norm (sparse pair features)
+register("logistic_regression")(_sklearn("sklearn.linear_model:LogisticRegression"))
+register("normalizer")(_sklearn("sklearn.preprocessing:Normalizer"))  # rows scaled to unit norm (sparse pair features)
 register("naive_bayes_scaler")(NaiveBayesScaler)  # NB log-count ratios (sparse pair features)
 register("frequent_features")(FrequentFeatureSelector)  # top-k columns, dense (for trees)
 register("pair_vectors")(PairVectorFeatures)  # mean word vectors of a pair's contexts (dense)
-register("hist_gradient_boosting")(HistGradientBoostingClassifier)
+register("hist_gradient_boosting")(
+    _sklearn("sklearn.ensemble:HistGradientBoostingClassifier"))
 register("extra_trees")(PackedExtraTrees)  # randomised trees, packed (dense frequent features)
 
 
 @register("pipeline")
 def _sub_pipeline(steps: list) -> Pipeline:
     """A nested pipeline of already-built components (e.g. an ensemble member)."""
+    from sklearn.pipeline import Pipeline
+
     if not steps:
         raise ConfigError("a pipeline component needs steps = [...]")
     return Pipeline(_named(steps))
@@ -87,6 +100,8 @@ def _named(parts: list) -> list[tuple[str, Any]]:
 @register("feature_union")
 def _feature_union(parts: list) -> FeatureUnion:
     """Already-built transformers side by side: their outputs concatenated column-wise."""
+    from sklearn.pipeline import FeatureUnion
+
     if not parts:
         raise ConfigError("a feature_union component needs parts = [...]")
     return FeatureUnion(_named(parts))
@@ -168,6 +183,8 @@ def build_component(cfg: dict[str, Any], section: str, seen: tuple[str, ...] = (
 
 def build_pipeline(cfg: dict[str, Any], random_state: int | None = None) -> Pipeline:
     """Chain the ``[pipeline] steps`` sections; ``random_state`` overrides every step's seed."""
+    from sklearn.pipeline import Pipeline
+
     steps = cfg.get("pipeline", {}).get("steps")
     if not steps:
         raise ConfigError("config needs [pipeline] steps = [...]")

@@ -113,11 +113,14 @@ def _children(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 class _Reader:
-    """One schema's audit (:meth:`check`) and construction (:meth:`build`)."""
+    """One schema's audit (:meth:`check`) and construction (:meth:`build`); with
+    ``substitutes`` (scikit-learn class name -> class), those classes are built instead."""
 
     def __init__(self, zf: zipfile.ZipFile, trusted: frozenset[str],
-                 decoded: Mapping[str, np.ndarray] | None = None) -> None:
+                 decoded: Mapping[str, np.ndarray] | None = None,
+                 substitutes: Mapping[str, type] | None = None) -> None:
         self.zf = zf
+        self.substitutes = substitutes or {}
         self.trusted = trusted
         self.decoded = decoded or {}   # member -> its bytes, decoded by an earlier process
         self.fresh: dict[str, bytes] = {}   # compressed members decoded here (to keep)
@@ -207,6 +210,9 @@ class _Reader:
             self.built[sid] = obj
         return obj
 
+    def _class(self, module: str, name: str) -> Any:
+        return self.substitutes.get(f"{module}.{name}") or _import(module, name)
+
     def _construct(self, state: dict[str, Any]) -> Any:
         loader, module, name = state["__loader__"], state["__module__"], state["__class__"]
         if loader == "JsonNode":
@@ -214,7 +220,7 @@ class _Reader:
         if loader == "TypeNode":
             return _import(module, name)
         if loader == "DictNode":
-            out = _import(module, name)()
+            out = self._class(module, name)()
             key_types = self.build(state["key_types"])
             for k_type, (key, value) in zip(key_types, state["content"].items(),
                                             strict=False):   # as skops
@@ -229,7 +235,7 @@ class _Reader:
         if loader == "NdArrayNode":
             return self._ndarray(state)
         if loader == "ObjectNode":
-            cls = _import(module, name)
+            cls = self._class(module, name)
             instance = cls.__new__(cls)
             if state.get("content") is None:
                 return instance
@@ -244,7 +250,7 @@ class _Reader:
             return self._generator(state)
         if loader == "LossNode":
             args = self.build(state["__reduce__"]["args"])
-            instance = _import(module, name)(*args)
+            instance = self._class(module, name)(*args)
             attrs = self.build(state["content"])
             if attrs:
                 if not hasattr(instance, "__setstate__"):
@@ -290,9 +296,15 @@ def _is_namedtuple(t: type) -> bool:
         all(isinstance(n, str) for n in fields)
 
 
-def read(file: str | Path | bytes, trusted: Iterable[str]) -> Any:
+def read(file: str | Path | bytes, trusted: Iterable[str], *, predictors: bool = False) -> Any:
     """The object in a skops file (path or bytes), built by this reader; raises
-    :class:`Unsupported` (before building anything) where it does not handle the file."""
+    :class:`Unsupported` (before building anything) where it does not handle the file.
+
+    ``predictors``: build relx's stand-ins (:mod:`relx.learn.predictors`: the same state,
+    scikit-learn's predictions without importing scikit-learn) for the scikit-learn classes
+    they replace, or the scikit-learn objects for the whole file where one stand-in cannot
+    take its object's state (``NotImplementedError``). What such a model predicts equals
+    the scikit-learn objects' predictions; it can predict, not be refitted or saved."""
     from relx import array_cache
 
     raw = bytes(file) if isinstance(file, bytes | bytearray) else Path(file).read_bytes()
@@ -304,26 +316,38 @@ def read(file: str | Path | bytes, trusted: Iterable[str]) -> Any:
             raise Unsupported(f"schema: {exc}") from None
         if not isinstance(schema, dict) or schema.get("protocol") != PROTOCOL:
             raise Unsupported("protocol")
-        reader = _Reader(zf, frozenset(trusted), array_cache.load(entry))
+        decoded = array_cache.load(entry)
+        reader = _Reader(zf, frozenset(trusted), decoded)
         try:
             reader.check(schema)
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             if isinstance(exc, Unsupported):
                 raise
             raise Unsupported(f"malformed node: {exc!r}") from None
-        built = reader.build(schema)
+        built = None
+        if predictors:
+            from relx.learn.predictors import SUBSTITUTES
+
+            reader.substitutes = SUBSTITUTES
+            try:
+                built = reader.build(schema)
+            except NotImplementedError:   # a setting no stand-in predicts: scikit-learn's
+                reader.substitutes, reader.built = {}, {}
+        if built is None:
+            built = reader.build(schema)
     if reader.fresh:   # with what was read back: an entry holds every member it kept
         array_cache.store(entry, {**reader.decoded, **{
             k: np.frombuffer(v, np.uint8) for k, v in reader.fresh.items()}})
     return built
 
 
-def load(file: str | Path | bytes, trusted: Iterable[str]) -> Any:
-    """:func:`read`, or ``skops.io.load`` / ``loads`` (same ``trusted``) for a file it does
-    not handle; raises :class:`UntrustedTypes` where skops refuses the file's types."""
+def load(file: str | Path | bytes, trusted: Iterable[str], *, predictors: bool = False) -> Any:
+    """:func:`read` (``predictors`` as there), or ``skops.io.load`` / ``loads`` (same
+    ``trusted``; scikit-learn's objects) for a file it does not handle; raises
+    :class:`UntrustedTypes` where skops refuses the file's types."""
     trusted = list(trusted)
     try:
-        return read(file, trusted)
+        return read(file, trusted, predictors=predictors)
     except Unsupported:
         pass
     import skops.io as sio

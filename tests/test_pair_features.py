@@ -363,6 +363,7 @@ def test_extractor_transform_matches_dictvectorizer_and_survives_save_load(tmp_p
 
 
 def test_ensemble_out_of_fold_splits_follow_documents_for_candidate_pairs(monkeypatch):
+    from sklearn.model_selection import StratifiedGroupKFold
     from sklearn.pipeline import Pipeline
 
     import relx.learn.ensemble as ens_mod
@@ -372,14 +373,14 @@ def test_ensemble_out_of_fold_splits_follow_documents_for_candidate_pairs(monkey
     assert list(ens_mod._document_groups(inst)) == [x.document_id for x in inst]
     assert ens_mod._document_groups(np.zeros((3, 2))) is None
     seen = []
-    real = ens_mod.StratifiedGroupKFold.split
+    real = StratifiedGroupKFold.split
 
     def spy(self, X, y=None, groups=None):
         for tr, va in real(self, X, y, groups):
             seen.append((set(groups[tr]), set(groups[va])))
             yield tr, va
 
-    monkeypatch.setattr(ens_mod.StratifiedGroupKFold, "split", spy)
+    monkeypatch.setattr(StratifiedGroupKFold, "split", spy)
     member = Pipeline([("f", PairFeatureExtractor()), ("lr", LogisticRegression())])
     ens = ProbabilityEnsemble([member], cv=2, random_state=0).fit(inst, y)
     assert seen and all(not (tr & va) for tr, va in seen)  # no document on both sides

@@ -25,12 +25,11 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
-from sklearn.feature_extraction import FeatureHasher
-from sklearn.linear_model import LogisticRegression
 
 from relx.doc import REGULATION_TYPES
 from relx.ge.sentences import ROLES, Node, SentenceView, allowed_roles, edge_targets
 from relx.graphs import edge_label, undirected_path
+from relx.learn.predictors import FeatureHasher
 from relx.represent.instances import StructureSet
 from relx.structures import NONE, StructureEncoder, Tuple
 
@@ -254,6 +253,8 @@ class EdgeDetector:
             self.forest.set_params(random_state=self.random_state)
             self.forest.fit(codes, y)
         if self.uses_features:
+            from sklearn.linear_model import LogisticRegression
+
             Xf = self._features(views, cands)
             self.linear_ = LogisticRegression(C=self.C, max_iter=3000)
             self.linear_.fit(Xf, y)

@@ -14,16 +14,17 @@ from test data.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.feature_extraction import FeatureHasher
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import precision_recall_curve
-from sklearn.model_selection import GroupKFold
 
 from relx.doc import MODIFICATION_TYPES, Event, Modification, StandoffDocument
 from relx.ge.sentences import SentenceView, _sentence_of, trigger_head
+from relx.learn.predictors import FeatureHasher
 from relx.represent.hedging import NEGATION_CUES, SPECULATION_CUES  # one cue list for both tasks
+
+if TYPE_CHECKING:
+    from sklearn.linear_model import LogisticRegression
 
 
 def _lemma(view: SentenceView, i: int) -> str:
@@ -124,11 +125,16 @@ class ModificationDetector:
                              alternate_sign=False)
 
     def _model(self) -> LogisticRegression:
+        from sklearn.linear_model import LogisticRegression
+
         return LogisticRegression(C=self.C, max_iter=2000)
 
     def fit(self, docs: Sequence[tuple[StandoffDocument, Sequence[SentenceView]]]
             ) -> ModificationDetector:
         """``docs``: (gold standoff document, its sentence views) pairs."""
+        from sklearn.metrics import precision_recall_curve
+        from sklearn.model_selection import GroupKFold
+
         feats, labels, groups = [], [], []
         for d, (so, views) in enumerate(docs):
             mods = so.modifications_of()

@@ -265,7 +265,9 @@ class GEExtractor:
         mods = self.modifications
         if mods is not None:
             parts.update({f"modification_{t}": m for t, m in mods.models_.items()})
-        parts, coefs = strip_coefs(parts)
+        from relx.learn.predictors import to_sklearn
+
+        parts, coefs = strip_coefs(to_sklearn(parts))   # a loaded model: scikit-learn's again
         parts["compact_coef"] = coefs
         vocabularies = {"trigger_dictionary": self.triggers.dictionary_.to_json(),
                         "edge_vocab": self.edges.encoder_.to_dict()}

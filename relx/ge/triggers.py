@@ -18,12 +18,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.feature_extraction import FeatureHasher
-from sklearn.svm import LinearSVC
 
 from relx.doc import GE_EVENT_TYPES
 from relx.ge.sentences import SentenceView
 from relx.graphs import edge_label, paths_within
+from relx.learn.predictors import FeatureHasher
 
 NONE_LABEL = "None"
 
@@ -217,6 +216,8 @@ class TriggerDetector:
         if self.classifier != "linear_svc":
             raise ValueError(f"unknown trigger classifier {self.classifier!r} (relx ships "
                              "'linear_svc'; the lab's detector also has 'logreg')")
+        from sklearn.svm import LinearSVC
+
         return LinearSVC(C=self.C, random_state=self.random_state)
 
     def fit(self, docs_views: Sequence[Sequence[SentenceView]]) -> TriggerDetector:

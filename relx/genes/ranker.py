@@ -17,11 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.linear_model import LogisticRegression
-from sklearn.utils.validation import check_is_fitted
 
 from relx.errors import ConfigError
+from relx.estimator import BaseEstimator, ClassifierMixin, check_is_fitted
 from relx.genes.lexicon import HUMAN, Grounder, normalize_key, taxon_id
 from relx.genes.ngrams import NgramIndex
 from relx.genes.shipped import shipped_json
@@ -127,6 +125,8 @@ class NameRanker(ClassifierMixin, BaseEstimator):
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> NameRanker:
         """``X`` (n, len(FEATURES)), ``y`` (n,) in {0, 1}."""
+        from sklearn.linear_model import LogisticRegression
+
         lr = LogisticRegression(C=self.C, max_iter=2000, random_state=self.random_state)
         lr.fit(np.asarray(X, dtype=np.float64), np.asarray(y))
         self.classes_ = lr.classes_

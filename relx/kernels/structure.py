@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.metrics.pairwise import pairwise_kernels
 
 from relx.kernels.path import PathKernelParams, path_gram
 from relx.kernels.tree import TreeKernelParams, tree_gram
@@ -159,6 +158,8 @@ class SumKernel:
 def gram(kernel, A, B=None) -> np.ndarray:
     """Gram block for a kernel object or an sklearn pairwise-kernel name on numeric arrays."""
     if isinstance(kernel, str):
+        from sklearn.metrics.pairwise import pairwise_kernels
+
         return pairwise_kernels(np.asarray(A, float), None if B is None else np.asarray(B, float),
                                 metric=kernel)
     return kernel.gram(A, B)

@@ -64,13 +64,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
-from sklearn.pipeline import Pipeline
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
+from relx.estimator import BaseEstimator, ClassifierMixin, check_is_fitted
 from relx.learn.forest import rule_threshold
 
 PRIOR_SHIFTS = (None, "none", "em", "rate")  # "none": None spelt in TOML
@@ -196,6 +191,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         return w
 
     def fit(self, X, y) -> ProbabilityEnsemble:
+        from sklearn.utils.multiclass import check_classification_targets
+
         y = np.asarray(y)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -240,6 +237,10 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
     def _fit_member(self, est, X, y, refit: int, groups: np.ndarray | None = None,
                     sample_weight: np.ndarray | None = None) -> tuple:
         """Fit one member; its (n,) out-of-fold positive-class probabilities."""
+        from sklearn.base import clone
+        from sklearn.model_selection import StratifiedGroupKFold, StratifiedKFold
+        from sklearn.pipeline import Pipeline
+
         est = clone(est)
         if self.random_state is not None:  # seed every member step, as build_pipeline does
             seeds = {k: self.random_state for k in est.get_params(deep=True)
@@ -272,6 +273,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
                      rows: np.ndarray | None = None) -> ProbabilityEnsemble:
         """Threshold, calibration and prior from (n, m) out-of-fold member probabilities
         (only the ``rows`` mask's, when given; the quantile reference uses all)."""
+        from sklearn.linear_model import LogisticRegression
+
         self.reference_ = np.sort(oof, axis=0).T.copy() if self.normalise == "quantile" else None
         s = self.score(oof)
         Z = self._member_logits(oof)
@@ -399,6 +402,9 @@ def sentence_weights(X) -> np.ndarray | None:
 
 def _fit_weighted(est, X, y, sample_weight: np.ndarray | None):
     """``est.fit(X, y)``, with ``sample_weight`` when given and its final estimator takes it."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.utils.validation import has_fit_parameter
+
     final = est.steps[-1][1] if isinstance(est, Pipeline) else est
     if sample_weight is None or not has_fit_parameter(final, "sample_weight"):
         return est.fit(X, y)

@@ -14,12 +14,8 @@ from numbers import Real
 
 import numpy as np
 import scipy.linalg
-from scipy.optimize import minimize_scalar
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.model_selection import StratifiedKFold
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
+from relx.estimator import BaseEstimator, ClassifierMixin, check_is_fitted, validate_data
 from relx.learn.forest import best_f1_threshold
 
 
@@ -55,6 +51,8 @@ def _logistic_scale(d: np.ndarray, positive: np.ndarray) -> float:
 
     def nll(s):
         return np.logaddexp(0, -s * z).mean() + 1e-6 * s * s  # tiny L2: separable data
+
+    from scipy.optimize import minimize_scalar
 
     s = minimize_scalar(nll, bounds=(0.0, 1e3), method="bounded").x
     return float(max(s, 1e-6) / scale)
@@ -92,6 +90,8 @@ class MSEFLDA(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y) -> MSEFLDA:
+        from sklearn.utils.multiclass import check_classification_targets
+
         X, y = validate_data(self, X, y, reset=True, dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -117,6 +117,8 @@ class MSEFLDA(ClassifierMixin, BaseEstimator):
         folds = min(int(self.cv), int(pos.sum()), int((~pos).sum()))
         if folds < 2:
             return X @ self.coef_ + self.intercept_
+        from sklearn.model_selection import StratifiedKFold
+
         oof = np.zeros(len(y))
         split = StratifiedKFold(folds, shuffle=True, random_state=self.random_state)
         for tr, va in split.split(X, y):

@@ -9,15 +9,15 @@ larger, and the arrays are walked in one compiled loop.
 
 from __future__ import annotations
 
-import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.ensemble import BaggingClassifier
-from sklearn.model_selection import StratifiedKFold
-from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from typing import TYPE_CHECKING
 
+import numpy as np
+
+from relx.estimator import BaseEstimator, ClassifierMixin, check_is_fitted, validate_data
 from relx.learn.packed_trees import PackedTreesMixin, pack_trees, training_grids
+
+if TYPE_CHECKING:
+    from sklearn.ensemble import BaggingClassifier
 
 
 def _best_cut(y: np.ndarray, score: np.ndarray, objective) -> float:
@@ -109,6 +109,9 @@ class RandomSubspaceForest(PackedTreesMixin, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _ensemble(self, n_features: int) -> BaggingClassifier:
+        from sklearn.ensemble import BaggingClassifier
+        from sklearn.tree import DecisionTreeClassifier
+
         max_features = n_features if self.max_features is None else min(self.max_features, n_features)
         tree = DecisionTreeClassifier(max_depth=self.max_depth, class_weight=self.class_weight,
                                       min_samples_leaf=self.min_samples_leaf,
@@ -120,6 +123,8 @@ class RandomSubspaceForest(PackedTreesMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight: np.ndarray | None = None) -> RandomSubspaceForest:
         """``sample_weight`` (N,): per-instance weights passed to every tree (optional)."""
+        from sklearn.utils.multiclass import check_classification_targets
+
         X, y = validate_data(self, X, y, reset=True)
         check_classification_targets(y)
         sw = None if sample_weight is None else np.asarray(sample_weight, float)
@@ -154,6 +159,8 @@ class RandomSubspaceForest(PackedTreesMixin, ClassifierMixin, BaseEstimator):
                         sample_weight: np.ndarray | None = None) -> float:
         if len(self.classes_) != 2:
             return 0.5
+        from sklearn.model_selection import StratifiedKFold
+
         folds = StratifiedKFold(self.threshold_folds, shuffle=True, random_state=self.random_state)
         oof = np.zeros(len(y))
         for tr, va in folds.split(X, y):

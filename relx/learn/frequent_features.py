@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+
+from relx.estimator import BaseEstimator, TransformerMixin, check_is_fitted, validate_data
 
 
 class FrequentFeatureSelector(TransformerMixin, BaseEstimator):

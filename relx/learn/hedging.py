@@ -15,19 +15,18 @@ import gzip
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.feature_extraction import DictVectorizer
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import precision_recall_curve
-from sklearn.model_selection import GroupKFold
-from sklearn.utils.validation import check_is_fitted
 
+from relx.estimator import BaseEstimator, check_is_fitted
 from relx.io.atomic import atomic_open
 from relx.represent.hedging import HEDGING_TYPES, SEED_CUES, hedging_features, learn_cue_lexicon
 from relx.represent.instances import PairInstance
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.linear_model import LogisticRegression
 from relx.represent.pair_features import negated_pair
 
 FORMAT = "relx.hedging.v1"
@@ -66,6 +65,9 @@ class HedgingDetector(BaseEstimator):
 
     def _fit_type(self, X: Sequence[PairInstance], y: np.ndarray, typ: str
                   ) -> tuple[frozenset[str], DictVectorizer, LogisticRegression | None]:
+        from sklearn.feature_extraction import DictVectorizer
+        from sklearn.linear_model import LogisticRegression
+
         lex = learn_cue_lexicon(X, y, min_count=self.min_count, min_lift=self.min_lift,
                                 seed=SEED_CUES[typ] if self.seed_cues else ())
         vec = DictVectorizer()
@@ -99,6 +101,8 @@ class HedgingDetector(BaseEstimator):
     def oof_proba(self, X: Sequence[PairInstance], y: np.ndarray, docs: np.ndarray, typ: str
                   ) -> np.ndarray:
         """(n,) out-of-fold probabilities of ``typ`` (document folds; lexicon refitted)."""
+        from sklearn.model_selection import GroupKFold
+
         oof = np.zeros(len(X))
         groups = np.unique(docs, return_inverse=True)[1]
         order = np.random.RandomState(self.random_state).permutation(groups.max() + 1)
@@ -114,6 +118,8 @@ class HedgingDetector(BaseEstimator):
                        typ: str) -> float:
         if self.folds < 2 or y.sum() < 2 or len(np.unique(docs)) < self.folds:
             return 0.5
+        from sklearn.metrics import precision_recall_curve
+
         p, r, t = precision_recall_curve(y, self.oof_proba(X, y, docs, typ))
         f1 = 2 * p * r / np.maximum(p + r, 1e-12)
         return float(t[int(np.argmax(f1[:-1]))]) if len(t) else 0.5

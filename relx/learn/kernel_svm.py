@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.svm import SVC
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
+from relx.estimator import BaseEstimator, ClassifierMixin, check_is_fitted
 from relx.kernels.structure import gram, n_samples, take
 
 
@@ -24,6 +21,9 @@ class KernelSVM(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
 
     def fit(self, X, y) -> KernelSVM:
+        from sklearn.svm import SVC
+        from sklearn.utils.multiclass import check_classification_targets
+
         y = np.asarray(y)
         check_classification_targets(y)
         if n_samples(X) != len(y):

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+
+from relx.estimator import BaseEstimator, TransformerMixin, check_is_fitted, validate_data
 
 
 class NaiveBayesScaler(TransformerMixin, BaseEstimator):
@@ -37,6 +36,8 @@ class NaiveBayesScaler(TransformerMixin, BaseEstimator):
         self.alpha = alpha
 
     def fit(self, X, y) -> NaiveBayesScaler:
+        from sklearn.utils.multiclass import check_classification_targets
+
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)

@@ -27,10 +27,8 @@ from dataclasses import fields, replace
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted
 
+from relx.estimator import BaseEstimator, TransformerMixin, check_is_fitted, check_random_state
 from relx.kernels.nonstationary import NonstationaryPathKernel, edge_labels
 from relx.kernels.structure import PathKernel, SumKernel, gram, n_samples, take
 from relx.represent.klsh import KLSHEncoder, _balanced_sample

@@ -25,11 +25,8 @@ import weakref
 import zlib
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.ensemble import ExtraTreesClassifier
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
+from relx.estimator import BaseEstimator, ClassifierMixin, check_is_fitted, validate_data
 from relx.numba_cache import cached_jit, ensure_numba_cache
 
 PACKED_ATTRIBUTES = ("roots_", "node_is_leaf_", "split_feature_", "split_threshold_",
@@ -131,6 +128,9 @@ class PackedExtraTrees(PackedTreesMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight: np.ndarray | None = None) -> PackedExtraTrees:
         """``sample_weight`` (N,): per-instance weights of the trees' splits and leaves."""
+        from sklearn.ensemble import ExtraTreesClassifier
+        from sklearn.utils.multiclass import check_classification_targets
+
         X, y = validate_data(self, X, y, dtype=np.float32)
         check_classification_targets(y)
         forest = ExtraTreesClassifier(

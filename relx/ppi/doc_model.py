@@ -21,15 +21,16 @@ classifiers read them.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.calibration import CalibratedClassifierCV
-from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.model_selection import GroupKFold
 
+from relx.estimator import BaseEstimator
 from relx.ppi.doc_features import FEATURES, MARKER_END
 from relx.ppi.doc_text import PairTextClassifier
+
+if TYPE_CHECKING:
+    from sklearn.ensemble import HistGradientBoostingClassifier
 
 #: the columns of :data:`relx.ppi.doc_features.FEATURES` the event typer fills
 EVENT_COLUMNS = [k for k, name in enumerate(FEATURES) if name.startswith("event_")]
@@ -37,6 +38,8 @@ EVENT_COLUMNS = [k for k, name in enumerate(FEATURES) if name.startswith("event_
 
 def _booster(learning_rate: float, max_iter: int, max_leaf_nodes: int, l2: float,
              random_state: int, balanced: bool = False) -> HistGradientBoostingClassifier:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
     return HistGradientBoostingClassifier(
         learning_rate=learning_rate, max_iter=max_iter, max_leaf_nodes=max_leaf_nodes,
         l2_regularization=l2, min_samples_leaf=10, random_state=random_state,
@@ -123,6 +126,9 @@ class DocRelationModel(BaseEstimator):
     def fit(self, X: np.ndarray, texts: list[str], related: np.ndarray, types: np.ndarray,
             novel: np.ndarray, groups: np.ndarray,
             aux: tuple[list[str], np.ndarray, np.ndarray] | None = None) -> DocRelationModel:
+        from sklearn.calibration import CalibratedClassifierCV
+        from sklearn.model_selection import GroupKFold
+
         X = np.asarray(X, np.float32)
         texts = list(texts)
         related = np.asarray(related, int)

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import sparse
-from sklearn.base import BaseEstimator
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
-from sklearn.preprocessing import StandardScaler
+
+from relx.estimator import BaseEstimator
 
 
 class PairTextClassifier(BaseEstimator):
@@ -35,6 +33,10 @@ class PairTextClassifier(BaseEstimator):
         return sparse.hstack([words, sparse.csr_matrix(feats * self.feature_weight)]).tocsr()
 
     def fit(self, texts: list[str], X: np.ndarray, y: np.ndarray) -> PairTextClassifier:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.preprocessing import StandardScaler
+
         self.vectorizer_ = TfidfVectorizer(ngram_range=(1, self.ngram_max), min_df=self.min_df,
                                            sublinear_tf=True, lowercase=True)
         self.vectorizer_.fit(texts)

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
-from sklearn.pipeline import Pipeline
 
 from relx.doc import Document
 from relx.errors import ConfigError
@@ -73,7 +72,7 @@ def scores_and_decisions(model, X) -> tuple[dict[str, np.ndarray], dict[str, np.
     ``in_domain_posterior``); the pipeline's transforms (kernel blocks, similarity features)
     and an ensemble's members run only once."""
     final, Xt = model, X
-    if isinstance(model, Pipeline):
+    if hasattr(model, "steps"):   # a Pipeline (scikit-learn's, or relx's predictor of one)
         final = model.steps[-1][1]
         if len(model.steps) > 1:
             Xt = model[:-1].transform(X)

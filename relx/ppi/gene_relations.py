@@ -140,7 +140,9 @@ def save_gene_model(model: DocRelationModel, folder: str | Path, meta: dict[str,
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    skops.io.dump(model, folder / GENE_RELATION_MODEL.skops_file,
+    from relx.learn.predictors import to_sklearn
+
+    skops.io.dump(to_sklearn(model), folder / GENE_RELATION_MODEL.skops_file,
                   compression=zipfile.ZIP_DEFLATED, compresslevel=9)
     meta = {**meta, "format": GENE_RELATION_MODEL.format, "format_version": 1}
     (folder / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

@@ -126,10 +126,13 @@ class RelationModel:
         prediction never reads (``TRAINING_ONLY``), compacted by :func:`compact_skops`."""
         import skops.io as sio
 
+        from relx.learn.predictors import to_sklearn
+
         path = Path(path)
         path.mkdir(parents=True, exist_ok=True)
-        with _without_training_state(self.pipeline):
-            data = compact_skops(sio.dumps(self.pipeline))
+        pipeline = to_sklearn(self.pipeline)   # a loaded model: scikit-learn's objects again
+        with _without_training_state(pipeline):
+            data = compact_skops(sio.dumps(pipeline))
         with atomic_open(path / "pipeline.skops", "wb") as fh:
             fh.write(data)
         with atomic_open(path / "config.toml") as fh:
@@ -145,6 +148,8 @@ def _without_training_state(pipeline: Any) -> Iterator[None]:
     """``pipeline`` with the ``TRAINING_ONLY`` attributes of its estimators set aside."""
     from sklearn.base import BaseEstimator
 
+    from relx.estimator import BaseEstimator as RelxEstimator
+
     kept: list[tuple[Any, str, Any]] = []
     seen: set[int] = set()
 
@@ -155,7 +160,7 @@ def _without_training_state(pipeline: Any) -> Iterator[None]:
         if isinstance(obj, list | tuple):
             for x in obj:
                 visit(x)
-        elif isinstance(obj, BaseEstimator):
+        elif isinstance(obj, BaseEstimator | RelxEstimator):
             for attr in TRAINING_ONLY.get(f"{type(obj).__module__}.{type(obj).__name__}", ()):
                 if attr in vars(obj):
                     kept.append((obj, attr, vars(obj).pop(attr)))

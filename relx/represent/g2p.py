@@ -38,10 +38,8 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.metrics.pairwise import pairwise_kernels
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+
+from relx.estimator import BaseEstimator, TransformerMixin, check_is_fitted, validate_data
 
 WEIGHTINGS = ("local", "class")
 _CHUNK = 1024  # rows of the (n, n) similarity held at once during the neighbour search
@@ -114,6 +112,8 @@ class G2PEmbedding(TransformerMixin, BaseEstimator):
     def _similarity_rows(self, S: np.ndarray, rows: slice) -> np.ndarray:
         if self.affinity == "precomputed":
             return S[rows]
+        from sklearn.metrics.pairwise import pairwise_kernels
+
         return pairwise_kernels(S[rows], S, metric=self.affinity)
 
     def _local_weights(self, S: np.ndarray, y: np.ndarray) -> sp.csr_matrix:
@@ -175,6 +175,8 @@ class G2PEmbedding(TransformerMixin, BaseEstimator):
 
     # -- estimator API -----------------------------------------------------------------
     def fit(self, X, y) -> G2PEmbedding:
+        from sklearn.utils.multiclass import check_classification_targets
+
         X, y = validate_data(self, X, y, reset=True, dtype=np.float64)
         check_classification_targets(y)
         if not (isinstance(self.reg, Real) and self.reg > 0):

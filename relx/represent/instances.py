@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
 
 from relx.doc import Document, Relation, Sentence
+from relx.estimator import BaseEstimator, TransformerMixin
 from relx.structures import (
     EncodedStructures,
     StructureEncoder,

@@ -15,11 +15,14 @@ with ``S1_l, S2_l`` disjoint random subsets of size α of the reference set.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.svm import SVC
-from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
 
+from relx.estimator import (
+    BaseEstimator,
+    TransformerMixin,
+    check_is_fitted,
+    check_random_state,
+    validate_data,
+)
 from relx.kernels.structure import gram, n_samples, take
 from relx.represent.instances import StructureSet
 from relx.structures import EncodedStructures
@@ -105,6 +108,8 @@ class KLSHEncoder(TransformerMixin, BaseEstimator):
         b = np.zeros(len(subsets))
         y = np.r_[np.ones(a), -np.ones(a)]
         for h, sub in enumerate(subsets):
+            from sklearn.svm import SVC
+
             svm = SVC(kernel="precomputed", C=1e3).fit(k_rr[np.ix_(sub, sub)], y)
             w[sub[svm.support_], h] = svm.dual_coef_[0]
             b[h] = svm.intercept_[0]

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator
-from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
+
+from relx.estimator import BaseEstimator, check_random_state
 
 __all__ = ["BinaryCorEx", "MutualInformation", "approx_entropy", "exact_entropy",
            "marginal_entropies", "mutual_information"]

@@ -48,10 +48,9 @@ from dataclasses import replace
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.feature_extraction import DictVectorizer
 
 from relx.doc import Sentence
+from relx.estimator import BaseEstimator, TransformerMixin
 from relx.graphs import distances_from, undirected_path
 from relx.packed_strings import pack_strings, unpack_strings
 from relx.represent.instances import PairInstance
@@ -429,6 +428,8 @@ class PairFeatureExtractor(TransformerMixin, BaseEstimator):
         return self
 
     def fit_transform(self, X: Sequence[PairInstance], y=None, **fit_params):
+        from sklearn.feature_extraction import DictVectorizer
+
         vec = DictVectorizer()
         out = vec.fit_transform(self._dicts(X)).tocsr()
         names, index = vec.feature_names_, vec.vocabulary_

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
 
+from relx.estimator import BaseEstimator, TransformerMixin
 from relx.represent.instances import PairInstance
 from relx.represent.pair_features import WINDOW, _mention_tokens, _pair_parts
 from relx.structures import _roles, entity_head, shortest_path

@@ -13,10 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
 
+from relx.estimator import (
+    BaseEstimator,
+    TransformerMixin,
+    check_is_fitted,
+    check_random_state,
+    validate_data,
+)
 from relx.kernels.structure import gram, n_samples, take
 from relx.represent.instances import StructureSet
 from relx.represent.klsh import _balanced_sample
