@@ -10,9 +10,10 @@ of relx's models). So relx's estimators subclass the classes here: the same para
 introspection as scikit-learn's, and everything that needs scikit-learn itself (cloning,
 tags, ``score``, the input checks of ``fit``) imports it when called.
 
-:func:`validate_data` and :func:`check_is_fitted` are scikit-learn's own when scikit-learn is
-loaded (fitting, the estimator checks) and a minimal equivalent otherwise: the same array
-for valid input, a ``ValueError`` for input of the wrong shape, width or with NaN / inf.
+:func:`validate_data` is scikit-learn's own when scikit-learn is loaded (fitting, the
+estimator checks) and otherwise :func:`check_array`, a minimal equivalent that the stand-ins
+of :mod:`relx.learn.predictors` use too: the same array for valid input, a ``ValueError``
+for input of the wrong shape, width or with NaN / inf.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BaseEstimator", "ClassifierMixin", "TransformerMixin", "check_is_fitted",
-           "check_random_state", "sklearn_loaded", "validate_data"]
+__all__ = ["BaseEstimator", "ClassifierMixin", "TransformerMixin", "check_array",
+           "check_is_fitted", "check_random_state", "sklearn_loaded", "validate_data"]
 
 
 def sklearn_loaded() -> bool:
@@ -174,49 +175,61 @@ def validate_data(estimator: Any, X: Any, y: Any = "no_validation", *, reset: bo
                   accept_sparse: str | bool = False, dtype: Any = "numeric",
                   order: str | None = None, **check_params: Any) -> Any:
     """scikit-learn's ``validate_data`` where scikit-learn is loaded or ``reset`` (fitting);
-    else, for prediction, :func:`_predict_input`."""
+    else, for prediction, :func:`check_array`."""
     if reset or sklearn_loaded() or not isinstance(y, str):
         from sklearn.utils.validation import validate_data as sk_validate
 
         return sk_validate(estimator, X, y, reset=reset, accept_sparse=accept_sparse,
                            dtype=dtype, order=order, **check_params)
-    return _predict_input(estimator, X, accept_sparse=accept_sparse, dtype=dtype,
-                          order=order)
+    return check_array(X, estimator, dtype=None if dtype == "numeric" else dtype,
+                       accept_sparse=accept_sparse, order=order)
 
 
-def _predict_input(estimator: Any, X: Any, *, accept_sparse: str | bool, dtype: Any,
-                   order: str | None) -> Any:
-    """``X`` as a 2-d array (or a sparse matrix of format ``accept_sparse``) of ``dtype``
-    (``"numeric"``: float64 unless already numeric) with ``estimator.n_features_in_``
-    columns and finite values; ``ValueError`` otherwise."""
+def check_array(X: Any, estimator: Any = None, *, dtype: Any = None,
+                accept_sparse: str | bool = "csr", order: str | None = None,
+                finite: bool | str = True, copy: bool = False, ensure_2d: bool = True) -> Any:
+    """Input to predict from, as scikit-learn's ``check_array`` gives it for valid input.
+
+    ``X`` as an array (2-d unless not ``ensure_2d``) or a sparse matrix of format
+    ``accept_sparse`` (False: ``TypeError``); ``dtype``: None keeps a numeric dtype (objects
+    become float64), else a dtype or a tuple of accepted ones (else the first); ``order``
+    ``"C"`` / ``"F"``; NaN and infinity refused (``finite="allow-nan"``: infinity only,
+    False: neither); ``estimator.n_features_in_`` columns. ``ValueError`` otherwise."""
     import scipy.sparse as sp
 
-    name = type(estimator).__name__
+    accepted = None if dtype is None else \
+        tuple(np.dtype(d) for d in (dtype if isinstance(dtype, tuple | list) else (dtype,)))
     if sp.issparse(X):
         if not accept_sparse:
-            raise TypeError(f"{name} does not accept sparse input; use a dense array")
-        X = X.asformat(accept_sparse) if isinstance(accept_sparse, str) else X
-        want = X.dtype if dtype == "numeric" and X.dtype.kind in "biuf" else \
-            np.float64 if dtype == "numeric" else dtype
-        X = X.astype(want) if X.dtype != want else X
+            raise TypeError("Sparse data was passed, but dense data is required.")
+        fmt = accept_sparse if isinstance(accept_sparse, str) else X.format
+        changed = X.format != fmt
+        X = X.asformat(fmt) if changed else X
+        if accepted is not None and X.dtype not in accepted:
+            X = X.astype(accepted[0])
+        elif copy and not changed:
+            X = X.copy()
         values = X.data
     else:
-        X = np.asarray(X)
-        if dtype == "numeric":
-            want = X.dtype if X.dtype.kind in "biuf" else np.float64
-        else:
-            want = dtype
-        X = np.asarray(X, dtype=want, order=order)
-        if order == "F" and not X.flags.f_contiguous:
-            X = np.asfortranarray(X)
+        orig, X = X, np.asarray(X)
+        if accepted is None and X.dtype.kind == "O":
+            X = X.astype(np.float64)
+        elif accepted is not None and X.dtype not in accepted:
+            X = X.astype(accepted[0])
+        if order is not None:
+            X = np.asarray(X, order=order)
+        if copy and np.may_share_memory(X, orig):
+            X = X.copy()
+        if ensure_2d and X.ndim != 2:
+            raise ValueError(f"Expected a 2D array, got {X.ndim}D array instead.")
         values = X
-    if X.ndim != 2:
-        raise ValueError(f"Expected a 2D array, got {X.ndim}D array instead; {name} "
-                         "predicts rows of features")
-    if values.dtype.kind == "f" and not np.isfinite(values).all():
-        raise ValueError(f"Input X contains NaN or infinity ({name})")
-    expected = getattr(estimator, "n_features_in_", None)
-    if expected is not None and X.shape[1] != expected:
-        raise ValueError(f"X has {X.shape[1]} features, but {name} is expecting "
-                         f"{expected} features as input.")
+    if finite and values.dtype.kind in "fc":
+        if finite != "allow-nan" and np.isnan(values).any():
+            raise ValueError("Input X contains NaN.")
+        if np.isinf(values).any():
+            raise ValueError(f"Input X contains infinity or a value too large for {X.dtype}.")
+    n_in = getattr(estimator, "n_features_in_", None)
+    if ensure_2d and n_in is not None and X.shape[1] != n_in:
+        raise ValueError(f"X has {X.shape[1]} features, but {type(estimator).__name__} is "
+                         f"expecting {n_in} features as input.")
     return X

@@ -42,45 +42,6 @@ def _num_samples(X: Any) -> int:
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
-def _check_array(X: Any, est: Any = None, *, dtype: tuple[np.dtype, ...] | None = None,
-                 sparse: bool = True, finite: bool | str = True, copy: bool = False,
-                 ensure_2d: bool = True) -> Any:
-    """``check_array`` as these classes call it: CSR kept (other sparse formats converted),
-    ``dtype`` the accepted dtypes (else the first; None: numeric), NaN / inf refused
-    (``finite="allow-nan"``: inf), the width ``est.n_features_in_``."""
-    if sp.issparse(X):
-        if not sparse:
-            raise TypeError("Sparse data was passed, but dense data is required.")
-        changed = X.format != "csr"
-        X = X.asformat("csr") if changed else X
-        if dtype is not None and X.dtype not in dtype:
-            X = X.astype(dtype[0])
-        elif copy and not changed:
-            X = X.copy()
-        values = X.data
-    else:
-        orig, X = X, np.asarray(X)
-        if dtype is None and X.dtype.kind == "O":
-            X = X.astype(np.float64)
-        elif dtype is not None and X.dtype not in dtype:
-            X = X.astype(dtype[0])
-        if copy and np.may_share_memory(X, orig):
-            X = X.copy()
-        if ensure_2d and X.ndim != 2:
-            raise ValueError(f"Expected a 2D array, got {X.ndim}D array instead.")
-        values = X
-    if finite and values.dtype.kind in "fc":
-        if finite != "allow-nan" and np.isnan(values).any():
-            raise ValueError("Input X contains NaN.")
-        if np.isinf(values).any():
-            raise ValueError(f"Input X contains infinity or a value too large for {X.dtype}.")
-    n_in = getattr(est, "n_features_in_", None)
-    if ensure_2d and n_in is not None and X.shape[1] != n_in:
-        raise ValueError(f"X has {X.shape[1]} features, but {type(est).__name__} is "
-                         f"expecting {n_in} features as input.")
-    return X
-
-
 def _column_or_1d(y: Any, dtype: Any = None) -> np.ndarray:
     y = np.asarray(y, dtype=dtype)
     if y.ndim == 1 or (y.ndim == 2 and y.shape[1] == 1):

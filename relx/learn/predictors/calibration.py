@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from relx.learn.predictors._common import _check_array, _column_or_1d, _expit, _Holder, _num_samples
+from relx.estimator import check_array
+from relx.learn.predictors._common import _column_or_1d, _expit, _Holder, _num_samples
 from relx.learn.predictors.linear import LabelEncoder
 
 
@@ -60,7 +61,7 @@ class IsotonicRegression(_Holder):
     def predict(self, T: Any) -> np.ndarray:
         """Linear interpolation between the thresholds (``"clip"``: clipped to them)."""
         dtype = self.X_thresholds_.dtype if hasattr(self, "X_thresholds_") else np.float64
-        T = _check_array(T, dtype=(np.dtype(dtype),), sparse=False, ensure_2d=False)
+        T = check_array(T, dtype=dtype, accept_sparse=False, ensure_2d=False)
         if not (T.ndim == 1 or (T.ndim == 2 and T.shape[1] == 1)):
             raise ValueError("Isotonic regression input X should be a 1d array or 2d array "
                              "with 1 feature")

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from relx.estimator import check_array
 from relx.learn.predictors._common import (
     _FLOATS,
-    _check_array,
     _column_or_1d,
     _expit,
     _Holder,
@@ -28,7 +28,7 @@ class _LinearClassifier(_Holder):
 
     def decision_function(self, X: Any) -> np.ndarray:
         """Scores: (n,) for two classes, else (n, n_classes)."""
-        X = _check_array(X, self)
+        X = check_array(X, self)
         scores = X @ (self.coef_.T if self.coef_.ndim == 2 else self.coef_) + self.intercept_
         return scores.reshape(-1) if scores.ndim > 1 and scores.shape[1] == 1 else scores
 
@@ -193,7 +193,7 @@ class StandardScaler(_Holder):
     def transform(self, X: Any, copy: bool | None = None) -> Any:
         """``(X - mean_) / scale_`` (sparse ``X``: scaled, with ``with_mean=False``)."""
         copy = copy if copy is not None else self.copy
-        X = _check_array(X, self, dtype=_FLOATS, copy=copy, finite="allow-nan")
+        X = check_array(X, self, dtype=_FLOATS, copy=copy, finite="allow-nan")
         if sp.issparse(X):
             if self.with_mean:
                 raise ValueError("Cannot center sparse matrices: pass `with_mean=False` "

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from relx.estimator import check_array
 from relx.learn.predictors._common import (
     _FLOATS,
     _as_spmatrix,
-    _check_array,
     _Holder,
 )
 
@@ -42,7 +42,7 @@ class TfidfTransformer(_Holder):
 
     def transform(self, X: Any, copy: bool = True) -> sp.csr_matrix:
         """(Sublinear) term frequencies times ``idf_``, rows normalised."""
-        X = _check_array(X, self, dtype=_FLOATS, copy=copy)
+        X = check_array(X, self, dtype=_FLOATS, copy=copy)
         X = X if sp.issparse(X) else sp.csr_array(X, dtype=X.dtype)
         if self.sublinear_tf:
             np.log(X.data, X.data)

@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from relx.learn.predictors._common import _check_array, _expit, _Holder, _softmax
+from relx.estimator import check_array
+from relx.learn.predictors._common import _expit, _Holder, _softmax
 
 
 class _Forest:
@@ -69,7 +70,7 @@ class HistGradientBoostingClassifier(_Holder):
 
     def _raw_predict(self, X: Any) -> np.ndarray:
         """The baseline plus each iteration's trees in turn (column k: class k's trees)."""
-        X = _check_array(X, self, dtype=(np.dtype(np.float64),), sparse=False, finite=False)
+        X = check_array(X, self, dtype=np.float64, accept_sparse=False, finite=False)
         K = self.n_trees_per_iteration_
         raw = np.zeros((X.shape[0], K), dtype=self._baseline_prediction.dtype, order="F")
         raw += self._baseline_prediction
