@@ -167,3 +167,37 @@ def test_compressed_arrays_are_read_back_from_the_array_cache(tmp_path, monkeypa
     entry.write_bytes(b"not a zip")
     assert_same(skops_reader.read(path, []), first)
     assert len(np.load(entry).files) == 1          # written again
+
+
+def test_stand_ins_where_they_predict_as_scikit_learn_else_its_objects() -> None:
+    """``predictors=True`` builds relx's stand-ins for scikit-learn's classes; a file with a
+    setting they do not reproduce (an English stop list) or a state from another
+    scikit-learn series is read with scikit-learn's objects, whole."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from relx.learn import predictors
+    from relx.ppi.gene_relations import TRUSTED_TYPES as trusted
+
+    rng = np.random.default_rng(0)
+    X = np.c_[rng.normal(size=(80, 2)), rng.integers(0, 3, 80)]
+    y = (X[:, 0] + X[:, 2] > 1).astype(int)
+    pipe = Pipeline([("s", StandardScaler()), ("lr", LogisticRegression())]).fit(X, y)
+    light = skops_reader.read(sio.dumps(pipe), trusted, predictors=True)
+    assert type(light) is predictors.Pipeline and type(light[-1]) is predictors.LogisticRegression
+    assert np.array_equal(light.predict_proba(X), pipe.predict_proba(X))
+    assert type(skops_reader.read(sio.dumps(pipe), trusted)) is Pipeline   # the default: faithful
+
+    texts = ["the kinase binds the receptor", "a receptor and its kinase", "binds it"]
+    tfidf = TfidfVectorizer(stop_words="english").fit(texts)   # stand-ins: no stop list
+    both = {"pipe": pipe, "words": tfidf}
+    back = skops_reader.read(sio.dumps(both), trusted, predictors=True)
+    assert type(back["words"]) is TfidfVectorizer and \
+        type(back["pipe"]) is Pipeline   # the whole file, not a mix
+    assert (back["words"].transform(texts) != tfidf.transform(texts)).nnz == 0
+
+    stand_in = predictors.LogisticRegression.__new__(predictors.LogisticRegression)
+    with pytest.raises(NotImplementedError):   # so the reader reads that file with sklearn's
+        stand_in.__setstate__({**pipe[-1].__getstate__(), "_sklearn_version": "1.5.2"})
