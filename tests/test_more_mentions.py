@@ -307,6 +307,23 @@ def test_attached_names_splits_words_as_documented():
     assert list(attached_names(text, lambda w: False)) == []
 
 
+def test_a_name_with_its_protein_change_written_onto_it():
+    """Round 87 (probes 33 and 52; BioRED: ``KrasG12D`` is the gene ``Kras`` and the
+    variant ``G12D``): the name before a substitution written onto it is a mention; not a
+    word that is a name as a whole (``GADD45A``), nor a name completion does not take."""
+    from relx.genes.more_mentions import attached_names
+
+    text = ("LSL-KrasG12D; Trp53R172H/+ mice, SOD1G93A mice, BRAFV600E melanoma, GADD45A, "
+            "sP120T, EGFRT790M.")
+    names = {"Kras", "Trp53", "SOD1", "BRAF", "GADD45A", "GAD", "EGFR"}
+    got = [text[a:b] for a, b in attached_names(text, names.__contains__)]
+    assert got == ["Kras", "Trp53", "SOD1", "BRAF", "EGFR"]
+    assert text[slice(*next(attached_names(text, names.__contains__)))] == "Kras"
+    assert next(attached_names(text, names.__contains__))[0] == text.index("KrasG12D")
+    added = more_mentions("BRAFV600E mutant melanoma and KRAS.", [])
+    assert [(a, b) for a, b in added][:1] == [(0, 4)]
+
+
 def test_hippocampal_fields_are_no_carbonic_anhydrases():
     text = "Hippocampal CA1 neurons fired; CA3 was silent. SOD1 rose."
     spans = spans_of(text, "CA1", "CA3", "SOD1")

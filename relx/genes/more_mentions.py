@@ -188,6 +188,10 @@ _HYPHENATED = re.compile(
 #: a floxed allele written onto a name (``Scarb1fl/fl``, ``Bmal1flox/flox``, ``Sox9fl``)
 _FLOXED = re.compile(r"(?P<name>[^\W_]+?)(?:fl|flox)")
 _FLOXED_AFTER = re.compile(r"/(?:fl|flox|\+|-)(?![\w])|(?![/\w])")
+#: a protein substitution written onto a name (``KrasG12D``, ``BRAFV600E``, ``SOD1G93A``;
+#: BioRED: the gene, then a SequenceVariant)
+_SUBSTITUTION_ONTO = re.compile(
+    r"(?P<name>[^\W_]+?)[ACDEFGHIKLMNPQRSTVWY]\d{2,4}[ACDEFGHIKLMNPQRSTVWY]")
 #: attributes written onto a gene's name with a hyphen (``FoxO3-dependent``,
 #: ``Rbm20-null``, ``Sirt6-LKO``): the name is the words before it
 _ATTRIBUTE_AFTER = frozenset({
@@ -200,8 +204,10 @@ def attached_names(text: str, takes: Callable[[str], bool]) -> Iterator[tuple[in
     """Spans of the names that hyphens join to other words in ``text``: the name before an
     attribute (:data:`_ATTRIBUTE_AFTER`: ``myostatin-driven``, ``Tox-deficient``) or a
     knockout's ``-/-`` (``Arc-/-``), the name after ``anti-`` (``anti-PD-L1``), each
-    name of a chain of names (``BDNF-TrkB-CREB``), and a name with a floxed allele written
-    onto it (``Scarb1fl/fl``, ``Alb-Cre;Bmal1flox/flox``); a name only when ``takes`` it."""
+    name of a chain of names (``BDNF-TrkB-CREB``), a name with a floxed allele written
+    onto it (``Scarb1fl/fl``, ``Alb-Cre;Bmal1flox/flox``) and one with a protein
+    substitution written onto it (``LSL-KrasG12D``, ``SOD1G93A``; not a word ``takes``
+    whole, ``GADD45A``); a name only when ``takes`` it."""
     for m in _HYPHENATED.finditer(text):
         word, start = m.group("word"), m.start()
         if m.group("knockout"):
@@ -213,6 +219,12 @@ def attached_names(text: str, takes: Callable[[str], bool]) -> Iterator[tuple[in
                 takes(floxed.group("name")):
             at = m.end() - len(floxed.group(0))
             yield at, at + len(floxed.group("name"))
+            continue
+        last = word.rpartition("-")[2]
+        mutant = _SUBSTITUTION_ONTO.fullmatch(last)
+        if mutant is not None and not takes(last) and takes(mutant.group("name")):
+            at = m.end() - len(last)
+            yield at, at + len(mutant.group("name"))
             continue
         if "-" not in word:
             continue

@@ -490,6 +490,10 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if pre is not None:
             out[e.id] = SpeciesAssignment(pre[0], "prefix")
             continue
+        if in_lexicon is not None and _SUBSTITUTION_AFTER.match(doc.text, end) and \
+                in_lexicon(name.strip(), HUMAN):   # "KrasG12D" in mice: human KRAS (round 88)
+            out[e.id] = SpeciesAssignment(HUMAN, "nomenclature")
+            continue
         if e.id in yeast_named:
             out[e.id] = SpeciesAssignment(YEAST, "nomenclature")
             continue
@@ -536,6 +540,9 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     return out
 
 
+#: a protein substitution written onto the mention, in human protein numbering
+#: (``KrasG12D``, ``SOD1G93A``): BioRED names the human gene, in mouse models too
+_SUBSTITUTION_AFTER = re.compile(r"[ACDEFGHIKLMNPQRSTVWY]\d{2,4}[ACDEFGHIKLMNPQRSTVWY](?![\w-])")
 #: a sentence (naming no organism) that says mutations in a gene cause an inherited
 #: disease speaks of people (round 51d)
 _INHERITED = re.compile(
