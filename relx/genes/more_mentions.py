@@ -49,6 +49,7 @@ from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.mention import CALCIUM_SLASH, HEAD_WORDS, MIRNA
 from relx.genes.slash_series import member_numbers, series_name
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
+from relx.genes.variants import SUBSTITUTION
 from relx.ids import GENE_NAMESPACES, NAME_NAMESPACES, namespace_of
 
 __all__ = ["approved_symbols", "full_name_keys", "gene_ids", "more_mentions", "single_gene_names",
@@ -190,8 +191,7 @@ _FLOXED = re.compile(r"(?P<name>[^\W_]+?)(?:fl|flox)")
 _FLOXED_AFTER = re.compile(r"/(?:fl|flox|\+|-)(?![\w])|(?![/\w])")
 #: a protein substitution written onto a name (``KrasG12D``, ``BRAFV600E``, ``SOD1G93A``;
 #: BioRED: the gene, then a SequenceVariant)
-_SUBSTITUTION_ONTO = re.compile(
-    r"(?P<name>[^\W_]+?)[ACDEFGHIKLMNPQRSTVWY]\d{2,4}[ACDEFGHIKLMNPQRSTVWY]")
+_SUBSTITUTION_ONTO = re.compile(rf"(?P<name>[^\W_]+?){SUBSTITUTION}")
 #: attributes written onto a gene's name with a hyphen (``FoxO3-dependent``,
 #: ``Rbm20-null``, ``Sirt6-LKO``): the name is the words before it
 _ATTRIBUTE_AFTER = frozenset({

@@ -73,6 +73,7 @@ from relx.genes.mention_species import (
     name_part,
     species_prefix,
 )
+from relx.genes.variants import SUBSTITUTION
 from relx.ids import HUMAN, MOUSE, RAT, is_protein_type
 
 if TYPE_CHECKING:
@@ -542,7 +543,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
 
 #: a protein substitution written onto the mention, in human protein numbering
 #: (``KrasG12D``, ``SOD1G93A``): BioRED names the human gene, in mouse models too
-_SUBSTITUTION_AFTER = re.compile(r"[ACDEFGHIKLMNPQRSTVWY]\d{2,4}[ACDEFGHIKLMNPQRSTVWY](?![\w-])")
+_SUBSTITUTION_AFTER = re.compile(SUBSTITUTION + r"(?![\w-])")
 #: a sentence (naming no organism) that says mutations in a gene cause an inherited
 #: disease speaks of people (round 51d)
 _INHERITED = re.compile(

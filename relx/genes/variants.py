@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Container
 
-__all__ = ["VARIANT_TYPE", "is_variant"]
+__all__ = ["SUBSTITUTION", "VARIANT_TYPE", "is_variant"]
 
 #: the type a variant mention gets (PubTator's and BioRED's name)
 VARIANT_TYPE = "SequenceVariant"
@@ -28,6 +28,9 @@ _AA1 = "ACDEFGHIKLMNPQRSTVWY"
 _AA3 = "Ala|Arg|Asn|Asp|Cys|Gln|Glu|Gly|His|Ile|Leu|Lys|Met|Phe|Pro|Ser|Thr|Trp|Tyr|Val|Sec|Ter"
 _HGVS = re.compile(r"^(?:[cgmnr]\.[-*]?\d[\w>*+\-?()]*|p\.\(?(?:[A-Z][a-z]{2}|[A-Z])\d+[\w*]*\)?)$")
 _THREE_LETTER = re.compile(rf"^(?:{_AA3})\d{{1,5}}(?:{_AA3}|X|\*|del|fs\w*)$")
+#: a one-letter protein substitution as written onto a gene's name (``KrasG12D``,
+#: ``SOD1G93A``; naming round 88): a pattern to build on
+SUBSTITUTION = rf"[{_AA1}]\d{{2,4}}[{_AA1}]"
 _ONE_LETTER = re.compile(rf"^[{_AA1}]\d{{2,5}}(?:[{_AA1}X*]|del|fs)$")
 _OTHER = re.compile(r"^(?:rs\d{3,}|IVS\d+(?:[-+]\d+)?(?:[ACGT]>[ACGT])?|\d+(?:del|ins|dup)[ACGT]*|"
                     r"[ACGT]/[ACGT])$")
