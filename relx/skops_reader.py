@@ -304,7 +304,8 @@ def read(file: str | Path | bytes, trusted: Iterable[str], *, predictors: bool =
     scikit-learn's predictions without importing scikit-learn) for the scikit-learn classes
     they replace, or the scikit-learn objects for the whole file where one stand-in cannot
     take its object's state (``NotImplementedError``). What such a model predicts equals
-    the scikit-learn objects' predictions; it can predict, not be refitted or saved."""
+    the scikit-learn objects' predictions; it is not refitted (saving it writes
+    scikit-learn's objects again: :func:`relx.learn.predictors.to_sklearn`)."""
     from relx import array_cache
 
     raw = bytes(file) if isinstance(file, bytes | bytearray) else Path(file).read_bytes()
@@ -316,24 +317,22 @@ def read(file: str | Path | bytes, trusted: Iterable[str], *, predictors: bool =
             raise Unsupported(f"schema: {exc}") from None
         if not isinstance(schema, dict) or schema.get("protocol") != PROTOCOL:
             raise Unsupported("protocol")
-        decoded = array_cache.load(entry)
-        reader = _Reader(zf, frozenset(trusted), decoded)
+        substitutes = None
+        if predictors:
+            from relx.learn.predictors import SUBSTITUTES as substitutes
+        reader = _Reader(zf, frozenset(trusted), array_cache.load(entry), substitutes)
         try:
             reader.check(schema)
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             if isinstance(exc, Unsupported):
                 raise
             raise Unsupported(f"malformed node: {exc!r}") from None
-        built = None
-        if predictors:
-            from relx.learn.predictors import SUBSTITUTES
-
-            reader.substitutes = SUBSTITUTES
-            try:
-                built = reader.build(schema)
-            except NotImplementedError:   # a setting no stand-in predicts: scikit-learn's
-                reader.substitutes, reader.built = {}, {}
-        if built is None:
+        try:
+            built = reader.build(schema)
+        except NotImplementedError:   # a setting no stand-in predicts: scikit-learn's
+            if not reader.substitutes:
+                raise
+            reader.substitutes, reader.built = {}, {}
             built = reader.build(schema)
     if reader.fresh:   # with what was read back: an entry holds every member it kept
         array_cache.store(entry, {**reader.decoded, **{

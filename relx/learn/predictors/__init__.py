@@ -18,8 +18,6 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["SUBSTITUTES", "FeatureHasher", "from_sklearn", "to_sklearn"]
-
 from relx.learn.predictors.calibration import (
     CalibratedClassifierCV,
     GroupKFold,
@@ -50,7 +48,7 @@ from relx.learn.predictors.trees import (
     _BinMapper,
 )
 
-__all__ = ["SUBSTITUTES", "FeatureHasher", "from_sklearn"]
+__all__ = ["SUBSTITUTES", "FeatureHasher", "from_sklearn", "to_sklearn"]
 
 _HGB = "sklearn.ensemble._hist_gradient_boosting."
 #: scikit-learn's qualified class name -> the stand-in built in its place

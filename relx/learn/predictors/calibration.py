@@ -15,7 +15,6 @@ class GroupKFold(_Holder):
     """``sklearn.model_selection.GroupKFold`` (held as a parameter)."""
 
 
-
 class _Interp1d:
     """``scipy.interpolate.interp1d(x, y, kind="linear", bounds_error=..., fill_value=nan)``
     as scipy evaluates it (``np.interp`` for float64 data, else its slope formula)."""

@@ -146,7 +146,6 @@ class TfidfVectorizer(_Holder):
         return self._tfidf.transform(X, copy=False)
 
 
-
 class _HashCache(dict):
     """Feature name -> its signed 32-bit MurmurHash3, seed 0 (``murmurhash3_bytes_s32``)."""
 

@@ -142,7 +142,6 @@ class Interval(_Holder):
     """``sklearn._loss.link.Interval`` (held)."""
 
 
-
 class CyHalfBinomialLoss(_Holder):
     """``sklearn._loss._loss.CyHalfBinomialLoss`` (held), built as skops' LossNode builds
     it: ``cls(*args)``, then ``__setstate__`` if it has state."""
