@@ -235,3 +235,53 @@ def test_bagged_f1_threshold_is_the_median_of_resampled_f1_best_cuts():
                                                      for _ in range(20))]
     assert t == float(np.median(cuts))
     assert abs(t - best_f1_threshold(y, s)) < 0.5  # near the single cut on clean data
+
+
+class _Counting(BaseEstimator):
+    """A fitted member that counts the rows it is asked to score."""
+
+    def __init__(self, inner=None):
+        self.inner = inner
+
+    def fit(self, X, y):
+        self.inner_ = LogisticRegression().fit(X, y)
+        self.classes_ = self.inner_.classes_
+        self.seen_ = 0
+        return self
+
+    def predict_proba(self, X):
+        self.seen_ += len(X)
+        return self.inner_.predict_proba(X)
+
+
+@pytest.mark.parametrize("normalise", ["quantile", None])
+def test_posterior_above_settles_rows_without_the_deferred_member_and_is_exact_elsewhere(
+        normalise):
+    X, y = _data(n=800, seed=3)
+    ens = ProbabilityEnsemble([_Counting(), GaussianNB()], weights=[1.0, 3.0],
+                              normalise=normalise, random_state=0).fit(X[:500], y[:500])
+    test = X[500:]
+    full = ens.predict_proba(test)[:, 1]
+    below = ens.threshold_
+    ens.estimators_[0].seen_ = 0
+    q = ens.posterior_above(test, below, deferred=[0])
+    settled = np.isnan(q)
+    assert 0 < settled.sum() < len(test)                 # the bound settles some rows, not all
+    assert ens.estimators_[0].seen_ == (~settled).sum()  # the deferred member ran on the rest
+    np.testing.assert_array_equal(q[~settled], full[~settled])   # bit for bit
+    assert (full[settled] <= below).all()                # a settled row could not pass
+    # the decisions at ``below`` are those of the full posterior
+    np.testing.assert_array_equal(np.nan_to_num(q, nan=-1.0) > below, full > below)
+
+
+def test_posterior_above_scores_every_row_without_a_bound():
+    X, y = _data(n=700, seed=4)
+    ens = ProbabilityEnsemble(_members(), prior_shift="em", random_state=0).fit(X[:500], y[:500])
+    q = ens.posterior_above(X[500:], ens.threshold_, deferred=[0])
+    assert not np.isnan(q).any()
+    np.testing.assert_array_equal(q, ens.predict_proba(X[500:])[:, 1])
+    plain = ProbabilityEnsemble(_members(), random_state=0).fit(X[:500], y[:500])
+    np.testing.assert_array_equal(plain.posterior_above(X[500:], -np.inf, deferred=[0]),
+                                  plain.predict_proba(X[500:])[:, 1])
+    np.testing.assert_array_equal(plain.posterior_above(X[500:], 0.5, deferred=[]),
+                                  plain.predict_proba(X[500:])[:, 1])

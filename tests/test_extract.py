@@ -357,3 +357,30 @@ def test_negated_pairs_are_flagged(extractor) -> None:
     assert got[("SHP-1", "STAT5")] is True and got[("SHP-1", "JAK3")] is False
     reported = {(r.entity1.text, r.entity2.text) for r in extractor.extract(text)}
     assert ("SHP-1", "STAT5") in reported   # flagged, not dropped: the score decides
+
+
+def test_pairs_that_cannot_pass_skip_the_kernel_member_and_the_rest_score_as_before(
+        extractor, monkeypatch) -> None:
+    import numpy as np
+
+    from relx.ppi.extract import Extractor
+    from relx.ppi.model import _has_kernel
+
+    model = extractor.model
+    assert any(_has_kernel(e) for e in model.pipeline.steps[-1][1].estimators_)
+    calls: list = []
+    scores_above = model.scores_above
+    monkeypatch.setattr(model, "scores_above", lambda inst, below: (
+        calls.append((list(inst), below)) or scores_above(inst, below)))
+    texts = [p.read_text(encoding="utf-8") for p in sorted(SAMPLES.glob("*.txt"))]
+    reported = [r for t in texts for r in Extractor(model).extract(t)]
+    assert calls and reported
+    n_settled = 0
+    for inst, below in calls:
+        assert below == model.threshold
+        q, full = scores_above(inst, below), model.scores(inst)
+        settled = np.isnan(q)
+        n_settled += int(settled.sum())
+        np.testing.assert_array_equal(q[~settled], full[~settled])   # bit for bit
+        assert (full[settled] <= below).all()                        # none could be reported
+    assert 0 < n_settled < sum(len(inst) for inst, _ in calls)

@@ -74,6 +74,8 @@ PAIR_WEIGHTINGS = (None, "none", "sentence")
 DECISION_ROWS = ("all", "gold")
 IN_DOMAIN_COMBINERS = (None, "none", "weights", "stacked")  # "none": None spelt in TOML
 _EPS = 1e-6
+#: slack of posterior_above's bound (the posterior is compared in floating point)
+_BOUND_MARGIN = 1e-9
 
 
 def quantile_map(sorted_ref: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -365,6 +367,38 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         q = self.posterior(self.member_proba(X, new_text_only=True))
         return np.c_[1 - q, q]
+
+    def posterior_above(self, X, below: float, deferred: Sequence[int] = ()) -> np.ndarray:
+        """(N,) the new-text posterior of :meth:`predict_proba` for every row of X that can
+        exceed ``below``, NaN for a row that cannot whatever its ``deferred`` members
+        (indices into ``estimators_``) say: those run only on the other rows.
+
+        The bound takes each deferred member's (quantile-mapped) probability as 1; the score
+        is a weighted mean of values in [0, 1] and the calibration increases with it, so a
+        row whose bound is at most ``below`` is settled. The rows that run get exactly the
+        posterior :meth:`predict_proba` gives them (the combiner runs on all N rows as it
+        would). Without a bound (no deferred member with a weight, a prior shift that reads
+        the batch, a calibration that does not increase) every row runs."""
+        check_is_fitted(self, "estimators_")
+        w = self._weights()
+        defer = [j for j in deferred if w[j] > 0 and self.estimators_[j] is not None]
+        if not defer or self.prior_shift not in (None, "none") or self.calibration_[0] <= 0:
+            return self.predict_proba(X)[:, 1]
+        cols = [np.zeros(_len(X)) if e is None or wj == 0 or j in defer
+                else e.predict_proba(X)[:, 1]
+                for j, (e, wj) in enumerate(zip(self.estimators_, w, strict=True))]
+        proba = np.column_stack(cols)
+        high = self._quantiles(proba)
+        high[:, defer] = 1.0
+        run = self._calibrate(high @ w / w.sum()) > below - _BOUND_MARGIN
+        if run.any():
+            rows = np.flatnonzero(run)
+            sub = [X[i] for i in rows] if isinstance(X, list) else _take(X, rows)
+            for j in defer:
+                proba[rows, j] = self.estimators_[j].predict_proba(sub)[:, 1]
+        q = self.posterior(proba)
+        q[~run] = np.nan
+        return q
 
     def decide(self, member_proba: np.ndarray, in_domain: bool = False) -> np.ndarray:
         """(N,) 0/1 decisions for a batch of member probabilities; ``in_domain``: at

@@ -377,7 +377,9 @@ class Extractor(StreamingExtractor):
         names of one gene is dropped unless ``same_gene_pairs`` (its reason in ``prob``;
         ``keys``: each document's :func:`relx.genes.same_gene.abbreviation_keys`, by the id of
         its abbreviation list, which a window's copy of the document shares)."""
-        raw = self.model.scores(inst, in_domain=self.in_domain)
+        # a pair that cannot pass the threshold is not reported, nor is its score
+        raw = (self.model.scores(inst, in_domain=True) if self.in_domain
+               else self.model.scores_above(inst, self.threshold))
         scores = iter(raw.tolist())
         probs = iter(self.calibration(raw).tolist() if self.calibration else [None] * len(raw))
         for d in docs:

@@ -121,6 +121,22 @@ class RelationModel:
             return clf.in_domain_proba(head)[:, 1]
         return self.pipeline.predict_proba(list(instances))[:, 1]
 
+    def scores_above(self, instances: Sequence[PairInstance], below: float) -> np.ndarray:
+        """(N,) :meth:`scores` (new text) of every pair that can score above ``below``, NaN
+        for a pair settled at or under it without its kernel members (an ensemble's members
+        with a :class:`~relx.represent.klsh.KLSHEncoder` step, the costliest per pair: they
+        run last, on the unsettled pairs only; :meth:`ProbabilityEnsemble.posterior_above`).
+        A model that is no such ensemble scores every pair."""
+        from relx.learn.ensemble import ProbabilityEnsemble
+
+        clf = self.pipeline.steps[-1][1]
+        if not instances or not isinstance(clf, ProbabilityEnsemble):
+            return self.scores(instances)
+        head = self.pipeline[:-1].transform(list(instances)) if len(self.pipeline) > 1 \
+            else list(instances)
+        deferred = [j for j, e in enumerate(clf.estimators_) if _has_kernel(e)]
+        return clf.posterior_above(head, below, deferred)
+
     def save(self, path: str | Path) -> Path:
         """Write the model directory; ``pipeline.skops`` without the training-only state
         prediction never reads (``TRAINING_ONLY``), compacted by :func:`compact_skops`."""
@@ -141,6 +157,14 @@ class RelationModel:
         with atomic_open(path / "meta.json") as fh:
             json.dump(meta, fh, indent=2)
         return path
+
+
+def _has_kernel(estimator: Any) -> bool:
+    """Whether a fitted member hashes structures through a kernel (a KLSH step)."""
+    from relx.represent.klsh import KLSHEncoder
+
+    steps = getattr(estimator, "steps", None) or [(None, estimator)]
+    return any(isinstance(step, KLSHEncoder) for _, step in steps)
 
 
 @contextmanager
