@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -55,11 +57,40 @@ def outputs(out: Path, n_abstracts: int) -> dict[str, object]:
             "events": [d.model_dump_json() for d in events], "typed": typed, "genes": genes}
 
 
+def _leaves(x: object, path: str = "") -> Iterator[tuple[str, object]]:
+    """(path, value) of every leaf of a JSON value (list positions as ``[i]``)."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _leaves(v, f"{path}.{k}")
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _leaves(v, f"{path}[{i}]")
+    else:
+        yield path, x
+
+
+def differences(now: object, ref: object) -> str:
+    """What differs between two JSON values of one output: leaves by field (list positions
+    dropped), with the largest numeric difference; a different shape is reported as such."""
+    a, b = list(_leaves(now)), list(_leaves(ref))
+    if [p for p, _ in a] != [p for p, _ in b]:
+        return f"different shape ({len(a)} vs {len(b)} values)"
+    by_field: dict[str, list[float]] = {}
+    for (p, x), (_, y) in zip(a, b, strict=True):
+        if x != y:
+            d = abs(x - y) if isinstance(x, float) and isinstance(y, float) else float("inf")
+            by_field.setdefault(re.sub(r"\[\d+\]", "", p), []).append(d)
+    return "; ".join(f"{f}: {len(ds)} values, max difference {max(ds):.3g}"
+                     for f, ds in sorted(by_field.items())) or "no difference"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mode", choices=("save", "check"))
     ap.add_argument("out", type=Path, help="folder of the saved reference")
     ap.add_argument("--abstracts", type=int, default=400, help="GE abstracts for typed relations")
+    ap.add_argument("--details", action="store_true",
+                    help="with check: what differs, by field, with the largest difference")
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
     now = outputs(a.out, a.abstracts)
@@ -78,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     checks |= {k: now[k] == rest[k] for k in ("thresholds", "events", "typed", "genes")}
     for k, ok in checks.items():
         print(f"{k:10s} {'same' if ok else 'DIFFERENT'}")
+        if not ok and a.details and k in ("events", "typed", "genes"):
+            mine = [json.loads(d) for d in now[k]] if k == "events" else now[k]
+            theirs = [json.loads(d) for d in rest[k]] if k == "events" else rest[k]
+            print(f"           {differences(mine, theirs)}")
     return 0 if all(checks.values()) else 1
 
 

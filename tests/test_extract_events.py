@@ -355,3 +355,31 @@ def test_event_arguments_are_the_gene_types_pairs_are_made_of() -> None:
         assert is_protein(ent(t)) and is_protein(ent(t.upper())) and is_protein(ent(t.title()))
     assert is_protein(ent("Protein_family_or_group")) and is_protein(ent("Complex"))
     assert not any(is_protein(ent(t)) for t in ("Entity", "Chemical", "Cell_line", ""))
+
+
+@pytest.mark.skipif(not GE_DEVEL.is_dir(), reason="GE 2011 devel missing")
+def test_edges_no_role_can_win_skip_the_kernel_and_the_rest_are_decided_as_before(tmp_path):
+    import numpy as np
+
+    from relx.ge.data import load_ge
+    from relx.ge.edges import candidates, decide_edges
+    from relx.ge.pipeline import GEExtractor
+    from relx.ge.sentences import build_views
+    from relx.model_store import find_model_dir
+
+    for txt in sorted(GE_DEVEL.glob("*.txt"))[:8]:
+        for ext in ("txt", "a1"):
+            shutil.copy(txt.with_suffix(f".{ext}"), tmp_path / f"{txt.stem}.{ext}")
+    model = GEExtractor.load(find_model_dir("ge-events"))
+    views = [v for d in load_ge(tmp_path) for v in build_views(d, gold=False)]
+    cands = candidates(views, model.triggers.predict(views))
+    edges = model.edges
+    full = edges.proba(views, cands)
+    for none_bias, cause_bias in ((edges.none_bias, edges.cause_bias), (0.7, 0.0)):
+        new = edges.deciding_proba(views, cands, none_bias, cause_bias)
+        settled = np.isnan(new[:, 0])
+        np.testing.assert_array_equal(new[~settled], full[~settled])     # bit for bit
+        assert (decide_edges(new, cands, none_bias, cause_bias)
+                == decide_edges(full, cands, none_bias, cause_bias))
+        if none_bias == edges.none_bias:   # the model's own bias settles most candidates
+            assert settled.mean() > 0.3

@@ -138,3 +138,20 @@ def test_forest_saved_before_packing_still_predicts():
     old.classes_, old.threshold_, old.n_features_in_ = new.classes_, new.threshold_, 40
     np.testing.assert_allclose(old.predict_proba(X), new.predict_proba(X), atol=1e-12)
     np.testing.assert_array_equal(old.predict(X), new.predict(X))
+
+
+
+def test_transform_rows_gives_the_rows_their_codes_in_the_whole_batch():
+    from relx.represent.klsh import predict_proba_rows
+
+    Xtr, ytr, Xte, _ = _data(n=600, seed=5)
+    enc = KLSHEncoder(kernel="rbf", n_reference=40, n_bits=200, random_state=2).fit(Xtr)
+    full = enc.transform(Xte)
+    for rows in ([0], [299, 3, 5], list(range(1, 300, 7))):
+        rows = np.asarray(rows)
+        np.testing.assert_array_equal(enc.transform_rows(Xte[rows], rows, len(Xte)), full[rows])
+    pipe = Pipeline([("klsh", enc), ("forest", RandomSubspaceForest(
+        n_estimators=20, max_features=20, random_state=0))]).fit(Xtr, ytr)
+    rows = np.arange(0, 300, 3)
+    np.testing.assert_array_equal(predict_proba_rows(pipe, Xte[rows], rows, len(Xte)),
+                                  pipe.predict_proba(Xte)[rows])

@@ -33,6 +33,9 @@ from relx.learn.predictors import FeatureHasher
 from relx.represent.instances import StructureSet
 from relx.structures import NONE, StructureEncoder, Tuple
 
+#: slack of :meth:`EdgeDetector.deciding_proba`'s bound (probabilities in floating point)
+_BOUND_MARGIN = 1e-9
+
 CLASSES = ("None", *ROLES)
 TYPE_CLASS = {"Binding": "BIND", **{t: "REG" for t in REGULATION_TYPES}}
 
@@ -227,10 +230,13 @@ class EdgeDetector:
     def _hasher(self) -> FeatureHasher:
         return FeatureHasher(n_features=self.n_features, input_type="dict", alternate_sign=False)
 
-    def _structures(self, views, cands) -> StructureSet:
+    def _structures(self, views, cands, grow: bool = True) -> StructureSet:
+        """The candidates' encoded paths; ``grow=False`` (prediction): labels the model never
+        saw get ids of this call only (they match nothing stored either way), so predicting
+        does not grow the model's vocabularies."""
         trig = trigger_tokens(cands)
         raw = [edge_structure(views[c.view], c, trig.get(c.view)) for c in cands]
-        return StructureSet({"path": self.encoder_.encode(raw)})
+        return StructureSet({"path": self.encoder_.encode(raw, grow=grow)})
 
     def _feature_dicts(self, views: Sequence[SentenceView], cands: Sequence[EdgeCandidate]
                        ) -> list[dict[str, float]]:
@@ -271,7 +277,7 @@ class EdgeDetector:
         """(N, 3) probabilities of None/Theme/Cause (``parts``: the two models' separately)."""
         pk = pf = None
         if len(cands) and self.uses_klsh:
-            codes = self.klsh.transform(self._structures(views, cands))
+            codes = self.klsh.transform(self._structures(views, cands, grow=False))
             pk = self._align(self.forest.predict_proba(codes), self.forest.classes_)
         if len(cands) and self.uses_features:
             Xf = self._features(views, cands)
@@ -279,6 +285,38 @@ class EdgeDetector:
         if parts:
             return pk, pf
         return combine(pk, pf, self.klsh_weight, len(cands))
+
+    def deciding_proba(self, views: Sequence[SentenceView], cands: Sequence[EdgeCandidate],
+                       none_bias: float, cause_bias: float = 0.0) -> np.ndarray:
+        """(N, 3) :meth:`proba` of every candidate :func:`decide_edges` (with these biases)
+        could take, NaN rows for the others (which it then rejects): with the combined
+        method, the feature model runs first and a candidate no role can win even with the
+        KLSH-RF giving that role probability 1 is settled; the KLSH-RF (structures, kernel
+        hashes, forest) runs on the other candidates only, which get exactly
+        :meth:`proba`'s rows."""
+        if self.method != "combined" or not len(cands):
+            return self.proba(views, cands)   # type: ignore[return-value]
+        pf = self._align(self.linear_.predict_proba(self._features(views, cands)),
+                         self.linear_.classes_)
+        w = self.klsh_weight
+        cause = CLASSES.index("Cause")
+        head = (1 - w) * pf + w            # each role's probability with the KLSH-RF's at 1
+        head[:, cause] += cause_bias
+        floor = (1 - w) * pf[:, 0] - none_bias
+        theme_only = np.array([allowed_roles(c.src[1]) == ("Theme",) for c in cands])
+        head[theme_only, cause] = -np.inf
+        run = head[:, 1:].max(axis=1) > floor - _BOUND_MARGIN
+        out = np.full((len(cands), len(CLASSES)), np.nan)
+        if run.any():
+            rows = np.flatnonzero(run)
+            trig = trigger_tokens(cands)
+            raw = [edge_structure(views[cands[i].view], cands[i], trig.get(cands[i].view))
+                   for i in rows]
+            codes = self.klsh.transform_rows(
+                StructureSet({"path": self.encoder_.encode(raw, grow=False)}), rows, len(cands))
+            pk = self._align(self.forest.predict_proba(codes), self.forest.classes_)
+            out[rows] = combine(pk, pf[rows], w, len(rows))
+        return out
 
 
 def combine(pk: np.ndarray | None, pf: np.ndarray | None, klsh_weight: float, n: int
@@ -295,9 +333,11 @@ def combine(pk: np.ndarray | None, pf: np.ndarray | None, klsh_weight: float, n:
 def decide_edges(proba: np.ndarray, cands: Sequence[EdgeCandidate], none_bias: float,
                  cause_bias: float = 0.0) -> list[tuple[EdgeCandidate, str]]:
     """Edges whose best role (allowed for the trigger type) beats ``None`` minus ``none_bias``;
-    ``cause_bias`` is added to the ``Cause`` probability."""
+    ``cause_bias`` is added to the ``Cause`` probability; a NaN row is no edge."""
     out = []
     for p, c in zip(proba, cands, strict=True):
+        if np.isnan(p[0]):   # settled by :meth:`EdgeDetector.deciding_proba`
+            continue
         score = {r: p[CLASSES.index(r)] + (cause_bias if r == "Cause" else 0.0)
                  for r in allowed_roles(c.src[1])}
         best = max(score, key=score.__getitem__)

@@ -204,9 +204,9 @@ class GEExtractor:
         predicted edge's probability of its role."""
         nodes = self.triggers.predict(views, trigger_bias)
         cands = candidates(views, nodes)
-        proba = self.edges.proba(views, cands)
         bias = self.edges.none_bias if edge_bias is None else edge_bias
         cbias = self.edges.cause_bias if cause_bias is None else cause_bias
+        proba = self.edges.deciding_proba(views, cands, bias, cbias)
         per_view: list[list[tuple[EdgeCandidate, str]]] = [[] for _ in views]
         row = {c: i for i, c in enumerate(cands)} if edge_scores is not None else {}
         for c, role in decide_edges(proba, cands, bias, cbias):   # type: ignore[arg-type]

@@ -61,7 +61,7 @@ of one falls back to the training threshold. ``predict_proba`` is unchanged.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -368,7 +368,8 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         q = self.posterior(self.member_proba(X, new_text_only=True))
         return np.c_[1 - q, q]
 
-    def posterior_above(self, X, below: float, deferred: Sequence[int] = ()) -> np.ndarray:
+    def posterior_above(self, X, below: float, deferred: Sequence[int] = (),
+                        predict_rows: Callable | None = None) -> np.ndarray:
         """(N,) the new-text posterior of :meth:`predict_proba` for every row of X that can
         exceed ``below``, NaN for a row that cannot whatever its ``deferred`` members
         (indices into ``estimators_``) say: those run only on the other rows.
@@ -377,7 +378,10 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
         is a weighted mean of values in [0, 1] and the calibration increases with it, so a
         row whose bound is at most ``below`` is settled. The rows that run get exactly the
         posterior :meth:`predict_proba` gives them (the combiner runs on all N rows as it
-        would). Without a bound (no deferred member with a weight, a prior shift that reads
+        would), given ``predict_rows(member, X_rows, rows, N)``, the member's (len(rows), 2)
+        probabilities of X's rows ``rows`` as it gives them in the whole of X (default:
+        ``member.predict_proba(X_rows)``, for members whose rows do not depend on the
+        others'). Without a bound (no deferred member with a weight, a prior shift that reads
         the batch, a calibration that does not increase) every row runs."""
         check_is_fitted(self, "estimators_")
         w = self._weights()
@@ -395,7 +399,9 @@ class ProbabilityEnsemble(ClassifierMixin, BaseEstimator):
             rows = np.flatnonzero(run)
             sub = [X[i] for i in rows] if isinstance(X, list) else _take(X, rows)
             for j in defer:
-                proba[rows, j] = self.estimators_[j].predict_proba(sub)[:, 1]
+                est = self.estimators_[j]
+                proba[rows, j] = (est.predict_proba(sub) if predict_rows is None
+                                  else predict_rows(est, sub, rows, _len(X)))[:, 1]
         q = self.posterior(proba)
         q[~run] = np.nan
         return q

@@ -134,8 +134,10 @@ class RelationModel:
             return self.scores(instances)
         head = self.pipeline[:-1].transform(list(instances)) if len(self.pipeline) > 1 \
             else list(instances)
+        from relx.represent.klsh import predict_proba_rows
+
         deferred = [j for j, e in enumerate(clf.estimators_) if _has_kernel(e)]
-        return clf.posterior_above(head, below, deferred)
+        return clf.posterior_above(head, below, deferred, predict_proba_rows)
 
     def save(self, path: str | Path) -> Path:
         """Write the model directory; ``pipeline.skops`` without the training-only state

@@ -157,8 +157,36 @@ class KLSHEncoder(TransformerMixin, BaseEstimator):
         """(N, H) uint8 hashcodes."""
         return self.codes_from_kernel(self.reference_kernel(X))
 
+    def transform_rows(self, X, rows: np.ndarray, n: int) -> np.ndarray:
+        """(len(rows), H) hashcodes of X, the rows ``rows`` of an ``n``-row batch whose other
+        rows are not given: exactly the codes :meth:`transform` gives those rows in the whole
+        batch. A code is the sign of a matrix product, whose rounding of a row can depend on
+        where the row sits in the product (a sum that is 0 in exact arithmetic, as for a
+        structure tied with a bit's reference structures, then takes either sign); so the
+        kernel block is computed for X only and hashed at its rows of an n-row block."""
+        k_xr = self.reference_kernel(X)
+        full = np.zeros((n, k_xr.shape[1]), dtype=k_xr.dtype)
+        full[rows] = k_xr
+        return self.codes_from_kernel(full)[rows]
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = False
         tags.transformer_tags.preserves_dtype = []  # output is always uint8 bits
         return tags
+
+
+def predict_proba_rows(estimator, X, rows: np.ndarray, n: int) -> np.ndarray:
+    """``estimator.predict_proba(X)`` for X, the rows ``rows`` of an ``n``-row batch, with
+    each :class:`KLSHEncoder` step of a pipeline hashing them as in the whole batch
+    (:meth:`KLSHEncoder.transform_rows`): the rows' probabilities when the batch's other
+    rows are never computed."""
+    steps = getattr(estimator, "steps", None)
+    if not steps:
+        return estimator.predict_proba(X)
+    for _, step in steps[:-1]:
+        if step is None or step == "passthrough":
+            continue
+        X = step.transform_rows(X, rows, n) if isinstance(step, KLSHEncoder) \
+            else step.transform(X)
+    return steps[-1][1].predict_proba(X)
