@@ -239,6 +239,9 @@ class _Scores:
     def scores(self, inst: list, in_domain: bool = False) -> np.ndarray:
         return np.zeros(len(inst))
 
+    def scores_above(self, inst: list, below: float) -> np.ndarray:
+        return self.scores(inst)
+
 
 class _GivenParses:
     def parse_documents(self, docs: list[Document], **_: Any) -> Any:
@@ -463,6 +466,9 @@ class _ContextScores:
         self.calls.append(len(inst))
         ctx = document_context_features(inst)
         return np.array([0.9 if "doc_cooc=3+" in c else 0.1 for c in ctx])
+
+    def scores_above(self, inst: list, below: float) -> np.ndarray:
+        return self.scores(inst)
 
 
 def test_a_long_document_is_scored_in_windows_with_its_whole_context(monkeypatch) -> None:
