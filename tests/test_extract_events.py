@@ -374,6 +374,7 @@ def test_edges_no_role_can_win_skip_the_kernel_and_the_rest_are_decided_as_befor
     views = [v for d in load_ge(tmp_path) for v in build_views(d, gold=False)]
     cands = candidates(views, model.triggers.predict(views))
     edges = model.edges
+    sizes = [len(v) for v in (edges.encoder_.words, edges.encoder_.lemmas)]
     full = edges.proba(views, cands)
     for none_bias, cause_bias in ((edges.none_bias, edges.cause_bias), (0.7, 0.0)):
         new = edges.deciding_proba(views, cands, none_bias, cause_bias)
@@ -383,3 +384,5 @@ def test_edges_no_role_can_win_skip_the_kernel_and_the_rest_are_decided_as_befor
                 == decide_edges(full, cands, none_bias, cause_bias))
         if none_bias == edges.none_bias:   # the model's own bias settles most candidates
             assert settled.mean() > 0.3
+    # predicting leaves the model's vocabularies as they were (a long run does not grow them)
+    assert [len(v) for v in (edges.encoder_.words, edges.encoder_.lemmas)] == sizes
