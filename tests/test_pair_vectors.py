@@ -90,3 +90,42 @@ def test_real_iepa_pairs_get_vectors_from_the_shipped_eigenwords():
     assert (np.abs(x[:, 3 * d:]).sum(1) > 0).mean() > 0.9
     norms = np.linalg.norm(x[:, :d], axis=1)
     assert norms.max() <= 1.0 + 1e-3  # a mean of unit vectors
+
+
+def test_blocks_are_numpys_means_bit_for_bit_for_short_and_long_word_lists():
+    """transform sums every list of every pair in one pass; each block must be the float32
+    ``m[ids].mean(0)`` of its list (numpy sums 8 rows or more pairwise), as before."""
+    from relx.model_store import models_dir
+    from relx.ppi.evaluate import load_corpus
+    from relx.ppi.model import load_model
+
+    if not (models_dir() / "ppi-default" / "meta.json").exists():
+        pytest.skip("shipped model models/ppi-default missing")
+    found: list = []
+
+    def walk(est):
+        if isinstance(est, PairVectorFeatures):
+            found.append(est)
+        for attr in ("steps", "transformer_list"):
+            for _, step in getattr(est, attr, None) or []:
+                walk(step)
+
+    for member in load_model(models_dir() / "ppi-default").pipeline.steps[-1][1].estimators_:
+        walk(member)
+    ext = found[0]
+    inst = pair_instances(load_corpus(corpus_file("IEPA")))[:400]
+    index, m = ext._index(), ext.matrix_.astype(np.float32)
+    d, lengths = m.shape[1], []
+
+    def mean(words):
+        ids = [index[w] for w in words if w in index]
+        lengths.append(len(ids))
+        return m[ids].mean(0) if ids else np.zeros(d, np.float32)
+
+    want = np.zeros((len(inst), 4 * d), np.float32)
+    for i, x in enumerate(inst):
+        w = pair_vector_words(x)
+        want[i] = np.concatenate([mean(w["path"]), mean(w["between"]),
+                                  sum(mean(ws) for ws in w["governors"]), mean(w["window"])])
+    assert max(lengths) >= 8 and min(lengths) == 0   # both ways of summing, and empty lists
+    np.testing.assert_array_equal(ext.transform(inst), want)

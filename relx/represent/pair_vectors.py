@@ -29,6 +29,8 @@ from relx.structures import _roles, entity_head, shortest_path
 from relx.vectors import DEFAULT_VECTORS, cached_vectors
 
 BLOCKS = ("path", "between", "governors", "window")
+#: the fewest rows numpy's mean sums pairwise
+_PAIRWISE = 8
 
 
 def pair_vector_words(x: PairInstance) -> dict[str, list]:
@@ -83,20 +85,37 @@ class PairVectorFeatures(TransformerMixin, BaseEstimator):
             self._index_cache = index
         return index
 
-    def _mean(self, words: Sequence[str], index: dict[str, int], m: np.ndarray) -> np.ndarray:
-        ids = [index[w] for w in words if w in index]
-        return m[ids].mean(0) if ids else np.zeros(m.shape[1], np.float32)
-
     def transform(self, X: Sequence[PairInstance]) -> np.ndarray:
         index, m = self._index(), self.matrix_.astype(np.float32)
-        out = np.zeros((len(X), self.n_features_out_), np.float32)
         d = m.shape[1]
+        # five word lists per pair (path, between, the two governors' lists, window), each
+        # list's mean as ``m[ids].mean(0)`` gives it (zeros for no known word)
+        ids: list[int] = []
+        counts = np.zeros(5 * len(X), dtype=np.int64)
         for i, x in enumerate(X):
             w = pair_vector_words(x)
-            out[i, :d] = self._mean(w["path"], index, m)
-            out[i, d:2 * d] = self._mean(w["between"], index, m)
-            out[i, 2 * d:3 * d] = sum(self._mean(ws, index, m) for ws in w["governors"])
-            out[i, 3 * d:] = self._mean(w["window"], index, m)
+            for k, words in enumerate((w["path"], w["between"], *w["governors"], w["window"])):
+                found = [index[v] for v in words if v in index]
+                ids += found
+                counts[5 * i + k] = len(found)
+        means = np.zeros((len(counts), d), np.float32)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        rows = np.vstack([m[np.asarray(ids, dtype=np.intp)], np.zeros((1, d), np.float32)])
+        # numpy's mean sums fewer than 8 rows one after another and more pairwise (8 partial
+        # sums): the short lists are summed here in one call (reduceat over their
+        # start, end pairs; the sums between them are dropped), the long ones by numpy
+        short = np.flatnonzero((counts > 0) & (counts < _PAIRWISE))
+        if len(short):
+            bounds = np.column_stack([starts[short], starts[short] + counts[short]]).ravel()
+            sums = np.add.reduceat(rows, bounds, axis=0)[::2]
+            means[short] = sums / counts[short, None].astype(np.float32)
+        for k in np.flatnonzero(counts >= _PAIRWISE):
+            means[k] = rows[starts[k]:starts[k] + counts[k]].mean(0)
+        means = means.reshape(len(X), 5, d)
+        out = np.zeros((len(X), self.n_features_out_), np.float32)
+        out[:, :d], out[:, d:2 * d] = means[:, 0], means[:, 1]
+        out[:, 2 * d:3 * d] = means[:, 2] + means[:, 3]
+        out[:, 3 * d:] = means[:, 4]
         return out
 
     def __getstate__(self) -> dict:
