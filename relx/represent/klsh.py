@@ -147,7 +147,12 @@ class KLSHEncoder(TransformerMixin, BaseEstimator):
             return (s1 < s2).astype(np.uint8)
         if self.hash_function == "kulis":
             k_xr = k_xr - k_xr.mean(axis=1, keepdims=True)
-        scores = k_xr @ self.weights_
+        from threadpoolctl import threadpool_limits
+
+        # one BLAS thread: how a product is split over threads changes the rounding of some
+        # rows, and a sum that is 0 in exact arithmetic then flips its bit
+        with threadpool_limits(1, user_api="blas"):
+            scores = k_xr @ self.weights_
         if scores.dtype != np.result_type(scores, self.offsets_):
             return (scores + self.offsets_ > 0).astype(np.uint8)
         scores += self.offsets_   # in place: the same sums, one (N, H) array fewer at a time
