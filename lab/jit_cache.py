@@ -9,6 +9,9 @@ NUMBA_CPU_FEATURES=`` (no host features), relx's shipped code and start-up cache
 cache in a temporary folder; the cache files land in ``<out>/<level>/<folder under relx>/``, where
 :mod:`relx.numba_cache` looks (~30 CPU-seconds a level, mostly loading the models).
 The wheel ships the folder (``pyproject.toml`` package data); it is rebuilt, not kept in git.
+A level the building machine's CPU cannot run (``x86-64-v4`` without AVX-512) is skipped
+with a note: its code is compiled by running the workload, which would die there; a machine
+of that level then loads the highest level built (:func:`relx.numba_cache.shipped_dir`).
 Prints the seconds and the number of functions per level.
 """
 
@@ -86,13 +89,19 @@ def main(argv: list[str] | None = None) -> None:
     if a.workload:
         run_workload(a.workload)
         return
-    from relx.numba_cache import X86_LEVELS
+    from relx.numba_cache import X86_LEVELS, cpu_levels
 
     known = {name for name, _ in X86_LEVELS}
+    runnable = set(cpu_levels())
     levels = [lv.strip() for lv in a.levels.split(",") if lv.strip()]
     if unknown := [lv for lv in levels if lv not in known]:
         ap.error(f"unknown CPU levels {unknown}; known: {sorted(known)}")
     for level in levels:
+        if level not in runnable:   # its code is made by running it: it would die (SIGILL)
+            shutil.rmtree(a.out / level, ignore_errors=True)
+            print(f"{level}: skipped, this CPU cannot run code compiled for it; machines "
+                  "with it load the highest level built", flush=True)
+            continue
         t0 = time.perf_counter()
         n = build_level(level, a.out)
         print(f"{level}: {n} functions compiled in {time.perf_counter() - t0:.1f} s "
