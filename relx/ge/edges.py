@@ -230,12 +230,15 @@ class EdgeDetector:
     def _hasher(self) -> FeatureHasher:
         return FeatureHasher(n_features=self.n_features, input_type="dict", alternate_sign=False)
 
-    def _structures(self, views, cands, grow: bool = True) -> StructureSet:
-        """The candidates' encoded paths; ``grow=False`` (prediction): labels the model never
-        saw get ids of this call only (they match nothing stored either way), so predicting
-        does not grow the model's vocabularies."""
+    def _structures(self, views, cands, grow: bool = True,
+                    rows: Sequence[int] | None = None) -> StructureSet:
+        """The candidates' encoded paths (only those of ``rows``, when given; the other
+        candidates' triggers still mark the paths); ``grow=False`` (prediction): labels the
+        model never saw get ids of this call only (they match nothing stored either way), so
+        predicting does not grow the model's vocabularies."""
         trig = trigger_tokens(cands)
-        raw = [edge_structure(views[c.view], c, trig.get(c.view)) for c in cands]
+        picked = cands if rows is None else [cands[i] for i in rows]
+        raw = [edge_structure(views[c.view], c, trig.get(c.view)) for c in picked]
         return StructureSet({"path": self.encoder_.encode(raw, grow=grow)})
 
     def _feature_dicts(self, views: Sequence[SentenceView], cands: Sequence[EdgeCandidate]
@@ -309,11 +312,8 @@ class EdgeDetector:
         out = np.full((len(cands), len(CLASSES)), np.nan)
         if run.any():
             rows = np.flatnonzero(run)
-            trig = trigger_tokens(cands)
-            raw = [edge_structure(views[cands[i].view], cands[i], trig.get(cands[i].view))
-                   for i in rows]
             codes = self.klsh.transform_rows(
-                StructureSet({"path": self.encoder_.encode(raw, grow=False)}), rows, len(cands))
+                self._structures(views, cands, grow=False, rows=rows), rows, len(cands))
             pk = self._align(self.forest.predict_proba(codes), self.forest.classes_)
             out[rows] = combine(pk, pf[rows], w, len(rows))
         return out

@@ -116,10 +116,13 @@ class RelationModel:
             return np.zeros(0)
         clf = self.pipeline.steps[-1][1]
         if in_domain and hasattr(clf, "in_domain_proba"):
-            head = self.pipeline[:-1].transform(list(instances)) if len(self.pipeline) > 1 \
-                else list(instances)
-            return clf.in_domain_proba(head)[:, 1]
+            return clf.in_domain_proba(self._head(instances))[:, 1]
         return self.pipeline.predict_proba(list(instances))[:, 1]
+
+    def _head(self, instances: Sequence[PairInstance]) -> Any:
+        """``instances`` through every pipeline step before the classifier."""
+        return self.pipeline[:-1].transform(list(instances)) if len(self.pipeline) > 1 \
+            else list(instances)
 
     def scores_above(self, instances: Sequence[PairInstance], below: float) -> np.ndarray:
         """(N,) :meth:`scores` (new text) of every pair that can score above ``below``, NaN
@@ -128,16 +131,13 @@ class RelationModel:
         run last, on the unsettled pairs only; :meth:`ProbabilityEnsemble.posterior_above`).
         A model that is no such ensemble scores every pair."""
         from relx.learn.ensemble import ProbabilityEnsemble
+        from relx.represent.klsh import predict_proba_rows
 
         clf = self.pipeline.steps[-1][1]
         if not instances or not isinstance(clf, ProbabilityEnsemble):
             return self.scores(instances)
-        head = self.pipeline[:-1].transform(list(instances)) if len(self.pipeline) > 1 \
-            else list(instances)
-        from relx.represent.klsh import predict_proba_rows
-
         deferred = [j for j, e in enumerate(clf.estimators_) if _has_kernel(e)]
-        return clf.posterior_above(head, below, deferred, predict_proba_rows)
+        return clf.posterior_above(self._head(instances), below, deferred, predict_proba_rows)
 
     def save(self, path: str | Path) -> Path:
         """Write the model directory; ``pipeline.skops`` without the training-only state
