@@ -1,5 +1,5 @@
-"""Round 79's experiment (lab/genes/species_model.py, not kept): the estimator contract of
-its human-or-mouse model and the context features it reads."""
+"""Naming rounds 79 and 89's experiment (lab/genes/species_choice.py, not kept): the estimator
+contract of the human-or-mouse model, the context features it reads, where it may choose."""
 
 from __future__ import annotations
 
@@ -7,10 +7,15 @@ import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
 
-from lab.genes.species_model import SpeciesModel, mention_features
+from lab.genes.species_choice import (
+    BEYOND_SENTENCE,
+    SpeciesModel,
+    learned_species,
+    mention_features,
+)
 from relx.doc import Document, Entity, Sentence, Span
 from relx.genes.lexicon import default_grounder
-from relx.genes.species import find_species
+from relx.genes.species import SpeciesAssignment, assign_species, find_species
 from relx.genes.symbol_sets import rodent_symbols
 
 
@@ -56,3 +61,36 @@ def test_context_features_of_a_mixed_document():
     assert feats["T0"]["in_title"] == 1.0 and feats["T4"]["in_title"] == 0.0
     assert feats["T4"]["sent_human"] == 1.0 and feats["T4"]["sent_mouse"] == 0.0
     assert feats["T0"]["docshare_mouse"] == feats["T4"]["docshare_mouse"] > 0
+
+
+def test_json_round_trip_predicts_the_same():
+    X = [{"sent_mouse": 1.0, "doc_mouse": 2.0}, {"sent_human": 1.0, "caps": 1.0}] * 4
+    model = SpeciesModel(C=1.0).fit(X, ["mouse", "human"] * 4)
+    again = SpeciesModel.from_json(model.to_json())
+    assert again.get_params() == model.get_params()
+    assert np.allclose(again.predict_proba(X), model.predict_proba(X), atol=1e-7)
+
+
+def test_the_model_chooses_only_where_the_rules_look_beyond_the_sentence():
+    g = default_grounder()
+    rodent = rodent_symbols(g).__contains__
+    text = ("Tet2 loss in mice. Patients with AML carry TET2 mutations. We then studied "
+            "Dnmt3a and IDH2 in bone marrow. These findings implicate TET2 in leukaemia.")
+    doc = doc_of(text, ["Tet2", "TET2", "Dnmt3a", "IDH2", "TET2"])
+    hits = find_species(text)
+    rules = assign_species(doc, hits, in_lexicon=g.in_lexicon, rodent_symbol=rodent,
+                           family_name=g.is_family_name)
+    always_mouse = SpeciesModel().fit([{"x": 1.0}, {"y": 1.0}], ["mouse", "human"])
+    always_mouse.coef_[:] = 0.0
+    always_mouse.intercept_ = 5.0
+    got = learned_species(doc, hits, rules, always_mouse, in_lexicon=g.in_lexicon,
+                          rodent_symbol=rodent, family_name=g.is_family_name)
+    assert set(got) == set(rules)
+    for k, rule in rules.items():
+        if rule.evidence in BEYOND_SENTENCE and rule.taxon in ("NCBITaxon:9606",
+                                                               "NCBITaxon:10090"):
+            assert got[k] == SpeciesAssignment("NCBITaxon:10090", "learned")
+        else:
+            assert got[k] == rule
+    assert rules["T1"].evidence == "sentence" and got["T1"].taxon == "NCBITaxon:9606"
+    assert any(r.evidence in BEYOND_SENTENCE for r in rules.values())
