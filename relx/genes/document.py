@@ -145,6 +145,9 @@ _SPECIES_WORD = re.compile(r"^(human|mouse|murine|rat)\s", re.IGNORECASE)
 #: domain or motif (``SH2 domain``, ``PDZ domains``) and grounds to no gene
 DOMAIN_TYPE = "Entity"
 _DOMAIN = re.compile(r"[\s-](?:domains?|motifs?)$", re.IGNORECASE)
+#: grounding routes that do not make a two-word domain mention a gene's own name (round 91)
+_NOT_OWN_NAME = frozenset({"part", "ortholog"})
+_WORDS = re.compile(r"[\s-]+")
 _WORD = re.compile(r"[^\s/()\-]+")
 _SYMBOL_WORD = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9]{2,}$")
 
@@ -549,9 +552,13 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
                 namespace_of(i) in CHEMICAL_NAMESPACES for i in found.ids):
             out["type"] = "Chemical"
             out["taxon"] = None
-        if not given and not found.ids and protein and _DOMAIN.search(text):
-            out["type"] = DOMAIN_TYPE     # "SH2 domain": a part of proteins, not a gene
-            out["taxon"] = None
+        if not given and protein and _DOMAIN.search(text) and (not found.ids or (
+                found.route in _NOT_OWN_NAME and len(_WORDS.split(text.strip())) == 2)):
+            # "SH2 domain": a part of proteins, not a gene; also where the domain's name is
+            # a gene's synonym reached only through the part or an ortholog (round 91)
+            out.update(type=DOMAIN_TYPE, taxon=None, norm_ids=[], grounded=False,
+                       ncbi_ids=[], norm_confidence=0.0)
+            return out
         if found.span is not None and not given:
             out["norm_span"] = _norm_span(doc, e, text, found, taxon)
         return out

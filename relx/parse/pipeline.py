@@ -34,6 +34,7 @@ from relx.genes.more_mentions import (
     with_short_forms,
     without_other_things,
 )
+from relx.genes.subunits import with_subunits
 from relx.model_store import models_dir, reading_model_file
 from relx.parse.abbreviations import hyphen_abbreviations, listed_abbreviations
 from relx.parse.norms import spell_greek_features
@@ -422,7 +423,8 @@ class Parser:
         (:func:`with_long_forms`) and genes' full names (:func:`with_full_names`); no
         disease names (:func:`names_a_disease`); the short forms of gene long forms
         (:func:`with_short_forms`); :func:`more_mentions`; the genes of Cre drivers and
-        reporters (:func:`with_construct_genes`); names written with Greek letters
+        reporters (:func:`with_construct_genes`), each joined to a subunit mass after it
+        (:func:`with_subunits`: ``IL-12 p40``); names written with Greek letters
         (:func:`with_greek_names`); names with their abbreviation inside
         (:func:`with_bracketed_names`: ``toll-like receptor (TLR)4``); without the mentions
         that name nothing and are something else (:func:`without_other_things`); last,
@@ -441,8 +443,8 @@ class Parser:
             (a.short.start - base, a.short.end - base, a.long.start - base, a.long.end - base)
             for a in abbreviations])
         spans = with_bracketed_names(text, with_greek_names(text, with_construct_genes(
-            text, [*spans, *more_mentions(
-                text, spans, [(a.short_text, a.long_text) for a in abbreviations])])))
+            text, with_subunits(text, [*spans, *more_mentions(
+                text, spans, [(a.short_text, a.long_text) for a in abbreviations])]))))
         spans = split_en_dashes(text, without_other_things(text, spans, [
             (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations]))
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
