@@ -137,10 +137,11 @@ def baseline_figures(data: PairData) -> dict[str, Any]:
     return prf(int((pred & (data.related == 1)).sum()), int(pred.sum()), data.n_gold)
 
 
-def cross_validate(data: PairData, params: dict[str, Any], random_state: int = 0
-                   ) -> dict[str, Any]:
+def cross_validate(data: PairData, params: dict[str, Any], random_state: int = 0,
+                   bind: np.ndarray | None = None) -> dict[str, Any]:
     """Out-of-fold predictions over the fit split's 5 folds; figures at the F1-best threshold
-    of the pooled out-of-fold probabilities (and at 0.5)."""
+    of the pooled out-of-fold probabilities (and at 0.5). ``bind``: candidates typed
+    ``Bind`` whatever the type model says (round 7b: a ligand and its receptor)."""
     n = len(data.related)
     prob, novel_p = np.zeros(n), np.zeros(n)
     types = np.empty(n, dtype=object)
@@ -155,6 +156,8 @@ def cross_validate(data: PairData, params: dict[str, Any], random_state: int = 0
         prob[te] = m.pair_probability(data.X[te], t_te)
         types[te] = m.predict_type(data.X[te], t_te)[0]
         novel_p[te] = m.novel_probability(data.X[te], t_te)
+    if bind is not None:
+        types[bind] = "Bind"
     t = best_threshold(prob, data.related, data.n_gold)
     nt = params.get("novel_threshold", 0.5)
     out = score(prob, data.related, t, data.n_gold, data.types, types, data.novel, novel_p,

@@ -3,7 +3,13 @@ with and without the ``ligrec`` marker (fit-split 5-fold CV by document, the sam
 folds and setting).
 
     python -m lab.relations.ligand_receptor --table relx/data/ligand_receptor.tsv.gz
-    python -m lab.relations.ligand_receptor --cv [--json out.json]
+    python -m lab.relations.ligand_receptor --cv [--json out.json]     # round 7: the marker
+    python -m lab.relations.ligand_receptor --rule-cv [--json out.json]    # round 7b: Bind
+    python -m lab.relations.ligand_receptor --release models/gene-relations --version 0.2.1
+
+``--release`` writes round 7b's rule into a gene relation model folder's ``meta.json``
+(``ligand_receptor_bind``: the rule's precision on the fit split's gold pairs, its
+``type_probability``), the classifiers untouched.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ import gzip
 import json
 import sys
 from pathlib import Path
+
+import numpy as np
 
 from relx.ppi.ligand_receptor import named_pairs
 
@@ -63,17 +71,94 @@ def compare(shared: str | None = None) -> dict:
     return out
 
 
+def ligand_receptor_rows(docs, views, max_pairs: int | None = None) -> np.ndarray:
+    """(n,) bool over :func:`lab.relations.biored.pair_data`'s candidates (same order):
+    the pair is a ligand and its receptor."""
+    from lab.relations.biored import MAX_PAIRS
+    from relx.ppi.doc_features import candidates
+    from relx.ppi.ligand_receptor import default_ligand_receptors
+
+    table = default_ligand_receptors()
+    return np.array([k in table for d in docs
+                     for k in candidates(views[d.pmid], max_pairs or MAX_PAIRS).keys], bool)
+
+
+def rule_precision(docs, views) -> dict:
+    """Round 7b's rule on the fit split's gold pairs: of the related candidate pairs that
+    are a ligand and its receptor, how many BioRED types ``Bind`` (the rule's
+    ``type_probability``)."""
+    from relx.ppi.doc_features import candidates
+    from relx.ppi.ligand_receptor import default_ligand_receptors
+
+    table = default_ligand_receptors()
+    n = bind = 0
+    for d in docs:
+        for k in candidates(views[d.pmid], None).keys:
+            rel = d.relations.get(frozenset(k))
+            if rel is not None and k in table:
+                n += 1
+                bind += rel.type == "Bind"
+    return {"related_pairs": n, "bind": bind, "precision": round(bind / n, 4) if n else 0.0}
+
+
+def compare_rule(shared: str | None = None) -> dict:
+    """CV figures of :data:`lab.relations.biored.CHOSEN` without and with round 7b's rule."""
+    from lab.relations.biored import CHOSEN, GRID, _baseline_threshold, cross_validate, pair_data
+    from lab.relations.corpus import read_relations
+    from lab.relations.views import load_views
+
+    docs = read_relations(shared, "fit")
+    views = load_views()
+    data = pair_data(docs, views, _baseline_threshold())
+    bind = ligand_receptor_rows(docs, views)
+    assert len(bind) == len(data.related)
+    out: dict = {"setting": CHOSEN, "ligand_receptor_candidates": int(bind.sum()),
+                 "rule_on_fit_gold": rule_precision(docs, views)}
+    for name, mask in (("without", None), ("with the rule", bind)):
+        r = out[name] = cross_validate(data, GRID[CHOSEN], bind=mask)
+        print(f"{name}: pairs {json.dumps(r['pairs'])} types {r['type_accuracy']} "
+              f"(majority {r['type_majority']}) novelty F1 {r['novelty']['f1']} "
+              f"ECE {r['ece']}", flush=True)
+    print(json.dumps(out["rule_on_fit_gold"]))
+    return out
+
+
+def release(folder: Path, version: str, shared: str | None = None) -> dict:
+    """Round 7b's rule into ``folder``'s ``meta.json`` (the classifiers are not touched)."""
+    from lab.relations.corpus import read_relations
+    from lab.relations.views import load_views
+
+    meta_file = folder / "meta.json"
+    meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    rule = rule_precision(read_relations(shared, "fit"), load_views())
+    meta["ligand_receptor_bind"] = {
+        **rule, "table": "relx/data/ligand_receptor.tsv.gz",
+        "note": "a reported pair of a ligand and its receptor (relx.ppi.ligand_receptor) is "
+                "typed Bind with this precision as its type_probability (docs/relations.md, "
+                "round 7b)"}
+    meta["changes"] = {**meta.get("changes", {}), version: (
+        f"{meta['version']} with round 7b's rule: ligand-receptor pairs typed Bind")}
+    meta["version"] = version
+    meta_file.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return meta
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[3] / "shared")
     ap.add_argument("--table", type=Path, help="build the table here")
     ap.add_argument("--cv", action="store_true")
+    ap.add_argument("--rule-cv", action="store_true")
+    ap.add_argument("--release", type=Path, help="a gene relation model folder")
+    ap.add_argument("--version", default="0.2.1")
     ap.add_argument("--json", type=Path)
     a = ap.parse_args(argv)
     if a.table:
         print(f"{build_table(a.shared, a.table)} pairs -> {a.table}")
-    if a.cv:
-        rep = compare(str(a.shared))
+    if a.release:
+        print(json.dumps(release(a.release, a.version, str(a.shared))["ligand_receptor_bind"]))
+    if a.cv or a.rule_cv:
+        rep = compare(str(a.shared)) if a.cv else compare_rule(str(a.shared))
         if a.json:
             a.json.write_text(json.dumps(rep, indent=1) + "\n", encoding="utf-8")
     return 0

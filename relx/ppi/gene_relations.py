@@ -36,6 +36,7 @@ from relx.model_store import ModelKind, find_model_dir, load_skops
 from relx.ppi.doc_features import Candidates, candidates
 from relx.ppi.doc_model import DocRelationModel
 from relx.ppi.doc_view import DocView, doc_view
+from relx.ppi.ligand_receptor import default_ligand_receptors
 
 DEFAULT_GENE_MODEL = "gene-relations"
 GENE_RELATION_MODEL = ModelKind("gene relation model", "model.skops", (1,),
@@ -214,6 +215,11 @@ def documents_gene_relations(docs: list[DocInput], model: DocRelationModel,
             X2, texts2 = np.concatenate([c.X for c in rows]), [t for c in rows for t in c.texts]
             types[where], type_p[where] = model.predict_type(X2, texts2)
             novel_p[where] = model.novel_probability(X2, texts2)
+    rule = meta.get("ligand_receptor_bind")
+    if rule:   # round 7b: a ligand and its receptor are typed Bind
+        table = default_ligand_receptors()
+        bind = np.array([k in table for c in cands for k in c.keys], bool)
+        types[bind], type_p[bind] = "Bind", float(rule["precision"])
     out, at = [], 0
     for (view, sentence_ids, names), c in zip(docs, cands, strict=True):
         if not c.keys:
