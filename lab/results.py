@@ -337,20 +337,22 @@ def render_naming(runs: Path) -> list[str]:
 
 def render_relations(runs: Path) -> list[str]:
     """Document-level gene relations on BioRED train, from ``gene-relations.json``
-    (``{"cv": ..., "dev": ..., "dev2": ...}``: reports of ``python -m lab.relations.biored
-    --cv`` and of its registered ``--dev`` looks, the first for 0.1.0, the second for 0.2.0;
-    protocol in docs/relations.md)."""
+    (``{"cv": ..., "dev": ..., "dev2": ..., "dev4": ...}``: reports of ``python -m
+    lab.relations.biored --cv`` and of the registered development looks, the first for
+    0.1.0, the second for 0.2.0, the fourth for 0.2.1 (``python -m
+    lab.relations.ligand_receptor --dev-look``); protocol in docs/relations.md)."""
     r = _run_json(runs, "gene-relations.json")
     if r is None:
         return []
     from lab.relations.biored import markdown
 
-    looks = [markdown(r[k]) for k in ("dev2", "dev") if k in r]
+    looks = [markdown(r[k]) for k in ("dev4", "dev2", "dev") if k in r]
     return ["## Document-level gene relations: BioRED train (issue 51)", "",
             "Given the gold gene mentions; the model `models/gene-relations`, fitted on the "
-            "fit split ([relations.md](relations.md)). The development split was looked at "
-            f"{'twice: for 0.2.0 (first below), and for 0.1.0' if len(looks) > 1 else 'once'}"
-            ", each time at the end.", "", *(x for look in looks for x in (look, "")),
+            "fit split ([relations.md](relations.md)). The development split's looks, newest "
+            "first: for 0.2.1 (0.2.0 and its ligand-receptor rule; the fourth look), 0.2.0 (the "
+            "second) and 0.1.0 (the first); the third, for a model not shipped, is in "
+            "relations.md.", "", *(x for look in looks for x in (look, "")),
             "Fit split, 5-fold CV by document (the settings compared):", "",
             markdown(r["cv"]), ""]
 

@@ -6,6 +6,7 @@ folds and setting).
     python -m lab.relations.ligand_receptor --cv [--json out.json]     # round 7: the marker
     python -m lab.relations.ligand_receptor --rule-cv [--json out.json]    # round 7b: Bind
     python -m lab.relations.ligand_receptor --release models/gene-relations --version 0.2.1
+    python -m lab.relations.ligand_receptor --dev-look [--json out.json]   # registered look
 
 ``--release`` writes round 7b's rule into a gene relation model folder's ``meta.json``
 (``ligand_receptor_bind``: the rule's precision on the fit split's gold pairs, its
@@ -143,6 +144,38 @@ def release(folder: Path, version: str, shared: str | None = None) -> dict:
     return meta
 
 
+def dev_look(shared: str | None = None) -> dict:
+    """Issue 51's fourth development look (registered in docs/relations.md, round 7b): the
+    *shipped* gene relation model (``models/gene-relations``: its classifiers as shipped,
+    its ``meta.json`` rule) on the development split, given the gold gene mentions; needs
+    the development views (``python -m lab.relations.views --split dev --out
+    runs/relations/views-dev.jsonl``)."""
+    from lab.relations.biored import _baseline_threshold, baseline_figures, pair_data
+    from lab.relations.corpus import read_relations
+    from lab.relations.metrics import score
+    from lab.relations.views import load_views
+    from relx.ppi.gene_relations import load_gene_model
+
+    views = load_views(path=Path("runs/relations/views-dev.jsonl"))
+    docs = read_relations(shared, "dev")
+    meta, model = load_gene_model()
+    dev = pair_data(docs, views, _baseline_threshold())
+    types = model.predict_type(dev.X, dev.texts)[0].astype(object)
+    if meta.get("ligand_receptor_bind"):
+        types[ligand_receptor_rows(docs, views)] = "Bind"
+    rep = {"split": "dev (fourth look, registered for gene-relations 0.2.1)",
+           "setting": f"gene-relations {meta['version']} (ligand-receptor pairs Bind)",
+           "documents": len(docs), "candidates": len(dev.related), "gold_pairs": dev.n_gold,
+           "gold_not_candidate": dev.not_candidate, "capped": dev.capped,
+           "baseline_relx_today": baseline_figures(dev),
+           **score(model.pair_probability(dev.X, dev.texts), dev.related, model.threshold,
+                   dev.n_gold, dev.types, types, dev.novel,
+                   model.novel_probability(dev.X, dev.texts), model.novel_threshold)}
+    print(json.dumps({k: rep[k] for k in ("pairs", "type_accuracy", "type_majority",
+                                          "novelty", "ece", "confusion")}, indent=1))
+    return rep
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[3] / "shared")
@@ -150,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cv", action="store_true")
     ap.add_argument("--rule-cv", action="store_true")
     ap.add_argument("--release", type=Path, help="a gene relation model folder")
+    ap.add_argument("--dev-look", action="store_true")
     ap.add_argument("--version", default="0.2.1")
     ap.add_argument("--json", type=Path)
     a = ap.parse_args(argv)
@@ -157,6 +191,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{build_table(a.shared, a.table)} pairs -> {a.table}")
     if a.release:
         print(json.dumps(release(a.release, a.version, str(a.shared))["ligand_receptor_bind"]))
+    if a.dev_look:
+        rep = dev_look(str(a.shared))
+        if a.json:
+            a.json.write_text(json.dumps(rep, indent=1) + "\n", encoding="utf-8")
     if a.cv or a.rule_cv:
         rep = compare(str(a.shared)) if a.cv else compare_rule(str(a.shared))
         if a.json:
