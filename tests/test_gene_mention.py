@@ -389,3 +389,15 @@ def test_type_forms_leave_interferons_and_bare_types_alone() -> None:
     assert type_forms("type II interleukin-1") == []          # not "interleukin-1 2": IL12
     assert not resolve("type II IFN receptor").ids
     assert resolve("type II myosin heavy chain").ids[0] == "FPLX:MYH"   # myosin's class
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), [
+    ("NF-kB complexes", "FPLX:NFkappaB", (0, 5)), ("AP-1 activity", "FPLX:AP1", (0, 4)),
+    ("p53 binding", "HGNC:11998", (0, 3)), ("AP-1 complex", "FPLX:AP1", (0, 4))])
+def test_complex_activity_and_binding_after_a_name(text: str, expected: str,
+                                                   span: tuple[int, int]) -> None:
+    """Naming round 92: a name of two tokens before ``complex``, ``activity`` or
+    ``binding`` (before: no id)."""
+    got = resolve(text)
+    assert got.ids[0] == expected and got.route == "part" and got.span == span
+    assert not resolve("anaphase-promoting complex").ids
