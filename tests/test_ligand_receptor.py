@@ -20,15 +20,19 @@ GENES = [("1", "IL6", "interleukin 6"), ("2", "IL6R", "interleukin 6 receptor"),
          ("10", "NR1H3", "nuclear receptor subfamily 1 group H member 3"),
          ("11", "NUP98", "nucleoporin 98"), ("12", "CCL2", "C-C motif chemokine ligand 2"),
          ("13", "CCR2", "C-C motif chemokine receptor 2"),
-         ("14", "CXCR4", "C-X-C motif chemokine receptor 4")]
+         ("14", "CXCR4", "C-X-C motif chemokine receptor 4"),
+         ("15", "CD40", "CD40 molecule"), ("16", "CD40LG", "CD40 ligand"),
+         ("17", "FAS", "Fas cell surface death receptor"), ("18", "FASLG", "Fas ligand"),
+         ("19", "FADD", "Fas associated via death domain")]
 
 
 def test_pairs_read_off_names():
     got = set(named_pairs(GENES))
-    assert got == {("1", "2"), ("3", "5"), ("8", "9"), ("12", "13")}
+    assert got == {("1", "2"), ("3", "5"), ("8", "9"), ("12", "13"), ("16", "15"),
+                   ("18", "17")}
     # not: interleukin 12A with the interleukin 1 receptor, a receptor-associated kinase or
     # antagonist, a nuclear receptor with every "nuclear ..." gene, a CC ligand with a CXC
-    # receptor
+    # receptor, Fas ligand with a Fas-associated protein
 
 
 def test_the_shipped_table(tmp_path):
@@ -36,6 +40,7 @@ def test_the_shipped_table(tmp_path):
     assert ("3569", "3570") in table and ("3570", "3569") in table    # IL6, IL6R (human)
     assert ("6347", "729230") in table                                 # CCL2, CCR2
     assert ("7040", "7048") in table                                   # TGFB1, TGFBR2
+    assert ("959", "958") in table                                     # CD40LG, CD40
     assert ("3569", "3716") not in table                               # IL6, JAK1
     assert 500 < len(table) < 5000
     bad = tmp_path / "t.tsv.gz"

@@ -1,7 +1,8 @@
 """Ligand and receptor genes, read off their names (gene relations round 7,
 docs/relations.md): a receptor's NCBI full name is its ligand's name followed by
-*receptor* (``interleukin 6 receptor`` / ``interleukin 6``), and chemokines are named as
-pairs of classes (``CCL2`` / ``CCR2``). BioRED types such a pair ``Bind``.
+*receptor* (``interleukin 6 receptor`` / ``interleukin 6``), or a ligand's is its
+receptor's followed by *ligand* (``CD40 ligand`` / ``CD40``; round 7c), and chemokines are
+named as pairs of classes (``CCL2`` / ``CCR2``). BioRED types such a pair ``Bind``.
 
 Table file (``relx/data/ligand_receptor.tsv.gz``, built by
 :mod:`lab.relations.ligand_receptor` from NCBI Gene ``gene_info``, human and mouse): gzip
@@ -45,8 +46,9 @@ def named_pairs(genes: Iterable[tuple[str, str, str]]) -> Iterator[tuple[str, st
     species' protein-coding genes): the ligand's full name is, word for word, the
     receptor's full name before its *receptor* (a receptor: not ``receptor associated``,
     ``receptor antagonist``... :data:`_NOT_A_RECEPTOR`), maybe followed by a member's
-    number or letter (:data:`_MEMBER`); or a chemokine ligand and a receptor of its
-    class."""
+    number or letter (:data:`_MEMBER`); a ligand named after its receptor, the receptor's
+    full name or symbol then *ligand* (``CD40 ligand``, ``Fas ligand``; round 7c); or a
+    chemokine ligand and a receptor of its class."""
     genes = list(genes)
     by_words: dict[tuple[str, ...], list[str]] = {}
     for i, _, n in genes:
@@ -64,6 +66,20 @@ def named_pairs(genes: Iterable[tuple[str, str, str]]) -> Iterator[tuple[str, st
             continue
         for lid in dict.fromkeys([*by_words.get(w[:k], ()), *by_words.get(w[:k] + ("*",), ())]):
             if lid != rid:
+                yield lid, rid
+    by_name: dict[tuple[str, ...], list[str]] = {}   # round 7c: "CD40 ligand" / CD40
+    for i, symbol, n in genes:
+        for w in {_words(n), (symbol.lower(),)}:
+            by_name.setdefault(w, []).append(i)
+    for lid, _, name in genes:
+        w = _words(name)
+        if "ligand" not in w:
+            continue
+        k = w.index("ligand")
+        if k == 0 or w[k + 1:] and not (len(w) == k + 2 and _MEMBER.fullmatch(w[-1])):
+            continue
+        for rid in dict.fromkeys(by_name.get(w[:k], ())):
+            if rid != lid:
                 yield lid, rid
     by_class: dict[str, tuple[list[str], list[str]]] = {}
     for i, symbol, _ in genes:
