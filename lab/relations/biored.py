@@ -90,15 +90,14 @@ class PairData:
 
 
 def pair_data(docs: list[RelDoc], views: dict[str, DocView], baseline_threshold: float,
-              max_pairs: int | None = MAX_PAIRS, ligand_receptor: bool = False) -> PairData:
-    """The candidates of ``docs`` pooled; ``ligand_receptor``: their marker words carry
-    round 7's ``ligrec`` (docs/relations.md)."""
+              max_pairs: int | None = MAX_PAIRS) -> PairData:
+    """The candidates of ``docs`` pooled."""
     rows, texts, rel, typ, nov, grp, fld, base = [], [], [], [], [], [], [], []
     aux_t, aux_y, aux_n, aux_g = [], [], [], []
     n_gold = not_cand = capped = 0
     i_max, i_same = FEATURES.index("score_max"), FEATURES.index("n_same_gene")
     for d in docs:
-        c = candidates(views[d.pmid], max_pairs, ligand_receptor=ligand_receptor)
+        c = candidates(views[d.pmid], max_pairs)
         capped += c.capped
         keys = {frozenset(k) for k in c.keys}
         n_gold += len(d.relations)

@@ -1,9 +1,8 @@
-"""Gene relations round 7 (docs/relations.md): the ligand-receptor table, and BioRED types
-with and without the ``ligrec`` marker (fit-split 5-fold CV by document, the same views,
-folds and setting).
+"""Gene relations rounds 7b and 7c (docs/relations.md): the ligand-receptor table, and BioRED
+types with and without the rule that types its pairs Bind (fit-split 5-fold CV by document,
+the same views, folds and setting); round 7's marker word was reverted.
 
     python -m lab.relations.ligand_receptor --table relx/data/ligand_receptor.tsv.gz
-    python -m lab.relations.ligand_receptor --cv [--json out.json]     # round 7: the marker
     python -m lab.relations.ligand_receptor --rule-cv [--json out.json]    # round 7b: Bind
     python -m lab.relations.ligand_receptor --release models/gene-relations --version 0.2.1
     python -m lab.relations.ligand_receptor --dev-look [--json out.json]   # registered look
@@ -52,24 +51,6 @@ def build_table(shared: Path, out: Path) -> int:
                    "\nligand\treceptor\n" + "".join(f"{a}\t{b}\n" for a, b in pairs)
                    ).encode("utf-8"))
     return len(pairs)
-
-
-def compare(shared: str | None = None) -> dict:
-    """CV figures of :data:`lab.relations.biored.CHOSEN` without and with the marker."""
-    from lab.relations.biored import CHOSEN, GRID, _baseline_threshold, cross_validate, pair_data
-    from lab.relations.corpus import read_relations
-    from lab.relations.views import load_views
-
-    docs = read_relations(shared, "fit")
-    views = load_views()
-    out: dict = {"setting": CHOSEN}
-    for name, flag in (("without", False), ("with the ligrec marker", True)):
-        r = out[name] = cross_validate(pair_data(docs, views, _baseline_threshold(),
-                                                 ligand_receptor=flag), GRID[CHOSEN])
-        print(f"{name}: pairs {json.dumps(r['pairs'])} types {r['type_accuracy']} "
-              f"(majority {r['type_majority']}) novelty F1 {r['novelty']['f1']} "
-              f"ECE {r['ece']}", flush=True)
-    return out
 
 
 def ligand_receptor_rows(docs, views, max_pairs: int | None = None) -> np.ndarray:
@@ -180,7 +161,6 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[3] / "shared")
     ap.add_argument("--table", type=Path, help="build the table here")
-    ap.add_argument("--cv", action="store_true")
     ap.add_argument("--rule-cv", action="store_true")
     ap.add_argument("--release", type=Path, help="a gene relation model folder")
     ap.add_argument("--dev-look", action="store_true")
@@ -195,8 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         rep = dev_look(str(a.shared))
         if a.json:
             a.json.write_text(json.dumps(rep, indent=1) + "\n", encoding="utf-8")
-    if a.cv or a.rule_cv:
-        rep = compare(str(a.shared)) if a.cv else compare_rule(str(a.shared))
+    if a.rule_cv:
+        rep = compare_rule(str(a.shared))
         if a.json:
             a.json.write_text(json.dumps(rep, indent=1) + "\n", encoding="utf-8")
     return 0

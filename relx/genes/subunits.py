@@ -15,11 +15,12 @@ from relx.genes.lexicon import Grounder, default_grounder, normalize_key
 
 __all__ = ["with_subunits"]
 
-#: a subunit's mass after a name: one space or hyphen, ``p`` and two or three digits, a
-#: Greek letter or isoform letter, then no more of the word (``p40``, ``p110α``)
-_MASS = re.compile(r"[ -](p\d{2,3}(?:alpha|beta|gamma|delta|[α-δ]|[a-d])?)(?![\w])")
+#: a subunit's mass: ``p`` and two or three digits, a Greek or isoform letter (``p110α``)
+_MASS_TEXT = r"p\d{2,3}(?:alpha|beta|gamma|delta|[α-δ]|[a-d])?"
+#: a mass after a name: one space or hyphen, the mass, then no more of the word
+_MASS = re.compile(rf"[ -]({_MASS_TEXT})(?![\w])")
 #: a mass as a whole mention, and the word before it (one space or hyphen between)
-_MASS_WORD = re.compile(r"p\d{2,3}(?:alpha|beta|gamma|delta|[α-δ]|[a-d])?")
+_MASS_WORD = re.compile(_MASS_TEXT)
 _WORD_BEFORE = re.compile(r"(?<![\w-])[A-Za-z][\w-]*[A-Za-z0-9][ -]$")
 
 

@@ -22,7 +22,6 @@ from itertools import combinations
 import numpy as np
 
 from relx.ppi.doc_view import DocView
-from relx.ppi.ligand_receptor import default_ligand_receptors
 
 #: event typer types, grouped (``relx.ge.interactions``)
 EVENT_GROUPS = {"Complex": "complex", "Activation": "up", "IncreaseAmount": "up",
@@ -110,13 +109,10 @@ def _cues(text: str) -> dict[str, int]:
 
 
 def candidates(view: DocView, max_pairs: int | None = 300,
-               only: Collection[tuple[str, str]] | None = None,
-               ligand_receptor: bool = False) -> Candidates:
+               only: Collection[tuple[str, str]] | None = None) -> Candidates:
     """The candidate gene pairs of ``view`` and their features; at most ``max_pairs``, the
     pairs whose genes come closest (sentence distance, then mention counts) kept; ``only``:
-    of those, just these pairs (their features as among all of them);
-    ``ligand_receptor``: a pair of a ligand and its receptor
-    (:mod:`relx.ppi.ligand_receptor`) gets the marker word ``ligrec`` (round 7)."""
+    of those, just these pairs (their features as among all of them)."""
     by_id: dict[str, list[int]] = defaultdict(list)          # gene id -> mention indices
     for k, m in enumerate(view.mentions):
         for i in m.ids:
@@ -167,11 +163,9 @@ def candidates(view: DocView, max_pairs: int | None = 300,
                             len(genes), n_sent, sent_cues, mention_at, gene_level)
         rows.append(row)
         evidence.append(ev)
-        markers = pair_markers(view, x, y, pair_by_genes.get((x, y), []), ev, sent_of,
-                               mention_at, stances)
-        if ligand_receptor and (x, y) in default_ligand_receptors():
-            markers += " ligrec"
-        texts.append(markers + MARKER_END + pair_text(view, x, y, ev, sent_of))
+        texts.append(pair_markers(view, x, y, pair_by_genes.get((x, y), []), ev, sent_of,
+                                  mention_at, stances) + MARKER_END
+                     + pair_text(view, x, y, ev, sent_of))
     return Candidates(view.id, keys, np.asarray(rows, np.float32), evidence, texts, capped)
 
 
