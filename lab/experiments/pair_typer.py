@@ -9,6 +9,9 @@ vocabulary of features in >= 2 fitting documents) into a multinomial logistic re
 ``C`` and the abstention threshold chosen by 5-fold CV by document on the fitting documents,
 then compared with the event typer (``runs/ge-levers/base``, biases 1.5 / 0.7) on the
 validation documents. GE 2011 devel is read only with ``--devel`` (after the decision).
+Result (docs/relations.md): validation +0.060 type F1, GE 2011 devel -0.049: not shipped.
+Caution: this split leaks (GE 2013 train repeats the held-out full-text sections under
+other ids; docs/ge-events.md, decision 6); ``lab.experiments.ge_paper_split`` holds out papers.
 
     python -m lab.experiments.pair_typer [--out runs/s23/pair-typer.json]
     python -m lab.experiments.pair_typer --devel   # refit on all GE train, score GE 2011 devel
