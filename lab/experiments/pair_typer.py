@@ -169,6 +169,124 @@ def devel(train: Sequence[GEDoc], a: argparse.Namespace) -> int:
     return 0
 
 
+TAU_GRID = (0.5, 0.6, 0.7, 0.8)
+
+
+def hybrid_rows(proba: np.ndarray, classes: Sequence[str], gold_rows: Sequence[dict],
+                event_rows: Sequence[dict], tau: float) -> list[dict]:
+    """Round 2: the pair typer's class where its probability is at least ``tau``, else the
+    event typer's type and agent for the pair (matched by document and arguments)."""
+    ev = {(r["document"], r["arg1"], r["arg2"]): r for r in event_rows}
+    mine = rows_from(proba, classes, gold_rows, 0.0)
+    out = []
+    for r, p in zip(mine, proba.max(axis=1), strict=True):
+        if p < tau:
+            e = ev[(r["document"], r["arg1"], r["arg2"])]
+            r = {**r, "type": e["type"], "agent": e["agent"]}
+        out.append(r)
+    return out
+
+
+def choose_c_by_paper(inst, labels, folds: int = 5) -> tuple[float, dict]:
+    """``C`` by type accuracy (every pair typed) in ``folds``-fold CV by paper."""
+    from lab.ge.tune import paper_id
+
+    papers = sorted({paper_id(x.document_id) for x in inst})
+    fold_of = dict(zip(papers, np.random.RandomState(0).permutation(len(papers)) % folds,
+                       strict=True))
+    fold = np.array([fold_of[paper_id(x.document_id)] for x in inst])
+    y = np.array(labels)
+    right = dict.fromkeys(C_GRID, 0)
+    for k in range(folds):
+        tr, te = np.flatnonzero(fold != k), np.flatnonzero(fold == k)
+        fx = features([inst[i] for i in tr])
+        Xtr, Xte = fx.transform([inst[i] for i in tr]), fx.transform([inst[i] for i in te])
+        for C in C_GRID:
+            pred = classifier(C).fit(Xtr, y[tr]).predict(Xte)
+            right[C] += int((pred == y[te]).sum())
+    acc = {C: round(n / len(y), 4) for C, n in right.items()}
+    print(f"CV by paper, accuracy by C: {acc}", flush=True)
+    return max(C_GRID, key=lambda C: (acc[C], -C)), acc
+
+
+def _line(name: str, r: dict) -> str:
+    return (f"{name}: type P {r['type']['precision']:.3f} R {r['type']['recall']:.3f} "
+            f"F1 {r['type']['f1']:.4f}; direction P {r['direction']['precision']:.3f} "
+            f"R {r['direction']['recall']:.3f} F1 {r['direction']['f1']:.4f}")
+
+
+def round2(a: argparse.Namespace) -> int:
+    """Round 2 on the validation papers: ``C`` by CV by paper, tau by the registered rule."""
+    from lab.experiments.ge_paper_split import load_split as paper_split
+    from lab.ge.extractor import LabGEExtractor
+    from lab.typed_eval import pair_outcomes
+    from relx.ge.interactions import EventTyper
+
+    fit, val = paper_split("both", a.cache_dir)
+    inst, labels, _ = labelled_pairs(fit)
+    C, acc = choose_c_by_paper(inst, labels)
+    fx, model = fit_typer(inst, labels, C)
+    vinst, _, vgold = labelled_pairs(val)
+    P = model.predict_proba(fx.transform(vinst))
+    event_rows = pair_outcomes(val, EventTyper(LabGEExtractor.load("runs/ge-paper/both")))
+    event = score(event_rows)
+    print(_line("event typer", event), flush=True)
+    grid = []
+    for tau in TAU_GRID:
+        r = score(hybrid_rows(P, list(model.classes_), vgold, event_rows, tau))
+        share = float((P.max(axis=1) >= tau).mean())
+        grid.append({"tau": tau, "pair_typer_share": round(share, 4), **r})
+        print(_line(f"hybrid tau {tau} ({share:.0%} of pairs)", r), flush=True)
+    ok = [g for g in grid if g["type"]["f1"] >= event["type"]["f1"] - 0.005
+          and g["direction"]["f1"] >= event["direction"]["f1"] - 0.005]
+    tau = min((g["tau"] for g in ok), default=None)
+    print(f"chosen: C {C}, tau {tau}", flush=True)
+    out = {"fitting_pairs": len(inst), "validation_pairs": len(vinst), "cv_accuracy": acc,
+           "C": C, "tau": tau, "event_typer": event, "hybrid": grid,
+           "pair_typer_alone": score(rows_from(P, list(model.classes_), vgold, 0.0))}
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def devel2(a: argparse.Namespace) -> int:
+    """Round 2's GE 2011 devel look: the pair typer refitted on all GE train at the chosen
+    ``C``, the hybrid at the chosen tau beside the shipped event typer (one run)."""
+    from lab.experiments.ge_levers import GE
+    from lab.experiments.ge_paper_split import load_train
+    from lab.typed_eval import pair_outcomes
+    from relx.ge.data import cache_path, load_ge
+    from relx.ge.interactions import EventTyper
+
+    chosen = json.loads(a.out.read_text(encoding="utf-8"))
+    tr11, tr13 = load_train(a.cache_dir)
+    inst, labels, _ = labelled_pairs(tr11 + tr13)
+    fx, model = fit_typer(inst, labels, chosen["C"])
+    docs = load_ge(GE / "2011" / "devel", cache_path(a.cache_dir, GE / "2011" / "devel"))
+    dinst, _, dgold = labelled_pairs(docs)
+    P = model.predict_proba(fx.transform(dinst))
+    event_rows = pair_outcomes(docs, EventTyper())
+    sure = P.max(axis=1) >= chosen["tau"]
+    sents = {}
+    for x, k in zip(dinst, sure, strict=True):
+        sents[(x.document_id, x.sentence.id)] = sents.get((x.document_id, x.sentence.id),
+                                                          True) and bool(k)
+    out = {"training_pairs": len(inst), "devel_pairs": len(dinst), "C": chosen["C"],
+           "tau": chosen["tau"], "pair_typer_share": round(float(sure.mean()), 4),
+           "sentences_left_to_the_event_model": round(
+               sum(not v for v in sents.values()) / len(sents), 4),
+           "event_typer": score(event_rows),
+           "hybrid": score(hybrid_rows(P, list(model.classes_), dgold, event_rows,
+                                       chosen["tau"]))}
+    for name in ("event_typer", "hybrid"):
+        print(_line(name, out[name]), flush=True)
+    print(f"pairs to the pair typer {out['pair_typer_share']:.0%}, sentences left to the "
+          f"event model {out['sentences_left_to_the_event_model']:.0%}")
+    path = a.out.with_name(a.out.stem + "-devel.json")
+    path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from lab.experiments.ge_levers import load_split
     from lab.ge.extractor import LabGEExtractor
@@ -180,7 +298,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--model", default="runs/ge-levers/base")
     ap.add_argument("--out", type=Path, default=Path("runs/s23/pair-typer.json"))
     ap.add_argument("--devel", action="store_true")
+    ap.add_argument("--round2", action="store_true", help="round 2 on the validation papers")
     a = ap.parse_args(argv)
+    if a.round2:
+        return devel2(a) if a.devel else round2(a)
     fit, val = load_split(a.cache_dir)
     if a.devel:
         return devel(fit + val, a)
