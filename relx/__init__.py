@@ -72,15 +72,24 @@ def load(model: str | None = None, *, task: str | Task | None = None, types: boo
 
 
 def load_interactions(model: str | None = None, *, types: bool = True,
-                      event_model: str | None = None, **options: Any) -> Extractor:
-    """The interaction extractor (task "ppi"), typed by the event model unless ``types``
-    is False (see :func:`load`)."""
+                      event_model: str | None = None, pair_typer: str | bool = True,
+                      **options: Any) -> Extractor:
+    """The interaction extractor (task "ppi"), typed unless ``types`` is False (see
+    :func:`load`): by the pair typer where it is sure and the event model elsewhere
+    (:class:`relx.ppi.pair_typer.HybridTyper`; ``pair_typer``: True for the shipped one, a
+    name or folder, or False for the event model alone)."""
     from relx.ppi.extract import load as load_ppi
 
     if types and "typer" not in options:
         from relx.ge.interactions import EventTyper
 
-        options["typer"] = EventTyper(event_model)   # its model loads beside the next one
+        events = EventTyper(event_model)   # its model loads beside the next one
+        if pair_typer is False:
+            options["typer"] = events
+        else:
+            from relx.ppi.pair_typer import HybridTyper
+
+            options["typer"] = HybridTyper(events, None if pair_typer is True else pair_typer)
     ex = load_ppi(model, **options)
     if ex.typer is not None:
         _ = ex.typer.model       # loaded (or its error raised) before the extractor is returned

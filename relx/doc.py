@@ -135,7 +135,9 @@ class Relation(_Model):
     ``PPI`` for an untyped interaction, else what events say it is (``Complex``,
     ``Phosphorylation``, ``Activation``...; :mod:`relx.ge.interactions`), with its
     ``direction`` (``entity1->entity2`` or ``entity2->entity1``: arg1 acts on arg2 or the
-    reverse; None: undirected) and ``event_score`` (the supporting event's score).
+    reverse; None: undirected) and ``event_score`` (the supporting event's score);
+    ``type_source``: ``events``, or ``pair`` when relx's pair typer set them
+    (:mod:`relx.ppi.pair_typer`; ``event_score`` is then its class probability).
     """
 
     id: str
@@ -149,6 +151,7 @@ class Relation(_Model):
     speculated: bool | None = None
     direction: str | None = None
     event_score: float | None = None
+    type_source: str | None = None
 
 
 #: the section types of a paper (BioC's ``section_type`` names; ``AUTH_AFF`` also covers

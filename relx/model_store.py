@@ -81,6 +81,7 @@ def installed_models(root: Path | None = None) -> list[dict[str, Any]]:
         kind = "relation model" if (meta_file.parent / "pipeline.skops").exists() else \
             "event model" if meta.get("format") == "relx-ge-events" else \
             "gene relation model" if meta.get("format") == "relx-gene-relations" else \
+            "pair typer" if meta.get("format") == "relx-pair-typer" else \
             "spaCy pipeline" if (meta_file.parent / "config.cfg").exists() else "other"
         default_task = "parse" if kind == "spaCy pipeline" else next(
             (t.name for t in TASKS.values() if t.model_kind == kind), "?")

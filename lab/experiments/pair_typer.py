@@ -15,6 +15,8 @@ other ids; docs/ge-events.md, decision 6); ``lab.experiments.ge_paper_split`` ho
 
     python -m lab.experiments.pair_typer [--out runs/s23/pair-typer.json]
     python -m lab.experiments.pair_typer --devel   # refit on all GE train, score GE 2011 devel
+    python -m lab.experiments.pair_typer --round2 [--devel] --out runs/s23/pair-typer-round2.json
+    python -m lab.experiments.pair_typer --out runs/s23/pair-typer-round2.json --release models/pair-typer
 """
 
 from __future__ import annotations
@@ -287,6 +289,35 @@ def devel2(a: argparse.Namespace) -> int:
     return 0
 
 
+def release(a: argparse.Namespace) -> int:
+    """Round 2's pair typer as a model folder: fitted on all GE 2011 train + GE 2013 train
+    (as the devel look fitted it), ``C`` and tau as chosen, the looks' figures in meta."""
+    from datetime import UTC, datetime
+
+    from lab.experiments.ge_paper_split import load_train
+    from relx.ppi.pair_typer import PairTyper
+
+    chosen = json.loads(a.out.read_text(encoding="utf-8"))
+    look = json.loads(a.out.with_name(a.out.stem + "-devel.json").read_text(encoding="utf-8"))
+    tr11, tr13 = load_train(a.cache_dir)
+    inst, labels, _ = labelled_pairs(tr11 + tr13)
+    model = PairTyper(C=chosen["C"], tau=chosen["tau"]).fit(inst, labels)
+    meta = {"name": "pair-typer", "version": a.version, "task": "ppi",
+            "created": datetime.now(UTC).replace(microsecond=0).isoformat(),
+            "trained_on": ["bionlp-st-ge/2011/train", "bionlp-st-ge/2013/train"],
+            "n_train": len(inst), "classes": [str(c) for c in model.classes_],
+            "n_features": int(model.coef_.shape[1]),
+            "description": "types and directions of reported protein pairs from the pair "
+                           "scorer's feature dicts (docs/relations.md, pair typer round 2)",
+            "ge_2011_devel": {k: {"type_f1": look[k]["type"]["f1"],
+                                  "direction_f1": look[k]["direction"]["f1"]}
+                              for k in ("hybrid", "event_typer")},
+            "recipe": "python -m lab.experiments.pair_typer --round2 --release models/pair-typer"}
+    model.save(a.release, meta)
+    print(f"{len(inst)} pairs, {model.coef_.shape} -> {a.release}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from lab.experiments.ge_levers import load_split
     from lab.ge.extractor import LabGEExtractor
@@ -299,7 +330,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("runs/s23/pair-typer.json"))
     ap.add_argument("--devel", action="store_true")
     ap.add_argument("--round2", action="store_true", help="round 2 on the validation papers")
+    ap.add_argument("--release", type=Path, help="write round 2's pair typer to this folder")
+    ap.add_argument("--version", default="0.1.0")
     a = ap.parse_args(argv)
+    if a.release:
+        return release(a)
     if a.round2:
         return devel2(a) if a.devel else round2(a)
     fit, val = load_split(a.cache_dir)

@@ -74,7 +74,10 @@ class ExtractedRelation(BaseModel):
     ``DecreaseAmount``, ``Regulation``...; ``Interaction`` when no event supports it or
     typing is off), ``direction``: ``entity1->entity2`` / ``entity2->entity1`` (who acts on
     whom: Cause -> Theme, enzyme -> substrate) or None (undirected), ``event_score``: the
-    supporting event's score (:mod:`relx.ge.interactions`). ``same_gene``: with
+    supporting event's score (:mod:`relx.ge.interactions`); ``type_source``: ``pair`` when
+    relx's pair typer typed the pair from the scorer's features (``event_score`` is then
+    its class probability, :mod:`relx.ppi.pair_typer`), ``events`` when the event model did
+    (left out when untyped). ``same_gene``: with
     ``same_gene_pairs``, why the two mentions name one gene (then it is no interaction).
     From a paper: ``section`` (:data:`relx.doc.SECTION_TYPES`: ``RESULTS``, ``FIG``...)
     and ``section_heading`` of the sentence, and from a PDF its ``page`` and ``boxes``
@@ -98,6 +101,7 @@ class ExtractedRelation(BaseModel):
     type: str = "Interaction"
     direction: str | None = None
     event_score: float | None = None
+    type_source: str | None = Field(default=None, exclude_if=is_none)
     same_gene: str | None = None
     section: str | None = Field(default=None, exclude_if=is_none)
     section_heading: str | None = Field(default=None, exclude_if=is_none)
@@ -226,7 +230,8 @@ class Extractor(StreamingExtractor):
     ``warm_up``: load the parse pipeline and lexicon and run one sentence through every
     stage now, so that the first call is as fast as the next ones (:func:`load` does).
     ``typer``: types and directs the reported pairs on the same parse (``relx.load(task="ppi")``
-    passes an event model's :class:`relx.ge.interactions.EventTyper`; None: every pair is
+    passes a :class:`relx.ppi.pair_typer.HybridTyper`: the pair typer where it is sure, an
+    event model's :class:`relx.ge.interactions.EventTyper` elsewhere; None: every pair is
     an undirected ``Interaction``). ``mentions``: which protein mentions a document gets
     (``auto``: its own when it brings some, else the tagger's; ``input``, ``relx``,
     ``both``; see :class:`relx.parse.pipeline.Parser`). ``max_doc_chars`` /
@@ -361,7 +366,9 @@ class Extractor(StreamingExtractor):
             for part, lo, hi in _windows(chunk, SCORE_WINDOW):
                 self._score(part, inst[lo:hi], prob, keys)
                 self._check_time(clock, docs, chunk, "pair scoring")
-                if self.typer is not None:
+                if getattr(self.typer, "takes_instances", False):   # the scored pairs too
+                    self.typer.type_relations(part, inst[lo:hi])
+                elif self.typer is not None:
                     self.typer.type_relations(part)
                     self._check_time(clock, docs, chunk, "typing")
             for d, n in zip(chunk, n_scored, strict=True):
@@ -418,7 +425,7 @@ class Extractor(StreamingExtractor):
             speculated=r.speculated, probability=None if p is None else round(p, 4),
             threshold=round(self.threshold, 4),
             type="Interaction" if r.type == "PPI" else r.type, direction=r.direction,
-            event_score=r.event_score, same_gene=same, section=s.section,
+            event_score=r.event_score, type_source=r.type_source, same_gene=same, section=s.section,
             section_heading=s.section_heading, page=s.page, boxes=s.boxes)
 
 

@@ -376,6 +376,7 @@ class GeneRelationExtractor(StreamingExtractor):
         self._options = {**options, "max_pairs": max_pairs}
         loading = in_background(load_gene_model, model)    # beside the interaction models
         self.pairs = load_interactions(threshold=float("-inf"), same_gene_pairs=True,
+                                       pair_typer=False,   # its model reads event types
                                        warm_up=warm_up, **options)
         self.meta, self.model = loading.result()
         self.max_pairs = max_pairs

@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from relx.model_store import model_meta
+from relx.ppi.pair_typer import DEFAULT_PAIR_TYPER
 from relx.tasks import Done, Task
 
 
 class InteractionRunner:
-    """Relations per sentence pair; typed by the event model unless ``types`` is off."""
+    """Relations per sentence pair; typed by the pair typer and the event model unless
+    ``types`` is off."""
 
     def __init__(self, task: Task) -> None:
         self.task = task
@@ -28,6 +30,7 @@ class InteractionRunner:
         event_model = self._event_model(options)
         if event_model:
             found.append((event_model, "event model", "--event-model (or --no-types)"))
+            found.append((DEFAULT_PAIR_TYPER, "pair typer", "--no-types"))
         return found
 
     def settings(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -36,7 +39,8 @@ class InteractionRunner:
         if event_model:
             meta = model_meta(event_model)
             out.update(event_model=event_model, event_model_version=meta.get("version"),
-                       event_model_created=meta.get("created"))
+                       event_model_created=meta.get("created"), pair_typer=DEFAULT_PAIR_TYPER,
+                       pair_typer_version=model_meta(DEFAULT_PAIR_TYPER).get("version"))
         return out
 
     def counts(self, done: Done) -> dict[str, int]:
