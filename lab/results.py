@@ -447,9 +447,14 @@ def render_typed(runs: Path) -> list[str]:
     if r is None:
         return []
     lines = ["## Typed, directed interactions (GE 2011 devel)", "",
-             f"The typed pass (`relx extract`, `relx.load()`) runs the event model "
-             f"({r['event_model']} {r['event_model_version']}) on the pair scorer's parse and "
-             "types each reported pair from the events (`relx.ge.interactions`). Reference: "
+             "The typed pass (`relx extract --task ppi`, `relx.load(task=\"ppi\")`) types "
+             "each reported pair with the pair typer "
+             f"({r.get('pair_typer', 'pair-typer')} {r.get('pair_typer_version', '')}: the "
+             "pair scorer's features, `relx.ppi.pair_typer`) where its best class has "
+             "probability >= 0.5, and from the events of the event model "
+             f"({r['event_model']} {r['event_model_version']}) on the pair scorer's parse "
+             "elsewhere (`relx.ge.interactions`; chosen in relations.md, pair typer round "
+             "2). Reference: "
              "gold-protein pairs connected by gold events, with the types and directions "
              "those events give (`Complex`, `Phosphorylation`, `Activation`, `Inhibition`, "
              "`IncreaseAmount`, `DecreaseAmount`, `Regulation`). A type is right when it is "
@@ -460,6 +465,7 @@ def render_typed(runs: Path) -> list[str]:
              "direction where both direct: relx / text order |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     names = {"gold_pairs": "all gold-connected pairs",
+             "events_only": "the same, typed by the event model alone (before pair-typer)",
              "found_pairs": f"those {r.get('ppi_model', '')} reports (optimistic: it trained "
                             "on GE 2011 devel silver pairs)"}
     for k, name in names.items():

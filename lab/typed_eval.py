@@ -3,6 +3,8 @@
     python -m lab.typed_eval ../shared/corpora/bionlp-st-ge/2011/devel \\
         --out docs/runs/typed-pairs.json --cache runs/events/cache
 
+Typer: the typed pass's (:class:`relx.ppi.pair_typer.HybridTyper`: the pair typer where
+it is sure, the event model elsewhere), and the event model alone beside it.
 Reference: the gold proteins' pairs that gold events connect (:mod:`relx.ge.ppi_pairs`),
 each with its typed, directed interactions from the gold events
 (:func:`relx.ge.interactions.typed_interactions`, closed under ``Equiv``). Every such pair
@@ -140,13 +142,20 @@ def found_pairs(docs: Sequence[GEDoc], model: str | None) -> set[tuple[str, str,
 def evaluate(directory: str | Path, cache: str | Path | None = None,
              event_model: str | None = None, ppi_model: str | None = "ppi-default"
              ) -> dict[str, Any]:
-    """The report of one GE directory (``.txt/.a1/.a2``)."""
+    """The report of one GE directory (``.txt/.a1/.a2``): the typed pass's typer (the pair
+    typer where it is sure, the event model elsewhere), and the event model alone."""
+    from relx.ppi.pair_typer import HybridTyper
+
     docs = load_ge(directory, cache=cache_path(cache, directory))
-    typer = EventTyper(event_model)
+    events = EventTyper(event_model)
+    typer = HybridTyper(events)
     rows = pair_outcomes(docs, typer)
     out: dict[str, Any] = {"corpus": str(directory), "documents": len(docs),
-                           "event_model": typer.name, "event_model_version": typer.version,
-                           "gold_pairs": score(rows)}
+                           "event_model": events.name, "event_model_version": events.version,
+                           "pair_typer": typer.pair_typer.meta.get("name", "pair-typer"),
+                           "pair_typer_version": typer.pair_typer.meta.get("version"),
+                           "gold_pairs": score(rows),
+                           "events_only": score(pair_outcomes(docs, events))}
     if ppi_model:
         found = found_pairs(docs, ppi_model)
         sub = [r for r in rows if (r["document"], r["arg1"], r["arg2"]) in found
@@ -168,7 +177,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     rep = evaluate(args.corpus, args.cache, args.event_model, args.ppi_model or None)
     Path(args.out).write_text(json.dumps(rep, indent=2) + "\n", encoding="utf-8")
-    for k in ("gold_pairs", "found_pairs"):
+    for k in ("gold_pairs", "events_only", "found_pairs"):
         if k in rep:
             r = rep[k]
             print(f"{k}: {r['pairs']} pairs; type P {r['type']['precision']} "

@@ -154,10 +154,10 @@ def test_the_typed_pass_keeps_the_pairs_and_scores_and_adds_types(typed):
 
 @needs_models
 def test_the_typer_travels_to_worker_processes_by_name(typed):
-    typer = pickle.loads(pickle.dumps(typed.typer))
-    assert isinstance(typer, EventTyper) and typer.version == typed.typer.version
-    assert (typer.trigger_bias, typer.edge_bias) == (typed.typer.trigger_bias,
-                                                     typed.typer.edge_bias)
+    events = typed.typer.events      # the typed pass's event typer, beside the pair typer
+    typer = pickle.loads(pickle.dumps(events))
+    assert isinstance(typer, EventTyper) and typer.version == events.version
+    assert (typer.trigger_bias, typer.edge_bias) == (events.trigger_bias, events.edge_bias)
 
 
 @pytest.mark.slow

@@ -88,6 +88,8 @@ class PairTyper(ClassifierMixin, BaseEstimator):
 
     def _proba(self, M: Any) -> np.ndarray:
         z = np.asarray(M @ self.coef_.T, dtype=np.float64) + self.intercept_
+        if z.shape[1] == 1:   # two classes: one logit, the second class's (sigmoid)
+            z = np.column_stack([np.zeros(len(z)), z[:, 0]])
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
