@@ -184,3 +184,29 @@ def test_the_shipped_hybrid_reproduces_its_ge_devel_figures():
     assert rep["direction"]["f1"] == pytest.approx(
         meta["ge_2011_devel"]["hybrid"]["direction_f1"], abs=0.002)
     assert rep["type"]["f1"] > meta["ge_2011_devel"]["event_typer"]["type_f1"]
+
+
+@pytest.mark.slow
+@needs_models
+def test_a_ppi_batch_records_its_pair_typer_and_a_gene_batch_does_not(tmp_path):
+    from typer.testing import CliRunner
+
+    from relx.app.cli import app
+
+    src = tmp_path / "in.txt"
+    src.write_text("IL-2 activates STAT5 in T cells, and TRAF2 binds TRADD.\n", encoding="utf-8")
+    for task in ("ppi", "gene-relations"):
+        res = CliRunner().invoke(app, ["extract", "--task", task, str(src),
+                                       "--out", str(tmp_path / task), "--quiet",
+                                       "--report", str(tmp_path / f"{task}.html")])
+        assert res.exit_code == 0, res.output
+    ppi = json.loads((tmp_path / "ppi" / "summary.json").read_text())
+    assert ppi["pair_typer"] == "pair-typer" and ppi["pair_typer_version"]
+    assert ppi["event_model"] == "ge-events"
+    genes = json.loads((tmp_path / "gene-relations" / "summary.json").read_text())
+    assert "pair_typer" not in genes and genes["event_model"] == "ge-events"
+    rels = [json.loads(x) for x in (tmp_path / "ppi" / "relations.jsonl").open()]
+    assert {r.get("type_source") for r in rels} <= {"pair", "events", None}
+    assert any(r.get("type_source") == "pair" for r in rels)
+    report = (tmp_path / "ppi.html").read_text(encoding="utf-8")
+    assert "types from pair-typer" in report

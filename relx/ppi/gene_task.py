@@ -16,7 +16,10 @@ from relx.tasks import Done
 
 
 class GeneRelationRunner(InteractionRunner):
-    """The interaction runner's models and settings, plus the gene relation model."""
+    """The interaction runner's models and settings, plus the gene relation model (its
+    pairs are typed by the event model alone: the model reads event types)."""
+
+    pair_typer = False
 
     def models(self, model: str | None, options: Mapping[str, Any]
                ) -> list[tuple[str, str, str]]:

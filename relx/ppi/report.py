@@ -145,8 +145,9 @@ def render_report(
     if models:
         counts += f"; model {', '.join(models)}"
     if summary and summary.get("event_model"):   # the typed pass
-        counts += (f"; types from {summary['event_model']} "
-                   f"{summary.get('event_model_version') or ''}").rstrip()
+        typers = [f"{summary[k]} {summary.get(k + '_version') or ''}".rstrip()
+                  for k in ("pair_typer", "event_model") if summary.get(k)]
+        counts += f"; types from {' and '.join(typers)}"
     papers = any(r.get("section") is not None for r in relations)
     heads = "".join(
         f'<th data-key="{key}" data-type="{typ}" scope="col"'

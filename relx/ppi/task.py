@@ -15,6 +15,9 @@ class InteractionRunner:
     """Relations per sentence pair; typed by the pair typer and the event model unless
     ``types`` is off."""
 
+    #: whether the typed pass types with the pair typer too (the gene relation task: no)
+    pair_typer = True
+
     def __init__(self, task: Task) -> None:
         self.task = task
 
@@ -30,7 +33,8 @@ class InteractionRunner:
         event_model = self._event_model(options)
         if event_model:
             found.append((event_model, "event model", "--event-model (or --no-types)"))
-            found.append((DEFAULT_PAIR_TYPER, "pair typer", "--no-types"))
+            if self.pair_typer:
+                found.append((DEFAULT_PAIR_TYPER, "pair typer", "--no-types"))
         return found
 
     def settings(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -39,8 +43,10 @@ class InteractionRunner:
         if event_model:
             meta = model_meta(event_model)
             out.update(event_model=event_model, event_model_version=meta.get("version"),
-                       event_model_created=meta.get("created"), pair_typer=DEFAULT_PAIR_TYPER,
-                       pair_typer_version=model_meta(DEFAULT_PAIR_TYPER).get("version"))
+                       event_model_created=meta.get("created"))
+            if self.pair_typer:
+                out.update(pair_typer=DEFAULT_PAIR_TYPER,
+                           pair_typer_version=model_meta(DEFAULT_PAIR_TYPER).get("version"))
         return out
 
     def counts(self, done: Done) -> dict[str, int]:

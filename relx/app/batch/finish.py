@@ -120,6 +120,9 @@ def merge_outputs(plan: RunPlan, keys: Sequence[str], *, seconds: float, skipped
     if settings.get("event_model"):   # the typed pass's event model
         summary["event_model"] = settings["event_model"]
         summary["event_model_version"] = settings.get("event_model_version")
+    if settings.get("pair_typer"):    # ... and its pair typer (task ppi)
+        summary["pair_typer"] = settings["pair_typer"]
+        summary["pair_typer_version"] = settings.get("pair_typer_version")
     summary.update(task.runner_().summary(out, records, settings))
     with atomic_open(out / SUMMARY) as fh:
         json.dump(summary, fh, indent=2)
