@@ -51,7 +51,8 @@ def build_e2e_views(docs: list[RelDoc], log=print) -> list[DocView]:
     from relx.ppi.doc_view import doc_view
     from relx.ppi.gene_relations import gene_key
 
-    ex = relx.load(task="ppi", threshold=float("-inf"), same_gene_pairs=True)
+    ex = relx.load(task="ppi", threshold=float("-inf"), same_gene_pairs=True,
+                   pair_typer=False)   # typed as the gene relation task types
     out, t0 = [], time.time()
     for k, (doc, found, _) in enumerate(ex.annotate(Document(id=d.pmid, text=d.text)
                                                     for d in docs)):

@@ -31,7 +31,7 @@ def build_views(docs: list[RelDoc], log=None) -> list[DocView]:
     import relx
 
     ex = relx.load(task="ppi", threshold=float("-inf"), same_gene_pairs=True, ground=False,
-                   mentions="input")
+                   mentions="input", pair_typer=False)   # typed as the gene task types
     out = []
     t0 = time.time()
     for k, (doc, found, _) in enumerate(ex.annotate(d.document() for d in docs)):
