@@ -34,6 +34,7 @@ from lab.typed_eval import _gold_pairs, score
 from relx.doc import Relation
 from relx.ge.data import GEDoc
 from relx.ge.ppi_pairs import _overlap
+from relx.ppi.pair_typer import pair_typer_features, split_label
 from relx.represent.instances import PairInstance
 
 C_GRID = (0.03, 0.1, 0.3, 1.0)
@@ -80,20 +81,17 @@ def rows_from(proba: np.ndarray, classes: Sequence[str], gold_rows: Sequence[dic
     out = []
     best = proba.argmax(axis=1)
     for g, b, p in zip(gold_rows, best, proba.max(axis=1), strict=True):
-        lab = classes[b]
-        typ, _, d = lab.partition(":")
+        typ, direction = split_label(classes[b])
         if typ == "Interaction" or p < threshold:
-            typ, d = "Interaction", ""
-        agent = g["arg1"] if d == "12" else g["arg2"] if d == "21" else None
+            typ, direction = "Interaction", None
+        agent = {"entity1->entity2": g["arg1"], "entity2->entity1": g["arg2"]}.get(direction)
         out.append({**g, "type": typ, "agent": agent})
     return out
 
 
 def features(fit_inst: Sequence[PairInstance]):
-    from relx.represent.pair_features import PairFeatureExtractor
-
-    return PairFeatureExtractor(second_parse="relx", competition=True, path_structure=True,
-                                min_documents=2).fit(fit_inst)
+    """The pair typer's feature step (:func:`relx.ppi.pair_typer.pair_typer_features`)."""
+    return pair_typer_features().fit(fit_inst)
 
 
 def classifier(C: float):

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from relx.doc import REGULATION_TYPES, Document, StandoffDocument
 from relx.errors import ConfigError
@@ -234,9 +235,11 @@ class EventTyper:
                                    self.edge_bias, modifications=False) if todo else []
         return [(d, ids, p) for (d, ids, _), p in zip(todo, preds, strict=True)]
 
-    def type_relations(self, docs: Iterable[Document]) -> None:
+    def type_relations(self, docs: Iterable[Document], instances: Sequence[Any] | None = None
+                       ) -> None:
         """Set ``type`` / ``direction`` / ``event_score`` of every relation on the
-        documents' sentences that an event supports (in place)."""
+        documents' sentences that an event supports (in place; ``instances``, the scored
+        pairs, are not read: the events come from the sentences)."""
         for d, ids, pred in self.predict(list(docs)):
             found = typed_interactions(pred)
             for s in d.sentences:

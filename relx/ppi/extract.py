@@ -111,12 +111,15 @@ class ExtractedRelation(BaseModel):
 
 class RelationTyper(Protocol):
     """Sets ``type`` / ``direction`` / ``event_score`` of the relations on parsed documents'
-    sentences (in place), e.g. :class:`relx.ge.interactions.EventTyper`."""
+    sentences (in place), e.g. :class:`relx.ge.interactions.EventTyper`; ``instances``: the
+    pairs the scorer has just scored for those documents, in its order (their features are
+    computed; a typer may read them or not)."""
 
     name: str
     version: str
 
-    def type_relations(self, docs: Iterable[Document]) -> None: ...
+    def type_relations(self, docs: Iterable[Document],
+                       instances: Sequence[PairInstance] | None = None) -> None: ...
 
 
 def resolve_model(model: str | Path | RelationModel | None) -> RelationModel:
@@ -366,10 +369,8 @@ class Extractor(StreamingExtractor):
             for part, lo, hi in _windows(chunk, SCORE_WINDOW):
                 self._score(part, inst[lo:hi], prob, keys)
                 self._check_time(clock, docs, chunk, "pair scoring")
-                if getattr(self.typer, "takes_instances", False):   # the scored pairs too
+                if self.typer is not None:
                     self.typer.type_relations(part, inst[lo:hi])
-                elif self.typer is not None:
-                    self.typer.type_relations(part)
                     self._check_time(clock, docs, chunk, "typing")
             for d, n in zip(chunk, n_scored, strict=True):
                 d = restore_text(d, originals.popleft())

@@ -32,7 +32,8 @@ from relx.packed_strings import pack_named, unpack_named
 from relx.represent.instances import PairInstance
 from relx.represent.pair_features import PairFeatureExtractor, _name_array
 
-__all__ = ["DEFAULT_PAIR_TYPER", "HybridTyper", "PairTyper", "load_pair_typer"]
+__all__ = ["DEFAULT_PAIR_TYPER", "HybridTyper", "PairTyper", "load_pair_typer",
+           "pair_typer_features", "split_label"]
 
 #: the shipped pair typer (``models/pair-typer``)
 DEFAULT_PAIR_TYPER = "pair-typer"
@@ -42,7 +43,7 @@ FORMAT_VERSION = 1
 UNTYPED = "Interaction"
 
 
-def _feature_extractor(min_documents: int) -> PairFeatureExtractor:
+def pair_typer_features(min_documents: int = 2) -> PairFeatureExtractor:
     """The scorer's shared feature dicts (same options as ``ppi-default``'s members, so a
     window the scorer has just scored is not computed again)."""
     return PairFeatureExtractor(second_parse="relx", competition=True, path_structure=True,
@@ -78,7 +79,7 @@ class PairTyper(ClassifierMixin, BaseEstimator):
         ``Type:21``)."""
         from sklearn.linear_model import LogisticRegression
 
-        self.features_ = _feature_extractor(self.min_documents).fit(list(X))
+        self.features_ = pair_typer_features(self.min_documents).fit(list(X))
         lr = LogisticRegression(C=self.C, max_iter=3000, random_state=self.random_state)
         lr.fit(self.features_.transform(list(X)), np.asarray(y))
         self.classes_ = lr.classes_
@@ -138,7 +139,7 @@ class PairTyper(ClassifierMixin, BaseEstimator):
             arrays = {k: z[k] for k in z.files}
         model = cls(**meta["params"])
         model.meta = meta
-        model.features_ = _feature_extractor(model.min_documents)
+        model.features_ = pair_typer_features(model.min_documents)
         model.features_.feature_names_ = _name_array(unpack_named(arrays, "features"))
         model.features_.n_features_out_ = len(model.features_.feature_names_)
         model.classes_ = np.array(unpack_named(arrays, "classes"), dtype=object)
@@ -165,9 +166,6 @@ class HybridTyper:
     one). A relation typed by the pair typer carries ``type_source = "pair"`` and the class
     probability as ``event_score``; one typed by the events ``type_source = "events"``.
     """
-
-    #: :meth:`type_relations` reads the pairs the scorer has just scored
-    takes_instances = True
 
     def __init__(self, events: Any, pair_typer: str | Path | PairTyper | None = None
                  ) -> None:
@@ -201,16 +199,12 @@ class HybridTyper:
         reported = [(d, s, r) for d in docs for s in d.sentences for r in s.relations]
         if not reported:
             return
-        if instances is None:
+        window = list(instances or ())
+        at = {id(x.relation): i for i, x in enumerate(window)}
+        rows = [at.get(id(r), -1) for _, _, r in reported]
+        if not window or min(rows) < 0:   # pairs the scorer did not score: their own features
             window = [PairInstance(d.id, s, r) for d, s, r in reported]
             rows = list(range(len(window)))
-        else:
-            window = list(instances)
-            at = {id(x.relation): i for i, x in enumerate(window)}
-            rows = [at.get(id(r), -1) for _, _, r in reported]
-            if min(rows) < 0:   # a pair the scorer did not score: features of its own
-                window = [PairInstance(d.id, s, r) for d, s, r in reported]
-                rows = list(range(len(window)))
         proba = self.pair_typer.proba_of_rows(window, rows)
         best, p_best = proba.argmax(axis=1), proba.max(axis=1)
         unsure: set[int] = set()
