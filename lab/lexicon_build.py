@@ -314,6 +314,27 @@ def _kept_rows(path: Path) -> tuple[list[tuple[str, str, str]], dict[str, str], 
     return entries, symbols, sources
 
 
+def famplex_gene_named(folder: Path) -> frozenset[str]:
+    """FamPlex entity names that FamPlex's own ``grounding_map.csv`` sends, as written, to a
+    gene (``UP`` or ``HGNC``) and to no family: ``TNF`` (the cytokine, not the TNF family),
+    ``SRC``, ``PARP`` (PARP1). Their entity-name key is left out of the lexicon (naming
+    round 93); a map entry that is no gene (``DDR``: a GO process) keeps the family name."""
+    entities_csv, gmap = folder / "entities.csv", folder / "grounding_map.csv"
+    if not (entities_csv.exists() and gmap.exists()):
+        return frozenset()
+    with entities_csv.open(encoding="utf-8", newline="") as fh:
+        names = {row[0].strip() for row in csv.reader(fh) if row and row[0].strip()}
+    namespaces: dict[str, set[str]] = {}
+    with gmap.open(encoding="utf-8", newline="") as fh:
+        for row in csv.reader(fh):
+            if row and row[0].strip() in names:
+                namespaces.setdefault(row[0].strip(), set()).update(
+                    row[i].strip() for i in range(1, len(row) - 1, 2)
+                    if row[i].strip() and row[i + 1].strip())
+    return frozenset(n for n, ns in namespaces.items()
+                     if ns & {"UP", "HGNC"} and "FPLX" not in ns)
+
+
 def _famplex_entries(
     folder: Path, hgnc_rows: list[dict[str, str]], symbols: dict[str, str]
 ) -> Iterator[tuple[str, str, str]]:
@@ -328,6 +349,7 @@ def _famplex_entries(
     for r in hgnc_rows:
         for u in _split_list(r.get("UniProt ID(supplied by UniProt)")):
             by_uniprot.setdefault(u, r["HGNC ID"])
+    gene_named = famplex_gene_named(folder)
     entities_csv = folder / "entities.csv"
     if entities_csv.exists():
         with entities_csv.open(encoding="utf-8", newline="") as fh:
@@ -335,7 +357,8 @@ def _famplex_entries(
                 if row and row[0].strip():
                     name = row[0].strip()
                     symbols[f"FPLX:{name}"] = name
-                    yield name, f"FPLX:{name}", "famplex"
+                    if name not in gene_named:
+                        yield name, f"FPLX:{name}", "famplex"
     gmap = folder / "grounding_map.csv"
     if not gmap.exists():
         return
@@ -435,7 +458,10 @@ def build_lexicon(
         sources.append("HGNC long non-coding RNA genes: symbols, previous symbols, names")
     if keep is not None:
         kept, kept_symbols, kept_sources = _kept_rows(Path(keep))
-        entries += kept
+        gene_named = {f"FPLX:{n}": n for n in
+                      famplex_gene_named(shared / "lexicons" / "famplex")}
+        entries += [(t, c, s) for t, c, s in kept
+                    if gene_named.get(c) is None or compact_form(t) != gene_named[c]]
         for cid, symbol in kept_symbols.items():
             symbols.setdefault(cid, symbol)
         sources += [s for s in kept_sources if s not in sources]

@@ -58,3 +58,24 @@ def test_the_sample_abstracts_network_has_no_class_node():
     _, rels, _ = next(iter(load().annotate([Document(id="apoptosis", text=text)])))
     genes = {g.id for r in rels for g in (r.gene1, r.gene2)}
     assert "637" in genes and "79680" not in genes      # BID, not RTL10
+
+
+def test_famplex_names_its_own_map_sends_to_one_gene(tmp_path):
+    """Naming round 93: a FamPlex entity name the grounding map sends to a gene only."""
+    from lab.lexicon_build import famplex_gene_named
+
+    (tmp_path / "entities.csv").write_text("TNF\nDDR\nMAF\nERK\n")
+    (tmp_path / "grounding_map.csv").write_text(
+        "TNF,UP,P01375,,,,\nDDR,GO,GO:0042769,,,,\nMAF,FPLX,MAF,UP,O75444,,\n"
+        "ERK,FPLX,ERK,,,,\ntumor necrosis factor,UP,P01375,,,,\n")
+    assert famplex_gene_named(tmp_path) == {"TNF"}
+
+
+@pytest.mark.parametrize(("text", "gene"), [("TNF", "HGNC:11892"), ("SRC", "HGNC:11283"),
+                                            ("PARP", "HGNC:270")])
+def test_the_shipped_lexicon_names_the_gene_not_the_family(text, gene):
+    g = default_grounder()
+    assert [c.id for c in g.ground(text, HUMAN)][0] == gene
+    assert f"FPLX:{text}" not in {c.id for c in g.ground(text, HUMAN)}
+    assert not g.is_family_name(text)
+    assert g.is_family_name("ERK")
