@@ -52,6 +52,15 @@ def test_an_approved_symbol_written_as_such_is_a_mention():
     assert added == ["GADD45A", "FASN"]   # "Was" (HGNC WAS, MGI Was) begins a sentence
 
 
+def test_an_approved_symbol_written_with_its_hyphen_is_a_mention():
+    """Naming round 94: ``HLA-B``, ``CDKN2B-AS1`` (compact ``HLAB``); a read-through of two
+    approved symbols (``INS-IGF2``) is not taken whole."""
+    text = "Star alleles of TPMT, DPYD and HLA-B. ANRIL (CDKN2B-AS1) and INS-IGF2 rose."
+    added = [text[a:b] for a, b in more_mentions(text, [])]
+    assert "HLA-B" in added and "CDKN2B-AS1" in added and "INS-IGF2" not in added
+    assert resolve("HLA-B").ids[0] == "HGNC:4932"
+
+
 def test_a_mature_microrna_written_with_its_arm_is_a_mention():
     text = "SNHG1 sponged miR-195-5p and hsa-let-7a-3p; miR-9999-5p and miR-195 did not."
     at = text.rindex("miR-195")   # tagged on its own, at the end

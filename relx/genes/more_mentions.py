@@ -18,7 +18,8 @@ text block's tagged mentions:
    (:func:`relx.genes.document.resolve`, human): a tagged disease or drug name is not
    copied around;
 2. **symbols as written**: a word that is, case for case, an approved HGNC symbol of three
-   characters or more with a digit or three capitals (``FASN``, ``SOD1``, not ``Was``) --
+   characters or more with a digit or three capitals (``FASN``, ``SOD1``, not ``Was``;
+   with its hyphen where HGNC writes one: ``HLA-B``, ``CDKN2B-AS1``) --
    or, with :data:`WRITTEN_SOURCES` (none by default), such a previous or alias symbol of
    one gene that names nothing else (``CTGF``: :func:`written_symbols`) -- unless the
    text defines it as the short form of a long form that does not ground to that gene
@@ -48,7 +49,7 @@ from relx.array_cache import code_version
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.mention import CALCIUM_SLASH, HEAD_WORDS, MIRNA
 from relx.genes.slash_series import member_numbers, series_name
-from relx.genes.symbol_sets import approved_symbols, rodent_symbols
+from relx.genes.symbol_sets import approved_symbols, hyphenated_symbols, rodent_symbols
 from relx.genes.variants import SUBSTITUTION
 from relx.ids import GENE_NAMESPACES, NAME_NAMESPACES, namespace_of
 
@@ -272,12 +273,14 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
                 taken.append(span)
                 added.append(span)
     symbols = approved_symbols(g)
+    hyphenated = hyphenated_symbols(g)
     written = written_symbols(g) if WRITTEN_SOURCES else frozenset()
     rodent = rodent_symbols(g)
     long_of = {short.strip(): long for short, long in abbreviations}
 
     def symbol_as_written(word: str) -> bool:
-        return (word in symbols and _symbol_like(word)) or word in written
+        return ((word in symbols or word in hyphenated) and _symbol_like(word)) or \
+            word in written
 
     def long_form_agrees(word: str) -> bool:
         """The text defines no long form for ``word`` that grounds elsewhere (``CAD``)."""

@@ -29,6 +29,23 @@ def approved_symbols(grounder: Grounder) -> frozenset[str]:
                  if cid.startswith("HGNC:")})
 
 
+def hyphenated_symbols(grounder: Grounder) -> frozenset[str]:
+    """The approved HGNC symbols written with a hyphen, as HGNC writes them (``HLA-B``,
+    ``NKX2-1``, ``CDKN2B-AS1``): their compact form in :func:`approved_symbols` drops it
+    (naming round 94), made once per grounder. Not a read-through of approved symbols
+    (``INS-IGF2``, ``CCL15-CCL14``): written so, it names the two genes."""
+    def build() -> set[str]:
+        approved = approved_symbols(grounder)
+        out = set()
+        for _, (cid, _, _) in grounder.index.rows_of_sources(("symbol",)):
+            symbol = grounder.symbol(cid) or "" if cid.startswith("HGNC:") else ""
+            if "-" in symbol and not all(p in approved for p in symbol.split("-")):
+                out.add(symbol)
+        return out
+
+    return grounder.derived_strings(f"hyphenated-symbols-{code_version(__file__)}", build)
+
+
 def rodent_symbols(grounder: Grounder) -> frozenset[str]:
     """The approved MGI and RGD symbols of ``grounder``'s lexicon written in rodent
     nomenclature (``Tet2``, ``Il6ra``, ``Tuba1a``) that are not approved HGNC symbols as
