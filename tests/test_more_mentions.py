@@ -61,6 +61,14 @@ def test_an_approved_symbol_written_with_its_hyphen_is_a_mention():
     assert resolve("HLA-B").ids[0] == "HGNC:4932"
 
 
+def test_a_symbol_written_with_a_hyphen_before_its_number_is_a_mention():
+    """Naming round 95: ``LAG-3`` (LAG3), ``IGF-1R``; not the cell line ``HK-2`` (HK2)."""
+    text = "Exhausted cells co-expressed LAG-3 and IGF-1R. HK-2 cells were treated."
+    added = [text[a:b] for a, b in more_mentions(text, [])]
+    assert "LAG-3" in added and "IGF-1R" in added and "HK-2" not in added
+    assert resolve("LAG-3").ids[0] == "HGNC:6476"
+
+
 def test_a_mature_microrna_written_with_its_arm_is_a_mention():
     text = "SNHG1 sponged miR-195-5p and hsa-let-7a-3p; miR-9999-5p and miR-195 did not."
     at = text.rindex("miR-195")   # tagged on its own, at the end

@@ -19,7 +19,8 @@ text block's tagged mentions:
    copied around;
 2. **symbols as written**: a word that is, case for case, an approved HGNC symbol of three
    characters or more with a digit or three capitals (``FASN``, ``SOD1``, not ``Was``;
-   with its hyphen where HGNC writes one: ``HLA-B``, ``CDKN2B-AS1``) --
+   with its hyphen where HGNC writes one: ``HLA-B``, ``CDKN2B-AS1``; or with a hyphen
+   before its closing number: ``LAG-3`` for LAG3) --
    or, with :data:`WRITTEN_SOURCES` (none by default), such a previous or alias symbol of
    one gene that names nothing else (``CTGF``: :func:`written_symbols`) -- unless the
    text defines it as the short form of a long form that does not ground to that gene
@@ -46,6 +47,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from relx.array_cache import code_version
+from relx.genes.cell_lines import CELL_LINES
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.mention import CALCIUM_SLASH, HEAD_WORDS, MIRNA
 from relx.genes.slash_series import member_numbers, series_name
@@ -60,6 +62,12 @@ __all__ = ["approved_symbols", "full_name_keys", "gene_ids", "more_mentions", "s
 
 #: a word that may be a symbol: a letter first, letters/digits/hyphens, not inside a word
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9](?![\w-])")
+#: an upper-case symbol written with a hyphen before its closing number (``LAG-3``,
+#: ``IL-17F``, ``IGF-1R``; naming round 95)
+_HYPHEN_NUMBER = re.compile(r"([A-Z][A-Z0-9]*[A-Z])-(\d+[A-Z]?)")
+#: the curated cell lines without hyphens and spaces, upper-case (``HK-2`` -> ``HK2``)
+_CELL_LINE_FORMS = frozenset(re.sub(r"[-\s]", "", n).upper()
+                             for names in CELL_LINES.values() for n in names)
 #: a lower-case or capitalised word that may be a protein's name
 _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
 #: a microRNA as a word (a mature one has its arm: ``miR-195-5p``; naming round 77)
@@ -279,6 +287,8 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
     long_of = {short.strip(): long for short, long in abbreviations}
 
     def symbol_as_written(word: str) -> bool:
+        if (m := _HYPHEN_NUMBER.fullmatch(word)) and m[1] + m[2] in symbols:
+            return m[1] + m[2] not in _CELL_LINE_FORMS   # "LAG-3": LAG3, not "HK-2" cells
         return ((word in symbols or word in hyphenated) and _symbol_like(word)) or \
             word in written
 
