@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from lab.lexicon_famplex import famplex_entries, famplex_gene_named, qualify
 from lab.ncbi_names import SKIP_SYNONYM, generic, informative
 from relx.genes.lexicon import (
     COLUMNS,
@@ -192,10 +193,6 @@ def _species_entries(
                 yield s, cid, "name" if " " in s else "alias"
 
 
-def _qualify(ns: str, local: str) -> str:
-    return local if local.upper().startswith(ns.upper() + ":") else f"{ns}:{local}"
-
-
 def _hgnc_maps(hgnc_rows: list[dict[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
     by_symbol: dict[str, str] = {}
     by_previous: dict[str, str] = {}
@@ -220,7 +217,7 @@ def _xrefs(value: str, ns: str) -> list[str]:
     for x in value.split("|"):
         db, _, local = x.partition(":")
         if db == ns and local:
-            out.append(_qualify(ns, local))
+            out.append(qualify(ns, local))
     return out
 
 
@@ -314,89 +311,6 @@ def _kept_rows(path: Path) -> tuple[list[tuple[str, str, str]], dict[str, str], 
     return entries, symbols, sources
 
 
-def famplex_gene_named(folder: Path) -> frozenset[str]:
-    """FamPlex entity names that FamPlex's own ``grounding_map.csv`` sends, as written, to a
-    gene (``UP`` or ``HGNC``) and to no family: ``TNF`` (the cytokine, not the TNF family),
-    ``SRC``, ``PARP`` (PARP1). Their entity-name key is left out of the lexicon (naming
-    round 93); a map entry that is no gene (``DDR``: a GO process) keeps the family name."""
-    entities_csv, gmap = folder / "entities.csv", folder / "grounding_map.csv"
-    if not (entities_csv.exists() and gmap.exists()):
-        return frozenset()
-    with entities_csv.open(encoding="utf-8", newline="") as fh:
-        names = {row[0].strip() for row in csv.reader(fh) if row and row[0].strip()}
-    namespaces: dict[str, set[str]] = {}
-    with gmap.open(encoding="utf-8", newline="") as fh:
-        for row in csv.reader(fh):
-            if row and row[0].strip() in names:
-                namespaces.setdefault(row[0].strip(), set()).update(
-                    row[i].strip() for i in range(1, len(row) - 1, 2)
-                    if row[i].strip() and row[i + 1].strip())
-    return frozenset(n for n, ns in namespaces.items()
-                     if ns & {"UP", "HGNC"} and "FPLX" not in ns)
-
-
-def _famplex_entries(
-    folder: Path, hgnc_rows: list[dict[str, str]], symbols: dict[str, str]
-) -> Iterator[tuple[str, str, str]]:
-    """(text, id, source) from FamPlex entity names and the grounding map.
-
-    Grounding-map rows take their HGNC, FPLX or UniProt (mapped to HGNC through the HGNC
-    table) grounding in that order of preference, else the first one given. ``symbols`` is
-    filled with display symbols of ids outside HGNC.
-    """
-    by_symbol, by_previous = _hgnc_maps(hgnc_rows)
-    by_uniprot: dict[str, str] = {}
-    for r in hgnc_rows:
-        for u in _split_list(r.get("UniProt ID(supplied by UniProt)")):
-            by_uniprot.setdefault(u, r["HGNC ID"])
-    gene_named = famplex_gene_named(folder)
-    entities_csv = folder / "entities.csv"
-    if entities_csv.exists():
-        with entities_csv.open(encoding="utf-8", newline="") as fh:
-            for row in csv.reader(fh):
-                if row and row[0].strip():
-                    name = row[0].strip()
-                    symbols[f"FPLX:{name}"] = name
-                    if name not in gene_named:
-                        yield name, f"FPLX:{name}", "famplex"
-    gmap = folder / "grounding_map.csv"
-    if not gmap.exists():
-        return
-    with gmap.open(encoding="utf-8", newline="") as fh:
-        for row in csv.reader(fh):
-            if not row or not row[0].strip():
-                continue
-            text = row[0].strip()
-            pairs = [
-                (row[i].strip(), row[i + 1].strip())
-                for i in range(1, len(row) - 1, 2)
-                if row[i].strip() and row[i + 1].strip()
-            ]
-            cid = None
-            for ns, local in pairs:
-                if ns == "HGNC":
-                    cid = by_symbol.get(local) or by_previous.get(local)
-                    if cid is None and local.isdigit():
-                        cid = f"HGNC:{local}"
-                elif ns == "FPLX":
-                    cid = f"FPLX:{local}"
-                    symbols.setdefault(cid, local)
-                if cid:
-                    break
-            if cid is None:
-                for ns, local in pairs:
-                    if ns == "UP":
-                        cid = by_uniprot.get(local.split("-")[0])
-                        if cid:
-                            break
-            if cid is None and pairs:
-                ns, local = pairs[0]
-                cid = _qualify(ns, local)
-                symbols.setdefault(cid, text)
-            if cid:
-                yield text, cid, "famplex"
-
-
 def _write_gz(path: Path, text: str) -> int:
     """Write ``text`` gzip-compressed (deterministic bytes) to ``path`` atomically."""
     data = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
@@ -432,7 +346,13 @@ def build_lexicon(
     hgnc_rows = _read_hgnc(hgnc_path)
     symbols: dict[str, str] = {r["HGNC ID"]: r["Approved symbol"] for r in hgnc_rows}
     entries = list(_hgnc_entries(hgnc_rows, locus_types))
-    entries += list(_famplex_entries(shared / "lexicons" / "famplex", hgnc_rows, symbols))
+    by_symbol, by_previous = _hgnc_maps(hgnc_rows)
+    by_uniprot: dict[str, str] = {}
+    for r in hgnc_rows:
+        for u in _split_list(r.get("UniProt ID(supplied by UniProt)")):
+            by_uniprot.setdefault(u, r["HGNC ID"])
+    entries += list(famplex_entries(shared / "lexicons" / "famplex", by_symbol, by_previous,
+                                    by_uniprot, symbols))
     sources = [f"HGNC {hgnc_path.name}", "FamPlex entities.csv, grounding_map.csv"]
     if hgnc_names is not None:
         entries += list(_hgnc_name_entries(Path(hgnc_names), {c for _, c, _ in entries}))
@@ -552,7 +472,7 @@ def build_orthologs(shared: Path, out: Path, hcop: Path | None = None,
         cols = []
         for col, ns in (("Mouse genome database ID(supplied by MGI)", "MGI"),
                         ("Rat genome database ID(supplied by RGD)", "RGD")):
-            ids = [_qualify(ns, i).partition(":")[2] for i in _split_list(r.get(col))]
+            ids = [qualify(ns, i).partition(":")[2] for i in _split_list(r.get(col))]
             if ns == "RGD" and not ids and local in extra:
                 ids = extra[local].split(",")
                 pairs["RGD from HCOP"] += len(ids)

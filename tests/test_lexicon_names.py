@@ -62,7 +62,7 @@ def test_the_sample_abstracts_network_has_no_class_node():
 
 def test_famplex_names_its_own_map_sends_to_one_gene(tmp_path):
     """Naming round 93: a FamPlex entity name the grounding map sends to a gene only."""
-    from lab.lexicon_build import famplex_gene_named
+    from lab.lexicon_famplex import famplex_gene_named
 
     (tmp_path / "entities.csv").write_text("TNF\nDDR\nMAF\nERK\n")
     (tmp_path / "grounding_map.csv").write_text(
