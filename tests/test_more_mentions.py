@@ -353,13 +353,30 @@ def test_hippocampal_fields_are_no_carbonic_anhydrases():
 def test_names_an_en_dash_joins_are_split_apart():
     """Round 47c (probes 44 and 47): one mention for ``CCL2–CCR2``, ``Beclin-1–Vps34
     complex``; not ``CRISPR–Cas9`` (CRISPR names no gene) nor a hyphenated name."""
-    from relx.genes.more_mentions import split_en_dashes
+    from relx.genes.joined_names import split_en_dashes
 
     text = "The CCL2\u2013CCR2 axis, the Beclin-1\u2013Vps34 complex, CRISPR\u2013Cas9 and IL-6."
     spans = spans_of(text, "CCL2\u2013CCR2", "Beclin-1\u2013Vps34 complex", "CRISPR\u2013Cas9",
                      "IL-6")
     got = [text[a:b] for a, b in split_en_dashes(text, spans)]
     assert got == ["CCL2", "CCR2", "Beclin-1", "Vps34", "CRISPR\u2013Cas9", "IL-6"]
+
+
+def test_two_names_a_hyphen_joins_are_split_where_they_act_together():
+    """Round 97b: ``Keap1-Nrf2 pathway``, ``PD-1-PD-L1 interaction``, ``TMPRSS2-ERG
+    fusion``; not a compound name (``NDP-MSH increased``, ``CK-MB levels``), a prefix or a
+    short lower-case word (``pan-PKC complex``, ``beta-MHC complex``) nor one name
+    (``PD-L1 expression``)."""
+    from relx.genes.joined_names import split_hyphen_joined
+
+    text = ("The Keap1-Nrf2 pathway, the PD-1-PD-L1 interaction and the TMPRSS2-ERG fusion; "
+            "NDP-MSH increased CK-MB levels, pan-PKC complex, beta-MHC complex, PD-L1 "
+            "expression.")
+    words = ["Keap1-Nrf2", "PD-1-PD-L1 interaction", "TMPRSS2-ERG fusion", "NDP-MSH",
+             "CK-MB", "pan-PKC", "beta-MHC", "PD-L1"]
+    got = [text[a:b] for a, b in split_hyphen_joined(text, spans_of(text, *words))]
+    assert got == ["Keap1", "Nrf2", "PD-1", "PD-L1", "TMPRSS2", "ERG", "NDP-MSH", "CK-MB",
+                   "pan-PKC", "beta-MHC", "PD-L1"]
 
 
 def test_a_name_with_its_abbreviation_inside_is_one_mention():

@@ -56,7 +56,7 @@ from relx.genes.variants import SUBSTITUTION
 from relx.ids import GENE_NAMESPACES, NAME_NAMESPACES, namespace_of
 
 __all__ = ["approved_symbols", "full_name_keys", "gene_ids", "more_mentions", "single_gene_names",
-           "split_en_dashes", "take_span",
+           "take_span",
            "with_construct_genes", "with_full_names", "with_long_forms",
            "with_short_forms", "without_other_things", "written_symbols"]
 
@@ -519,34 +519,6 @@ def without_other_things(text: str, spans: list[tuple[int, int]],
     fields = _HIPPOCAMPUS.search(text) is not None
     return [(a, b) for a, b in spans if not other_thing(text[a:b])
             and not (fields and _BRAIN_FIELD.match(text[a:b]))]
-
-
-def split_en_dashes(text: str, spans: list[tuple[int, int]], *,
-                    grounder: Grounder | None = None) -> list[tuple[int, int]]:
-    """``spans`` (gene mentions in ``text``) with each mention that holds an en dash between
-    names (``CCL2–CCR2``, ``IL-6–STAT3``, ``Beclin-1–Vps34 complex``) split into them, when
-    every part grounds to a gene or FamPlex entry out of context; a part grounded through
-    a part of it keeps that part (``Vps34`` of ``Vps34 complex``)."""
-    from relx.genes.document import resolve
-
-    g = grounder or default_grounder()
-    out: list[tuple[int, int]] = []
-    for a, b in spans:
-        if "\u2013" not in text[a:b]:
-            out.append((a, b))
-            continue
-        parts, at = [], a
-        for piece in text[a:b].split("\u2013"):
-            lead = len(piece) - len(piece.lstrip())
-            start, end = at + lead, at + len(piece.rstrip())
-            at += len(piece) + 1
-            if end <= start or not gene_ids(g, text[start:end]):
-                parts = []
-                break
-            inner = resolve(text[start:end], grounder=g).span   # memoised: no second lookup
-            parts.append((start + inner[0], start + inner[1]) if inner else (start, end))
-        out += parts or [(a, b)]
-    return sorted(out)
 
 
 def with_construct_genes(text: str, spans: list[tuple[int, int]], *,

@@ -25,9 +25,9 @@ from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
 from relx.genes.bracketed_names import with_bracketed_names
 from relx.genes.greek_names import with_greek_names
+from relx.genes.joined_names import split_en_dashes, split_hyphen_joined
 from relx.genes.more_mentions import (
     more_mentions,
-    split_en_dashes,
     with_construct_genes,
     with_full_names,
     with_long_forms,
@@ -428,7 +428,8 @@ class Parser:
         (:func:`with_greek_names`); names with their abbreviation inside
         (:func:`with_bracketed_names`: ``toll-like receptor (TLR)4``); without the mentions
         that name nothing and are something else (:func:`without_other_things`); last,
-        names an en dash joins split apart (:func:`split_en_dashes`)."""
+        names an en dash joins split apart (:func:`split_en_dashes`), and two names a hyphen
+        joins (:func:`split_hyphen_joined`)."""
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
@@ -445,8 +446,9 @@ class Parser:
         spans = with_bracketed_names(text, with_greek_names(text, with_construct_genes(
             text, with_subunits(text, [*spans, *more_mentions(
                 text, spans, [(a.short_text, a.long_text) for a in abbreviations])]))))
-        spans = split_en_dashes(text, without_other_things(text, spans, [
-            (a.short_text, a.long.start - base, a.long.end - base) for a in abbreviations]))
+        spans = split_hyphen_joined(text, split_en_dashes(text, without_other_things(
+            text, spans, [(a.short_text, a.long.start - base, a.long.end - base)
+                          for a in abbreviations])))
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
                    type=mention_type(text[s:e]), text=text[s:e])
