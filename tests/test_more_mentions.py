@@ -379,6 +379,19 @@ def test_two_names_a_hyphen_joins_are_split_where_they_act_together():
                    "pan-PKC", "beta-MHC", "PD-L1"]
 
 
+def test_two_joined_names_the_tagger_left_out_are_added_before_a_together_word():
+    """Round 98: ``the TLR4-MyD88 axis``, ``HMGB1-RAGE signaling`` with nothing tagged; not
+    a word a mention overlaps, one name (``PD-L1 pathway``) or a joined word before another
+    word (``IL-6-STAT3 levels``)."""
+    from relx.genes.joined_names import joined_names_left_out
+
+    text = ("The TLR4-MyD88 axis and HMGB1-RAGE signaling; the PD-L1 pathway; IL-6-STAT3 "
+            "levels; the Keap1-Nrf2 pathway.")
+    tagged = spans_of(text, "Keap1-Nrf2")
+    got = [text[a:b] for a, b in joined_names_left_out(text, tagged)]
+    assert got == ["TLR4", "MyD88", "HMGB1", "RAGE", "Keap1-Nrf2"]
+
+
 def test_a_name_with_its_abbreviation_inside_is_one_mention():
     """Round 54: ``long form (SHORT)end`` is one mention when the bracket holds the long
     form's short form and ``SHORTend`` names the gene the whole span names; not a bracket

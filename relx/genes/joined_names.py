@@ -8,7 +8,7 @@ import re
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.more_mentions import gene_ids
 
-__all__ = ["split_en_dashes", "split_hyphen_joined"]
+__all__ = ["joined_names_left_out", "split_en_dashes", "split_hyphen_joined"]
 
 #: the mention's first word, with its hyphens (the words after it: ``fusion``, ``axis``)
 _FIRST_WORD = re.compile(r"\S+")
@@ -60,6 +60,36 @@ def _name(g: Grounder, word: str) -> tuple[str, ...]:
     return gene_ids(g, word, whole=True)
 
 
+def _joined(g: Grounder, text: str, a: int, word: str) -> list[tuple[int, int]]:
+    """The two names of ``word`` (at ``a`` in ``text``) when it is two names a hyphen joins
+    before a word that says what they do together (rounds 97b and 98), else ``[]``."""
+    if "-" not in word.strip("-") or not _TOGETHER.match(text, a + len(word)) or \
+            gene_ids(g, word, whole=True):
+        return []
+    for cut in (i for i, c in enumerate(word) if c == "-"):
+        first, second = _name(g, word[:cut]), _name(g, word[cut + 1:])
+        if first and second and first[0] != second[0]:
+            return [(a, a + cut), (a + cut + 1, a + len(word))]
+    return []
+
+
+#: a hyphenated word of the text (letters, Greek letters, digits), not inside a longer one
+_JOINED_WORD = re.compile(r"(?<![\w-])[^\W_]+(?:-[^\W_]+)+(?![\w-])")
+
+
+def joined_names_left_out(text: str, spans: list[tuple[int, int]], *,
+                          grounder: Grounder | None = None) -> list[tuple[int, int]]:
+    """``spans`` with the two names of each hyphenated word no span overlaps that joins two
+    names before a word saying what they do together (``the TLR4-MyD88 axis``,
+    ``HMGB1-RAGE signaling``; naming round 98), as two mentions."""
+    g = grounder or default_grounder()
+    added: list[tuple[int, int]] = []
+    for m in _JOINED_WORD.finditer(text):
+        if not any(a < m.end() and m.start() < b for a, b in spans):
+            added += _joined(g, text, m.start(), m.group())
+    return sorted([*spans, *added])
+
+
 def split_hyphen_joined(text: str, spans: list[tuple[int, int]], *,
                         grounder: Grounder | None = None) -> list[tuple[int, int]]:
     """``spans`` (gene mentions in ``text``) with each mention whose first word is two names
@@ -72,15 +102,5 @@ def split_hyphen_joined(text: str, spans: list[tuple[int, int]], *,
     out: list[tuple[int, int]] = []
     for a, b in spans:
         m = _FIRST_WORD.match(text, a, b)
-        word = m.group() if m else ""
-        parts: list[tuple[int, int]] = []
-        if "-" in word.strip("-") and _TOGETHER.match(text, a + len(word)) and \
-                not gene_ids(g, word, whole=True):
-            for cut in (i for i, c in enumerate(word) if c == "-"):
-                left, right = word[:cut], word[cut + 1:]
-                first, second = _name(g, left), _name(g, right)
-                if first and second and first[0] != second[0]:
-                    parts = [(a, a + cut), (a + cut + 1, a + len(word))]
-                    break
-        out += parts or [(a, b)]
+        out += _joined(g, text, a, m.group() if m else "") or [(a, b)]
     return sorted(out)

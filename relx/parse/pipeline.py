@@ -25,7 +25,11 @@ from relx.doc_limits import DocumentClock, bounded_batches
 from relx.errors import ConfigError
 from relx.genes.bracketed_names import with_bracketed_names
 from relx.genes.greek_names import with_greek_names
-from relx.genes.joined_names import split_en_dashes, split_hyphen_joined
+from relx.genes.joined_names import (
+    joined_names_left_out,
+    split_en_dashes,
+    split_hyphen_joined,
+)
 from relx.genes.more_mentions import (
     more_mentions,
     with_construct_genes,
@@ -429,7 +433,7 @@ class Parser:
         (:func:`with_bracketed_names`: ``toll-like receptor (TLR)4``); without the mentions
         that name nothing and are something else (:func:`without_other_things`); last,
         names an en dash joins split apart (:func:`split_en_dashes`), and two names a hyphen
-        joins (:func:`split_hyphen_joined`)."""
+        joins (:func:`split_hyphen_joined`), tagged or not (:func:`joined_names_left_out`)."""
         from relx.parse.fast import doc_text
 
         text = doc_text(sdoc)   # Doc.text makes a Token per token: once, not per mention
@@ -446,9 +450,10 @@ class Parser:
         spans = with_bracketed_names(text, with_greek_names(text, with_construct_genes(
             text, with_subunits(text, [*spans, *more_mentions(
                 text, spans, [(a.short_text, a.long_text) for a in abbreviations])]))))
-        spans = split_hyphen_joined(text, split_en_dashes(text, without_other_things(
-            text, spans, [(a.short_text, a.long.start - base, a.long.end - base)
-                          for a in abbreviations])))
+        spans = joined_names_left_out(text, split_hyphen_joined(text, split_en_dashes(
+            text, without_other_things(text, spans, [
+                (a.short_text, a.long.start - base, a.long.end - base)
+                for a in abbreviations]))))
         return short_form_mentions(doc, sdoc, [   # a paper's short forms: paper_mentions
             Entity(id=f"{doc.id}.e{first + k}", spans=[Span(start=base + s, end=base + e)],
                    type=mention_type(text[s:e]), text=text[s:e])
