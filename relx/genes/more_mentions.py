@@ -47,7 +47,6 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from relx.array_cache import code_version
-from relx.genes.cell_lines import CELL_LINES
 from relx.genes.lexicon import Grounder, default_grounder
 from relx.genes.mention import CALCIUM_SLASH, HEAD_WORDS, MIRNA
 from relx.genes.slash_series import member_numbers, series_name
@@ -65,9 +64,6 @@ _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9](?![\w-])")
 #: an upper-case symbol written with a hyphen before its closing number (``LAG-3``,
 #: ``IL-17F``, ``IGF-1R``; naming round 95)
 _HYPHEN_NUMBER = re.compile(r"([A-Z][A-Z0-9]*[A-Z])-(\d+[A-Z]?)")
-#: the curated cell lines without hyphens and spaces, upper-case (``HK-2`` -> ``HK2``)
-_CELL_LINE_FORMS = frozenset(re.sub(r"[-\s]", "", n).upper()
-                             for names in CELL_LINES.values() for n in names)
 #: a lower-case or capitalised word that may be a protein's name
 _NAME_WORD = re.compile(r"(?<![\w-])[A-Za-z][a-z]{4,}(?![\w-])")
 #: a microRNA as a word (a mature one has its arm: ``miR-195-5p``; naming round 77)
@@ -288,7 +284,7 @@ def more_mentions(text: str, tagged: list[tuple[int, int]],
 
     def symbol_as_written(word: str) -> bool:
         if (m := _HYPHEN_NUMBER.fullmatch(word)) and m[1] + m[2] in symbols:
-            return m[1] + m[2] not in _CELL_LINE_FORMS   # "LAG-3": LAG3, not "HK-2" cells
+            return not _wholly_cell_line(word)   # "LAG-3": LAG3, not "HK-2" cells
         return ((word in symbols or word in hyphenated) and _symbol_like(word)) or \
             word in written
 
@@ -489,6 +485,15 @@ def with_short_forms(text: str, spans: list[tuple[int, int]],
     return out
 
 
+def _wholly_cell_line(name: str) -> bool:
+    """``name`` is, as a whole, a cell line or expression host of the species finder's
+    curated lists (``NRK-52E``, ``HK-2``, ``COS-7``)."""
+    from relx.genes.species import find_species
+
+    return any(h.kind in ("cell_line", "host") and h.start == 0 and h.end == len(name)
+               for h in find_species(name))
+
+
 def without_other_things(text: str, spans: list[tuple[int, int]],
                          abbreviations: Iterable[tuple[str, int, int]], *,
                          grounder: Grounder | None = None) -> list[tuple[int, int]]:
@@ -501,7 +506,6 @@ def without_other_things(text: str, spans: list[tuple[int, int]],
     text that names the hippocampus, its fields ``CA1``-``CA4`` (not carbonic anhydrases).
     ``abbreviations``: ``(short form, long start, long end)`` in ``text``."""
     from relx.genes.document import resolve
-    from relx.genes.species import find_species
 
     g = grounder or default_grounder()
     mentions = set(spans)
@@ -512,9 +516,8 @@ def without_other_things(text: str, spans: list[tuple[int, int]],
     def other_thing(name: str) -> bool:
         if resolve(name, grounder=g).ids:
             return False
-        return name in other_shorts or _DRUG_CLASS.fullmatch(name) is not None or any(
-            h.kind in ("cell_line", "host") and h.start == 0 and h.end == len(name)
-            for h in find_species(name))
+        return name in other_shorts or _DRUG_CLASS.fullmatch(name) is not None or \
+            _wholly_cell_line(name)
 
     fields = _HIPPOCAMPUS.search(text) is not None
     return [(a, b) for a, b in spans if not other_thing(text[a:b])
