@@ -12,8 +12,8 @@ from collections.abc import Callable
 from relx.genes.mention import MIRNA
 from relx.ids import HUMAN, MOUSE, RAT
 
-__all__ = ["KNOCKOUT_AFTER", "MADE_CELLS", "knockout_animal", "knockout_suffix", "name_part",
-           "species_prefix"]
+__all__ = ["KNOCKOUT_AFTER", "MADE_CELLS", "knockout_animal", "knockout_in_animals",
+           "knockout_suffix", "name_part", "species_prefix"]
 
 _PREFIX = re.compile(r"^(h|hs|Hs|m|mm|r|rn)-?(?=[A-Z0-9])(.{2,})$")
 _PREFIX_TAXON = {"h": HUMAN, "m": MOUSE, "r": RAT}
@@ -29,6 +29,12 @@ KNOCKOUT_AFTER = re.compile(rf"^\s*(?:\(\s*)?(?:{_MINUS_PAIR}|{_MARKER_WORD}\b)"
 #: made so (``ATG7-deficient cells``: no animal)
 _AFTER_MARKER = rf"\s*(?:\(\s*)?(?:{_MINUS_PAIR}|{_MARKER_WORD})?\s*\)?\s+"
 _KNOCKOUT_ANIMAL = re.compile(rf"{_AFTER_MARKER}(?P<animal>mice|mouse|rats?)\b", re.IGNORECASE)
+#: an animal, or its parts, a knockout is made in without naming the organism
+#: (``c-raf-1(-/-) embryos``, ``Raf-1-deficient littermates``; round 99)
+_KNOCKOUT_ANIMAL_PART = re.compile(
+    rf"{_AFTER_MARKER}(?P<animal>embryos?|animals?|littermates?|pups?|offspring|"
+    r"f(?:o)?etus(?:es)?|f(?:o)?etal|newborns?|neonates?|homozygotes?|heterozygotes?)\b",
+    re.IGNORECASE)
 MADE_CELLS = re.compile(rf"{_AFTER_MARKER}(?:cells?|clones?|cell lines?|organoids?)\b",
                         re.IGNORECASE)
 _KNOCKOUT_IN = re.compile(rf"(?:\s*(?:\(\s*)?(?:{_MINUS_PAIR})\s*\)?|{_MARKER_WORD})$",
@@ -83,3 +89,12 @@ def knockout_animal(text: str, mention: str, end: int) -> str | None:
     if m is None or not (after[:m.start("animal")].strip(" ()") or knockout_suffix(mention)):
         return None
     return RAT if m.group("animal").lower().startswith("rat") else MOUSE
+
+
+def knockout_in_animals(text: str, mention: str, end: int) -> bool:
+    """Whether a mention (ending at ``end`` in ``text``) is knocked out in animals the text
+    does not name (``c-raf-1(-/-) embryos``): a marker, then an animal or its parts."""
+    after = text[end:end + 40]
+    m = _KNOCKOUT_ANIMAL_PART.match(after)
+    return m is not None and bool(after[:m.start("animal")].strip(" ()")
+                                  or knockout_suffix(mention))

@@ -69,6 +69,7 @@ from relx.genes.mention_species import (
     KNOCKOUT_AFTER,
     MADE_CELLS,
     knockout_animal,
+    knockout_in_animals,
     knockout_suffix,
     name_part,
     species_prefix,
@@ -471,6 +472,9 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
     sents, paras = _spans(doc) if named else (whole, whole)  # no species named: no need
     yeast_named = {e.id for e in ents if _YEAST_NAME.match(_entity_text(doc, e).strip())}
     focus = document_focus(used) or (YEAST if yeast_named else None)
+    if focus is None and any(knockout_in_animals(doc.text, _entity_text(doc, e), e.end)
+                             for e in ents):
+        focus = MOUSE   # gene targeting in animals the text does not name (round 99)
     rodent = document_focus(h for h in used if h.taxon in (MOUSE, RAT)) \
         if rodent_symbol is not None else None
     starts = [h.start for h in used]
