@@ -84,9 +84,8 @@ def knockout_suffix(text: str) -> str | None:
 def knockout_animal(text: str, mention: str, end: int) -> str | None:
     """The taxon of the animal a knockout-marked mention (ending at ``end`` in ``text``)
     is made in, written right after the marker (``Lep-/- mice``), else None."""
-    after = text[end:end + 40]
-    m = _KNOCKOUT_ANIMAL.match(after)
-    if m is None or not (after[:m.start("animal")].strip(" ()") or knockout_suffix(mention)):
+    m = _marked(_KNOCKOUT_ANIMAL, text, mention, end)
+    if m is None:
         return None
     return RAT if m.group("animal").lower().startswith("rat") else MOUSE
 
@@ -94,7 +93,15 @@ def knockout_animal(text: str, mention: str, end: int) -> str | None:
 def knockout_in_animals(text: str, mention: str, end: int) -> bool:
     """Whether a mention (ending at ``end`` in ``text``) is knocked out in animals the text
     does not name (``c-raf-1(-/-) embryos``): a marker, then an animal or its parts."""
+    return _marked(_KNOCKOUT_ANIMAL_PART, text, mention, end) is not None
+
+
+def _marked(pattern: re.Pattern[str], text: str, mention: str, end: int
+            ) -> re.Match[str] | None:
+    """``pattern``'s match right after a mention (ending at ``end``) when a knockout marker
+    precedes its ``animal`` group or ends the mention, else None."""
     after = text[end:end + 40]
-    m = _KNOCKOUT_ANIMAL_PART.match(after)
-    return m is not None and bool(after[:m.start("animal")].strip(" ()")
-                                  or knockout_suffix(mention))
+    m = pattern.match(after)
+    if m is None or not (after[:m.start("animal")].strip(" ()") or knockout_suffix(mention)):
+        return None
+    return m
