@@ -85,7 +85,8 @@ def joined_names_left_out(text: str, spans: list[tuple[int, int]], *,
     g = grounder or default_grounder()
     added: list[tuple[int, int]] = []
     for m in _JOINED_WORD.finditer(text):
-        if not any(a < m.end() and m.start() < b for a, b in spans):
+        if _TOGETHER.match(text, m.end()) and \
+                not any(a < m.end() and m.start() < b for a, b in spans):
             added += _joined(g, text, m.start(), m.group())
     return sorted([*spans, *added])
 
