@@ -132,6 +132,35 @@ def test_expand_trees_refuses_inconsistent_arrays():
                      np.array([0.5]))
 
 
+def test_walked_arrays_are_the_expanded_trees_in_one_pass():
+    """walk_from_compact (one compiled pass) gives what expand_trees and child_array give
+    from the same compact arrays; arrays that do not fit together are refused."""
+    from relx.learn.packed_trees import _compact_splits, child_array, walk_from_compact
+
+    X, y = _continuous_data()
+    c = PackedExtraTrees(n_estimators=15, random_state=2).fit(X, y).__getstate__()[
+        "compact_trees"]
+    roots, is_leaf, feature, threshold = _compact_splits(c)
+    node_feature, node_threshold, right, leaf_row = expand_trees(
+        roots, is_leaf, feature, threshold.astype(np.float64))
+    leaf = leaf_row >= 0
+    leaf_row[leaf] = np.asarray(c["leaf_index"], np.int32)[leaf_row[leaf]]
+    node_feature[leaf] = 0
+    walked = walk_from_compact(c)
+    want = {"roots_": roots, "walk_feature_": node_feature.astype(np.uint16),
+            "walk_threshold_": node_threshold.astype(np.float32),
+            "walk_child_": child_array(right, leaf_row)}
+    for k, v in want.items():
+        assert walked[k].dtype == v.dtype and walked[k].tobytes() == v.tobytes(), k
+    assert (walked["walk_child_"] < 0).sum() == leaf.sum() > 100
+    short = {**c, "leaf_index": c["leaf_index"][:-1]}
+    with pytest.raises(ValueError, match="leaf"):
+        walk_from_compact(short)
+    wrong = {**c, "n_nodes": c["n_nodes"] - 1}
+    with pytest.raises(ValueError):
+        walk_from_compact(wrong)
+
+
 def _continuous_data(n: int = 800, d: int = 12, seed: int = 0):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d)).astype(np.float32)

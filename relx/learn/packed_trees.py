@@ -296,18 +296,23 @@ def walk_from_compact(c: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     float64) and :func:`child_array` entry (a leaf's: its row of ``leaf_table_``, the
     distinct leaf rows, float64). 10 bytes a node where the packed arrays and their
     expansion took ~36 (leaf rows repeat: a few thousand distinct among a million leaves);
-    the same leaf values, so the same sums."""
-    roots, is_leaf, feature, threshold = _compact_splits(c)
-    node_feature, node_threshold, right, leaf_row = expand_trees(
-        roots, is_leaf, feature, threshold.astype(np.float64))
-    del is_leaf, feature, threshold
-    leaf = leaf_row >= 0
-    leaf_row[leaf] = np.asarray(c["leaf_index"], np.int32)[leaf_row[leaf]]
-    node_feature[leaf] = 0
-    narrow = np.uint16 if node_feature.max(initial=0) < 2 ** 16 else np.int32
-    return {"roots_": roots, "walk_feature_": node_feature.astype(narrow),
-            "walk_threshold_": node_threshold.astype(np.float32),
-            "walk_child_": child_array(right, leaf_row),
+    the same leaf values, so the same sums. One compiled pass over the nodes
+    (:func:`_walk_nodes`: ~0.08 s for the shipped models' ~7 million nodes)."""
+    if "split_feature_planes" in c:
+        planes = c["split_feature_planes"]
+        feature = from_byte_planes(planes, smallest_uint(256 ** len(planes)))
+    else:
+        feature = np.asarray(c["split_feature"])
+    n_nodes = int(c["n_nodes"][0])
+    is_leaf = np.unpackbits(c["node_is_leaf"], count=n_nodes).view(bool)
+    n_features = int(feature.max(initial=0)) + 1
+    node_feature = np.empty(n_nodes, np.uint16 if n_features <= 2 ** 16 else np.int32)
+    roots = np.asarray(c["roots"], np.int32)
+    threshold, child = _walk_nodes(
+        roots, is_leaf, feature, from_byte_planes(c["split_threshold_planes"], np.float32),
+        n_features, np.asarray(c["leaf_index"]), node_feature)
+    return {"roots_": roots, "walk_feature_": node_feature, "walk_threshold_": threshold,
+            "walk_child_": child,
             "leaf_table_": np.ascontiguousarray(c["leaf_table"], dtype=np.float64)}
 
 
@@ -390,6 +395,55 @@ def expand_trees(roots: np.ndarray, is_leaf: np.ndarray, split_feature: np.ndarr
     if top != 0 or n_split != split_feature.shape[0]:
         raise ValueError("packed trees: the leaf flags do not match the splits")
     return feature, threshold, right, leaf_row
+
+
+@cached_jit()
+def _walk_nodes(roots: np.ndarray, is_leaf: np.ndarray, split_feature: np.ndarray,
+                feature_threshold: np.ndarray, n_features: int, leaf_index: np.ndarray,
+                node_feature: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`expand_trees` and :func:`child_array` in one pass, for
+    :func:`walk_from_compact`: fills ``node_feature`` (0 at leaves) and returns per node the
+    threshold (float32, 0 at leaves) and the child entry. ``feature_threshold`` holds the
+    splits' thresholds grouped by feature (stable), as :func:`compact_trees` stores them."""
+    n, m = is_leaf.shape[0], split_feature.shape[0]
+    nxt = np.zeros(n_features + 1, np.int64)   # per feature: its next threshold's index
+    for s in range(m):
+        nxt[split_feature[s] + 1] += 1
+    for f in range(n_features):
+        nxt[f + 1] += nxt[f]
+    threshold = np.zeros(n, np.float32)
+    child = np.empty(n, np.int32)
+    stack = np.empty(n, np.int64)  # inner nodes still waiting for their right child
+    top, n_split, n_leaf, r = 0, 0, 0, 0
+    for i in range(n):
+        if r < roots.shape[0] and roots[r] == i:  # a new tree: no pending right children
+            if top != 0:
+                raise ValueError("packed trees: a tree ends with nodes missing")
+            r += 1
+        elif i > 0 and is_leaf[i - 1]:
+            if top == 0:
+                raise ValueError("packed trees: a node has no parent")
+            top -= 1
+            child[stack[top]] = i
+        if is_leaf[i]:
+            if n_leaf >= leaf_index.shape[0]:
+                raise ValueError("packed trees: more leaves than leaf rows")
+            child[i] = -1 - np.int32(leaf_index[n_leaf])
+            node_feature[i] = 0
+            n_leaf += 1
+        else:
+            if n_split >= m:
+                raise ValueError("packed trees: the leaf flags do not match the splits")
+            f = split_feature[n_split]
+            node_feature[i] = f
+            threshold[i] = feature_threshold[nxt[f]]
+            nxt[f] += 1
+            n_split += 1
+            stack[top] = i
+            top += 1
+    if top != 0 or n_split != m:
+        raise ValueError("packed trees: the leaf flags do not match the splits")
+    return threshold, child
 
 
 #: a node reached by at most this many rows walks them one by one instead of splitting them
