@@ -335,7 +335,7 @@ def read(file: str | Path | bytes, trusted: Iterable[str], *, predictors: bool =
             reader.substitutes, reader.built = {}, {}
             built = reader.build(schema)
     if reader.fresh:   # with what was read back: an entry holds every member it kept
-        array_cache.store(entry, {**reader.decoded, **{
+        array_cache.store_soon(entry, {**reader.decoded, **{
             k: np.frombuffer(v, np.uint8) for k, v in reader.fresh.items()}})
     return built
 

@@ -4,6 +4,8 @@ read back equal to what building them gives."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -136,6 +138,7 @@ def test_lexicon_tables_read_back_equal_the_built_ones(cache, monkeypatch) -> No
 
     built = Grounder()
     want = _tables(built)
+    array_cache.wait()   # the entries are written in the background
     names = sorted(p.name for p in cache.iterdir())
     assert len(names) == 2 and names[0].endswith("-human.npz") and names[1].endswith(
         "-species.npz")
@@ -157,6 +160,7 @@ def test_a_truncated_lexicon_entry_is_rebuilt(cache) -> None:
     from relx.genes.lexicon import Grounder
 
     want = _tables(Grounder())
+    array_cache.wait()   # the entries are written in the background
     human = next(cache.glob("*-human.npz"))
     human.write_bytes(human.read_bytes()[: human.stat().st_size // 2])
     assert _tables(Grounder()) == want
@@ -170,6 +174,7 @@ def test_ngram_index_read_back_searches_the_same(cache, monkeypatch) -> None:
             "caspase3", "caspase9", "mitogenactivatedproteinkinase1", "il6", "\u03b1actinin"]
     built = NgramIndex(keys)
     first = NgramIndex.cached(keys)       # built, and stored
+    array_cache.wait()   # the entries are written in the background
     assert [p.name.startswith("ngrams-") for p in cache.iterdir()] == [True]
 
     def no_build(self, keys):
@@ -193,6 +198,7 @@ def test_symbol_and_name_sets_read_back_equal(cache, monkeypatch) -> None:
     built = Grounder()
     want = (more_mentions.approved_symbols(built), more_mentions.single_gene_names(built))
     assert "FASN" in want[0] and "ghrelin" in want[1]
+    array_cache.wait()   # the entries are written in the background
     names = [p.name for p in cache.iterdir()]
     assert any("-approved-symbols-" in n for n in names)
     assert any("-single-gene-names-" in n for n in names)
@@ -217,6 +223,7 @@ def test_walked_trees_read_back_predict_bitwise_the_same(cache, monkeypatch) -> 
     state = PackedExtraTrees(n_estimators=10, random_state=0).fit(X, y).__getstate__()
     first = PackedExtraTrees.__new__(PackedExtraTrees)
     first.__setstate__(dict(state))
+    array_cache.wait()   # the entries are written in the background
     assert len(list(cache.glob("trees-*.npz"))) == 1
 
     def no_walk(c):
@@ -259,3 +266,23 @@ def test_entries_unused_for_a_month_go_when_another_is_written(cache) -> None:
     assert load("read") is not None          # reading marks it as in use
     store("new", {"x": np.ones(2)})
     assert sorted(p.stem for p in array_cache.entries()) == ["fresh", "new", "read"]
+
+
+def test_entries_written_in_the_background_are_whole_when_read_or_at_exit(cache) -> None:
+    """store_soon writes in a thread: load() of that name waits for it, and a process that
+    exits right after store_soon leaves the whole entry (its writer is no daemon)."""
+    import subprocess
+    import sys
+
+    big = np.arange(4_000_000, dtype=np.int64)          # 32 MB: not written in an instant
+    array_cache.store_soon("soon", {"a": big})
+    assert load("soon")["a"].tobytes() == big.tobytes()
+    array_cache.store_soon("soon", {"a": big[:10]})     # replaced in order
+    array_cache.store_soon("soon", {"a": big[:3]})
+    assert load("soon")["a"].tolist() == [0, 1, 2]
+    code = ("import numpy as np; from relx import array_cache; "
+            "array_cache.store_soon('exit', {'a': np.arange(4_000_000)})")
+    subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ})
+    assert load("exit")["a"].tobytes() == np.arange(4_000_000).tobytes()
+    array_cache.wait()
+    assert sorted(p.name for p in cache.iterdir()) == ["exit.npz", "soon.npz"]   # no .tmp

@@ -123,6 +123,9 @@ def serve(task: Task, *, host: str = "127.0.0.1", port: int = 8000, workers: int
 def _fork_workers(workers: int, say: Any, work: Any) -> None:
     """Fork ``workers`` children running ``work()`` (each exits with its status); here,
     SIGTERM and SIGINT are passed on to them, and they are waited for."""
+    from relx import array_cache
+
+    array_cache.wait()   # no half-written start-up cache entry in the children
     children = []
     for _ in range(workers):
         pid = os.fork()
