@@ -341,6 +341,23 @@ def test_a_name_with_its_protein_change_written_onto_it():
     assert [(a, b) for a, b in added][:1] == [(0, 4)]
 
 
+def test_a_name_a_hyphen_joins_to_a_protein_change():
+    """Round 102 (BioRED: ``SOD1`` of ``D90A-SOD1``): a hyphenated word whose first or last
+    part is a protein substitution gives the rest as a mention when completion takes it,
+    else each of its parts when it takes them all; not a substitution completion takes as
+    a name (``F11R``), nor a rest it does not take (``tau``)."""
+    from relx.genes.more_mentions import attached_names
+
+    text = ("D90A-SOD1 and SOD1-G93A mice, BRAF-V600E, P301L-tau, G12D-KRAS-TP53, "
+            "F11R-CD9, PD-L1-V600E.")
+    names = {"SOD1", "BRAF", "KRAS", "TP53", "F11R", "CD9", "PD-L1"}
+    got = [text[a:b] for a, b in attached_names(text, names.__contains__)]
+    assert got == ["SOD1", "SOD1", "BRAF", "KRAS", "TP53", "F11R", "CD9", "PD-L1"]
+    added = more_mentions("Patients carried JAK2-V617F, and G93A-SOD1 mice were bred.", [])
+    text = "Patients carried JAK2-V617F, and G93A-SOD1 mice were bred."
+    assert [text[a:b] for a, b in added] == ["JAK2", "SOD1"]
+
+
 def test_hippocampal_fields_are_no_carbonic_anhydrases():
     text = "Hippocampal CA1 neurons fired; CA3 was silent. SOD1 rose."
     spans = spans_of(text, "CA1", "CA3", "SOD1")

@@ -262,15 +262,6 @@ def test_human_symbols_in_a_worm_paper() -> None:
     assert [a.taxon for a in got.values()] == [WORM, HUMAN, HUMAN, WORM]
 
 
-def test_a_gene_with_a_protein_change_written_onto_it_is_human() -> None:
-    """Round 88: ``KrasG12D`` and ``SOD1G93A`` in mice are the human genes (BioRED's
-    ``KrasG12D;Pdx1-Cre mouse``: KRAS); ``Kras`` alone in the same text stays mouse."""
-    text = "KrasG12D mice and SOD1G93A mice; Kras and Sod1 were knocked down in mice."
-    got = assign_species(doc_of(text, ["Kras", "SOD1", "Kras", "Sod1"]),
-                         in_lexicon=default_grounder().in_lexicon)
-    assert [a.taxon for a in got.values()] == [HUMAN, HUMAN, MOUSE, MOUSE]
-
-
 def test_cre_lox_genetics_is_a_mouse_cue() -> None:
     text = ("We modulated the b-catenin gene by utilizing tamoxifen-inducible Cre driver line "
             "(Shh(CreERT2)). The expression of Bmp4 and Msx2 was increased. The "

@@ -197,6 +197,9 @@ _FLOXED_AFTER = re.compile(r"/(?:fl|flox|\+|-)(?![\w])|(?![/\w])")
 #: a protein substitution written onto a name (``KrasG12D``, ``BRAFV600E``, ``SOD1G93A``;
 #: BioRED: the gene, then a SequenceVariant)
 _SUBSTITUTION_ONTO = re.compile(rf"(?P<name>[^\W_]+?){SUBSTITUTION}")
+#: a protein substitution alone (``V600E``), joined to a name by a hyphen (``BRAF-V600E``,
+#: ``D90A-SOD1``; round 102)
+_SUBSTITUTION_PART = re.compile(SUBSTITUTION)
 #: attributes written onto a gene's name with a hyphen (``FoxO3-dependent``,
 #: ``Rbm20-null``, ``Sirt6-LKO``): the name is the words before it
 _ATTRIBUTE_AFTER = frozenset({
@@ -212,7 +215,8 @@ def attached_names(text: str, takes: Callable[[str], bool]) -> Iterator[tuple[in
     name of a chain of names (``BDNF-TrkB-CREB``), a name with a floxed allele written
     onto it (``Scarb1fl/fl``, ``Alb-Cre;Bmal1flox/flox``) and one with a protein
     substitution written onto it (``LSL-KrasG12D``, ``SOD1G93A``; not a word ``takes``
-    whole, ``GADD45A``); a name only when ``takes`` it."""
+    whole, ``GADD45A``) or joined to it by a hyphen (``D90A-SOD1``, ``BRAF-V600E``); a
+    name only when ``takes`` it."""
     for m in _HYPHENATED.finditer(text):
         word, start = m.group("word"), m.start()
         if m.group("knockout"):
@@ -235,6 +239,10 @@ def attached_names(text: str, takes: Callable[[str], bool]) -> Iterator[tuple[in
             continue
         head, _, last = word.rpartition("-")
         first, _, rest = word.partition("-")
+        changed = _changed_name(word, start, takes)
+        if changed is not None:
+            yield from changed
+            continue
         if last.lower() in _ATTRIBUTE_AFTER and takes(head):
             yield start, start + len(head)
         elif first.lower() == "anti" and takes(rest):
@@ -242,10 +250,38 @@ def attached_names(text: str, takes: Callable[[str], bool]) -> Iterator[tuple[in
         else:
             parts = word.split("-")
             if all(takes(part) for part in parts):
-                at = start
-                for part in parts:
-                    yield at, at + len(part)
-                    at += len(part) + 1
+                yield from _part_spans(parts, start)
+
+
+def _changed_name(word: str, start: int, takes: Callable[[str], bool]
+                  ) -> list[tuple[int, int]] | None:
+    """For a hyphenated ``word`` (at ``start``) whose first or last part is a protein
+    substitution (``D90A-SOD1``, ``BRAF-V600E``): the span of the rest when ``takes`` it
+    whole, else of each part when it takes every part (``[]``: none); None for another
+    word."""
+    first, _, after = word.partition("-")
+    before, _, last = word.rpartition("-")
+    if _SUBSTITUTION_PART.fullmatch(first) and not takes(first):
+        rest, at = after, start + len(first) + 1
+    elif _SUBSTITUTION_PART.fullmatch(last) and not takes(last):
+        rest, at = before, start
+    else:
+        return None
+    if takes(rest):
+        return [(at, at + len(rest))]
+    parts = rest.split("-")
+    if len(parts) < 2 or not all(takes(part) for part in parts):
+        return []
+    return _part_spans(parts, at)
+
+
+def _part_spans(parts: list[str], at: int) -> list[tuple[int, int]]:
+    """The spans of the hyphen-joined ``parts`` of a word that starts at ``at``."""
+    spans = []
+    for part in parts:
+        spans.append((at, at + len(part)))
+        at += len(part) + 1
+    return spans
 
 
 def more_mentions(text: str, tagged: list[tuple[int, int]],

@@ -495,7 +495,7 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
         if pre is not None:
             out[e.id] = SpeciesAssignment(pre[0], "prefix")
             continue
-        if in_lexicon is not None and _SUBSTITUTION_AFTER.match(doc.text, end) and \
+        if in_lexicon is not None and _changed(doc.text, start, end) and \
                 in_lexicon(name.strip(), HUMAN):   # "KrasG12D" in mice: human KRAS (round 88)
             out[e.id] = SpeciesAssignment(HUMAN, "nomenclature")
             continue
@@ -547,7 +547,16 @@ def assign_species(doc: Document, hits: list[SpeciesHit] | None = None, *,
 
 #: a protein substitution written onto the mention, in human protein numbering
 #: (``KrasG12D``, ``SOD1G93A``): BioRED names the human gene, in mouse models too
-_SUBSTITUTION_AFTER = re.compile(SUBSTITUTION + r"(?![\w-])")
+_SUBSTITUTION_AFTER = re.compile("-?" + SUBSTITUTION + r"(?![\w-])")
+#: the same joined before it by a hyphen (``G93A-SOD1``; round 102)
+_SUBSTITUTION_BEFORE = re.compile(r"(?<![\w-])" + SUBSTITUTION + "-$")
+
+
+def _changed(text: str, start: int, end: int) -> bool:
+    """A protein substitution is written onto the mention at ``start:end`` of ``text``, or
+    joined to it by a hyphen (``KrasG12D``, ``SOD1-G93A``, ``G93A-SOD1``)."""
+    return bool(_SUBSTITUTION_AFTER.match(text, end) or
+                _SUBSTITUTION_BEFORE.search(text, max(0, start - 8), start))
 #: a sentence (naming no organism) that says mutations in a gene cause an inherited
 #: disease speaks of people (round 51d)
 _INHERITED = re.compile(
