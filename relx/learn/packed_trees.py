@@ -7,11 +7,11 @@ sample counts, class values); fully grown trees on ~36,000 candidate pairs have 
 nodes each. A packed ensemble keeps the nodes of all trees in sklearn's depth-first order
 (the left child of node ``i`` is ``i + 1``) and stores only what cannot be derived: which
 nodes are leaves, each split's feature and threshold, and each leaf's class probabilities.
-The right children and the node -> leaf row map are rebuilt (:func:`expand_trees`; not
-saved) when a model is loaded, into the per-node arrays prediction walks
-(:func:`walk_from_compact`, kept in relx's array cache: :func:`cached_walk`; the packed
-arrays are then derived only when asked for), or on a freshly fitted model's first
-prediction. Each threshold is moved to the midpoint
+The right children and the node -> leaf row map are not saved: a loaded model rebuilds
+them into the per-node arrays prediction walks (:func:`walk_from_compact`, one compiled
+pass, kept in relx's array cache: :func:`cached_walk`; the packed arrays are then derived
+only when asked for), a freshly fitted model on its first prediction
+(:func:`expand_trees`). Each threshold is moved to the midpoint
 between the two training values of its feature around it (ET draws it uniformly there), so
 it sends every training value the same way as before and the thresholds of binary features
 repeat, which the model file's compression exploits. For inputs whose columns take only
