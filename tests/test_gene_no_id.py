@@ -83,3 +83,21 @@ def test_the_report_says_why_a_gene_has_no_id() -> None:
     row = gene_row(rel)
     assert "no id: the nearest lexicon names are too far" in row and "NCBIGene:7157" in row
     assert "text:ptpmu" not in row
+
+
+def test_a_protein_named_by_its_mass_only_gets_no_id() -> None:
+    """Round 103: ``a 95-kDa protein``, ``50-kDa`` name no gene (the ranker's 3-gram search
+    found NCBI designations of the same mass: MED16, CPN1); a mass before a name the
+    lexicon has (``72-kDa type IV collagenase``: MMP2) is grounded as before."""
+    from relx.genes.class_words import generic_class, mass_only
+
+    assert all(mass_only(t) for t in ("50-kDa", "a 95-kDa protein", "84 kDa protein",
+                                      "265-kD protein", "120-kDa phosphoprotein"))
+    assert not any(mass_only(t) for t in ("72-kDa type IV collagenase", "p50", "kDa",
+                                          "50-kDa heat shock protein"))
+    assert generic_class("95-kDa protein") and generic_class("kinases")
+    text = "The BCL6 gene encodes a 95-kDa protein; the 50-kDa and the 72-kDa type IV collagenase."
+    got = ground_document(_doc(text, ("95-kDa protein", "50-kDa", "72-kDa type IV collagenase")))
+    ents = got.sentences[0].entities
+    assert [(e.norm_ids, e.norm_reason) for e in ents[:2]] == [([], "class_name")] * 2
+    assert ents[2].norm_ids[:1] == ["HGNC:7166"]

@@ -9,10 +9,10 @@ import dataclasses
 import re
 import weakref
 
-from relx.genes.lexicon import MOUSE, RAT, Grounder, Grounding, GroundingCandidate
+from relx.genes.lexicon import CLASS_NOUN, MOUSE, RAT, Grounder, Grounding, GroundingCandidate
 from relx.ids import GENE_NAMESPACES, namespace_of
 
-__all__ = ["CLASS_FIRST", "by_class_word", "by_name_number"]
+__all__ = ["CLASS_FIRST", "by_class_word", "by_name_number", "generic_class", "mass_only"]
 
 _CLASSES = (r"(kinase|phosphatase|receptor|ligase|transporter|channel|protease|"
             r"deubiquitinase|adaptor|exchanger)s?")
@@ -20,6 +20,28 @@ _CLASSES = (r"(kinase|phosphatase|receptor|ligase|transporter|channel|protease|"
 _CLASS_BEFORE = re.compile(
     rf"\b{_CLASSES}\s+(?:[\w-]+(?:,\s*|\s+and\s+|\s+or\s+))*$", re.IGNORECASE)
 CLASS_FIRST = re.compile(rf"^{_CLASSES}\s", re.IGNORECASE)
+#: a molecular mass, alone or before generic words only (``a 95-kDa protein``, ``50-kDa``):
+#: a protein not yet named, no gene (round 103)
+_MASS_ONLY = re.compile(
+    r"(?:an?\s+|the\s+)?\d+(?:\.\d+)?\s?-?\s?k(?:Da|D|da)"
+    r"(?:\s+(?:proteins?|phosphoproteins?|glycoproteins?|polypeptides?|products?|subunits?|"
+    r"fragments?|forms?|isoforms?|species|bands?))*")
+
+
+def mass_only(text: str) -> bool:
+    """``text`` names a protein by its molecular mass only (``a 95-kDa protein``)."""
+    return _MASS_ONLY.fullmatch(text.strip()) is not None
+
+
+def generic_class(text: str) -> bool:
+    """A lower-case phrase of at most two words ending in a class noun (``cysteine
+    protease``, ``kinases``), or a molecular mass alone or before generic words (``95-kDa
+    protein``): a class, not a gene the ranker should name."""
+    if mass_only(text):
+        return True
+    words = text.split()
+    return (len(words) <= 2 and not any(c.isdigit() for c in text)
+            and text[1:] == text[1:].lower() and bool(CLASS_NOUN.search(text)))
 
 
 def by_class_word(g: Grounder, found: Grounding, text: str, before: str) -> Grounding:

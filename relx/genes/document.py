@@ -65,12 +65,17 @@ from weakref import WeakKeyDictionary
 from relx.doc import Document, Entity, Span, SpeciesMention
 from relx.genes.annotated_names import AnnotatedNames, default_annotated_names
 from relx.genes.case_ties import by_rodent_case, matched_as_written
-from relx.genes.class_words import CLASS_FIRST, by_class_word, by_name_number
+from relx.genes.class_words import (
+    CLASS_FIRST,
+    by_class_word,
+    by_name_number,
+    generic_class,
+    mass_only,
+)
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
 from relx.genes.coordination import coordination, coordination_members
 from relx.genes.famplex import FamPlex, default_famplex
 from relx.genes.lexicon import (
-    CLASS_NOUN,
     HUMAN,
     MOUSE,
     ORTHOLOG_FACTOR,
@@ -211,6 +216,8 @@ _MIRNA = re.compile(MIRNA, re.IGNORECASE)
 def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Grounding:
     if not re.search(r"[^\W\d_]", text):  # "4" of "IL-2, -4": no name without a letter
         return Grounding((), 0.0, taxon, "none")
+    if mass_only(text):   # "a 95-kDa protein": not named yet (round 103)
+        return Grounding((), 0.0, taxon, "none")
     mirna = _MIRNA.fullmatch(text)   # "hsa-miR-21-5p": the gene is MIR21 (round 74)
     if mirna is not None and (mirna["prefix"] or mirna["arm"]):
         return _resolve(g, famplex, mirna["gene"], taxon)
@@ -297,14 +304,6 @@ def _from_parts(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> 
     return Grounding((), 0.0, taxon, "none")
 
 
-def _generic_class(text: str) -> bool:
-    """A lower-case phrase of at most two words ending in a class noun (``cysteine
-    protease``, ``kinases``): a class, not a gene the ranker should name."""
-    words = text.split()
-    return (len(words) <= 2 and not any(c.isdigit() for c in text)
-            and text[1:] == text[1:].lower() and bool(CLASS_NOUN.search(text)))
-
-
 #: how a pass over ungrounded gene mentions names one: (text, taxon, the ids of the
 #: document's grounded mentions) -> (id, confidence), or None
 _Namer = Callable[[str, str | None, frozenset[str]], tuple[str, float] | None]
@@ -374,7 +373,7 @@ def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,
         return None if hit is None else (hit[0].id, round(hit[1], 3))
 
     return _name_ungrounded(doc, to_ncbi, name, lambda text: len(_key(text)) >= MIN_RANKED
-                            and not _generic_class(text))
+                            and not generic_class(text))
 
 
 def _series_ungrounded(doc: Document, g: Grounder, to_ncbi: NcbiGene) -> Document:
@@ -594,7 +593,7 @@ def ground_document(doc: Document, grounder: Grounder | None = None, *, species:
         grounded = calibrated(grounded, cmap)
     grounded = with_reasons(grounded, lambda text, taxon, context: no_id_reason(
         g, rank, text, lexicon_taxon(taxon, human_named, text), context,
-        min_ranked=MIN_RANKED, class_name=_generic_class, searched=searched.get((text, taxon))),
+        min_ranked=MIN_RANKED, class_name=generic_class, searched=searched.get((text, taxon))),
         lambda e: _text(grounded, e))
     if not species:
         return grounded
