@@ -101,3 +101,20 @@ def test_a_protein_named_by_its_mass_only_gets_no_id() -> None:
     ents = got.sentences[0].entities
     assert [(e.norm_ids, e.norm_reason) for e in ents[:2]] == [([], "class_name")] * 2
     assert ents[2].norm_ids[:1] == ["HGNC:7166"]
+
+
+def test_heat_shock_proteins_named_by_their_mass() -> None:
+    """Round 104: ``the 70-kDa heat shock protein`` is HSP70 (not HSPA4L, whose NCBI
+    designation the 3-gram search found), ``27 kDa heat-shock protein`` HSP27 (HSPB1),
+    ``78-kDa glucose-regulated protein`` GRP78; other mass-named proteins are not."""
+    from relx.genes.class_words import mass_named
+    from relx.genes.document import resolve
+
+    assert [mass_named(t) for t in ("the 70-kDa heat shock protein", "27 kDa heat-shock protein",
+                                    "90-kD heat shock proteins", "78-kDa glucose-regulated protein",
+                                    "72-kDa type IV collagenase", "heat shock protein 70")] == [
+        "HSP70", "HSP27", "HSP90", "GRP78", None, None]
+    hsp70 = resolve("70-kDa heat shock protein", "NCBITaxon:9606")
+    assert hsp70.ids == resolve("HSP70", "NCBITaxon:9606").ids and hsp70.ids[:1] == (
+        "FPLX:HSPA",) and "HGNC:17041" not in hsp70.ids   # the HSP70 family, not HSPA4L
+    assert resolve("27-kDa heat shock protein", "NCBITaxon:9606").ids[:1] == ("HGNC:5246",)

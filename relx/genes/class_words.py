@@ -12,7 +12,8 @@ import weakref
 from relx.genes.lexicon import CLASS_NOUN, MOUSE, RAT, Grounder, Grounding, GroundingCandidate
 from relx.ids import GENE_NAMESPACES, namespace_of
 
-__all__ = ["CLASS_FIRST", "by_class_word", "by_name_number", "generic_class", "mass_only"]
+__all__ = ["CLASS_FIRST", "by_class_word", "by_name_number", "generic_class", "mass_named",
+           "mass_only"]
 
 _CLASSES = (r"(kinase|phosphatase|receptor|ligase|transporter|channel|protease|"
             r"deubiquitinase|adaptor|exchanger)s?")
@@ -31,6 +32,22 @@ _MASS_ONLY = re.compile(
 def mass_only(text: str) -> bool:
     """``text`` names a protein by its molecular mass only (``a 95-kDa protein``)."""
     return _MASS_ONLY.fullmatch(text.strip()) is not None
+
+
+#: a heat shock or glucose-regulated protein named by its mass (``the 70-kDa heat shock
+#: protein``: HSP70; round 104)
+_MASS_NAMED = re.compile(
+    r"(?:an?\s+|the\s+)?(?P<mass>\d{2,3})\s?-?\s?k(?:Da|D|da)\s+"
+    r"(?P<kind>heat[\s-]shock|glucose[\s-]regulated)\s+proteins?", re.IGNORECASE)
+
+
+def mass_named(text: str) -> str | None:
+    """The short name of a protein named by its mass (``70-kDa heat shock protein`` ->
+    ``HSP70``, ``78 kDa glucose-regulated protein`` -> ``GRP78``), or None."""
+    m = _MASS_NAMED.fullmatch(text.strip())
+    if m is None:
+        return None
+    return ("HSP" if m["kind"].lower().startswith("heat") else "GRP") + m["mass"]
 
 
 def generic_class(text: str) -> bool:

@@ -70,6 +70,7 @@ from relx.genes.class_words import (
     by_class_word,
     by_name_number,
     generic_class,
+    mass_named,
     mass_only,
 )
 from relx.genes.confidence import ConfidenceMap, calibrated, default_confidence_map
@@ -218,6 +219,9 @@ def _resolve(g: Grounder, famplex: FamPlex, text: str, taxon: str | None) -> Gro
         return Grounding((), 0.0, taxon, "none")
     if mass_only(text):   # "a 95-kDa protein": not named yet (round 103)
         return Grounding((), 0.0, taxon, "none")
+    named = mass_named(text)   # "70-kDa heat shock protein": HSP70 (round 104)
+    if named is not None:
+        return _resolve(g, famplex, named, taxon)
     mirna = _MIRNA.fullmatch(text)   # "hsa-miR-21-5p": the gene is MIR21 (round 74)
     if mirna is not None and (mirna["prefix"] or mirna["arm"]):
         return _resolve(g, famplex, mirna["gene"], taxon)
