@@ -145,7 +145,8 @@ def test_norm_span_in_document_offsets() -> None:
 @pytest.mark.parametrize(("text", "forms"), [
     ("b-catenin", ["beta-catenin"]),
     ("TGF-b1", ["TGF-beta1"]),
-    ("interferon-g", ["interferon-gamma"]),
+    ("interferon-g", ["interferon-gamma", "IFN-gamma", "IFN-g"]),
+    ("interferon alpha", ["IFN-alpha"]), ("interferon regulatory factor 1", []),
     ("dopamine b-hydroxylase", ["dopamine beta-hydroxylase"]),
     ("melanocortin receptor type 4", ["melanocortin 4 receptor", "melanocortin receptor 4"]),
     ("Bcl-xa", []), ("IL-2", []), ("hepatitis B", []),
@@ -173,6 +174,7 @@ def test_spelling_forms(text: str, forms: list[str]) -> None:
     ("rhIL-2", None, "HGNC:6001"),                  # IL2, recombinant human
     ("procaspase-9", None, "HGNC:1511"),            # CASP9, precursor
     ("tumour necrosis factor", None, "HGNC:11892"),  # TNF
+    ("interferon-alpha", None, "FPLX:IFNA"),        # the family, not IFNL1 (round 105)
     ("corticotrophin-releasing hormone", None, "HGNC:2355"),  # CRH
     ("haem oxygenase-1", None, "HGNC:5013"),        # HMOX1
     ("leukaemia inhibitory factor", None, "HGNC:6596"),  # LIF

@@ -158,6 +158,11 @@ _LATIN_LETTER = re.compile(r"(?:(?<=^)|(?<=[\s(]))([abgdk])(?=-[A-Za-z])|"
                            r"(?<=[A-Z]-\s)([abgdk])(?=\d?$)")
 #: ``interleukin-1``, ``interleukin 12``: the families' names are their abbreviations
 _INTERLEUKIN = re.compile(r"\binterleukin[-\s]?(?=\d)", re.IGNORECASE)
+#: ``interferon-alpha``, ``interferon gamma``: ``IFN-alpha`` (round 105; the family
+#: ``interferon alpha`` is no human key, and a mouse designation reached IFNL1)
+_INTERFERON = re.compile(
+    r"\binterferon[-\s]+(?=(?:alpha|beta|gamma|delta|epsilon|kappa|lambda|omega|tau|zeta|"
+    r"[\u03b1-\u03c9]|[abgdk]\b|\d))", re.IGNORECASE)
 #: ``tumor necrosis factor receptor``, ``... receptor-associated factor 6``: ``TNF ...``
 _TNF = re.compile(r"\btumou?r[-\s]+necrosis[-\s]+factor\b", re.IGNORECASE)
 #: a molecular weight written before a name: ``p39c-jun``, ``pp60v-src``, ``p210bcr-abl``
@@ -168,10 +173,11 @@ _RECEPTOR_TYPE = re.compile(r"^(?P<x>.+?)\s+receptor\s+type\s+(?P<n>\d+[a-z]?)$"
 
 
 def abbreviated(text: str) -> str:
-    """``text`` with interleukins and tumour necrosis factor written as abbreviations
-    (``interleukin-1`` -> ``IL-1``, ``tumor necrosis factor-related ...`` -> ``TNF-related
-    ...``), as the lexicons write the names built on them."""
-    return _TNF.sub("TNF", _INTERLEUKIN.sub("IL-", text))
+    """``text`` with interleukins, interferons and tumour necrosis factor written as
+    abbreviations (``interleukin-1`` -> ``IL-1``, ``interferon-alpha`` -> ``IFN-alpha``,
+    ``tumor necrosis factor-related ...`` -> ``TNF-related ...``), as the lexicons write
+    the names built on them."""
+    return _TNF.sub("TNF", _INTERFERON.sub("IFN-", _INTERLEUKIN.sub("IL-", text)))
 
 
 def spelling_forms(text: str) -> list[str]:
