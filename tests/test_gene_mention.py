@@ -403,3 +403,15 @@ def test_complex_activity_and_binding_after_a_name(text: str, expected: str,
     got = resolve(text)
     assert got.ids[0] == expected and got.route == "part" and got.span == span
     assert not resolve("anaphase-promoting complex").ids
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), [
+    ("AP-1 site", "FPLX:AP1", (0, 4)), ("C/EBP sites", "FPLX:CEBP", (0, 5)),
+    ("NF-kappa B binding sites", "HGNC:7794", (0, 10)), ("STAT5 element", "FPLX:STAT5", (0, 5))])
+def test_a_factors_binding_site_or_element_names_the_factor(text: str, expected: str,
+                                                            span: tuple[int, int]) -> None:
+    """Naming round 106: ``site`` and ``element`` after a name are words around it (before:
+    no id, or ``C/EBP sites`` -> EBP through its last letters)."""
+    got = resolve(text, "NCBITaxon:9606")
+    assert expected in got.ids[:2] and got.route == "part" and got.span == span
+    assert "HGNC:3133" not in got.ids   # EBP

@@ -28,7 +28,7 @@ single nucleotide exon exons intron introns codon codons deficient deficiency kn
 knockouts ko null gof lof expression level levels carrier carriers oncoprotein oncoproteins
 product products oncogene oncogenes protooncogene protooncogenes proto-oncogene proto-oncogenes
 peptide peptides oligomer oligomers fibril fibrils aggregate aggregates
-complex complexes activity activities binding
+complex complexes activity activities binding site sites element elements
 """.split())
 
 #: Words before a gene name that say where or in what state it was found (lower case).
