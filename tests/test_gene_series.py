@@ -8,7 +8,7 @@ import pytest
 from relx.doc import Document, Entity, Sentence, Span
 from relx.genes.document import ground_document
 from relx.genes.lexicon import HUMAN, MOUSE, RAT, default_grounder
-from relx.genes.series import SERIES_FACTOR, series_member
+from relx.genes.series import SERIES_FACTOR, member_inside, series_member
 
 
 @pytest.mark.parametrize(("text", "taxon", "symbol"), [
@@ -79,3 +79,40 @@ def test_ground_document_grounds_a_class_name() -> None:
     assert e.ncbi_ids == ["NCBIGene:20655"]
     assert e.norm_confidence is not None and 0 < e.norm_confidence <= 1
     assert SERIES_FACTOR == 0.5
+
+
+@pytest.mark.parametrize(("text", "mention", "symbol"), [
+    ("In patients, serum lactate dehydrogenase was high.", "serum lactate dehydrogenase",
+     "LDHA"),
+    ("In rats, serum lactate dehydrogenase was high.", "serum lactate dehydrogenase", "Ldha"),
+    ("Superoxide dismutase activity fell in patients.", "Superoxide dismutase activity",
+     "SOD1"),
+])
+def test_a_class_name_inside_the_mention_heads_its_series(text: str, mention: str,
+                                                          symbol: str) -> None:
+    """Round 107: the series is looked up for the name inside the mention too."""
+    start = text.index(mention)
+    ents = [Entity(id="T1", type="Protein", spans=[Span(start=start, end=start + len(mention))])]
+    doc = Document(id="d", text=text, sentences=[
+        Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)])
+    e = ground_document(doc).sentences[0].entities[0]
+    assert e.norm_ids and default_grounder().symbol(e.norm_ids[0]) == symbol
+    assert e.norm_confidence is not None and 0 < e.norm_confidence <= 1
+
+
+def test_a_class_name_inside_a_drug_class_names_no_member() -> None:
+    g = default_grounder()
+    assert member_inside(g, "serum lactate dehydrogenase", HUMAN) is not None
+    assert member_inside(g, "serine/threonine protein kinase inhibitor", HUMAN) is None
+    assert member_inside(g, "lactate dehydrogenase inhibitors", HUMAN) is None
+
+
+def test_a_species_word_names_the_member_species_inside_the_mention() -> None:
+    """``human growth hormone`` in a mouse study is the human gene (round 107)."""
+    text = "Mice were given human growth hormone and the mice grew."
+    start = text.index("human growth hormone")
+    ents = [Entity(id="T1", type="Protein", spans=[Span(start=start, end=start + 20)])]
+    doc = Document(id="d", text=text, sentences=[
+        Sentence(id="s0", start=0, end=len(text), text=text, entities=ents)])
+    e = ground_document(doc).sentences[0].entities[0]
+    assert default_grounder().symbol(e.norm_ids[0]) == "GH1"

@@ -106,7 +106,7 @@ from relx.genes.name_forms import other_form_candidates
 from relx.genes.ncbi_gene import NcbiGene, default_ncbi_gene
 from relx.genes.no_id import no_id_reason, with_reasons
 from relx.genes.ranker import NameRanker, candidates, default_ranker
-from relx.genes.series import SERIES_FACTOR, series_member
+from relx.genes.series import SERIES_FACTOR, member_inside, series_member
 from relx.genes.slash_series import is_member_number, series_name
 from relx.genes.species import GENE_KINDS, assign_species, find_species
 from relx.genes.symbol_sets import approved_symbols, rodent_symbols
@@ -382,11 +382,14 @@ def _rank_ungrounded(doc: Document, g: Grounder, ranker: NameRanker,
 
 def _series_ungrounded(doc: Document, g: Grounder, to_ncbi: NcbiGene) -> Document:
     """``doc`` with its gene mentions that ground to nothing and head a numbered name series
-    (``superoxide dismutase``) given the member they stand for
+    (``superoxide dismutase``), or whose name inside does (``serum lactate dehydrogenase``),
+    given the member they stand for
     (:func:`relx.genes.series.series_member`), at ``SERIES_FACTOR`` confidence."""
     def name(text: str, taxon: str | None, context: frozenset[str]
              ) -> tuple[str, float] | None:
-        found = series_member(g, text, taxon, context)
+        said = _SPECIES_WORD.match(text)      # "human growth hormone" in a mouse study
+        found = series_member(g, text, taxon, context) or member_inside(
+            g, text, _PREFIX_TAXON[said.group(1)[0].lower()] if said else taxon, context)
         return None if found is None else (found, SERIES_FACTOR)
 
     return _name_ungrounded(doc, to_ncbi, name)

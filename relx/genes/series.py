@@ -15,9 +15,10 @@ import re
 from collections.abc import Iterable
 
 from relx.genes.lexicon import GENE_NAMESPACE, HUMAN, Grounder, normalize_key, taxon_id
+from relx.genes.mention import name_parts
 
 __all__ = ["GREEK", "LETTERS", "MAX_MEMBER", "MIN_LETTERS", "MIN_WORDS_NCBI", "SERIES_FACTOR",
-           "SOURCES", "series_member"]
+           "SOURCES", "member_inside", "series_member"]
 
 #: the shortest class name (compact, letters only) a series is looked up for (round 70:
 #: five, for ``talin``, ``filamin``; eight before)
@@ -111,3 +112,17 @@ def series_member(g: Grounder, text: str, taxon: str | None,
             return named.pop()
         return first[0] if len(first) == 1 else None
     return None
+
+
+def member_inside(g: Grounder, text: str, taxon: str | None,
+                  document_ids: Iterable[str] = ()) -> str | None:
+    """:func:`series_member` of the first name inside ``text`` that heads a series
+    (:func:`relx.genes.mention.name_parts`: ``serum lactate dehydrogenase`` -> LDHA,
+    ``superoxide dismutase activity`` -> SOD1; round 107); None for a drug class (``protein
+    kinase inhibitor``) or when no part heads one."""
+    words = text.lower().split()
+    if words and (words[-1] in _NOT_GREEK_HEAD or words[-1].removesuffix("s") in _NOT_GREEK_HEAD):
+        return None
+    ids = list(document_ids)
+    return next((m for start, end in name_parts(text)
+                 if (m := series_member(g, text[start:end], taxon, ids))), None)
