@@ -415,3 +415,16 @@ def test_a_factors_binding_site_or_element_names_the_factor(text: str, expected:
     got = resolve(text, "NCBITaxon:9606")
     assert expected in got.ids[:2] and got.route == "part" and got.span == span
     assert "HGNC:3133" not in got.ids   # EBP
+
+
+@pytest.mark.parametrize(("text", "expected", "span"), [
+    ("AP-1-binding sites", "FPLX:AP1", (0, 4)), ("Sp 1-binding site", "HGNC:11205", (0, 4)),
+    ("AP-1 enhancer", "FPLX:AP1", (0, 4))])
+def test_a_binding_site_written_with_a_hyphen_names_the_factor(text: str, expected: str,
+                                                               span: tuple[int, int]) -> None:
+    """Naming round 108: ``X-binding`` before a site word, and ``enhancer``, name X; an
+    ``X-binding protein`` is not X."""
+    got = resolve(text, "NCBITaxon:9606")
+    assert expected in got.ids[:2] and got.route == "part" and got.span == span
+    assert not resolve("IGF-binding protein", "NCBITaxon:9606").ids
+    assert resolve("CREB-binding protein", "NCBITaxon:9606").ids[0] == "HGNC:2348"   # CREBBP

@@ -28,7 +28,7 @@ single nucleotide exon exons intron introns codon codons deficient deficiency kn
 knockouts ko null gof lof expression level levels carrier carriers oncoprotein oncoproteins
 product products oncogene oncogenes protooncogene protooncogenes proto-oncogene proto-oncogenes
 peptide peptides oligomer oligomers fibril fibrils aggregate aggregates
-complex complexes activity activities binding site sites element elements
+complex complexes activity activities binding site sites element elements enhancer enhancers
 """.split())
 
 #: Words before a gene name that say where or in what state it was found (lower case).
@@ -73,6 +73,10 @@ _ATTACHED = re.compile(
     r"[-\u2212+]/[-\u2212+]|-(?:deficient|null|knockout|mutant|mutants)|(?<=[A-Z0-9]{2})v\d+|"
     r"-?\(\d{1,3}[-\u2013]\d{1,3}\)|(?:(?<=\u03b2)|(?<=eta))\d{1,3}(?:[-\u2013]\d{1,3})?)$")
 _MIRNA = re.compile(r"(?:^|-)(?:mi[Rr]|MIR|let)$")
+#: A name with ``-binding`` written onto it before a site word (``AP-1-binding sites``;
+#: round 108); not ``IGF-binding protein``, which a part without ``protein`` would be.
+_BINDING_SITE = re.compile(r"^(?P<name>\S.+?)[-\u2010]binding"
+                           r"\s+(?:sites?|elements?|regions?|sequences?|motifs?)$", re.IGNORECASE)
 _BEFORE_ATTACHED = re.compile(r"^(?:phosphorylated|phospho)-(?=\w)", re.IGNORECASE)
 _TOKEN = re.compile(r"\S+")
 #: A word after a gene's name that makes the span another thing (``androgen receptor
@@ -141,6 +145,9 @@ def name_parts(text: str) -> list[tuple[int, int]]:
             break
         end = m.start()
         out.append((start, end))
+    m = _BINDING_SITE.match(text)
+    if m is not None:
+        out.append((0, m.end("name")))
     for pattern in (_ATTRIBUTE_WORD, _PARTICIPLE):
         m = pattern.search(text)
         if m is not None:
