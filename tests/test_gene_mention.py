@@ -428,3 +428,16 @@ def test_a_binding_site_written_with_a_hyphen_names_the_factor(text: str, expect
     assert expected in got.ids[:2] and got.route == "part" and got.span == span
     assert not resolve("IGF-binding protein", "NCBITaxon:9606").ids
     assert resolve("CREB-binding protein", "NCBITaxon:9606").ids[0] == "HGNC:2348"   # CREBBP
+
+
+@pytest.mark.parametrize(("text", "symbol"), [
+    ("18-kDa translocator protein", "TSPO"), ("18 kDa translocator protein", "TSPO"),
+    ("43 kDa TAR DNA-binding protein", "TARDBP")])
+def test_a_mass_before_a_name_is_a_word_around_it(text: str, symbol: str) -> None:
+    """Naming round 109 (before: no id); a mass alone still names nothing (round 103)."""
+    from relx.genes.lexicon import default_grounder
+
+    got = resolve(text, "NCBITaxon:9606")
+    assert default_grounder().symbol(got.ids[0]) == symbol and got.route == "part"
+    assert not resolve("a 95-kDa protein", "NCBITaxon:9606").ids
+    assert not resolve("76-kDa receptor", "NCBITaxon:9606").ids   # one generic word

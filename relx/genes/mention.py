@@ -73,6 +73,8 @@ _ATTACHED = re.compile(
     r"[-\u2212+]/[-\u2212+]|-(?:deficient|null|knockout|mutant|mutants)|(?<=[A-Z0-9]{2})v\d+|"
     r"-?\(\d{1,3}[-\u2013]\d{1,3}\)|(?:(?<=\u03b2)|(?<=eta))\d{1,3}(?:[-\u2013]\d{1,3})?)$")
 _MIRNA = re.compile(r"(?:^|-)(?:mi[Rr]|MIR|let)$")
+#: A molecular mass before a name (``18-kDa translocator protein``; round 109)
+_MASS_BEFORE = re.compile(r"^(?:an?\s+|the\s+)?\d+(?:\.\d+)?\s?-?\s?k(?:Da|D|da)[\s-]+(?=\S{2})")
 #: A name with ``-binding`` written onto it before a site word (``AP-1-binding sites``;
 #: round 108); not ``IGF-binding protein``, which a part without ``protein`` would be.
 _BINDING_SITE = re.compile(r"^(?P<name>\S.+?)[-\u2010]binding"
@@ -110,6 +112,10 @@ def name_parts(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     if not tokens:
         return out
+    mass = _MASS_BEFORE.match(text)
+    rest = text[mass.end():] if mass is not None else ""
+    if mass is not None and not (rest.islower() and " " not in rest):   # not "76-kDa receptor"
+        out.append((mass.end(), len(text)))
     i, j = 0, len(tokens)
     while j - i > 1 and _is_context(text[slice(*tokens[j - 1])], True,
                                     text[slice(*tokens[j - 2])]):
